@@ -1,0 +1,455 @@
+#include "HttpApi.h"
+
+#include "IdempotencyKey.h"
+#include "Json.h"
+#include "OrderCommand.h"
+
+#include <httplib.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace onceorder::server {
+
+namespace {
+
+bool startsWithNoCase(std::string_view text, std::string_view prefix)
+{
+    if (text.size() < prefix.size()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+        if (std::tolower(static_cast<unsigned char>(text[i])) != std::tolower(static_cast<unsigned char>(prefix[i]))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool isJsonContentType(const std::string& value)
+{
+    const std::string_view type(value);
+    if (!startsWithNoCase(type, "application/json")) {
+        return false;
+    }
+    const std::string_view rest = type.substr(16);
+    return rest.empty() || rest.front() == ';' || rest.front() == ' ';
+}
+
+bool isLoopback(const std::string& address)
+{
+    return address.rfind("127.", 0) == 0 || address == "::1" || address.rfind("::ffff:127.", 0) == 0;
+}
+
+Problem notFound(std::string detail)
+{
+    return Problem{404, "not-found", "Not found", std::move(detail), {}, {}};
+}
+
+// Checks what every JSON-bodied request needs; returns the parsed object or writes the problem.
+std::optional<Problem> checkJsonBody(const httplib::Request& req)
+{
+    if (!isJsonContentType(req.get_header_value("Content-Type"))) {
+        return Problem{415, "unsupported-media-type", "The body must be JSON",
+                       "send Content-Type: application/json (got \"" + req.get_header_value("Content-Type") + "\")",
+                       {}, {}};
+    }
+    if (req.body.size() > kMaxBodyBytes) {
+        return Problem{413, "payload-too-large", "The body is too large",
+                       "the body has " + std::to_string(req.body.size()) + " bytes; at most "
+                           + std::to_string(kMaxBodyBytes) + " are accepted",
+                       {}, {}};
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+HttpApi::HttpApi(Store& store, OrderService& orders, OrderQueries& queries, Faults& faults, Metrics& metrics,
+                 bool debugEndpoints)
+    : m_store(store)
+    , m_orders(orders)
+    , m_queries(queries)
+    , m_faults(faults)
+    , m_metrics(metrics)
+    , m_debugEndpoints(debugEndpoints)
+{
+}
+
+void HttpApi::registerRoutes(httplib::Server& server)
+{
+    using namespace std::placeholders;
+    server.Post("/orders", route("POST /orders", [this](auto& req, auto& res, auto& ex) { postOrder(req, res, ex); }));
+    server.Get("/orders", route("GET /orders", [this](auto& req, auto& res, auto& ex) { getOrders(req, res, ex); }));
+    server.Get(R"(/orders/([^/]+))",
+               route("GET /orders/{id}", [this](auto& req, auto& res, auto& ex) { getOrder(req, res, ex); }));
+    server.Get("/products", route("GET /products", [this](auto&, auto& res, auto& ex) {
+                   answer(res, 200, m_queries.productsJson());
+                   ex.outcome = "ok";
+               }));
+    server.Put(R"(/products/([^/]+)/stock)",
+               route("PUT /products/{id}/stock", [this](auto& req, auto& res, auto& ex) { putStock(req, res, ex); }));
+    server.Get("/healthz", route("GET /healthz", [](auto&, auto& res, auto& ex) {
+                   answer(res, 200, R"({"status":"ok"})");
+                   ex.outcome = "ok";
+               }));
+    server.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+        res.set_content(m_metrics.render(), "text/plain; version=0.0.4; charset=utf-8");
+    });
+
+    server.Get("/_debug/state", debugRoute("GET /_debug/state", [this](auto&, auto& res, auto& ex) {
+                   answer(res, 200, m_queries.debugStateJson(m_faults));
+                   ex.outcome = "ok";
+               }));
+    server.Post("/_debug/faults",
+                debugRoute("POST /_debug/faults", [this](auto& req, auto& res, auto& ex) { postFaults(req, res, ex); }));
+    server.Post("/_debug/mode",
+                debugRoute("POST /_debug/mode", [this](auto& req, auto& res, auto& ex) { postMode(req, res, ex); }));
+    server.Post("/_debug/reset", debugRoute("POST /_debug/reset", [this](auto&, auto& res, auto& ex) {
+                    m_faults.clear();
+                    m_store.resetDemoData();
+                    answer(res, 200, m_queries.debugStateJson(m_faults));
+                    ex.outcome = "reset";
+                }));
+
+    // httplib answers unknown routes and oversized bodies itself with an empty body; give them a problem too.
+    server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+        if (!res.body.empty()) {
+            return;
+        }
+        Exchange ignored;
+        if (res.status == 413) {
+            answer(res, Problem{413, "payload-too-large", "The body is too large",
+                                "at most " + std::to_string(kMaxBodyBytes) + " bytes are accepted", {}, {}},
+                   ignored);
+        } else if (res.status == 404 || res.status == 405) {
+            answer(res, notFound("no such route"), ignored);
+        } else {
+            answer(res, Problem{res.status, "http-error", "HTTP error", "the request could not be read", {}, {}},
+                   ignored);
+        }
+    });
+}
+
+std::function<void(const httplib::Request&, httplib::Response&)> HttpApi::route(std::string name, Handler handler)
+{
+    return [this, name = std::move(name), handler = std::move(handler)](const httplib::Request& req,
+                                                                        httplib::Response& res) {
+        const auto started = std::chrono::steady_clock::now();
+        Exchange exchange;
+        try {
+            handler(req, res, exchange);
+        } catch (const std::exception& error) {
+            answer(res, Problem{500, "internal-error", "Internal server error", error.what(), {}, {}}, exchange);
+            exchange.outcome = "internal-error";
+        } catch (...) {
+            answer(res, Problem{500, "internal-error", "Internal server error", "unknown error", {}, {}}, exchange);
+            exchange.outcome = "internal-error";
+        }
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        m_metrics.recordRequest(name, exchange.outcome, seconds);
+        log(req, res, exchange, seconds);
+    };
+}
+
+std::function<void(const httplib::Request&, httplib::Response&)> HttpApi::debugRoute(std::string name,
+                                                                                     Handler handler)
+{
+    return route(std::move(name), [this, handler = std::move(handler)](auto& req, auto& res, auto& exchange) {
+        if (!m_debugEndpoints) {
+            answer(res, notFound("debug endpoints are off; start the server with --debug-endpoints"), exchange);
+            return;
+        }
+        if (!isLoopback(req.remote_addr)) {
+            answer(res, Problem{403, "debug-loopback-only", "Debug endpoints answer only loopback",
+                                "debug endpoints are only served to 127.0.0.1 and ::1", {}, {}},
+                   exchange);
+            return;
+        }
+        handler(req, res, exchange);
+    });
+}
+
+std::optional<Client> HttpApi::authenticate(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    const std::string header = req.get_header_value("Authorization");
+    if (!startsWithNoCase(header, "Bearer ") || header.size() <= 7) {
+        answer(res, Problem{401, "unauthenticated", "Authentication required",
+                            "send Authorization: Bearer <api key>; the client is taken from the API key only", {}, {}},
+               exchange);
+        return std::nullopt;
+    }
+    auto client = m_store.clientForApiKey(header.substr(7));
+    if (!client) {
+        answer(res, Problem{401, "unknown-api-key", "Unknown API key", "no client has this API key", {}, {}},
+               exchange);
+        return std::nullopt;
+    }
+    exchange.client = client->id;
+    return client;
+}
+
+void HttpApi::postOrder(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    auto client = authenticate(req, res, exchange);
+    if (!client) {
+        return;
+    }
+    if (client->isOperator) {
+        answer(res, Problem{403, "operator-cannot-order", "The operator places no orders",
+                            "use a client's API key to order", {}, {}},
+               exchange);
+        return;
+    }
+    if (!req.has_header("Idempotency-Key")) {
+        answer(res, Problem{400, "missing-idempotency-key", "Idempotency-Key required",
+                            "POST /orders needs an Idempotency-Key header (one per cart, reused on every retry)", {},
+                            {}},
+               exchange);
+        exchange.outcome = "missing-key";
+        return;
+    }
+    auto key = parseIdempotencyKey(req.get_header_value("Idempotency-Key"));
+    if (auto* error = std::get_if<KeyError>(&key)) {
+        answer(res, Problem{400, "invalid-idempotency-key", "Invalid Idempotency-Key", error->detail, {}, {}},
+               exchange);
+        exchange.outcome = "invalid-key";
+        return;
+    }
+    exchange.key = std::get<std::string>(key);
+    if (auto problem = checkJsonBody(req)) {
+        answer(res, *problem, exchange);
+        return;
+    }
+    auto command = parseOrderCommand(req.body);
+    if (auto* problem = std::get_if<Problem>(&command)) {
+        answer(res, *problem, exchange);
+        return;
+    }
+    for (const auto& line : std::get<OrderCommand>(command).lines) {
+        if (!m_store.productExists(line.product)) {
+            answer(res, Problem{400, "unknown-product", "Unknown product",
+                                "there is no product \"" + line.product + "\"; GET /products lists them", {}, {}},
+                   exchange);
+            return;
+        }
+    }
+
+    const OrderResponse response = m_orders.placeOrder(*client, exchange.key, std::get<OrderCommand>(command));
+    res.status = response.status;
+    res.set_content(response.body, response.isProblem() ? kProblemContentType : "application/json");
+    if (response.retryAfterSeconds) {
+        res.set_header("Retry-After", std::to_string(*response.retryAfterSeconds));
+    }
+    if (response.replayed) {
+        res.set_header("Idempotent-Replayed", "true");
+    }
+    if (response.outcome == "created") {
+        m_metrics.recordOrderCreated();
+    }
+    exchange.outcome = response.outcome;
+}
+
+void HttpApi::getOrders(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    auto client = authenticate(req, res, exchange);
+    if (!client) {
+        return;
+    }
+    std::optional<std::string> cartId;
+    if (req.has_param("cart_id")) {
+        cartId = req.get_param_value("cart_id");
+    }
+    answer(res, 200, m_queries.ordersJson(client->id, cartId));
+    exchange.outcome = "ok";
+}
+
+void HttpApi::getOrder(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    auto client = authenticate(req, res, exchange);
+    if (!client) {
+        return;
+    }
+    const std::string id = req.matches[1];
+    long long orderId = 0;
+    const bool numeric = !id.empty() && id.size() <= 18
+                      && std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (numeric) {
+        orderId = std::stoll(id);
+    }
+    auto order = numeric ? m_queries.orderJson(client->id, orderId) : std::nullopt;
+    if (!order) {
+        answer(res, notFound("you have no order " + id), exchange);
+        return;
+    }
+    answer(res, 200, *order);
+    exchange.outcome = "ok";
+}
+
+void HttpApi::putStock(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    auto client = authenticate(req, res, exchange);
+    if (!client) {
+        return;
+    }
+    if (!client->isOperator) {
+        answer(res, Problem{403, "operator-only", "Only the operator may set stock",
+                            "use the operator's API key to set stock", {}, {}},
+               exchange);
+        return;
+    }
+    if (auto problem = checkJsonBody(req)) {
+        answer(res, *problem, exchange);
+        return;
+    }
+    auto parsed = parseJson(req.body);
+    if (auto* error = std::get_if<JsonError>(&parsed)) {
+        answer(res, Problem{400, "malformed-json", "The body is not valid JSON",
+                            error->message + " at byte " + std::to_string(error->offset), {}, {}},
+               exchange);
+        return;
+    }
+    const JsonValue& body = std::get<JsonValue>(parsed);
+    const JsonValue* stock = body.member("stock");
+    const bool onlyStock = body.isObject() && std::get<JsonValue::Object>(body.value).size() == 1;
+    if (!onlyStock || !stock || !stock->isNumber() || std::get<double>(stock->value) < 0
+        || std::get<double>(stock->value) > 1'000'000'000
+        || std::get<double>(stock->value) != std::floor(std::get<double>(stock->value))) {
+        answer(res, Problem{400, "invalid-stock", "Invalid stock",
+                            "send {\"stock\": N} with a whole number N from 0 to 1000000000 (an absolute value, "
+                            "not a change)",
+                            {}, {}},
+               exchange);
+        return;
+    }
+    const std::string productId = req.matches[1];
+    const int value = static_cast<int>(std::get<double>(stock->value));
+    if (!m_queries.setStock(productId, value)) {
+        answer(res, notFound("there is no product \"" + productId + "\""), exchange);
+        return;
+    }
+    answer(res, 200, JsonObjectWriter().str("id", productId).num("stock", value).finish());
+    exchange.outcome = "ok";
+}
+
+void HttpApi::postFaults(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    auto bad = [&](std::string detail) {
+        answer(res, Problem{400, "invalid-fault", "Invalid fault", std::move(detail), {}, {}}, exchange);
+    };
+    if (auto problem = checkJsonBody(req)) {
+        answer(res, *problem, exchange);
+        return;
+    }
+    auto parsed = parseJson(req.body);
+    if (!std::holds_alternative<JsonValue>(parsed) || !std::get<JsonValue>(parsed).isObject()) {
+        bad("send a JSON object such as {\"fault\":\"fail-before-commit\",\"count\":1}");
+        return;
+    }
+    const JsonValue& body = std::get<JsonValue>(parsed);
+    ArmedFault fault;
+    fault.remaining = 1;
+    for (const auto& [name, value] : std::get<JsonValue::Object>(body.value)) {
+        if (name == "fault" && value.isString()) {
+            auto kind = faultKindFromName(std::get<std::string>(value.value));
+            if (!kind) {
+                bad("unknown fault \"" + std::get<std::string>(value.value)
+                    + "\"; known: none, fail-before-commit, crash-before-commit, crash-after-commit, delay, "
+                      "unavailable");
+                return;
+            }
+            fault.kind = *kind;
+        } else if ((name == "count" || name == "delay_ms" || name == "retry_after") && value.isNumber()) {
+            const double number = std::get<double>(value.value);
+            if (number != std::floor(number) || number < 0 || number > 600'000) {
+                bad(name + " must be a whole number from 0 to 600000");
+                return;
+            }
+            (name == "count" ? fault.remaining : name == "delay_ms" ? fault.delayMs : fault.retryAfterSeconds) =
+                static_cast<int>(number);
+        } else {
+            bad("unknown or mistyped member \"" + name + "\"; use fault, count, delay_ms, retry_after");
+            return;
+        }
+    }
+    if (!body.member("fault")) {
+        bad("the member \"fault\" is required");
+        return;
+    }
+    m_faults.arm(fault);
+    answer(res, 200, m_queries.debugStateJson(m_faults));
+    exchange.outcome = std::string(faultKindName(fault.kind));
+}
+
+void HttpApi::postMode(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    if (auto problem = checkJsonBody(req)) {
+        answer(res, *problem, exchange);
+        return;
+    }
+    auto parsed = parseJson(req.body);
+    if (!std::holds_alternative<JsonValue>(parsed) || !std::get<JsonValue>(parsed).isObject()) {
+        answer(res, Problem{400, "invalid-mode", "Invalid mode", "send a JSON object such as {\"check_then_insert\":true}",
+                            {}, {}},
+               exchange);
+        return;
+    }
+    TeachingModes modes = m_faults.modes();
+    for (const auto& [name, value] : std::get<JsonValue::Object>(std::get<JsonValue>(parsed).value)) {
+        const bool* flag = std::get_if<bool>(&value.value);
+        bool* target = name == "check_then_insert" ? &modes.checkThenInsert
+                     : name == "unscoped_keys"     ? &modes.unscopedKeys
+                     : name == "store_transient"   ? &modes.storeTransient
+                     : name == "business_key_off"  ? &modes.businessKeyOff
+                                                   : nullptr;
+        if (!flag || !target) {
+            answer(res, Problem{400, "invalid-mode", "Invalid mode",
+                                "unknown or non-boolean member \"" + name + "\"; use check_then_insert, unscoped_keys, "
+                                    "store_transient, business_key_off",
+                                {}, {}},
+                   exchange);
+            return;
+        }
+        *target = *flag;
+    }
+    m_faults.setModes(modes);
+    answer(res, 200, m_queries.debugStateJson(m_faults));
+    exchange.outcome = "ok";
+}
+
+void HttpApi::answer(httplib::Response& res, int status, const std::string& json)
+{
+    res.status = status;
+    res.set_content(json, "application/json");
+}
+
+void HttpApi::answer(httplib::Response& res, const Problem& problem, Exchange& exchange)
+{
+    res.status = problem.status;
+    res.set_content(problem.body(), kProblemContentType);
+    if (problem.retryAfterSeconds) {
+        res.set_header("Retry-After", std::to_string(*problem.retryAfterSeconds));
+    }
+    exchange.outcome = problem.slug;
+}
+
+void HttpApi::log(const httplib::Request& req, const httplib::Response& res, const Exchange& exchange, double seconds)
+{
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.2f", seconds * 1000);
+    const std::string line = JsonObjectWriter()
+                                 .str("ts", isoTime(SystemClock().nowMs()))
+                                 .str("method", req.method)
+                                 .str("path", req.path)
+                                 .str("client", exchange.client)
+                                 .str("key", exchange.key)
+                                 .str("outcome", exchange.outcome)
+                                 .num("status", res.status)
+                                 .raw("ms", ms)
+                                 .finish();
+    std::lock_guard lock(m_logLock);
+    std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+} // namespace onceorder::server

@@ -1,0 +1,32 @@
+// Metrics: the server's Prometheus counters and histogram, rendered in the text exposition format.
+#pragma once
+
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include <memory>
+#include <string>
+
+namespace onceorder::server {
+
+class Metrics
+{
+public:
+    Metrics();
+
+    void recordRequest(const std::string& route, const std::string& outcome, double seconds);
+    void recordOrderCreated();
+    void recordKeysReaped(int count);
+    std::string render() const;
+
+private:
+    std::shared_ptr<prometheus::Registry> m_registry;
+    prometheus::Family<prometheus::Counter>& m_requests;
+    prometheus::Family<prometheus::Histogram>& m_latency;
+    prometheus::Counter& m_ordersCreated;
+    prometheus::Counter& m_keysReaped;
+};
+
+} // namespace onceorder::server

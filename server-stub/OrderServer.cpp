@@ -1,0 +1,96 @@
+#include "OrderServer.h"
+
+#include "HttpApi.h"
+#include "OrderQueries.h"
+#include "OrderService.h"
+#include "Store.h"
+
+#include <httplib.h>
+
+#include <cstdio>
+
+namespace onceorder::server {
+
+namespace {
+constexpr int kReapBatch = 500;
+}
+
+OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
+    : m_options(options)
+    , m_clock(clock)
+    , m_store(std::make_unique<Store>(options.dbPath, options.synchronous, options.threads + 2))
+    , m_orders(std::make_unique<OrderService>(*m_store, m_faults, clock, options.keyTtl))
+    , m_queries(std::make_unique<OrderQueries>(*m_store))
+    , m_api(std::make_unique<HttpApi>(*m_store, *m_orders, *m_queries, m_faults, m_metrics, options.debugEndpoints))
+    , m_http(std::make_unique<httplib::Server>())
+{
+    m_http->set_tcp_nodelay(true);
+    m_http->set_payload_max_length(1024 * 1024); // beyond our own 64 KiB check, httplib refuses to read at all
+    const int threads = options.threads;
+    m_http->new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+    m_api->registerRoutes(*m_http);
+    m_reaper = std::thread([this] { reaperLoop(); });
+}
+
+OrderServer::~OrderServer()
+{
+    stop();
+    if (m_reaper.joinable()) {
+        m_reaper.join();
+    }
+}
+
+int OrderServer::bind()
+{
+    if (m_options.port == 0) {
+        return m_http->bind_to_any_port(m_options.host);
+    }
+    return m_http->bind_to_port(m_options.host, m_options.port) ? m_options.port : -1;
+}
+
+void OrderServer::run()
+{
+    m_http->listen_after_bind();
+}
+
+void OrderServer::stop()
+{
+    {
+        std::lock_guard lock(m_reaperLock);
+        m_stopping = true;
+    }
+    m_reaperWake.notify_all();
+    m_http->stop();
+}
+
+int OrderServer::reapExpiredKeys()
+{
+    int total = 0;
+    while (true) {
+        const int reaped = m_store->reapExpiredKeys(m_clock.nowMs(), kReapBatch);
+        total += reaped;
+        if (reaped < kReapBatch) {
+            break;
+        }
+    }
+    if (total > 0) {
+        m_metrics.recordKeysReaped(total);
+    }
+    return total;
+}
+
+void OrderServer::reaperLoop()
+{
+    std::unique_lock lock(m_reaperLock);
+    while (!m_reaperWake.wait_for(lock, m_options.reapInterval, [this] { return m_stopping; })) {
+        lock.unlock();
+        try {
+            reapExpiredKeys();
+        } catch (const std::exception& error) {
+            std::fprintf(stderr, "reaper: %s (will try again)\n", error.what());
+        }
+        lock.lock();
+    }
+}
+
+} // namespace onceorder::server

@@ -1,0 +1,64 @@
+// OrderServer: the whole server assembled (store, service, HTTP, reaper), for main() and in-process tests.
+#pragma once
+
+#include "Clock.h"
+#include "Faults.h"
+#include "Metrics.h"
+#include "ServerOptions.h"
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace httplib {
+class Server;
+}
+
+namespace onceorder::server {
+
+class Store;
+class OrderService;
+class OrderQueries;
+class HttpApi;
+
+class OrderServer
+{
+public:
+    OrderServer(const ServerOptions& options, const Clock& clock);
+    ~OrderServer();
+    OrderServer(const OrderServer&) = delete;
+    OrderServer& operator=(const OrderServer&) = delete;
+
+    // Binds the listening socket; returns the port (useful with port 0) or -1.
+    int bind();
+    // Serves until stop(); in-flight requests finish before it returns.
+    void run();
+    void stop();
+
+    // One pass of the reaper: deletes expired keys in batches until none are left; returns how many.
+    int reapExpiredKeys();
+
+    Store& store() { return *m_store; }
+    Faults& faults() { return m_faults; }
+
+private:
+    void reaperLoop();
+
+    ServerOptions m_options;
+    const Clock& m_clock;
+    Faults m_faults;
+    Metrics m_metrics;
+    std::unique_ptr<Store> m_store;
+    std::unique_ptr<OrderService> m_orders;
+    std::unique_ptr<OrderQueries> m_queries;
+    std::unique_ptr<HttpApi> m_api;
+    std::unique_ptr<httplib::Server> m_http;
+
+    std::mutex m_reaperLock;
+    std::condition_variable m_reaperWake;
+    bool m_stopping = false;
+    std::thread m_reaper;
+};
+
+} // namespace onceorder::server

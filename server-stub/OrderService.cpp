@@ -1,0 +1,369 @@
+#include "OrderService.h"
+
+#include "Json.h"
+#include "Problem.h"
+#include "Sha256.h"
+
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <unistd.h>
+
+namespace onceorder::server {
+
+namespace {
+
+// A failure that may well not happen on the next attempt: rolled back, answered 503, never stored.
+class TransientFailure : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void crashNow()
+{
+    // As abrupt as a power cut or kill -9: no destructors, no rollback, no flush of anything but stdio.
+    std::fflush(nullptr);
+    ::kill(::getpid(), SIGKILL);
+    std::_Exit(137);
+}
+
+OrderResponse fromProblem(const Problem& problem, std::string outcome)
+{
+    OrderResponse response;
+    response.status = problem.status;
+    response.body = problem.body();
+    response.outcome = std::move(outcome);
+    response.retryAfterSeconds = problem.retryAfterSeconds;
+    response.orderId = problem.orderId;
+    return response;
+}
+
+OrderResponse transientProblem(const std::string& detail)
+{
+    return fromProblem(Problem{503, "transient-failure", "Temporary failure, nothing was saved",
+                               detail + "; the whole transaction was rolled back, retry with the same key",
+                               1, {}},
+                       "transient-failure");
+}
+
+std::string itemsJson(const OrderCommand& command)
+{
+    std::string items = "[";
+    for (const auto& line : command.lines) {
+        if (items.size() > 1) {
+            items += ',';
+        }
+        items += JsonObjectWriter().str("product", line.product).num("quantity", line.quantity).finish();
+    }
+    return items + "]";
+}
+
+void sleepForFault(const ArmedFault& fault)
+{
+    if (fault.kind == FaultKind::Delay && fault.delayMs > 0) {
+        // The only sleep in the server: it is the fault (a slow disk, a slow gateway).
+        std::this_thread::sleep_for(std::chrono::milliseconds(fault.delayMs));
+    }
+}
+
+} // namespace
+
+std::string isoTime(std::int64_t ms)
+{
+    const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[64];
+    std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
+                  utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(ms % 1000));
+    return text;
+}
+
+OrderService::OrderService(Store& store, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl)
+    : m_store(store)
+    , m_faults(faults)
+    , m_clock(clock)
+    , m_keyTtl(keyTtl)
+{
+}
+
+std::string OrderService::fingerprint(const OrderCommand& command)
+{
+    return sha256Hex("POST\n/orders\n" + command.canonical());
+}
+
+std::string OrderService::keyScope(const Client& client) const
+{
+    // The mistake of the teaching mode: one namespace of keys for everybody.
+    return m_faults.modes().unscopedKeys ? std::string("*") : client.id;
+}
+
+OrderResponse OrderService::placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command)
+{
+    const ArmedFault fault = m_faults.takeAny();
+    if (fault.kind == FaultKind::Unavailable) {
+        return fromProblem(Problem{503, "unavailable", "The service is unavailable",
+                                   "the server is refusing work for a moment (injected fault); retry later "
+                                   "with the same key",
+                                   fault.retryAfterSeconds, {}},
+                           "unavailable");
+    }
+    if (m_faults.modes().checkThenInsert) {
+        return placeOrderCheckThenInsert(client, idemKey, command, fault);
+    }
+
+    const std::string scope = keyScope(client);
+    const std::string print = fingerprint(command);
+    const std::int64_t now = m_clock.nowMs();
+    try {
+        auto db = m_store.lease();
+        std::lock_guard writer(m_store.writerLock());
+        SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
+
+        // 1. The key is the first write. The primary key (client_id, idem_key) decides who was first.
+        if (!claimKey(*db, scope, idemKey, print, now)) {
+            return replayStored(*db, scope, idemKey, print);
+        }
+        sleepForFault(fault);
+
+        // 2. The order itself: lines, stock. A definitive business refusal is an answer too.
+        OrderResponse response = createOrder(*db, client, idemKey, command, now, fault);
+
+        // 3. The response, stored in the same transaction as the order it describes.
+        storeResponse(*db, scope, idemKey, response);
+
+        if (fault.kind == FaultKind::CrashBeforeCommit) {
+            crashNow();
+        }
+        tx.commit();
+        if (fault.kind == FaultKind::CrashAfterCommit) {
+            crashNow();
+        }
+        return response;
+    } catch (const TransientFailure& failure) {
+        return transientProblem(failure.what());
+    } catch (const SQLite::Exception& error) {
+        return transientProblem(std::string("database error: ") + error.what());
+    }
+}
+
+bool OrderService::claimKey(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
+                            const std::string& fingerprint, std::int64_t now)
+{
+    // An expired key counts as absent: forget it first, inside the same transaction.
+    SQLite::Statement forget(db, "DELETE FROM idempotency_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ?");
+    forget.bind(1, scope);
+    forget.bind(2, idemKey);
+    forget.bind(3, static_cast<int64_t>(now));
+    forget.exec();
+
+    SQLite::Statement claim(db, "INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, "
+                                "expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?) "
+                                "ON CONFLICT (client_id, idem_key) DO NOTHING");
+    claim.bind(1, scope);
+    claim.bind(2, idemKey);
+    claim.bind(3, fingerprint);
+    claim.bind(4, static_cast<int64_t>(now));
+    claim.bind(5, static_cast<int64_t>(now + std::chrono::milliseconds(m_keyTtl).count()));
+    claim.bind(6, static_cast<int64_t>(now));
+    return claim.exec() == 1;
+}
+
+OrderResponse OrderService::createOrder(SQLite::Database& db, const Client& client, const std::string& idemKey,
+                                        const OrderCommand& command, std::int64_t now, const ArmedFault& fault)
+{
+    // The effect runs in a savepoint: a business refusal undoes the partial effect but keeps the key row,
+    // so the refusal itself can be stored and replayed.
+    db.exec("SAVEPOINT order_effect");
+    auto refuse = [&db](const Problem& problem, std::string outcome) {
+        db.exec("ROLLBACK TO order_effect; RELEASE order_effect");
+        return fromProblem(problem, std::move(outcome));
+    };
+
+    const bool businessKey = command.cartId && !m_faults.modes().businessKeyOff;
+    if (businessKey) {
+        // The business key is enough on its own: one order per cart, whatever key the retry carries.
+        SQLite::Statement existing(db, "SELECT id FROM orders WHERE client_id = ? AND cart_key = ?");
+        existing.bind(1, client.id);
+        existing.bind(2, *command.cartId);
+        if (existing.executeStep()) {
+            const long long orderId = existing.getColumn(0).getInt64();
+            return refuse(Problem{422, "cart-already-ordered", "This cart has already been ordered",
+                                  "cart \"" + *command.cartId + "\" was ordered as order " + std::to_string(orderId)
+                                      + " under another Idempotency-Key",
+                                  {}, orderId},
+                          "cart-already-ordered");
+        }
+    }
+
+    SQLite::Statement insertOrder(
+        db, "INSERT INTO orders (client_id, cart_id, cart_key, idem_key, created_at) VALUES (?, ?, ?, ?, ?)");
+    insertOrder.bind(1, client.id);
+    if (command.cartId) {
+        insertOrder.bind(2, *command.cartId);
+    }
+    if (businessKey) {
+        insertOrder.bind(3, *command.cartId);
+    }
+    insertOrder.bind(4, idemKey);
+    insertOrder.bind(5, static_cast<int64_t>(now));
+    insertOrder.exec();
+    const long long orderId = db.getLastInsertRowid();
+
+    SQLite::Statement insertLine(db, "INSERT INTO order_lines (order_id, product_id, quantity) VALUES (?, ?, ?)");
+    // A conditional change, never a blind delta: only take stock that is there.
+    SQLite::Statement takeStock(db, "UPDATE products SET stock = stock - ? WHERE id = ? AND stock >= ?");
+    for (const auto& line : command.lines) {
+        takeStock.bind(1, line.quantity);
+        takeStock.bind(2, line.product);
+        takeStock.bind(3, line.quantity);
+        if (takeStock.exec() != 1) {
+            return refuse(Problem{422, "out-of-stock", "Not enough stock",
+                                  "only the stock on hand can be ordered; \"" + line.product + "\" has fewer than "
+                                      + std::to_string(line.quantity) + " pieces",
+                                  {}, {}},
+                          "out-of-stock");
+        }
+        takeStock.reset();
+        insertLine.bind(1, static_cast<int64_t>(orderId));
+        insertLine.bind(2, line.product);
+        insertLine.bind(3, line.quantity);
+        insertLine.exec();
+        insertLine.reset();
+    }
+
+    if (fault.kind == FaultKind::FailBeforeCommit) {
+        if (!m_faults.modes().storeTransient) {
+            throw TransientFailure("the database failed before commit (injected fault)");
+        }
+        // The teaching mode's mistake: the transient failure becomes the stored answer for this key.
+        return refuse(Problem{503, "transient-failure", "Temporary failure",
+                              "the database failed before commit (injected fault), and this server wrongly stored "
+                              "that answer",
+                              1, {}},
+                      "transient-failure-stored");
+    }
+
+    db.exec("RELEASE order_effect");
+    OrderResponse response;
+    response.status = 201;
+    response.orderId = orderId;
+    response.outcome = "created";
+    JsonObjectWriter body;
+    body.num("order_id", orderId).str("status", "placed");
+    if (command.cartId) {
+        body.str("cart_id", *command.cartId);
+    }
+    response.body = body.raw("items", itemsJson(command)).str("created_at", isoTime(now)).finish();
+    return response;
+}
+
+void OrderService::storeResponse(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
+                                 const OrderResponse& response)
+{
+    SQLite::Statement store(db, "UPDATE idempotency_keys SET status = 'completed', response_code = ?, "
+                                "response_body = ?, order_id = ?, locked_at = NULL WHERE client_id = ? AND idem_key = ?");
+    store.bind(1, response.status);
+    store.bind(2, response.body);
+    if (response.orderId && response.status < 300) {
+        store.bind(3, static_cast<int64_t>(*response.orderId));
+    }
+    store.bind(4, scope);
+    store.bind(5, idemKey);
+    if (store.exec() != 1) {
+        throw TransientFailure("the idempotency key row vanished inside its own transaction");
+    }
+}
+
+OrderResponse OrderService::replayStored(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
+                                         const std::string& fingerprint)
+{
+    SQLite::Statement stored(db, "SELECT fingerprint, status, response_code, response_body FROM idempotency_keys "
+                                 "WHERE client_id = ? AND idem_key = ?");
+    stored.bind(1, scope);
+    stored.bind(2, idemKey);
+    if (!stored.executeStep()) {
+        throw TransientFailure("the idempotency key row vanished between insert and read");
+    }
+    if (stored.getColumn(0).getString() != fingerprint) {
+        return fromProblem(Problem{422, "idempotency-key-reused", "Idempotency-Key reused with another payload",
+                                   "this key was first used for a different order; a retry must send exactly the "
+                                   "same command, a new order needs a new key",
+                                   {}, {}},
+                           "mismatch");
+    }
+    if (stored.getColumn(1).getString() != "completed") {
+        return fromProblem(Problem{409, "request-in-progress", "A request with this key is still in progress",
+                                   "the first request with this Idempotency-Key has not finished; retry later with "
+                                   "the same key",
+                                   1, {}},
+                           "in-progress");
+    }
+    OrderResponse response;
+    response.status = stored.getColumn(2).getInt();
+    response.body = stored.getColumn(3).getString();
+    response.replayed = true;
+    response.outcome = "replayed";
+    return response;
+}
+
+OrderResponse OrderService::placeOrderCheckThenInsert(const Client& client, const std::string& idemKey,
+                                                      const OrderCommand& command, const ArmedFault& fault)
+{
+    // DELIBERATELY WRONG (teaching mode "check-then-insert"): look first, then insert, in two steps. Two copies
+    // of one request can both look before either inserts, and both place an order.
+    const std::string scope = keyScope(client);
+    const std::string print = fingerprint(command);
+    const std::int64_t now = m_clock.nowMs();
+    try {
+        auto db = m_store.lease();
+        {
+            SQLite::Statement look(*db, "SELECT 1 FROM idempotency_keys WHERE client_id = ? AND idem_key = ? AND "
+                                        "expires_at > ? AND status = 'completed'");
+            look.bind(1, scope);
+            look.bind(2, idemKey);
+            look.bind(3, static_cast<int64_t>(now));
+            if (look.executeStep()) {
+                return replayStored(*db, scope, idemKey, print);
+            }
+        }
+        sleepForFault(fault); // widens the window between the look and the insert
+
+        std::lock_guard writer(m_store.writerLock());
+        SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
+        OrderResponse response = createOrder(*db, client, idemKey, command, now, fault);
+        SQLite::Statement remember(*db, "INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
+                                        "response_code, response_body, order_id, created_at, expires_at) "
+                                        "VALUES (?, ?, ?, 'completed', ?, ?, ?, ?, ?) "
+                                        "ON CONFLICT (client_id, idem_key) DO UPDATE SET response_code = "
+                                        "excluded.response_code, response_body = excluded.response_body, "
+                                        "order_id = excluded.order_id");
+        remember.bind(1, scope);
+        remember.bind(2, idemKey);
+        remember.bind(3, print);
+        remember.bind(4, response.status);
+        remember.bind(5, response.body);
+        if (response.orderId && response.status < 300) {
+            remember.bind(6, static_cast<int64_t>(*response.orderId));
+        }
+        remember.bind(7, static_cast<int64_t>(now));
+        remember.bind(8, static_cast<int64_t>(now + std::chrono::milliseconds(m_keyTtl).count()));
+        remember.exec();
+        tx.commit();
+        return response;
+    } catch (const TransientFailure& failure) {
+        return transientProblem(failure.what());
+    } catch (const SQLite::Exception& error) {
+        return transientProblem(std::string("database error: ") + error.what());
+    }
+}
+
+} // namespace onceorder::server

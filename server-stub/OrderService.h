@@ -1,0 +1,64 @@
+// OrderService: POST /orders, the server half of the idempotency scheme, in one SQLite transaction.
+#pragma once
+
+#include "Clock.h"
+#include "Faults.h"
+#include "OrderCommand.h"
+#include "Store.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+namespace SQLite {
+class Database;
+}
+
+namespace onceorder::server {
+
+// What the client gets. For a replay, status and body are the stored ones, byte for byte.
+struct OrderResponse
+{
+    int status = 500;
+    std::string body;
+    bool replayed = false;
+    std::string outcome; // for logs and metrics: created, replayed, mismatch, in-progress, out-of-stock, ...
+    std::optional<int> retryAfterSeconds;
+    std::optional<long long> orderId;
+
+    bool isProblem() const { return status >= 400; }
+};
+
+class OrderService
+{
+public:
+    OrderService(Store& store, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl);
+
+    OrderResponse placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command);
+
+    // SHA-256 over method, path and the canonical command: equal for a retry, different for another payload.
+    static std::string fingerprint(const OrderCommand& command);
+
+private:
+    OrderResponse placeOrderCheckThenInsert(const Client& client, const std::string& idemKey,
+                                            const OrderCommand& command, const ArmedFault& fault);
+    bool claimKey(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
+                  const std::string& fingerprint, std::int64_t now);
+    OrderResponse createOrder(SQLite::Database& db, const Client& client, const std::string& idemKey,
+                              const OrderCommand& command, std::int64_t now, const ArmedFault& fault);
+    void storeResponse(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
+                       const OrderResponse& response);
+    OrderResponse replayStored(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
+                               const std::string& fingerprint);
+    std::string keyScope(const Client& client) const;
+
+    Store& m_store;
+    Faults& m_faults;
+    const Clock& m_clock;
+    std::chrono::seconds m_keyTtl;
+};
+
+// RFC 3339 UTC time for a millisecond timestamp.
+std::string isoTime(std::int64_t ms);
+
+} // namespace onceorder::server

@@ -1,0 +1,115 @@
+#include "ServerOptions.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <optional>
+
+namespace onceorder::server {
+
+namespace {
+
+std::optional<long long> parseNumber(const std::string& text, long long min, long long max)
+{
+    long long value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value < min || value > max) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+} // namespace
+
+std::string serverUsage()
+{
+    return "Usage: onceorder-server [options]\n"
+           "The OnceOrder stub server: POST /orders placed exactly once per Idempotency-Key.\n\n"
+           "  --listen HOST:PORT     address to listen on (default 127.0.0.1:8080; port 0 = any free port)\n"
+           "  --db PATH              SQLite database file (default in the app-data folder; :memory: allowed)\n"
+           "  --key-ttl SECONDS      how long an idempotency key is remembered (default 86400)\n"
+           "  --threads N            HTTP worker threads (default 8)\n"
+           "  --debug-endpoints      serve /_debug/* to loopback clients (faults, teaching modes, reset)\n"
+           "  --synchronous MODE     full (default) or normal: SQLite's durability on power loss\n"
+           "  --help                 show this help\n"
+           "  --version              show the version\n\n"
+           "When ready it prints \"listening on http://HOST:PORT\". SIGINT/SIGTERM finish in-flight requests and exit 0.\n";
+}
+
+std::string defaultDatabasePath()
+{
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) {
+        return std::string(xdg) + "/onceorder/server.db";
+    }
+    if (const char* home = std::getenv("HOME"); home && *home) {
+        return std::string(home) + "/.local/share/onceorder/server.db";
+    }
+    return "onceorder-server.db";
+}
+
+ParsedOptions parseServerOptions(const std::vector<std::string>& args)
+{
+    ServerOptions options;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        auto value = [&]() -> std::optional<std::string> {
+            if (i + 1 >= args.size()) {
+                return std::nullopt;
+            }
+            return args[++i];
+        };
+        if (arg == "--help" || arg == "-h") {
+            return ShowHelp{};
+        }
+        if (arg == "--version") {
+            return ShowVersion{};
+        }
+        if (arg == "--debug-endpoints") {
+            options.debugEndpoints = true;
+            continue;
+        }
+        if (arg != "--listen" && arg != "--db" && arg != "--key-ttl" && arg != "--threads" && arg != "--synchronous") {
+            return OptionsError{"unknown option \"" + arg + "\" (see --help)"};
+        }
+        const auto v = value();
+        if (!v) {
+            return OptionsError{arg + " needs a value (see --help)"};
+        }
+        if (arg == "--listen") {
+            const auto colon = v->rfind(':');
+            const auto port = colon == std::string::npos ? std::nullopt : parseNumber(v->substr(colon + 1), 0, 65535);
+            if (!port || colon == 0) {
+                return OptionsError{"--listen wants HOST:PORT with a port from 0 to 65535, got \"" + *v + "\""};
+            }
+            options.host = v->substr(0, colon);
+            if (options.host.size() > 2 && options.host.front() == '[' && options.host.back() == ']') {
+                options.host = options.host.substr(1, options.host.size() - 2);
+            }
+            options.port = static_cast<int>(*port);
+        } else if (arg == "--db") {
+            if (v->empty()) {
+                return OptionsError{"--db needs a path"};
+            }
+            options.dbPath = *v;
+        } else if (arg == "--key-ttl") {
+            const auto ttl = parseNumber(*v, 1, 365LL * 86400);
+            if (!ttl) {
+                return OptionsError{"--key-ttl wants seconds from 1 to 31536000, got \"" + *v + "\""};
+            }
+            options.keyTtl = std::chrono::seconds(*ttl);
+        } else if (arg == "--threads") {
+            const auto threads = parseNumber(*v, 1, 256);
+            if (!threads) {
+                return OptionsError{"--threads wants a number from 1 to 256, got \"" + *v + "\""};
+            }
+            options.threads = static_cast<int>(*threads);
+        } else if (arg == "--synchronous") {
+            if (*v != "full" && *v != "normal") {
+                return OptionsError{"--synchronous wants full or normal, got \"" + *v + "\""};
+            }
+            options.synchronous = *v == "full" ? Synchronous::Full : Synchronous::Normal;
+        }
+    }
+    return options;
+}
+
+} // namespace onceorder::server

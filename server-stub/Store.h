@@ -1,0 +1,79 @@
+// Store: the server's SQLite database: connections, schema, demo data and the read-side queries.
+//
+// Every request thread leases its own connection (SQLite connections must not be shared between threads);
+// writers additionally take one in-process lock, so a duplicate request queues behind the first writer the
+// way the article's second transaction waits on PostgreSQL's unique index, instead of polling SQLITE_BUSY.
+#pragma once
+
+#include <SQLiteCpp/Database.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace onceorder::server {
+
+enum class Synchronous { Full, Normal };
+
+struct Client
+{
+    std::string id;
+    bool isOperator = false;
+};
+
+class Store
+{
+public:
+    Store(const std::string& path, Synchronous synchronous, int connections);
+    ~Store();
+    Store(const Store&) = delete;
+    Store& operator=(const Store&) = delete;
+
+    // A connection borrowed for the duration of one request.
+    class Lease
+    {
+    public:
+        Lease(Store& store, std::unique_ptr<SQLite::Database> db);
+        ~Lease();
+        Lease(const Lease&) = delete;
+        Lease& operator=(const Lease&) = delete;
+        SQLite::Database& operator*() const { return *m_db; }
+        SQLite::Database* operator->() const { return m_db.get(); }
+
+    private:
+        Store& m_store;
+        std::unique_ptr<SQLite::Database> m_db;
+    };
+
+    Lease lease();
+    std::mutex& writerLock() { return m_writerLock; }
+
+    std::optional<Client> clientForApiKey(const std::string& apiKey) const;
+    bool productExists(const std::string& productId) const;
+
+    // Puts the demo data back: stock to its initial values, no orders, no keys.
+    void resetDemoData();
+
+    // Deletes up to `batch` key rows that expired at or before nowMs; returns how many went.
+    int reapExpiredKeys(std::int64_t nowMs, int batch);
+
+private:
+    std::unique_ptr<SQLite::Database> open() const;
+    void createSchema(SQLite::Database& db);
+    void release(std::unique_ptr<SQLite::Database> db);
+
+    std::string m_path;
+    Synchronous m_synchronous;
+    std::mutex m_poolLock;
+    std::condition_variable m_poolAvailable;
+    std::vector<std::unique_ptr<SQLite::Database>> m_pool;
+    std::mutex m_writerLock;
+    std::vector<std::pair<std::string, Client>> m_clients; // api key -> client; fixed after start
+    std::vector<std::string> m_products;                   // product ids; fixed after start
+};
+
+} // namespace onceorder::server

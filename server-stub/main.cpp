@@ -1,0 +1,71 @@
+// onceorder-server: parses the command line, serves until SIGINT/SIGTERM, exits 0 after a clean shutdown.
+#include "OrderServer.h"
+#include "ServerOptions.h"
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <pthread.h>
+#include <thread>
+
+using namespace onceorder::server;
+
+int main(int argc, char** argv)
+{
+    const auto parsed = parseServerOptions(std::vector<std::string>(argv + 1, argv + argc));
+    if (std::holds_alternative<ShowHelp>(parsed)) {
+        std::cout << serverUsage();
+        return 0;
+    }
+    if (std::holds_alternative<ShowVersion>(parsed)) {
+        std::cout << "onceorder-server " << ONCEORDER_VERSION << "\n";
+        return 0;
+    }
+    if (const auto* error = std::get_if<OptionsError>(&parsed)) {
+        std::cerr << "onceorder-server: " << error->message << "\n";
+        return 2;
+    }
+    ServerOptions options = std::get<ServerOptions>(parsed);
+    if (options.dbPath.empty()) {
+        options.dbPath = defaultDatabasePath();
+    }
+    if (options.dbPath != ":memory:") {
+        std::error_code ignored;
+        std::filesystem::create_directories(std::filesystem::absolute(options.dbPath).parent_path(), ignored);
+    }
+
+    // Signals are taken by one thread with sigwait, so no handler runs inside httplib or SQLite.
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+
+    try {
+        SystemClock clock;
+        OrderServer server(options, clock);
+        const int port = server.bind();
+        if (port < 0) {
+            std::cerr << "onceorder-server: cannot listen on " << options.host << ":" << options.port << "\n";
+            return 1;
+        }
+        std::thread signalWaiter([&server, signals] {
+            int received = 0;
+            sigwait(&signals, &received);
+            server.stop();
+        });
+        const bool ipv6 = options.host.find(':') != std::string::npos;
+        std::cout << "listening on http://" << (ipv6 ? "[" + options.host + "]" : options.host) << ":" << port
+                  << std::endl;
+        server.run();
+        // stop() came from a signal, or run() failed; make sure the waiter ends either way.
+        pthread_kill(signalWaiter.native_handle(), SIGTERM);
+        signalWaiter.join();
+    } catch (const std::exception& error) {
+        std::cerr << "onceorder-server: " << error.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
