@@ -7,7 +7,7 @@ namespace onceorder::server {
 
 namespace {
 
-constexpr std::array<std::pair<FaultKind, std::string_view>, 6> kNames{{
+constexpr std::array<std::pair<FaultKind, std::string_view>, 6> kNames {{
     {FaultKind::None, "none"},
     {FaultKind::FailBeforeCommit, "fail-before-commit"},
     {FaultKind::CrashBeforeCommit, "crash-before-commit"},
@@ -43,7 +43,7 @@ void Faults::arm(const ArmedFault& fault)
     std::lock_guard lock(m_lock);
     m_armed = fault;
     if (m_armed.kind == FaultKind::None || m_armed.remaining <= 0) {
-        m_armed = ArmedFault{};
+        m_armed = ArmedFault {};
     }
 }
 
@@ -61,7 +61,7 @@ ArmedFault Faults::takeAny()
     }
     ArmedFault taken = m_armed;
     if (--m_armed.remaining <= 0) {
-        m_armed = ArmedFault{};
+        m_armed = ArmedFault {};
     }
     return taken;
 }
@@ -81,8 +81,8 @@ TeachingModes Faults::modes() const
 void Faults::clear()
 {
     std::lock_guard lock(m_lock);
-    m_armed = ArmedFault{};
-    m_modes = TeachingModes{};
+    m_armed = ArmedFault {};
+    m_modes = TeachingModes {};
 }
 
 } // namespace onceorder::server

@@ -9,13 +9,14 @@
 
 namespace onceorder::server {
 
-enum class FaultKind {
+enum class FaultKind
+{
     None,
-    FailBeforeCommit,   // a transient database error inside the transaction: rollback, 503
-    CrashBeforeCommit,  // the process dies with the transaction open: nothing of it survives
-    CrashAfterCommit,   // the process dies after commit, before answering: the client never hears of its order
-    Delay,              // the transaction is slow (holds the writer lock for delay_ms)
-    Unavailable,        // 503 with Retry-After, the database is not touched
+    FailBeforeCommit, // a transient database error inside the transaction: rollback, 503
+    CrashBeforeCommit, // the process dies with the transaction open: nothing of it survives
+    CrashAfterCommit, // the process dies after commit, before answering: the client never hears of its order
+    Delay, // the transaction is slow (holds the writer lock for delay_ms)
+    Unavailable, // 503 with Retry-After, the database is not touched
 };
 
 std::optional<FaultKind> faultKindFromName(std::string_view name);
@@ -31,10 +32,10 @@ struct ArmedFault
 
 struct TeachingModes
 {
-    bool checkThenInsert = false;  // look, then insert, in two steps (the race the article warns about)
-    bool unscopedKeys = false;     // keys shared by all clients (B can see A's response)
-    bool storeTransient = false;   // a transient failure is stored and replayed forever
-    bool businessKeyOff = false;   // no UNIQUE(client_id, cart_id)
+    bool checkThenInsert = false; // look, then insert, in two steps (the race the article warns about)
+    bool unscopedKeys = false; // keys shared by all clients (B can see A's response)
+    bool storeTransient = false; // a transient failure is stored and replayed forever
+    bool businessKeyOff = false; // no UNIQUE(client_id, cart_id)
 };
 
 class Faults

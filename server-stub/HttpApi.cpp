@@ -44,22 +44,28 @@ bool isLoopback(const std::string& address)
 
 Problem notFound(std::string detail)
 {
-    return Problem{404, "not-found", "Not found", std::move(detail), {}, {}};
+    return Problem {404, "not-found", "Not found", std::move(detail), {}, {}};
 }
 
 // Checks what every JSON-bodied request needs; returns the parsed object or writes the problem.
 std::optional<Problem> checkJsonBody(const httplib::Request& req)
 {
     if (!isJsonContentType(req.get_header_value("Content-Type"))) {
-        return Problem{415, "unsupported-media-type", "The body must be JSON",
-                       "send Content-Type: application/json (got \"" + req.get_header_value("Content-Type") + "\")",
-                       {}, {}};
+        return Problem {415,
+                        "unsupported-media-type",
+                        "The body must be JSON",
+                        "send Content-Type: application/json (got \"" + req.get_header_value("Content-Type") + "\")",
+                        {},
+                        {}};
     }
     if (req.body.size() > kMaxBodyBytes) {
-        return Problem{413, "payload-too-large", "The body is too large",
-                       "the body has " + std::to_string(req.body.size()) + " bytes; at most "
-                           + std::to_string(kMaxBodyBytes) + " are accepted",
-                       {}, {}};
+        return Problem {413,
+                        "payload-too-large",
+                        "The body is too large",
+                        "the body has " + std::to_string(req.body.size()) + " bytes; at most " +
+                            std::to_string(kMaxBodyBytes) + " are accepted",
+                        {},
+                        {}};
     }
     return std::nullopt;
 }
@@ -102,8 +108,9 @@ void HttpApi::registerRoutes(httplib::Server& server)
                    answer(res, 200, m_queries.debugStateJson(m_faults));
                    ex.outcome = "ok";
                }));
-    server.Post("/_debug/faults",
-                debugRoute("POST /_debug/faults", [this](auto& req, auto& res, auto& ex) { postFaults(req, res, ex); }));
+    server.Post("/_debug/faults", debugRoute("POST /_debug/faults", [this](auto& req, auto& res, auto& ex) {
+                    postFaults(req, res, ex);
+                }));
     server.Post("/_debug/mode",
                 debugRoute("POST /_debug/mode", [this](auto& req, auto& res, auto& ex) { postMode(req, res, ex); }));
     server.Post("/_debug/reset", debugRoute("POST /_debug/reset", [this](auto&, auto& res, auto& ex) {
@@ -120,13 +127,18 @@ void HttpApi::registerRoutes(httplib::Server& server)
         }
         Exchange ignored;
         if (res.status == 413) {
-            answer(res, Problem{413, "payload-too-large", "The body is too large",
-                                "at most " + std::to_string(kMaxBodyBytes) + " bytes are accepted", {}, {}},
+            answer(res,
+                   Problem {413,
+                            "payload-too-large",
+                            "The body is too large",
+                            "at most " + std::to_string(kMaxBodyBytes) + " bytes are accepted",
+                            {},
+                            {}},
                    ignored);
         } else if (res.status == 404 || res.status == 405) {
             answer(res, notFound("no such route"), ignored);
         } else {
-            answer(res, Problem{res.status, "http-error", "HTTP error", "the request could not be read", {}, {}},
+            answer(res, Problem {res.status, "http-error", "HTTP error", "the request could not be read", {}, {}},
                    ignored);
         }
     });
@@ -141,10 +153,10 @@ std::function<void(const httplib::Request&, httplib::Response&)> HttpApi::route(
         try {
             handler(req, res, exchange);
         } catch (const std::exception& error) {
-            answer(res, Problem{500, "internal-error", "Internal server error", error.what(), {}, {}}, exchange);
+            answer(res, Problem {500, "internal-error", "Internal server error", error.what(), {}, {}}, exchange);
             exchange.outcome = "internal-error";
         } catch (...) {
-            answer(res, Problem{500, "internal-error", "Internal server error", "unknown error", {}, {}}, exchange);
+            answer(res, Problem {500, "internal-error", "Internal server error", "unknown error", {}, {}}, exchange);
             exchange.outcome = "internal-error";
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -153,8 +165,7 @@ std::function<void(const httplib::Request&, httplib::Response&)> HttpApi::route(
     };
 }
 
-std::function<void(const httplib::Request&, httplib::Response&)> HttpApi::debugRoute(std::string name,
-                                                                                     Handler handler)
+std::function<void(const httplib::Request&, httplib::Response&)> HttpApi::debugRoute(std::string name, Handler handler)
 {
     return route(std::move(name), [this, handler = std::move(handler)](auto& req, auto& res, auto& exchange) {
         if (!m_debugEndpoints) {
@@ -162,8 +173,13 @@ std::function<void(const httplib::Request&, httplib::Response&)> HttpApi::debugR
             return;
         }
         if (!isLoopback(req.remote_addr)) {
-            answer(res, Problem{403, "debug-loopback-only", "Debug endpoints answer only loopback",
-                                "debug endpoints are only served to 127.0.0.1 and ::1", {}, {}},
+            answer(res,
+                   Problem {403,
+                            "debug-loopback-only",
+                            "Debug endpoints answer only loopback",
+                            "debug endpoints are only served to 127.0.0.1 and ::1",
+                            {},
+                            {}},
                    exchange);
             return;
         }
@@ -175,14 +191,19 @@ std::optional<Client> HttpApi::authenticate(const httplib::Request& req, httplib
 {
     const std::string header = req.get_header_value("Authorization");
     if (!startsWithNoCase(header, "Bearer ") || header.size() <= 7) {
-        answer(res, Problem{401, "unauthenticated", "Authentication required",
-                            "send Authorization: Bearer <api key>; the client is taken from the API key only", {}, {}},
+        answer(res,
+               Problem {401,
+                        "unauthenticated",
+                        "Authentication required",
+                        "send Authorization: Bearer <api key>; the client is taken from the API key only",
+                        {},
+                        {}},
                exchange);
         return std::nullopt;
     }
     auto client = m_store.clientForApiKey(header.substr(7));
     if (!client) {
-        answer(res, Problem{401, "unknown-api-key", "Unknown API key", "no client has this API key", {}, {}},
+        answer(res, Problem {401, "unknown-api-key", "Unknown API key", "no client has this API key", {}, {}},
                exchange);
         return std::nullopt;
     }
@@ -197,22 +218,31 @@ void HttpApi::postOrder(const httplib::Request& req, httplib::Response& res, Exc
         return;
     }
     if (client->isOperator) {
-        answer(res, Problem{403, "operator-cannot-order", "The operator places no orders",
-                            "use a client's API key to order", {}, {}},
+        answer(res,
+               Problem {403,
+                        "operator-cannot-order",
+                        "The operator places no orders",
+                        "use a client's API key to order",
+                        {},
+                        {}},
                exchange);
         return;
     }
     if (!req.has_header("Idempotency-Key")) {
-        answer(res, Problem{400, "missing-idempotency-key", "Idempotency-Key required",
-                            "POST /orders needs an Idempotency-Key header (one per cart, reused on every retry)", {},
-                            {}},
+        answer(res,
+               Problem {400,
+                        "missing-idempotency-key",
+                        "Idempotency-Key required",
+                        "POST /orders needs an Idempotency-Key header (one per cart, reused on every retry)",
+                        {},
+                        {}},
                exchange);
         exchange.outcome = "missing-key";
         return;
     }
     auto key = parseIdempotencyKey(req.get_header_value("Idempotency-Key"));
     if (auto* error = std::get_if<KeyError>(&key)) {
-        answer(res, Problem{400, "invalid-idempotency-key", "Invalid Idempotency-Key", error->detail, {}, {}},
+        answer(res, Problem {400, "invalid-idempotency-key", "Invalid Idempotency-Key", error->detail, {}, {}},
                exchange);
         exchange.outcome = "invalid-key";
         return;
@@ -229,8 +259,13 @@ void HttpApi::postOrder(const httplib::Request& req, httplib::Response& res, Exc
     }
     for (const auto& line : std::get<OrderCommand>(command).lines) {
         if (!m_store.productExists(line.product)) {
-            answer(res, Problem{400, "unknown-product", "Unknown product",
-                                "there is no product \"" + line.product + "\"; GET /products lists them", {}, {}},
+            answer(res,
+                   Problem {400,
+                            "unknown-product",
+                            "Unknown product",
+                            "there is no product \"" + line.product + "\"; GET /products lists them",
+                            {},
+                            {}},
                    exchange);
             return;
         }
@@ -273,8 +308,8 @@ void HttpApi::getOrder(const httplib::Request& req, httplib::Response& res, Exch
     }
     const std::string id = req.matches[1];
     long long orderId = 0;
-    const bool numeric = !id.empty() && id.size() <= 18
-                      && std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool numeric = !id.empty() && id.size() <= 18 &&
+        std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (numeric) {
         orderId = std::stoll(id);
     }
@@ -294,8 +329,13 @@ void HttpApi::putStock(const httplib::Request& req, httplib::Response& res, Exch
         return;
     }
     if (!client->isOperator) {
-        answer(res, Problem{403, "operator-only", "Only the operator may set stock",
-                            "use the operator's API key to set stock", {}, {}},
+        answer(res,
+               Problem {403,
+                        "operator-only",
+                        "Only the operator may set stock",
+                        "use the operator's API key to set stock",
+                        {},
+                        {}},
                exchange);
         return;
     }
@@ -305,21 +345,30 @@ void HttpApi::putStock(const httplib::Request& req, httplib::Response& res, Exch
     }
     auto parsed = parseJson(req.body);
     if (auto* error = std::get_if<JsonError>(&parsed)) {
-        answer(res, Problem{400, "malformed-json", "The body is not valid JSON",
-                            error->message + " at byte " + std::to_string(error->offset), {}, {}},
+        answer(res,
+               Problem {400,
+                        "malformed-json",
+                        "The body is not valid JSON",
+                        error->message + " at byte " + std::to_string(error->offset),
+                        {},
+                        {}},
                exchange);
         return;
     }
     const JsonValue& body = std::get<JsonValue>(parsed);
     const JsonValue* stock = body.member("stock");
     const bool onlyStock = body.isObject() && std::get<JsonValue::Object>(body.value).size() == 1;
-    if (!onlyStock || !stock || !stock->isNumber() || std::get<double>(stock->value) < 0
-        || std::get<double>(stock->value) > 1'000'000'000
-        || std::get<double>(stock->value) != std::floor(std::get<double>(stock->value))) {
-        answer(res, Problem{400, "invalid-stock", "Invalid stock",
-                            "send {\"stock\": N} with a whole number N from 0 to 1000000000 (an absolute value, "
-                            "not a change)",
-                            {}, {}},
+    if (!onlyStock || !stock || !stock->isNumber() || std::get<double>(stock->value) < 0 ||
+        std::get<double>(stock->value) > 1'000'000'000 ||
+        std::get<double>(stock->value) != std::floor(std::get<double>(stock->value))) {
+        answer(res,
+               Problem {400,
+                        "invalid-stock",
+                        "Invalid stock",
+                        "send {\"stock\": N} with a whole number N from 0 to 1000000000 (an absolute value, "
+                        "not a change)",
+                        {},
+                        {}},
                exchange);
         return;
     }
@@ -336,7 +385,7 @@ void HttpApi::putStock(const httplib::Request& req, httplib::Response& res, Exch
 void HttpApi::postFaults(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
 {
     auto bad = [&](std::string detail) {
-        answer(res, Problem{400, "invalid-fault", "Invalid fault", std::move(detail), {}, {}}, exchange);
+        answer(res, Problem {400, "invalid-fault", "Invalid fault", std::move(detail), {}, {}}, exchange);
     };
     if (auto problem = checkJsonBody(req)) {
         answer(res, *problem, exchange);
@@ -354,9 +403,9 @@ void HttpApi::postFaults(const httplib::Request& req, httplib::Response& res, Ex
         if (name == "fault" && value.isString()) {
             auto kind = faultKindFromName(std::get<std::string>(value.value));
             if (!kind) {
-                bad("unknown fault \"" + std::get<std::string>(value.value)
-                    + "\"; known: none, fail-before-commit, crash-before-commit, crash-after-commit, delay, "
-                      "unavailable");
+                bad("unknown fault \"" + std::get<std::string>(value.value) +
+                    "\"; known: none, fail-before-commit, crash-before-commit, crash-after-commit, delay, "
+                    "unavailable");
                 return;
             }
             fault.kind = *kind;
@@ -366,8 +415,9 @@ void HttpApi::postFaults(const httplib::Request& req, httplib::Response& res, Ex
                 bad(name + " must be a whole number from 0 to 600000");
                 return;
             }
-            (name == "count" ? fault.remaining : name == "delay_ms" ? fault.delayMs : fault.retryAfterSeconds) =
-                static_cast<int>(number);
+            (name == "count"          ? fault.remaining
+                 : name == "delay_ms" ? fault.delayMs
+                                      : fault.retryAfterSeconds) = static_cast<int>(number);
         } else {
             bad("unknown or mistyped member \"" + name + "\"; use fault, count, delay_ms, retry_after");
             return;
@@ -390,24 +440,31 @@ void HttpApi::postMode(const httplib::Request& req, httplib::Response& res, Exch
     }
     auto parsed = parseJson(req.body);
     if (!std::holds_alternative<JsonValue>(parsed) || !std::get<JsonValue>(parsed).isObject()) {
-        answer(res, Problem{400, "invalid-mode", "Invalid mode", "send a JSON object such as {\"check_then_insert\":true}",
-                            {}, {}},
-               exchange);
+        answer(
+            res,
+            Problem {
+                400, "invalid-mode", "Invalid mode", "send a JSON object such as {\"check_then_insert\":true}", {}, {}},
+            exchange);
         return;
     }
     TeachingModes modes = m_faults.modes();
     for (const auto& [name, value] : std::get<JsonValue::Object>(std::get<JsonValue>(parsed).value)) {
         const bool* flag = std::get_if<bool>(&value.value);
         bool* target = name == "check_then_insert" ? &modes.checkThenInsert
-                     : name == "unscoped_keys"     ? &modes.unscopedKeys
-                     : name == "store_transient"   ? &modes.storeTransient
-                     : name == "business_key_off"  ? &modes.businessKeyOff
+            : name == "unscoped_keys"              ? &modes.unscopedKeys
+            : name == "store_transient"            ? &modes.storeTransient
+            : name == "business_key_off"           ? &modes.businessKeyOff
                                                    : nullptr;
         if (!flag || !target) {
-            answer(res, Problem{400, "invalid-mode", "Invalid mode",
-                                "unknown or non-boolean member \"" + name + "\"; use check_then_insert, unscoped_keys, "
-                                    "store_transient, business_key_off",
-                                {}, {}},
+            answer(res,
+                   Problem {400,
+                            "invalid-mode",
+                            "Invalid mode",
+                            "unknown or non-boolean member \"" + name +
+                                "\"; use check_then_insert, unscoped_keys, "
+                                "store_transient, business_key_off",
+                            {},
+                            {}},
                    exchange);
             return;
         }

@@ -23,15 +23,15 @@ std::string_view trimSpaces(std::string_view text)
 std::variant<std::string, KeyError> checkValue(std::string value)
 {
     if (value.empty()) {
-        return KeyError{"the Idempotency-Key is empty"};
+        return KeyError {"the Idempotency-Key is empty"};
     }
     if (value.size() > kMaxIdempotencyKeyLength) {
-        return KeyError{"the Idempotency-Key is " + std::to_string(value.size()) + " characters long; at most "
-                        + std::to_string(kMaxIdempotencyKeyLength) + " are allowed"};
+        return KeyError {"the Idempotency-Key is " + std::to_string(value.size()) + " characters long; at most " +
+                         std::to_string(kMaxIdempotencyKeyLength) + " are allowed"};
     }
     for (const char c : value) {
         if (!isVisibleAscii(c)) {
-            return KeyError{"the Idempotency-Key may contain only visible ASCII characters (no spaces or controls)"};
+            return KeyError {"the Idempotency-Key may contain only visible ASCII characters (no spaces or controls)"};
         }
     }
     return value;
@@ -43,14 +43,14 @@ std::variant<std::string, KeyError> parseIdempotencyKey(std::string_view headerV
 {
     const std::string_view text = trimSpaces(headerValue);
     if (text.empty()) {
-        return KeyError{"the Idempotency-Key header is empty"};
+        return KeyError {"the Idempotency-Key header is empty"};
     }
     if (text.front() != '"') {
         // A bare token such as a UUID: tolerated, as most clients send it so.
         for (const char c : text) {
             if (c == '"' || c == '\\' || c == ';' || c == ',') {
-                return KeyError{"an unquoted Idempotency-Key may not contain '\"', '\\\\', ';' or ','; "
-                                "send it as a quoted string, e.g. Idempotency-Key: \"8e03978e-40d5\""};
+                return KeyError {"an unquoted Idempotency-Key may not contain '\"', '\\\\', ';' or ','; "
+                                 "send it as a quoted string, e.g. Idempotency-Key: \"8e03978e-40d5\""};
             }
         }
         return checkValue(std::string(text));
@@ -59,7 +59,7 @@ std::variant<std::string, KeyError> parseIdempotencyKey(std::string_view headerV
     std::size_t pos = 1;
     while (true) {
         if (pos >= text.size()) {
-            return KeyError{"the quoted Idempotency-Key has no closing quote"};
+            return KeyError {"the quoted Idempotency-Key has no closing quote"};
         }
         const char c = text[pos++];
         if (c == '"') {
@@ -67,18 +67,18 @@ std::variant<std::string, KeyError> parseIdempotencyKey(std::string_view headerV
         }
         if (c == '\\') {
             if (pos >= text.size() || (text[pos] != '"' && text[pos] != '\\')) {
-                return KeyError{"in a quoted Idempotency-Key, '\\' may only escape '\"' or '\\'"};
+                return KeyError {"in a quoted Idempotency-Key, '\\' may only escape '\"' or '\\'"};
             }
             value += text[pos++];
             continue;
         }
         if (c < 0x20 || c > 0x7E) {
-            return KeyError{"the Idempotency-Key may contain only visible ASCII characters (no spaces or controls)"};
+            return KeyError {"the Idempotency-Key may contain only visible ASCII characters (no spaces or controls)"};
         }
         value += c;
     }
     if (pos != text.size()) {
-        return KeyError{"unexpected characters after the quoted Idempotency-Key (parameters are not supported)"};
+        return KeyError {"unexpected characters after the quoted Idempotency-Key (parameters are not supported)"};
     }
     return checkValue(std::move(value));
 }

@@ -40,7 +40,7 @@ public:
         }
         skipSpace();
         if (m_pos != m_text.size()) {
-            return JsonError{m_pos, "unexpected data after the JSON value"};
+            return JsonError {m_pos, "unexpected data after the JSON value"};
         }
         return std::move(*value);
     }
@@ -48,14 +48,14 @@ public:
 private:
     std::optional<JsonValue> fail(std::string message)
     {
-        m_error = JsonError{m_pos, std::move(message)};
+        m_error = JsonError {m_pos, std::move(message)};
         return std::nullopt;
     }
 
     void skipSpace()
     {
-        while (m_pos < m_text.size()
-               && (m_text[m_pos] == ' ' || m_text[m_pos] == '\t' || m_text[m_pos] == '\n' || m_text[m_pos] == '\r')) {
+        while (m_pos < m_text.size() &&
+               (m_text[m_pos] == ' ' || m_text[m_pos] == '\t' || m_text[m_pos] == '\n' || m_text[m_pos] == '\r')) {
             ++m_pos;
         }
     }
@@ -89,19 +89,19 @@ private:
             if (!text) {
                 return std::nullopt;
             }
-            return JsonValue{std::move(*text)};
+            return JsonValue {std::move(*text)};
         }
         if (c == '-' || (c >= '0' && c <= '9')) {
             return parseNumber();
         }
         if (consumeLiteral("true")) {
-            return JsonValue{true};
+            return JsonValue {true};
         }
         if (consumeLiteral("false")) {
-            return JsonValue{false};
+            return JsonValue {false};
         }
         if (consumeLiteral("null")) {
-            return JsonValue{nullptr};
+            return JsonValue {nullptr};
         }
         return fail("unexpected character");
     }
@@ -113,7 +113,7 @@ private:
         skipSpace();
         if (m_pos < m_text.size() && m_text[m_pos] == '}') {
             ++m_pos;
-            return JsonValue{std::move(members)};
+            return JsonValue {std::move(members)};
         }
         while (true) {
             skipSpace();
@@ -149,7 +149,7 @@ private:
             }
             if (m_pos < m_text.size() && m_text[m_pos] == '}') {
                 ++m_pos;
-                return JsonValue{std::move(members)};
+                return JsonValue {std::move(members)};
             }
             return fail("expected ',' or '}' in an object");
         }
@@ -162,7 +162,7 @@ private:
         skipSpace();
         if (m_pos < m_text.size() && m_text[m_pos] == ']') {
             ++m_pos;
-            return JsonValue{std::move(items)};
+            return JsonValue {std::move(items)};
         }
         while (true) {
             skipSpace();
@@ -178,7 +178,7 @@ private:
             }
             if (m_pos < m_text.size() && m_text[m_pos] == ']') {
                 ++m_pos;
-                return JsonValue{std::move(items)};
+                return JsonValue {std::move(items)};
             }
             return fail("expected ',' or ']' in an array");
         }
@@ -224,7 +224,7 @@ private:
             m_pos = start;
             return fail("number out of range");
         }
-        return JsonValue{number};
+        return JsonValue {number};
     }
 
     std::optional<unsigned> hex4()
@@ -271,10 +271,14 @@ private:
     // Length of the valid UTF-8 sequence at m_pos, or 0 (overlongs, surrogates and > U+10FFFF are invalid).
     std::size_t utf8SequenceLength() const
     {
-        const auto byte = [this](std::size_t i) { return static_cast<unsigned char>(m_text[m_pos + i]); };
+        const auto byte = [this](std::size_t i) {
+            return static_cast<unsigned char>(m_text[m_pos + i]);
+        };
         const std::size_t left = m_text.size() - m_pos;
         const unsigned char b0 = byte(0);
-        auto cont = [&](std::size_t i) { return i < left && (byte(i) & 0xC0) == 0x80; };
+        auto cont = [&](std::size_t i) {
+            return i < left && (byte(i) & 0xC0) == 0x80;
+        };
         if (b0 >= 0xC2 && b0 <= 0xDF) {
             return cont(1) ? 2 : 0;
         }
@@ -325,14 +329,30 @@ private:
                 }
                 const char e = m_text[m_pos++];
                 switch (e) {
-                case '"': out += '"'; break;
-                case '\\': out += '\\'; break;
-                case '/': out += '/'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'n': out += '\n'; break;
-                case 'r': out += '\r'; break;
-                case 't': out += '\t'; break;
+                case '"':
+                    out += '"';
+                    break;
+                case '\\':
+                    out += '\\';
+                    break;
+                case '/':
+                    out += '/';
+                    break;
+                case 'b':
+                    out += '\b';
+                    break;
+                case 'f':
+                    out += '\f';
+                    break;
+                case 'n':
+                    out += '\n';
+                    break;
+                case 'r':
+                    out += '\r';
+                    break;
+                case 't':
+                    out += '\t';
+                    break;
                 case 'u': {
                     auto code = hex4();
                     if (!code) {
@@ -357,7 +377,9 @@ private:
                     appendUtf8(out, *code);
                     break;
                 }
-                default: fail("invalid escape"); return std::nullopt;
+                default:
+                    fail("invalid escape");
+                    return std::nullopt;
                 }
                 continue;
             }
@@ -396,11 +418,21 @@ std::string jsonQuote(std::string_view text)
     for (const char ch : text) {
         const auto c = static_cast<unsigned char>(ch);
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
         default:
             if (c < 0x20 || c == 0x7F) {
                 out += "\\u00";

@@ -33,8 +33,8 @@ void Metrics::recordRequest(const std::string& route, const std::string& outcome
 {
     // Family::Add is thread-safe and returns the existing series for known labels.
     m_requests.Add({{"route", route}, {"outcome", outcome}}).Increment();
-    static const prometheus::Histogram::BucketBoundaries kBuckets{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
-                                                                  0.05,   0.1,   0.25,   0.5,   1,    2.5};
+    static const prometheus::Histogram::BucketBoundaries kBuckets {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                                                   0.05,   0.1,   0.25,   0.5,   1,    2.5};
     m_latency.Add({{"route", route}}, kBuckets).Observe(seconds);
 }
 

@@ -11,7 +11,7 @@ namespace {
 
 Problem invalid(std::string detail)
 {
-    return Problem{400, "invalid-order", "The order is not valid", std::move(detail), {}, {}};
+    return Problem {400, "invalid-order", "The order is not valid", std::move(detail), {}, {}};
 }
 
 bool isIdentifier(std::string_view text, std::size_t maxLength)
@@ -31,8 +31,8 @@ std::variant<OrderLine, Problem> parseLine(const JsonValue& item, const std::str
     }
     const auto& productId = std::get<std::string>(product->value);
     if (!isIdentifier(productId, kMaxProductIdLength)) {
-        return invalid(where + ".product must be 1-" + std::to_string(kMaxProductIdLength)
-                       + " visible ASCII characters");
+        return invalid(where + ".product must be 1-" + std::to_string(kMaxProductIdLength) +
+                       " visible ASCII characters");
     }
     const JsonValue* quantity = item.member("quantity");
     if (!quantity || !quantity->isNumber()) {
@@ -42,7 +42,7 @@ std::variant<OrderLine, Problem> parseLine(const JsonValue& item, const std::str
     if (q != std::floor(q) || q < 1 || q > kMaxQuantity) {
         return invalid(where + ".quantity must be a whole number from 1 to " + std::to_string(kMaxQuantity));
     }
-    return OrderLine{productId, static_cast<int>(q)};
+    return OrderLine {productId, static_cast<int>(q)};
 }
 
 } // namespace
@@ -68,8 +68,12 @@ std::variant<OrderCommand, Problem> parseOrderCommand(std::string_view body)
 {
     auto parsed = parseJson(body);
     if (const auto* error = std::get_if<JsonError>(&parsed)) {
-        return Problem{400, "malformed-json", "The body is not valid JSON",
-                       error->message + " at byte " + std::to_string(error->offset), {}, {}};
+        return Problem {400,
+                        "malformed-json",
+                        "The body is not valid JSON",
+                        error->message + " at byte " + std::to_string(error->offset),
+                        {},
+                        {}};
     }
     const JsonValue& root = std::get<JsonValue>(parsed);
     if (!root.isObject()) {
@@ -84,8 +88,8 @@ std::variant<OrderCommand, Problem> parseOrderCommand(std::string_view body)
     OrderCommand command;
     if (const JsonValue* cart = root.member("cart_id")) {
         if (!cart->isString() || !isIdentifier(std::get<std::string>(cart->value), kMaxCartIdLength)) {
-            return invalid("cart_id must be a string of 1-" + std::to_string(kMaxCartIdLength)
-                           + " visible ASCII characters");
+            return invalid("cart_id must be a string of 1-" + std::to_string(kMaxCartIdLength) +
+                           " visible ASCII characters");
         }
         command.cartId = std::get<std::string>(cart->value);
     }

@@ -77,8 +77,9 @@ std::string OrderQueries::ordersJson(const std::string& clientId, const std::opt
 {
     auto db = m_store.lease();
     SQLite::Transaction snapshot(*db); // one consistent read of orders and their lines
-    SQLite::Statement rows(*db, "SELECT id, status, cart_id, created_at FROM orders WHERE client_id = ? "
-                                "AND (? IS NULL OR cart_id = ?) ORDER BY id DESC");
+    SQLite::Statement rows(*db,
+                           "SELECT id, status, cart_id, created_at FROM orders WHERE client_id = ? "
+                           "AND (? IS NULL OR cart_id = ?) ORDER BY id DESC");
     rows.bind(1, clientId);
     if (cartId) {
         rows.bind(2, *cartId);
@@ -119,8 +120,9 @@ std::string OrderQueries::debugStateJson(const Faults& faults)
 {
     auto db = m_store.lease();
     SQLite::Transaction snapshot(*db);
-    SQLite::Statement keys(*db, "SELECT client_id, idem_key, fingerprint, status, response_code, order_id, "
-                                "created_at, expires_at FROM idempotency_keys ORDER BY created_at, rowid");
+    SQLite::Statement keys(*db,
+                           "SELECT client_id, idem_key, fingerprint, status, response_code, order_id, "
+                           "created_at, expires_at FROM idempotency_keys ORDER BY created_at, rowid");
     const std::string keysJson = jsonArray(keys, [](SQLite::Statement& row) {
         JsonObjectWriter key;
         key.str("client_id", row.getColumn(0).getString())
@@ -133,12 +135,13 @@ std::string OrderQueries::debugStateJson(const Faults& faults)
             .str("expires_at", isoTime(row.getColumn(7).getInt64()))
             .finish();
     });
-    SQLite::Statement orders(*db, "SELECT id, status, cart_id, created_at, client_id, idem_key FROM orders ORDER BY id");
+    SQLite::Statement orders(*db,
+                             "SELECT id, status, cart_id, created_at, client_id, idem_key FROM orders ORDER BY id");
     const std::string ordersJson = jsonArray(orders, [&](SQLite::Statement& row) {
         std::string order = orderFromRow(*db, row);
         order.pop_back(); // reopen the object to add who placed it
-        return order + ",\"client_id\":" + jsonQuote(row.getColumn(4).getString())
-             + ",\"idem_key\":" + (row.getColumn(5).isNull() ? "null" : jsonQuote(row.getColumn(5).getString())) + "}";
+        return order + ",\"client_id\":" + jsonQuote(row.getColumn(4).getString()) +
+            ",\"idem_key\":" + (row.getColumn(5).isNull() ? "null" : jsonQuote(row.getColumn(5).getString())) + "}";
     });
     const ArmedFault fault = faults.armed();
     const TeachingModes modes = faults.modes();

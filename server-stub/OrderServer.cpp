@@ -8,6 +8,7 @@
 #include <httplib.h>
 
 #include <cstdio>
+#include <sys/socket.h>
 
 namespace onceorder::server {
 
@@ -27,7 +28,9 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     m_http->set_tcp_nodelay(true);
     m_http->set_payload_max_length(1024 * 1024); // beyond our own 64 KiB check, httplib refuses to read at all
     const int threads = options.threads;
-    m_http->new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+    m_http->new_task_queue = [threads] {
+        return new httplib::ThreadPool(static_cast<size_t>(threads));
+    };
     m_api->registerRoutes(*m_http);
     m_reaper = std::thread([this] { reaperLoop(); });
 }
@@ -42,10 +45,20 @@ OrderServer::~OrderServer()
 
 int OrderServer::bind()
 {
-    if (m_options.port == 0) {
-        return m_http->bind_to_any_port(m_options.host);
+    // httplib listens with a backlog of 5 (compiled into Debian's library); a burst of retries overflows that and
+    // clients wait seconds for SYN retransmits. Remember the socket httplib creates and, once it listens, widen
+    // the backlog (calling listen() again on a listening socket updates it on Linux).
+    int listening = -1;
+    m_http->set_socket_options([&listening](socket_t sock) {
+        httplib::default_socket_options(sock);
+        listening = sock;
+    });
+    const int port = m_options.port == 0 ? m_http->bind_to_any_port(m_options.host)
+                                         : (m_http->bind_to_port(m_options.host, m_options.port) ? m_options.port : -1);
+    if (port > 0 && listening >= 0) {
+        ::listen(listening, SOMAXCONN);
     }
-    return m_http->bind_to_port(m_options.host, m_options.port) ? m_options.port : -1;
+    return port;
 }
 
 void OrderServer::run()

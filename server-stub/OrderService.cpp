@@ -48,9 +48,12 @@ OrderResponse fromProblem(const Problem& problem, std::string outcome)
 
 OrderResponse transientProblem(const std::string& detail)
 {
-    return fromProblem(Problem{503, "transient-failure", "Temporary failure, nothing was saved",
-                               detail + "; the whole transaction was rolled back, retry with the same key",
-                               1, {}},
+    return fromProblem(Problem {503,
+                                "transient-failure",
+                                "Temporary failure, nothing was saved",
+                                detail + "; the whole transaction was rolled back, retry with the same key",
+                                1,
+                                {}},
                        "transient-failure");
 }
 
@@ -79,7 +82,7 @@ void sleepForFault(const ArmedFault& fault)
 std::string isoTime(std::int64_t ms)
 {
     const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
-    std::tm utc{};
+    std::tm utc {};
     gmtime_r(&seconds, &utc);
     char text[64];
     std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
@@ -110,10 +113,13 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
 {
     const ArmedFault fault = m_faults.takeAny();
     if (fault.kind == FaultKind::Unavailable) {
-        return fromProblem(Problem{503, "unavailable", "The service is unavailable",
-                                   "the server is refusing work for a moment (injected fault); retry later "
-                                   "with the same key",
-                                   fault.retryAfterSeconds, {}},
+        return fromProblem(Problem {503,
+                                    "unavailable",
+                                    "The service is unavailable",
+                                    "the server is refusing work for a moment (injected fault); retry later "
+                                    "with the same key",
+                                    fault.retryAfterSeconds,
+                                    {}},
                            "unavailable");
     }
     if (m_faults.modes().checkThenInsert) {
@@ -159,15 +165,17 @@ bool OrderService::claimKey(SQLite::Database& db, const std::string& scope, cons
                             const std::string& fingerprint, std::int64_t now)
 {
     // An expired key counts as absent: forget it first, inside the same transaction.
-    SQLite::Statement forget(db, "DELETE FROM idempotency_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ?");
+    SQLite::Statement forget(db,
+                             "DELETE FROM idempotency_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ?");
     forget.bind(1, scope);
     forget.bind(2, idemKey);
     forget.bind(3, static_cast<int64_t>(now));
     forget.exec();
 
-    SQLite::Statement claim(db, "INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, "
-                                "expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?) "
-                                "ON CONFLICT (client_id, idem_key) DO NOTHING");
+    SQLite::Statement claim(db,
+                            "INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, "
+                            "expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?) "
+                            "ON CONFLICT (client_id, idem_key) DO NOTHING");
     claim.bind(1, scope);
     claim.bind(2, idemKey);
     claim.bind(3, fingerprint);
@@ -196,10 +204,13 @@ OrderResponse OrderService::createOrder(SQLite::Database& db, const Client& clie
         existing.bind(2, *command.cartId);
         if (existing.executeStep()) {
             const long long orderId = existing.getColumn(0).getInt64();
-            return refuse(Problem{422, "cart-already-ordered", "This cart has already been ordered",
-                                  "cart \"" + *command.cartId + "\" was ordered as order " + std::to_string(orderId)
-                                      + " under another Idempotency-Key",
-                                  {}, orderId},
+            return refuse(Problem {422,
+                                   "cart-already-ordered",
+                                   "This cart has already been ordered",
+                                   "cart \"" + *command.cartId + "\" was ordered as order " + std::to_string(orderId) +
+                                       " under another Idempotency-Key",
+                                   {},
+                                   orderId},
                           "cart-already-ordered");
         }
     }
@@ -226,10 +237,13 @@ OrderResponse OrderService::createOrder(SQLite::Database& db, const Client& clie
         takeStock.bind(2, line.product);
         takeStock.bind(3, line.quantity);
         if (takeStock.exec() != 1) {
-            return refuse(Problem{422, "out-of-stock", "Not enough stock",
-                                  "only the stock on hand can be ordered; \"" + line.product + "\" has fewer than "
-                                      + std::to_string(line.quantity) + " pieces",
-                                  {}, {}},
+            return refuse(Problem {422,
+                                   "out-of-stock",
+                                   "Not enough stock",
+                                   "only the stock on hand can be ordered; \"" + line.product + "\" has fewer than " +
+                                       std::to_string(line.quantity) + " pieces",
+                                   {},
+                                   {}},
                           "out-of-stock");
         }
         takeStock.reset();
@@ -245,10 +259,13 @@ OrderResponse OrderService::createOrder(SQLite::Database& db, const Client& clie
             throw TransientFailure("the database failed before commit (injected fault)");
         }
         // The teaching mode's mistake: the transient failure becomes the stored answer for this key.
-        return refuse(Problem{503, "transient-failure", "Temporary failure",
-                              "the database failed before commit (injected fault), and this server wrongly stored "
-                              "that answer",
-                              1, {}},
+        return refuse(Problem {503,
+                               "transient-failure",
+                               "Temporary failure",
+                               "the database failed before commit (injected fault), and this server wrongly stored "
+                               "that answer",
+                               1,
+                               {}},
                       "transient-failure-stored");
     }
 
@@ -269,8 +286,9 @@ OrderResponse OrderService::createOrder(SQLite::Database& db, const Client& clie
 void OrderService::storeResponse(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
                                  const OrderResponse& response)
 {
-    SQLite::Statement store(db, "UPDATE idempotency_keys SET status = 'completed', response_code = ?, "
-                                "response_body = ?, order_id = ?, locked_at = NULL WHERE client_id = ? AND idem_key = ?");
+    SQLite::Statement store(db,
+                            "UPDATE idempotency_keys SET status = 'completed', response_code = ?, "
+                            "response_body = ?, order_id = ?, locked_at = NULL WHERE client_id = ? AND idem_key = ?");
     store.bind(1, response.status);
     store.bind(2, response.body);
     if (response.orderId && response.status < 300) {
@@ -286,25 +304,32 @@ void OrderService::storeResponse(SQLite::Database& db, const std::string& scope,
 OrderResponse OrderService::replayStored(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
                                          const std::string& fingerprint)
 {
-    SQLite::Statement stored(db, "SELECT fingerprint, status, response_code, response_body FROM idempotency_keys "
-                                 "WHERE client_id = ? AND idem_key = ?");
+    SQLite::Statement stored(db,
+                             "SELECT fingerprint, status, response_code, response_body FROM idempotency_keys "
+                             "WHERE client_id = ? AND idem_key = ?");
     stored.bind(1, scope);
     stored.bind(2, idemKey);
     if (!stored.executeStep()) {
         throw TransientFailure("the idempotency key row vanished between insert and read");
     }
     if (stored.getColumn(0).getString() != fingerprint) {
-        return fromProblem(Problem{422, "idempotency-key-reused", "Idempotency-Key reused with another payload",
-                                   "this key was first used for a different order; a retry must send exactly the "
-                                   "same command, a new order needs a new key",
-                                   {}, {}},
+        return fromProblem(Problem {422,
+                                    "idempotency-key-reused",
+                                    "Idempotency-Key reused with another payload",
+                                    "this key was first used for a different order; a retry must send exactly the "
+                                    "same command, a new order needs a new key",
+                                    {},
+                                    {}},
                            "mismatch");
     }
     if (stored.getColumn(1).getString() != "completed") {
-        return fromProblem(Problem{409, "request-in-progress", "A request with this key is still in progress",
-                                   "the first request with this Idempotency-Key has not finished; retry later with "
-                                   "the same key",
-                                   1, {}},
+        return fromProblem(Problem {409,
+                                    "request-in-progress",
+                                    "A request with this key is still in progress",
+                                    "the first request with this Idempotency-Key has not finished; retry later with "
+                                    "the same key",
+                                    1,
+                                    {}},
                            "in-progress");
     }
     OrderResponse response;
@@ -326,8 +351,9 @@ OrderResponse OrderService::placeOrderCheckThenInsert(const Client& client, cons
     try {
         auto db = m_store.lease();
         {
-            SQLite::Statement look(*db, "SELECT 1 FROM idempotency_keys WHERE client_id = ? AND idem_key = ? AND "
-                                        "expires_at > ? AND status = 'completed'");
+            SQLite::Statement look(*db,
+                                   "SELECT 1 FROM idempotency_keys WHERE client_id = ? AND idem_key = ? AND "
+                                   "expires_at > ? AND status = 'completed'");
             look.bind(1, scope);
             look.bind(2, idemKey);
             look.bind(3, static_cast<int64_t>(now));
@@ -340,12 +366,13 @@ OrderResponse OrderService::placeOrderCheckThenInsert(const Client& client, cons
         std::lock_guard writer(m_store.writerLock());
         SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
         OrderResponse response = createOrder(*db, client, idemKey, command, now, fault);
-        SQLite::Statement remember(*db, "INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
-                                        "response_code, response_body, order_id, created_at, expires_at) "
-                                        "VALUES (?, ?, ?, 'completed', ?, ?, ?, ?, ?) "
-                                        "ON CONFLICT (client_id, idem_key) DO UPDATE SET response_code = "
-                                        "excluded.response_code, response_body = excluded.response_body, "
-                                        "order_id = excluded.order_id");
+        SQLite::Statement remember(*db,
+                                   "INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
+                                   "response_code, response_body, order_id, created_at, expires_at) "
+                                   "VALUES (?, ?, ?, 'completed', ?, ?, ?, ?, ?) "
+                                   "ON CONFLICT (client_id, idem_key) DO UPDATE SET response_code = "
+                                   "excluded.response_code, response_body = excluded.response_body, "
+                                   "order_id = excluded.order_id");
         remember.bind(1, scope);
         remember.bind(2, idemKey);
         remember.bind(3, print);

@@ -9,8 +9,8 @@ namespace onceorder::server {
 struct Problem
 {
     int status = 500;
-    std::string slug;   // the cause; the type URI is "/problems/<slug>"
-    std::string title;  // short, the same for every instance of the cause
+    std::string slug; // the cause; the type URI is "/problems/<slug>"
+    std::string title; // short, the same for every instance of the cause
     std::string detail; // this occurrence, in words a developer can act on
     std::optional<int> retryAfterSeconds;
     std::optional<long long> orderId; // e.g. the order that already holds a cart id

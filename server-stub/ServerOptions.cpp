@@ -32,7 +32,8 @@ std::string serverUsage()
            "  --synchronous MODE     full (default) or normal: SQLite's durability on power loss\n"
            "  --help                 show this help\n"
            "  --version              show the version\n\n"
-           "When ready it prints \"listening on http://HOST:PORT\". SIGINT/SIGTERM finish in-flight requests and exit 0.\n";
+           "When ready it prints \"listening on http://HOST:PORT\". SIGINT/SIGTERM finish in-flight requests and exit "
+           "0.\n";
 }
 
 std::string defaultDatabasePath()
@@ -58,27 +59,27 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
             return args[++i];
         };
         if (arg == "--help" || arg == "-h") {
-            return ShowHelp{};
+            return ShowHelp {};
         }
         if (arg == "--version") {
-            return ShowVersion{};
+            return ShowVersion {};
         }
         if (arg == "--debug-endpoints") {
             options.debugEndpoints = true;
             continue;
         }
         if (arg != "--listen" && arg != "--db" && arg != "--key-ttl" && arg != "--threads" && arg != "--synchronous") {
-            return OptionsError{"unknown option \"" + arg + "\" (see --help)"};
+            return OptionsError {"unknown option \"" + arg + "\" (see --help)"};
         }
         const auto v = value();
         if (!v) {
-            return OptionsError{arg + " needs a value (see --help)"};
+            return OptionsError {arg + " needs a value (see --help)"};
         }
         if (arg == "--listen") {
             const auto colon = v->rfind(':');
             const auto port = colon == std::string::npos ? std::nullopt : parseNumber(v->substr(colon + 1), 0, 65535);
             if (!port || colon == 0) {
-                return OptionsError{"--listen wants HOST:PORT with a port from 0 to 65535, got \"" + *v + "\""};
+                return OptionsError {"--listen wants HOST:PORT with a port from 0 to 65535, got \"" + *v + "\""};
             }
             options.host = v->substr(0, colon);
             if (options.host.size() > 2 && options.host.front() == '[' && options.host.back() == ']') {
@@ -87,24 +88,24 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
             options.port = static_cast<int>(*port);
         } else if (arg == "--db") {
             if (v->empty()) {
-                return OptionsError{"--db needs a path"};
+                return OptionsError {"--db needs a path"};
             }
             options.dbPath = *v;
         } else if (arg == "--key-ttl") {
             const auto ttl = parseNumber(*v, 1, 365LL * 86400);
             if (!ttl) {
-                return OptionsError{"--key-ttl wants seconds from 1 to 31536000, got \"" + *v + "\""};
+                return OptionsError {"--key-ttl wants seconds from 1 to 31536000, got \"" + *v + "\""};
             }
             options.keyTtl = std::chrono::seconds(*ttl);
         } else if (arg == "--threads") {
             const auto threads = parseNumber(*v, 1, 256);
             if (!threads) {
-                return OptionsError{"--threads wants a number from 1 to 256, got \"" + *v + "\""};
+                return OptionsError {"--threads wants a number from 1 to 256, got \"" + *v + "\""};
             }
             options.threads = static_cast<int>(*threads);
         } else if (arg == "--synchronous") {
             if (*v != "full" && *v != "normal") {
-                return OptionsError{"--synchronous wants full or normal, got \"" + *v + "\""};
+                return OptionsError {"--synchronous wants full or normal, got \"" + *v + "\""};
             }
             options.synchronous = *v == "full" ? Synchronous::Full : Synchronous::Normal;
         }

@@ -15,11 +15,11 @@ struct ServerOptions
     std::string host = "127.0.0.1";
     int port = 8080;
     std::string dbPath; // empty: the platform's app-data folder
-    std::chrono::seconds keyTtl{86400};
+    std::chrono::seconds keyTtl {86400};
     int threads = 8;
     bool debugEndpoints = false;
     Synchronous synchronous = Synchronous::Full;
-    std::chrono::seconds reapInterval{60};
+    std::chrono::seconds reapInterval {60};
 };
 
 struct ShowHelp

@@ -8,7 +8,7 @@ namespace onceorder::server {
 
 std::string sha256Hex(std::string_view data)
 {
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
     unsigned int length = 0;
     if (EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
         throw std::runtime_error("SHA-256 failed");

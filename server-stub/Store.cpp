@@ -84,8 +84,9 @@ Store::Store(const std::string& path, Synchronous synchronous, int connections)
 
     SQLite::Statement clients(*m_pool.front(), "SELECT api_key, id, role FROM clients");
     while (clients.executeStep()) {
-        m_clients.emplace_back(clients.getColumn(0).getString(),
-                               Client{clients.getColumn(1).getString(), clients.getColumn(2).getString() == "operator"});
+        m_clients.emplace_back(
+            clients.getColumn(0).getString(),
+            Client {clients.getColumn(1).getString(), clients.getColumn(2).getString() == "operator"});
     }
     SQLite::Statement products(*m_pool.front(), "SELECT id FROM products");
     while (products.executeStep()) {
@@ -97,8 +98,8 @@ Store::~Store() = default;
 
 std::unique_ptr<SQLite::Database> Store::open() const
 {
-    auto db = std::make_unique<SQLite::Database>(m_path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE
-                                                             | SQLite::OPEN_FULLMUTEX);
+    auto db = std::make_unique<SQLite::Database>(m_path,
+                                                 SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX);
     db->setBusyTimeout(10'000); // another process on the same file (a second server, the sqlite3 shell)
     db->exec("PRAGMA journal_mode = WAL");
     db->exec(m_synchronous == Synchronous::Full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
@@ -111,8 +112,9 @@ void Store::createSchema(SQLite::Database& db)
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
     db.exec(kSchema);
     SQLite::Statement client(db, "INSERT INTO clients (id, api_key, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING");
-    for (const auto& [id, key, role] : {std::tuple{"A", "demo-key-A", "client"}, std::tuple{"B", "demo-key-B", "client"},
-                                        std::tuple{"admin", "demo-key-admin", "operator"}}) {
+    for (const auto& [id, key, role] :
+         {std::tuple {"A", "demo-key-A", "client"}, std::tuple {"B", "demo-key-B", "client"},
+          std::tuple {"admin", "demo-key-admin", "operator"}}) {
         client.bind(1, id);
         client.bind(2, key);
         client.bind(3, role);
@@ -192,8 +194,9 @@ int Store::reapExpiredKeys(std::int64_t nowMs, int batch)
     std::lock_guard writer(m_writerLock);
     // Only finished keys: a 'started' row belongs to a request in flight (or to the completer of the
     // multi-phase flow), which decides its fate itself.
-    SQLite::Statement reap(*db, "DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys "
-                                "WHERE expires_at <= ? AND status = 'completed' LIMIT ?)");
+    SQLite::Statement reap(*db,
+                           "DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys "
+                           "WHERE expires_at <= ? AND status = 'completed' LIMIT ?)");
     reap.bind(1, static_cast<int64_t>(nowMs));
     reap.bind(2, batch);
     return reap.exec();

@@ -17,7 +17,11 @@
 
 namespace onceorder::server {
 
-enum class Synchronous { Full, Normal };
+enum class Synchronous
+{
+    Full,
+    Normal
+};
 
 struct Client
 {
@@ -73,7 +77,7 @@ private:
     std::vector<std::unique_ptr<SQLite::Database>> m_pool;
     std::mutex m_writerLock;
     std::vector<std::pair<std::string, Client>> m_clients; // api key -> client; fixed after start
-    std::vector<std::string> m_products;                   // product ids; fixed after start
+    std::vector<std::string> m_products; // product ids; fixed after start
 };
 
 } // namespace onceorder::server

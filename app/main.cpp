@@ -1,0 +1,34 @@
+// onceorder: the desktop client. Parses the command line, starts the session, shows the window.
+#include "ClientOptions.h"
+#include "ClientSession.h"
+#include "MainWindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QMessageBox>
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("onceorder"));
+    QApplication::setApplicationVersion(QStringLiteral(ONCEORDER_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/onceorder/icon.png")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Places orders exactly once over an unreliable network."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    onceorder::core::ClientOptions::addTo(parser);
+    parser.process(app);
+    onceorder::core::ClientOptions options;
+    if (const QString error = onceorder::core::ClientOptions::readFrom(parser, options); !error.isEmpty()) {
+        QMessageBox::critical(nullptr, QStringLiteral("OnceOrder"), error);
+        return 64;
+    }
+
+    onceorder::core::ClientSession session(options);
+    onceorder::ui::MainWindow window(&session);
+    window.show();
+    session.start();
+    return QApplication::exec();
+}

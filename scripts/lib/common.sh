@@ -1,0 +1,65 @@
+# Shared by scripts/demo and scripts/test: find the project, install what is missing, configure and build.
+# shellcheck shell=bash
+
+ONCEORDER_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+
+# Debian/Ubuntu packages the build, the tests and the demo need.
+ONCEORDER_PACKAGES=(
+    build-essential cmake ninja-build pkg-config clang-format
+    qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-l10n-tools qt6-charts-dev libqt6opengl6-dev
+    libcpp-httplib-dev libsqlitecpp-dev libsqlite3-dev prometheus-cpp-dev libssl-dev
+    libgtest-dev libgmock-dev libbenchmark-dev
+    xvfb xauth wrk
+)
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+ensure_packages() {
+    local missing=()
+    local package
+    for package in "${ONCEORDER_PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$package")
+        fi
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        return 0
+    fi
+    if ! command -v apt-get >/dev/null 2>&1; then
+        echo "OnceOrder needs these packages, and this machine has no apt-get to install them:" >&2
+        echo "  ${missing[*]}" >&2
+        echo "Install their equivalents (Qt 6.4+, cpp-httplib, SQLiteCpp, prometheus-cpp, GoogleTest), then re-run." >&2
+        exit 3
+    fi
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            echo "Missing packages (${missing[*]}) and neither root nor sudo is available; install them and re-run." >&2
+            exit 3
+        fi
+        sudo=(sudo)
+    fi
+    log "Installing ${#missing[@]} missing packages: ${missing[*]}"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# configure_and_build PRESET: incremental after the first run.
+configure_and_build() {
+    local preset="$1"
+    cd "$ONCEORDER_ROOT"
+    if [ ! -f "$(preset_dir "$preset")/build.ninja" ]; then
+        log "Configuring ($preset)"
+        cmake --preset "$preset" >/dev/null
+    fi
+    log "Building ($preset)"
+    cmake --build --preset "$preset" -- -j"$(nproc)"
+}
+
+preset_dir() {
+    case "$1" in
+        default) echo "$ONCEORDER_ROOT/build" ;;
+        sanitize) echo "$ONCEORDER_ROOT/build-sanitize" ;;
+        bench) echo "$ONCEORDER_ROOT/build-bench" ;;
+    esac
+}

@@ -1,0 +1,36 @@
+#include "Cart.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <gtest/gtest.h>
+
+using onceorder::core::Cart;
+using onceorder::core::CartLine;
+
+TEST(CartTest, AddsMergesAndRemovesLines)
+{
+    Cart cart(QStringLiteral("cart-1"));
+    EXPECT_TRUE(cart.isEmpty());
+    cart.add(QStringLiteral("kniha"), 1);
+    cart.add(QStringLiteral("hrnek"), 2);
+    cart.add(QStringLiteral("kniha"), 2);
+    ASSERT_EQ(cart.lines().size(), 2);
+    EXPECT_EQ(cart.lines().at(0), (CartLine {QStringLiteral("kniha"), 3}));
+    cart.setQuantity(QStringLiteral("kniha"), 0);
+    ASSERT_EQ(cart.lines().size(), 1);
+    EXPECT_EQ(cart.lines().at(0).product, QStringLiteral("hrnek"));
+}
+
+TEST(CartTest, RequestBodyCarriesTheCartIdAndItems)
+{
+    Cart cart(QStringLiteral("cart-1"));
+    cart.add(QStringLiteral("kniha"), 2);
+    EXPECT_EQ(cart.toRequestBody(), QByteArray(R"({"cart_id":"cart-1","items":[{"product":"kniha","quantity":2}]})"));
+    EXPECT_EQ(cart.toRequestBody(), cart.toRequestBody()) << "the same bytes every time";
+}
+
+TEST(CartTest, NewCartsGetDistinctIds)
+{
+    EXPECT_NE(Cart().cartId(), Cart().cartId());
+    EXPECT_EQ(Cart().cartId().size(), 36);
+}
