@@ -1,0 +1,73 @@
+// Clock and RandomSource: time and randomness, injected so retry schedules are tested deterministically.
+#pragma once
+
+#include <QDateTime>
+#include <QRandomGenerator>
+
+#include <atomic>
+#include <random>
+
+namespace onceorder::core {
+
+class Clock
+{
+public:
+    virtual ~Clock() = default;
+    // Milliseconds since the epoch.
+    virtual qint64 nowMs() const = 0;
+};
+
+class SystemClock final : public Clock
+{
+public:
+    qint64 nowMs() const override { return QDateTime::currentMSecsSinceEpoch(); }
+};
+
+class ManualClock final : public Clock
+{
+public:
+    explicit ManualClock(qint64 startMs = 1'790'000'000'000)
+        : m_now(startMs)
+    {
+    }
+    qint64 nowMs() const override { return m_now.load(); }
+    void advanceMs(qint64 ms) { m_now += ms; }
+    void setMs(qint64 ms) { m_now = ms; }
+
+private:
+    std::atomic<qint64> m_now;
+};
+
+class RandomSource
+{
+public:
+    virtual ~RandomSource() = default;
+    // Uniform in [0, 1).
+    virtual double uniform() = 0;
+};
+
+class SystemRandom final : public RandomSource
+{
+public:
+    double uniform() override { return QRandomGenerator::global()->generateDouble(); }
+};
+
+// Reproducible: the same seed gives the same sequence on every platform (mt19937_64 is fully specified).
+class SeededRandom final : public RandomSource
+{
+public:
+    explicit SeededRandom(quint64 seed)
+        : m_engine(seed)
+    {
+    }
+    double uniform() override
+    {
+        // 53 random bits into [0, 1), not std::uniform_real_distribution, whose algorithm is unspecified.
+        return static_cast<double>(m_engine() >> 11) * 0x1.0p-53;
+    }
+
+private:
+    std::mt19937_64 m_engine;
+};
+
+} // namespace onceorder::core
