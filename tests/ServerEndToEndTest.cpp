@@ -320,3 +320,24 @@ TEST_F(ServerEndToEndTest, CheckThenInsertDuplicatesUnderConcurrencyAndKeyFirstD
     EXPECT_EQ(orders(), 5) << "key first: exactly one order per key";
     EXPECT_EQ(result.statuses.count(201), 40u);
 }
+
+TEST_F(ServerEndToEndTest, DebugEndpointsRefuseWhatTheyDoNotUnderstandAndDisarmOnNone)
+{
+    auto server = startServer();
+    auto http = server->client();
+    const Reply unknownFault = postJson(*http, "/_debug/faults", R"({"fault":"explode"})");
+    EXPECT_EQ(unknownFault.status, 400);
+    EXPECT_EQ(unknownFault.problemType(), "/problems/invalid-fault");
+    EXPECT_EQ(postJson(*http, "/_debug/faults", R"({"count":1})").problemType(), "/problems/invalid-fault");
+    EXPECT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"delay","delay_ms":-1})").problemType(),
+              "/problems/invalid-fault");
+    const Reply badMode = postJson(*http, "/_debug/mode", R"({"check_then_insert":"yes"})");
+    EXPECT_EQ(badMode.status, 400);
+    EXPECT_EQ(badMode.problemType(), "/problems/invalid-mode");
+
+    ASSERT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"fail-before-commit","count":5})").status, 200);
+    ASSERT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"none"})").status, 200);
+    EXPECT_EQ(postOrder(*http, kA, "K1", kOne).status, 201) << "\"none\" disarmed the fault";
+    const Reply state = get(*http, "/_debug/state");
+    EXPECT_NE(state.body.find(R"("fault":{"fault":"none","remaining":0)"), std::string::npos) << state.body;
+}

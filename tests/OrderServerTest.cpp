@@ -1,0 +1,83 @@
+// The whole server assembled in process (OrderServer on a free port, real SQLite file) with an injected clock:
+// what the background reaper does, driven by hand instead of waiting for its timer.
+#include "OrderServer.h"
+#include "support/Http.h"
+#include "support/ServerProcess.h"
+
+#include <SQLiteCpp/Database.h>
+#include <gtest/gtest.h>
+
+#include <thread>
+
+using namespace onceorder::server;
+using namespace onceorder::test;
+
+namespace {
+
+constexpr std::int64_t kStart = 1'790'000'000'000;
+constexpr std::chrono::seconds kTtl {60};
+
+class OrderServerTest : public ::testing::Test
+{
+protected:
+    OrderServerTest()
+    {
+        options.port = 0;
+        options.dbPath = dir.file("server.db");
+        options.keyTtl = kTtl;
+        options.threads = 2;
+        server = std::make_unique<OrderServer>(options, clock);
+        port = server->bind();
+        // The socket listens from bind() on, so requests queue until run() serves them: no wait needed.
+        serving = std::thread([this] { server->run(); });
+        http = std::make_unique<httplib::Client>("127.0.0.1", port);
+    }
+    ~OrderServerTest() override
+    {
+        get(*http, "/healthz"); // answered only once run() serves, so stop() cannot come before it starts
+        server->stop();
+        serving.join();
+    }
+
+    long long keys() const
+    {
+        SQLite::Database db(options.dbPath, SQLite::OPEN_READONLY);
+        return db.execAndGet("SELECT count(*) FROM idempotency_keys").getInt64();
+    }
+
+    TempDir dir;
+    ManualClock clock {kStart};
+    ServerOptions options;
+    std::unique_ptr<OrderServer> server;
+    int port = -1;
+    std::thread serving;
+    std::unique_ptr<httplib::Client> http;
+};
+
+} // namespace
+
+TEST_F(OrderServerTest, ReaperDeletesExpiredKeysAndCountsThemInMetrics)
+{
+    ASSERT_GT(port, 0);
+    for (const char* key : {"old-1", "old-2", "old-3"}) {
+        ASSERT_EQ(postOrder(*http, "demo-key-A", key, R"({"product":"kniha","quantity":1})").status, 201);
+    }
+    clock.advanceMs(std::chrono::milliseconds(kTtl).count() / 2);
+    ASSERT_EQ(postOrder(*http, "demo-key-A", "young", R"({"product":"kniha","quantity":1})").status, 201);
+
+    EXPECT_EQ(server->reapExpiredKeys(), 0) << "nothing has expired yet";
+    EXPECT_NE(get(*http, "/metrics").body.find("onceorder_idempotency_keys_reaped_total 0"), std::string::npos);
+
+    clock.advanceMs(std::chrono::milliseconds(kTtl).count() / 2);
+    EXPECT_EQ(server->reapExpiredKeys(), 3);
+    EXPECT_EQ(keys(), 1) << "the young key stays";
+    EXPECT_EQ(server->reapExpiredKeys(), 0);
+
+    const Reply metrics = get(*http, "/metrics");
+    EXPECT_NE(metrics.body.find("onceorder_idempotency_keys_reaped_total 3"), std::string::npos) << metrics.body;
+
+    // The reaped key is free again: the same key now places a new order.
+    const Reply again = postOrder(*http, "demo-key-A", "old-1", R"({"product":"kniha","quantity":1})");
+    EXPECT_EQ(again.status, 201);
+    EXPECT_FALSE(again.replayed());
+}
