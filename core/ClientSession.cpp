@@ -1,14 +1,18 @@
 #include "ClientSession.h"
 
+#include <QHostAddress>
+#include <QNetworkInformation>
 #include <QTimer>
 
 namespace onceorder::core {
 
-ClientSession::ClientSession(ClientOptions options, QObject* parent)
+ClientSession::ClientSession(ClientOptions options, EngineConfig engineConfig, QObject* parent)
     : QObject(parent)
     , m_options(std::move(options))
+    , m_outbox(std::make_unique<Outbox>(m_options.stateDir))
     , m_api(new ServerApi(m_options.server, m_options.apiKey, this))
     , m_orders(new OrderClient(m_api, this))
+    , m_engine(new SubmissionEngine(*m_outbox, m_api, target(), m_clock, m_random, engineConfig, this))
 {
     if (usesBundledServer()) {
         m_bundled = new BundledServer(this);
@@ -20,14 +24,47 @@ ClientSession::ClientSession(ClientOptions options, QObject* parent)
     }
 }
 
+ClientSession::~ClientSession()
+{
+    // The engine uses the outbox, which as a member would die before the children: delete it first. Replies
+    // aborted afterwards find no engine and leave their attempts in flight for the next run to settle.
+    delete m_engine;
+    m_engine = nullptr;
+}
+
+QString ClientSession::target() const
+{
+    return usesBundledServer() ? QStringLiteral("bundled") : m_options.server.toString();
+}
+
 void ClientSession::start()
 {
+    watchReachability();
     if (m_bundled) {
         m_bundled->start(m_options.stateDir);
     } else {
         // Queued, so a caller that connects after start() still hears it.
         QTimer::singleShot(0, this, [this] { Q_EMIT serverReady(m_options.server); });
     }
+}
+
+void ClientSession::watchReachability()
+{
+    // A loopback server is reachable whatever the network does; only a remote one is worth pausing for.
+    const QHostAddress host(m_options.server.host());
+    if (usesBundledServer() || host.isLoopback() || m_options.server.host() == u"localhost") {
+        return;
+    }
+    // In a container there is often no backend: then backoff alone does the job.
+    if (!QNetworkInformation::loadBackendByFeatures(QNetworkInformation::Feature::Reachability)) {
+        return;
+    }
+    auto* info = QNetworkInformation::instance();
+    auto apply = [this](QNetworkInformation::Reachability reachability) {
+        m_engine->setOffline(reachability == QNetworkInformation::Reachability::Disconnected);
+    };
+    connect(info, &QNetworkInformation::reachabilityChanged, this, apply);
+    apply(info->reachability());
 }
 
 } // namespace onceorder::core

@@ -1,13 +1,18 @@
-// ClientSession: everything one running client needs, wired together: the server (bundled or external),
-// the HTTP API and the order client. The GUI and the CLI each own one.
+// ClientSession: everything one running client needs, wired together: the server (bundled or external), the
+// HTTP API, the outbox and the submission engine. The GUI and the CLI each own one.
 #pragma once
 
 #include "BundledServer.h"
 #include "ClientOptions.h"
+#include "Clock.h"
 #include "OrderClient.h"
+#include "Outbox.h"
 #include "ServerApi.h"
+#include "SubmissionEngine.h"
 
 #include <QObject>
+
+#include <memory>
 
 namespace onceorder::core {
 
@@ -16,26 +21,39 @@ class ClientSession : public QObject
     Q_OBJECT
 
 public:
-    explicit ClientSession(ClientOptions options, QObject* parent = nullptr);
+    // Opens the outbox in options.stateDir; throws SQLite::Exception if that is impossible.
+    explicit ClientSession(ClientOptions options, EngineConfig engineConfig = {}, QObject* parent = nullptr);
+    ~ClientSession() override;
 
     // Starts the bundled server if no --server was given; serverReady() follows either way.
     void start();
 
     const ClientOptions& options() const { return m_options; }
     bool usesBundledServer() const { return m_options.server.isEmpty(); }
+    // What the outbox binds submissions to: "bundled", or the external server's URL.
+    QString target() const;
     ServerApi* api() const { return m_api; }
     OrderClient* orders() const { return m_orders; }
+    SubmissionEngine* engine() const { return m_engine; }
+    Outbox& outbox() const { return *m_outbox; }
     BundledServer* bundledServer() const { return m_bundled; }
+    const Clock& clock() const { return m_clock; }
 
 Q_SIGNALS:
     void serverReady(const QUrl& url);
     void serverFailed(const QString& reason);
 
 private:
+    void watchReachability();
+
     ClientOptions m_options;
+    SystemClock m_clock;
+    SystemRandom m_random;
+    std::unique_ptr<Outbox> m_outbox;
     BundledServer* m_bundled = nullptr;
     ServerApi* m_api;
     OrderClient* m_orders;
+    SubmissionEngine* m_engine;
 };
 
 } // namespace onceorder::core

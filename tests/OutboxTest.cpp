@@ -1,0 +1,97 @@
+// The client's state database, on a fresh folder per test.
+#include "Outbox.h"
+#include "support/ServerProcess.h"
+
+#include <SQLiteCpp/Exception.h>
+#include <gtest/gtest.h>
+
+using namespace onceorder::core;
+using onceorder::test::TempDir;
+
+namespace {
+
+Submission newSubmission(const QString& cartId)
+{
+    Submission s;
+    s.key = QStringLiteral("key-") + cartId;
+    s.cartId = cartId;
+    s.body = QByteArray(R"({"cart_id":")") + cartId.toUtf8() + R"(","items":[{"product":"kniha","quantity":1}]})";
+    s.target = QUrl(QStringLiteral("bundled"));
+    s.createdMs = 1000;
+    return s;
+}
+
+QString dirOf(const TempDir& dir)
+{
+    return QString::fromStdString(dir.path().string());
+}
+
+} // namespace
+
+TEST(OutboxTest, ASubmissionSurvivesReopeningWithItsKeyBytesAndAttempts)
+{
+    TempDir dir;
+    qint64 id = 0;
+    Submission original = newSubmission(QStringLiteral("c1"));
+    {
+        Outbox outbox(dirOf(dir));
+        outbox.create(original, QStringLiteral("demo-key-A"));
+        id = original.id;
+        Attempt first {1, 2000, 0, AttemptOutcome::InFlight, 0, false, {}, -1, {}};
+        outbox.recordAttemptStart(id, first);
+        first.endedMs = 2500;
+        first.outcome = AttemptOutcome::MaybeSent;
+        first.error = QStringLiteral("Connection closed");
+        first.delayAfterMs = 300;
+        first.delayReason = QStringLiteral("backoff");
+        outbox.recordAttemptEnd(id, first);
+        outbox.recordAttemptStart(id, Attempt {2, 2800, 0, AttemptOutcome::InFlight, 0, false, {}, -1, {}});
+    }
+    Outbox reopened(dirOf(dir));
+    const auto loaded = reopened.find(id);
+    ASSERT_TRUE(loaded);
+    EXPECT_EQ(loaded->key, original.key);
+    EXPECT_EQ(loaded->body, original.body);
+    EXPECT_EQ(loaded->state, SubmissionState::Pending);
+    ASSERT_EQ(loaded->attempts.size(), 2);
+    EXPECT_EQ(loaded->attempts[0].outcome, AttemptOutcome::MaybeSent);
+    EXPECT_EQ(loaded->attempts[0].delayAfterMs, 300);
+    EXPECT_EQ(loaded->attempts[0].error, QStringLiteral("Connection closed"));
+    EXPECT_EQ(loaded->attempts[1].outcome, AttemptOutcome::InFlight) << "a crash mid-attempt is visible";
+    EXPECT_EQ(reopened.pending(QStringLiteral("bundled"), QStringLiteral("demo-key-A")).size(), 1);
+    EXPECT_TRUE(reopened.pending(QStringLiteral("http://elsewhere"), QStringLiteral("demo-key-A")).isEmpty());
+    EXPECT_TRUE(reopened.pending(QStringLiteral("bundled"), QStringLiteral("demo-key-B")).isEmpty());
+}
+
+TEST(OutboxTest, OneCartHasAtMostOnePendingSubmission)
+{
+    TempDir dir;
+    Outbox outbox(dirOf(dir));
+    Submission first = newSubmission(QStringLiteral("c1"));
+    outbox.create(first, QStringLiteral("demo-key-A"));
+    Submission again = newSubmission(QStringLiteral("c1"));
+    EXPECT_THROW(outbox.create(again, QStringLiteral("demo-key-A")), SQLite::Exception);
+    EXPECT_EQ(outbox.pendingForCart(QStringLiteral("c1"), QStringLiteral("demo-key-A"))->id, first.id);
+
+    first.state = SubmissionState::Placed;
+    first.orderId = 7;
+    outbox.update(first);
+    EXPECT_FALSE(outbox.pendingForCart(QStringLiteral("c1"), QStringLiteral("demo-key-A")));
+    EXPECT_EQ(outbox.find(first.id)->orderId, 7);
+    Submission reorder = newSubmission(QStringLiteral("c1"));
+    EXPECT_NO_THROW(outbox.create(reorder, QStringLiteral("demo-key-A"))) << "a settled cart no longer blocks";
+    EXPECT_EQ(outbox.all().size(), 2);
+}
+
+TEST(OutboxTest, StateNamesRoundTrip)
+{
+    for (auto state : {SubmissionState::Pending, SubmissionState::Placed, SubmissionState::Rejected,
+                       SubmissionState::GaveUp, SubmissionState::Abandoned}) {
+        EXPECT_EQ(submissionStateFromName(submissionStateName(state)), state);
+    }
+}
+
+TEST(OutboxTest, AnUnusableFolderIsAnError)
+{
+    EXPECT_THROW(Outbox(QStringLiteral("/proc/onceorder-cannot-be-here")), SQLite::Exception);
+}

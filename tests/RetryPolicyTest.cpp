@@ -1,0 +1,201 @@
+// The retry decision, deterministic: a seeded random source and explicit times, no network, no sleeping.
+#include "RetryPolicy.h"
+
+#include <QTimeZone>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+using namespace onceorder::core;
+
+namespace {
+
+constexpr qint64 kT0 = 1'790'000'000'000;
+
+HttpReply status(int code)
+{
+    HttpReply reply;
+    reply.status = code;
+    return reply;
+}
+
+HttpReply networkError(QNetworkReply::NetworkError error)
+{
+    HttpReply reply;
+    reply.error = error;
+    return reply;
+}
+
+// A random source that always answers the same value.
+class FixedRandom final : public RandomSource
+{
+public:
+    explicit FixedRandom(double value)
+        : m_value(value)
+    {
+    }
+    double uniform() override { return m_value; }
+
+private:
+    double m_value;
+};
+
+} // namespace
+
+TEST(RetryPolicyTest, ClassificationTable)
+{
+    EXPECT_EQ(RetryPolicy::classify(status(201)), AttemptOutcome::Placed);
+    EXPECT_EQ(RetryPolicy::classify(status(200)), AttemptOutcome::Placed);
+    for (int code : {409, 429, 500, 502, 503, 504}) {
+        EXPECT_EQ(RetryPolicy::classify(status(code)), AttemptOutcome::RetryLater) << code;
+    }
+    for (int code : {400, 401, 403, 404, 413, 415, 422}) {
+        EXPECT_EQ(RetryPolicy::classify(status(code)), AttemptOutcome::Rejected) << code;
+    }
+    EXPECT_EQ(RetryPolicy::classify(networkError(QNetworkReply::ConnectionRefusedError)), AttemptOutcome::NotSent);
+    EXPECT_EQ(RetryPolicy::classify(networkError(QNetworkReply::HostNotFoundError)), AttemptOutcome::NotSent);
+    for (auto error : {QNetworkReply::RemoteHostClosedError, QNetworkReply::TimeoutError,
+                       QNetworkReply::OperationCanceledError, QNetworkReply::UnknownNetworkError}) {
+        EXPECT_EQ(RetryPolicy::classify(networkError(error)), AttemptOutcome::MaybeSent) << error;
+    }
+}
+
+TEST(RetryPolicyTest, NoJitterDoublesUpToTheCap)
+{
+    RetryPolicy policy({.baseDelayMs = 100, .maxDelayMs = 1000, .jitter = JitterStrategy::None});
+    FixedRandom random(0.5);
+    std::vector<qint64> delays;
+    for (int n = 1; n <= 7; ++n) {
+        delays.push_back(policy.backoffMs(n, -1, random));
+    }
+    EXPECT_EQ(delays, (std::vector<qint64> {100, 200, 400, 800, 1000, 1000, 1000}));
+    EXPECT_EQ(policy.backoffMs(1000, -1, random), 1000) << "no overflow for absurd attempt counts";
+}
+
+TEST(RetryPolicyTest, FullJitterStaysWithinZeroAndTheCappedExponential)
+{
+    RetryPolicy policy({.baseDelayMs = 100, .maxDelayMs = 1000, .jitter = JitterStrategy::Full});
+    EXPECT_EQ(policy.backoffMs(3, -1, *std::make_unique<FixedRandom>(0.0)), 0);
+    EXPECT_EQ(policy.backoffMs(3, -1, *std::make_unique<FixedRandom>(0.999999999)), 400);
+    SeededRandom random(42);
+    for (int n = 1; n <= 12; ++n) {
+        const qint64 ceiling = std::min<qint64>(1000, 100LL << (n - 1));
+        for (int i = 0; i < 200; ++i) {
+            const qint64 delay = policy.backoffMs(n, -1, random);
+            ASSERT_GE(delay, 0);
+            ASSERT_LE(delay, ceiling) << "attempt " << n;
+        }
+    }
+}
+
+TEST(RetryPolicyTest, FullJitterIsSpreadUniformly)
+{
+    // 10,000 draws for the 4th retry (ceiling 800 ms) into 8 buckets: each should hold about 1,250.
+    RetryPolicy policy({.baseDelayMs = 100, .maxDelayMs = 10'000, .jitter = JitterStrategy::Full});
+    SeededRandom random(7);
+    std::array<int, 8> buckets {};
+    std::vector<qint64> all;
+    for (int i = 0; i < 10'000; ++i) {
+        const qint64 delay = policy.backoffMs(4, -1, random);
+        all.push_back(delay);
+        ++buckets[static_cast<std::size_t>(std::min<qint64>(7, delay / 100))];
+    }
+    for (int count : buckets) {
+        EXPECT_NEAR(count, 1250, 150);
+    }
+    const double mean = std::accumulate(all.begin(), all.end(), 0.0) / static_cast<double>(all.size());
+    EXPECT_NEAR(mean, 400, 15);
+}
+
+TEST(RetryPolicyTest, TheSameSeedGivesTheSameSchedule)
+{
+    RetryPolicy policy;
+    SeededRandom a(2024);
+    SeededRandom b(2024);
+    SeededRandom c(2025);
+    std::vector<qint64> first;
+    std::vector<qint64> second;
+    std::vector<qint64> other;
+    for (int n = 1; n <= 10; ++n) {
+        first.push_back(policy.backoffMs(n, -1, a));
+        second.push_back(policy.backoffMs(n, -1, b));
+        other.push_back(policy.backoffMs(n, -1, c));
+    }
+    EXPECT_EQ(first, second);
+    EXPECT_NE(first, other);
+}
+
+TEST(RetryPolicyTest, EqualAndDecorrelatedJitterBounds)
+{
+    SeededRandom random(3);
+    RetryPolicy equal({.baseDelayMs = 100, .maxDelayMs = 1000, .jitter = JitterStrategy::Equal});
+    RetryPolicy decorrelated({.baseDelayMs = 100, .maxDelayMs = 1000, .jitter = JitterStrategy::Decorrelated});
+    for (int i = 0; i < 500; ++i) {
+        const qint64 e = equal.backoffMs(3, -1, random);
+        EXPECT_GE(e, 200);
+        EXPECT_LE(e, 400);
+        const qint64 d = decorrelated.backoffMs(3, 250, random);
+        EXPECT_GE(d, 100);
+        EXPECT_LE(d, 750);
+    }
+    EXPECT_EQ(decorrelated.backoffMs(3, 10'000, *std::make_unique<FixedRandom>(0.99)), 1000) << "capped";
+}
+
+TEST(RetryPolicyTest, RetryAfterSecondsAndHttpDate)
+{
+    EXPECT_EQ(RetryPolicy::parseRetryAfter("5", kT0), 5000);
+    EXPECT_EQ(RetryPolicy::parseRetryAfter(" 0 ", kT0), 0);
+    EXPECT_EQ(RetryPolicy::parseRetryAfter("-3", kT0), std::nullopt);
+    EXPECT_EQ(RetryPolicy::parseRetryAfter("soon", kT0), std::nullopt);
+    EXPECT_EQ(RetryPolicy::parseRetryAfter("", kT0), std::nullopt);
+    const qint64 date = QDateTime(QDate(2015, 10, 21), QTime(7, 28), QTimeZone::utc()).toMSecsSinceEpoch();
+    EXPECT_EQ(RetryPolicy::parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT", date - 7000), 7000);
+    EXPECT_EQ(RetryPolicy::parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT", date + 7000), 0) << "a date in the past";
+}
+
+TEST(RetryPolicyTest, RetryAfterIsHonouredButCapped)
+{
+    RetryPolicy policy({.baseDelayMs = 100, .maxDelayMs = 1000, .maxRetryAfterMs = 60'000});
+    FixedRandom random(0.5);
+    const RetryDecision told = policy.decide(AttemptOutcome::RetryLater, 1, kT0, kT0, 3000, -1, random);
+    EXPECT_TRUE(told.retry);
+    EXPECT_EQ(told.delayMs, 3000) << "longer than the backoff would be: the server knows best";
+    EXPECT_TRUE(told.reason.contains(QStringLiteral("Retry-After")));
+    const RetryDecision capped = policy.decide(AttemptOutcome::RetryLater, 1, kT0, kT0, 3'600'000, -1, random);
+    EXPECT_EQ(capped.delayMs, 60'000);
+    EXPECT_TRUE(capped.reason.contains(QStringLiteral("capped")));
+}
+
+TEST(RetryPolicyTest, OnlyTransientOutcomesAreRetried)
+{
+    RetryPolicy policy;
+    FixedRandom random(0.5);
+    EXPECT_FALSE(policy.decide(AttemptOutcome::Placed, 1, kT0, kT0, std::nullopt, -1, random).retry);
+    EXPECT_FALSE(policy.decide(AttemptOutcome::Rejected, 1, kT0, kT0, std::nullopt, -1, random).retry);
+    EXPECT_TRUE(policy.decide(AttemptOutcome::RetryLater, 1, kT0, kT0, std::nullopt, -1, random).retry);
+    EXPECT_TRUE(policy.decide(AttemptOutcome::NotSent, 1, kT0, kT0, std::nullopt, -1, random).retry);
+    EXPECT_TRUE(policy.decide(AttemptOutcome::MaybeSent, 1, kT0, kT0, std::nullopt, -1, random).retry);
+}
+
+TEST(RetryPolicyTest, TheWindowEndsTheRetriesAndIsShorterThanTheServersKeyTtl)
+{
+    RetryPolicy policy(
+        {.baseDelayMs = 1000, .maxDelayMs = 30'000, .retryWindowMs = 60'000, .jitter = JitterStrategy::None});
+    FixedRandom random(0.5);
+    EXPECT_TRUE(policy.decide(AttemptOutcome::MaybeSent, 3, kT0, kT0 + 55'000, std::nullopt, -1, random).retry)
+        << "55 s + 4 s is inside the window";
+    const RetryDecision late = policy.decide(AttemptOutcome::MaybeSent, 4, kT0, kT0 + 55'000, std::nullopt, -1, random);
+    EXPECT_FALSE(late.retry) << "55 s + 8 s is past it";
+    EXPECT_TRUE(late.reason.contains(QStringLiteral("window")));
+    EXPECT_LT(RetryPolicy().config().retryWindowMs, 24LL * 3600 * 1000 / 10)
+        << "the default window is far inside the server's default key TTL of 24 h";
+}
+
+TEST(RetryPolicyTest, OutcomeNamesRoundTrip)
+{
+    for (auto outcome : {AttemptOutcome::InFlight, AttemptOutcome::Placed, AttemptOutcome::Rejected,
+                         AttemptOutcome::RetryLater, AttemptOutcome::NotSent, AttemptOutcome::MaybeSent}) {
+        EXPECT_EQ(attemptOutcomeFromName(attemptOutcomeName(outcome)), outcome);
+    }
+}
