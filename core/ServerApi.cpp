@@ -1,5 +1,7 @@
 #include "ServerApi.h"
 
+#include "HttpExchange.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -32,16 +34,19 @@ QNetworkRequest ServerApi::request(const QString& path, int timeoutMs) const
     return request;
 }
 
-QNetworkReply* ServerApi::postOrder(const QString& idempotencyKey, const QByteArray& body, int timeoutMs,
-                                    std::function<void(const HttpReply&)> done)
+HttpExchange* ServerApi::postOrder(const QString& idempotencyKey, const QByteArray& body, int timeoutMs,
+                                   std::function<void(const HttpReply&)> done)
 {
-    QNetworkRequest req = request(QStringLiteral("/orders"), timeoutMs);
-    req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QUrl url = m_baseUrl;
+    url.setPath(url.path().chopped(url.path().endsWith(u'/') ? 1 : 0) + QStringLiteral("/orders"));
+    HttpExchange::Headers headers {{"Authorization", "Bearer " + m_apiKey.toUtf8()},
+                                   {"Content-Type", "application/json"}};
     if (!idempotencyKey.isEmpty()) {
         // An RFC 8941 sf-string; our keys are UUIDs, which need no escaping.
-        req.setRawHeader("Idempotency-Key", '"' + idempotencyKey.toUtf8() + '"');
+        headers.append({"Idempotency-Key", '"' + idempotencyKey.toUtf8() + '"'});
     }
-    return send(m_network->post(req, body), std::move(done));
+    // Not QNetworkAccessManager: it may re-send a POST by itself (see HttpExchange).
+    return new HttpExchange("POST", url, headers, body, timeoutMs, std::move(done), this);
 }
 
 QNetworkReply* ServerApi::get(const QString& path, int timeoutMs, std::function<void(const HttpReply&)> done)

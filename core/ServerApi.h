@@ -15,6 +15,10 @@
 class QNetworkAccessManager;
 
 namespace onceorder::core {
+class HttpExchange;
+}
+
+namespace onceorder::core {
 
 struct HttpReply
 {
@@ -46,8 +50,9 @@ public:
     const QString& apiKey() const { return m_apiKey; }
 
     // POST /orders with this Idempotency-Key (empty: none is sent) and these exact body bytes.
-    QNetworkReply* postOrder(const QString& idempotencyKey, const QByteArray& body, int timeoutMs,
-                             std::function<void(const HttpReply&)> done);
+    // Every call is exactly one request on a fresh connection; the exchange is owned by this object.
+    HttpExchange* postOrder(const QString& idempotencyKey, const QByteArray& body, int timeoutMs,
+                            std::function<void(const HttpReply&)> done);
     // Any GET relative to the base URL, authenticated.
     QNetworkReply* get(const QString& path, int timeoutMs, std::function<void(const HttpReply&)> done);
     QNetworkReply* postJson(const QString& path, const QByteArray& body, int timeoutMs,

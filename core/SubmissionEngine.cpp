@@ -1,6 +1,7 @@
 #include "SubmissionEngine.h"
 
 #include "CrashPoint.h"
+#include "HttpExchange.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -213,15 +214,15 @@ void SubmissionEngine::sendAttempt(qint64 id, bool isScheduledRetry)
     CrashPoint::reached("after-persist");
     ++m_inFlight[id];
     const int number = attempt.number;
-    QNetworkReply* reply = m_api->postOrder(submission->key, submission->body, m_config.policy.transferTimeoutMs,
-                                            [self = QPointer(this), id, number](const HttpReply& answer) {
-                                                // The engine may be gone (shutdown aborts replies): then the
-                                                // attempt stays in flight in the outbox, and resume settles it.
-                                                if (self) {
-                                                    self->onReply(id, number, answer);
-                                                }
-                                            });
-    connect(reply, &QNetworkReply::requestSent, this, [] { CrashPoint::reached("after-send"); });
+    HttpExchange* exchange = m_api->postOrder(submission->key, submission->body, m_config.policy.transferTimeoutMs,
+                                              [self = QPointer(this), id, number](const HttpReply& answer) {
+                                                  // The engine may be gone (shutdown aborts replies): then the
+                                                  // attempt stays in flight in the outbox, and resume settles it.
+                                                  if (self) {
+                                                      self->onReply(id, number, answer);
+                                                  }
+                                              });
+    connect(exchange, &HttpExchange::requestSent, this, [] { CrashPoint::reached("after-send"); });
 }
 
 void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& reply)
