@@ -1,5 +1,6 @@
-// Faults: what the debug panel has armed for the next POST /orders requests, and the teaching modes that
-// reproduce the article's mistakes on purpose. Thread-safe; all off by default.
+// Faults: what the debug panel has armed for the next POST /orders requests, for the next POST /checkout
+// requests and for the next calls of the payment gateway, and the teaching modes that reproduce the article's
+// mistakes on purpose. Thread-safe; all off by default.
 #pragma once
 
 #include <mutex>
@@ -17,10 +18,36 @@ enum class FaultKind
     CrashAfterCommit, // the process dies after commit, before answering: the client never hears of its order
     Delay, // the transaction is slow (holds the writer lock for delay_ms)
     Unavailable, // 503 with Retry-After, the database is not touched
+
+    // POST /checkout: the process dies right after the named point, as abruptly as crash-before-commit.
+    CrashAfterStarted, // the key row is committed, nothing else
+    CrashAfterOrderCreated, // the order is committed (pending), the gateway not yet called
+    CrashAfterCharge, // the gateway has charged, we have not recorded it: only its idempotency saves us
+    CrashAfterPaymentCharged, // the payment is recorded, the response not yet stored
+    CrashAfterFinished, // the response is stored, the client never hears it
+
+    // The payment gateway, for its next calls.
+    GatewayDecline, // a definitive refusal: stored by the gateway and by us, answered 402
+    GatewayTimeout, // the gateway charges, but its answer is lost: 503, a retry finds the same charge
+    GatewayFail, // the gateway fails before charging: 503
+    GatewaySlow, // the gateway answers after delay_ms (a request holding the key's lock meanwhile)
+    WebhookDuplicate, // the charge's webhook event is delivered twice
+    WebhookTwin, // two events with different ids are sent for the same charge
 };
+
+// Which requests a fault hits: each target has its own armed slot, so arming one does not disarm another.
+enum class FaultTarget
+{
+    Orders,
+    Checkout,
+    Gateway,
+};
+FaultTarget faultTarget(FaultKind kind);
 
 std::optional<FaultKind> faultKindFromName(std::string_view name);
 std::string_view faultKindName(FaultKind kind);
+// Every fault name, comma-separated, for error messages.
+std::string faultNames();
 
 struct ArmedFault
 {
@@ -41,10 +68,12 @@ struct TeachingModes
 class Faults
 {
 public:
+    // Arms the fault in its target's slot; "none" disarms every slot.
     void arm(const ArmedFault& fault);
-    ArmedFault armed() const;
-    // Consumes one use of whatever is armed: a request decides once which fault hits it.
-    ArmedFault takeAny();
+    ArmedFault armed(FaultTarget target = FaultTarget::Orders) const;
+    // Consumes one use of whatever is armed for POST /orders: a request decides once which fault hits it.
+    ArmedFault takeAny() { return take(FaultTarget::Orders); }
+    ArmedFault take(FaultTarget target);
 
     void setModes(const TeachingModes& modes);
     TeachingModes modes() const;
@@ -52,8 +81,13 @@ public:
     void clear();
 
 private:
+    ArmedFault& slot(FaultTarget target);
+    const ArmedFault& slot(FaultTarget target) const;
+
     mutable std::mutex m_lock;
-    ArmedFault m_armed;
+    ArmedFault m_armed; // POST /orders
+    ArmedFault m_checkout;
+    ArmedFault m_gateway;
     TeachingModes m_modes;
 };
 

@@ -1,5 +1,6 @@
 #include "HttpApi.h"
 
+#include "CheckoutCommand.h"
 #include "IdempotencyKey.h"
 #include "Json.h"
 #include "OrderCommand.h"
@@ -83,10 +84,39 @@ HttpApi::HttpApi(Store& store, OrderService& orders, OrderQueries& queries, Faul
 {
 }
 
+void HttpApi::enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks, StubPaymentGateway& gateway)
+{
+    m_checkout = &checkout;
+    m_webhooks = &webhooks;
+    m_gateway = &gateway;
+}
+
+std::string HttpApi::debugState()
+{
+    std::string state = m_queries.debugStateJson(m_faults);
+    if (m_gateway) {
+        state.pop_back(); // one more member: the gateway keeps its own books
+        state += ",\"gateway\":" + m_gateway->stateJson() + "}";
+    }
+    return state;
+}
+
 void HttpApi::registerRoutes(httplib::Server& server)
 {
     using namespace std::placeholders;
     server.Post("/orders", route("POST /orders", [this](auto& req, auto& res, auto& ex) { postOrder(req, res, ex); }));
+    if (m_checkout) {
+        server.Post("/checkout",
+                    route("POST /checkout", [this](auto& req, auto& res, auto& ex) { postCheckout(req, res, ex); }));
+        server.Post("/webhooks/payments", route("POST /webhooks/payments", [this](auto& req, auto& res, auto& ex) {
+                        postWebhook(req, res, ex);
+                    }));
+        server.Post("/_debug/complete", debugRoute("POST /_debug/complete", [this](auto&, auto& res, auto& ex) {
+                        const int finished = m_checkout->completeAbandoned();
+                        answer(res, 200, JsonObjectWriter().num("completed", finished).finish());
+                        ex.outcome = "ok";
+                    }));
+    }
     server.Get("/orders", route("GET /orders", [this](auto& req, auto& res, auto& ex) { getOrders(req, res, ex); }));
     server.Get(R"(/orders/([^/]+))",
                route("GET /orders/{id}", [this](auto& req, auto& res, auto& ex) { getOrder(req, res, ex); }));
@@ -105,7 +135,7 @@ void HttpApi::registerRoutes(httplib::Server& server)
     });
 
     server.Get("/_debug/state", debugRoute("GET /_debug/state", [this](auto&, auto& res, auto& ex) {
-                   answer(res, 200, m_queries.debugStateJson(m_faults));
+                   answer(res, 200, debugState());
                    ex.outcome = "ok";
                }));
     server.Post("/_debug/faults", debugRoute("POST /_debug/faults", [this](auto& req, auto& res, auto& ex) {
@@ -116,7 +146,10 @@ void HttpApi::registerRoutes(httplib::Server& server)
     server.Post("/_debug/reset", debugRoute("POST /_debug/reset", [this](auto&, auto& res, auto& ex) {
                     m_faults.clear();
                     m_store.resetDemoData();
-                    answer(res, 200, m_queries.debugStateJson(m_faults));
+                    if (m_gateway) {
+                        m_gateway->reset();
+                    }
+                    answer(res, 200, debugState());
                     ex.outcome = "reset";
                 }));
 
@@ -211,11 +244,11 @@ std::optional<Client> HttpApi::authenticate(const httplib::Request& req, httplib
     return client;
 }
 
-void HttpApi::postOrder(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+std::optional<Client> HttpApi::keyedRequest(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
 {
     auto client = authenticate(req, res, exchange);
     if (!client) {
-        return;
+        return std::nullopt;
     }
     if (client->isOperator) {
         answer(res,
@@ -226,38 +259,38 @@ void HttpApi::postOrder(const httplib::Request& req, httplib::Response& res, Exc
                         {},
                         {}},
                exchange);
-        return;
+        return std::nullopt;
     }
     if (!req.has_header("Idempotency-Key")) {
         answer(res,
                Problem {400,
                         "missing-idempotency-key",
                         "Idempotency-Key required",
-                        "POST /orders needs an Idempotency-Key header (one per cart, reused on every retry)",
+                        "POST " + req.path + " needs an Idempotency-Key header (one per cart, reused on every retry)",
                         {},
                         {}},
                exchange);
         exchange.outcome = "missing-key";
-        return;
+        return std::nullopt;
     }
     auto key = parseIdempotencyKey(req.get_header_value("Idempotency-Key"));
     if (auto* error = std::get_if<KeyError>(&key)) {
         answer(res, Problem {400, "invalid-idempotency-key", "Invalid Idempotency-Key", error->detail, {}, {}},
                exchange);
         exchange.outcome = "invalid-key";
-        return;
+        return std::nullopt;
     }
     exchange.key = std::get<std::string>(key);
     if (auto problem = checkJsonBody(req)) {
         answer(res, *problem, exchange);
-        return;
+        return std::nullopt;
     }
-    auto command = parseOrderCommand(req.body);
-    if (auto* problem = std::get_if<Problem>(&command)) {
-        answer(res, *problem, exchange);
-        return;
-    }
-    for (const auto& line : std::get<OrderCommand>(command).lines) {
+    return client;
+}
+
+bool HttpApi::productsExist(const OrderCommand& command, httplib::Response& res, Exchange& exchange)
+{
+    for (const auto& line : command.lines) {
         if (!m_store.productExists(line.product)) {
             answer(res,
                    Problem {400,
@@ -267,11 +300,57 @@ void HttpApi::postOrder(const httplib::Request& req, httplib::Response& res, Exc
                             {},
                             {}},
                    exchange);
-            return;
+            return false;
         }
     }
+    return true;
+}
 
-    const OrderResponse response = m_orders.placeOrder(*client, exchange.key, std::get<OrderCommand>(command));
+void HttpApi::postOrder(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    auto client = keyedRequest(req, res, exchange);
+    if (!client) {
+        return;
+    }
+    auto command = parseOrderCommand(req.body);
+    if (auto* problem = std::get_if<Problem>(&command)) {
+        answer(res, *problem, exchange);
+        return;
+    }
+    if (!productsExist(std::get<OrderCommand>(command), res, exchange)) {
+        return;
+    }
+    answer(res, m_orders.placeOrder(*client, exchange.key, std::get<OrderCommand>(command)), exchange);
+}
+
+void HttpApi::postCheckout(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    auto client = keyedRequest(req, res, exchange);
+    if (!client) {
+        return;
+    }
+    auto command = parseCheckoutCommand(req.body);
+    if (auto* problem = std::get_if<Problem>(&command)) {
+        answer(res, *problem, exchange);
+        return;
+    }
+    if (!productsExist(std::get<CheckoutCommand>(command).order, res, exchange)) {
+        return;
+    }
+    answer(res, m_checkout->checkout(*client, exchange.key, std::get<CheckoutCommand>(command)), exchange);
+}
+
+void HttpApi::postWebhook(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    if (auto problem = checkJsonBody(req)) {
+        answer(res, *problem, exchange);
+        return;
+    }
+    answer(res, m_webhooks->handle(req.body, req.get_header_value("Gateway-Signature")), exchange);
+}
+
+void HttpApi::answer(httplib::Response& res, const OrderResponse& response, Exchange& exchange)
+{
     res.status = response.status;
     res.set_content(response.body, response.isProblem() ? kProblemContentType : "application/json");
     if (response.retryAfterSeconds) {
@@ -403,9 +482,7 @@ void HttpApi::postFaults(const httplib::Request& req, httplib::Response& res, Ex
         if (name == "fault" && value.isString()) {
             auto kind = faultKindFromName(std::get<std::string>(value.value));
             if (!kind) {
-                bad("unknown fault \"" + std::get<std::string>(value.value) +
-                    "\"; known: none, fail-before-commit, crash-before-commit, crash-after-commit, delay, "
-                    "unavailable");
+                bad("unknown fault \"" + std::get<std::string>(value.value) + "\"; known: " + faultNames());
                 return;
             }
             fault.kind = *kind;
@@ -428,7 +505,7 @@ void HttpApi::postFaults(const httplib::Request& req, httplib::Response& res, Ex
         return;
     }
     m_faults.arm(fault);
-    answer(res, 200, m_queries.debugStateJson(m_faults));
+    answer(res, 200, debugState());
     exchange.outcome = std::string(faultKindName(fault.kind));
 }
 
@@ -471,7 +548,7 @@ void HttpApi::postMode(const httplib::Request& req, httplib::Response& res, Exch
         *target = *flag;
     }
     m_faults.setModes(modes);
-    answer(res, 200, m_queries.debugStateJson(m_faults));
+    answer(res, 200, debugState());
     exchange.outcome = "ok";
 }
 

@@ -2,12 +2,15 @@
 // structured line per request and counts it. Every handler catches everything: no exception reaches httplib.
 #pragma once
 
+#include "CheckoutService.h"
 #include "Faults.h"
 #include "Metrics.h"
 #include "OrderQueries.h"
 #include "OrderService.h"
 #include "Problem.h"
 #include "Store.h"
+#include "StubPaymentGateway.h"
+#include "WebhookHandler.h"
 
 #include <functional>
 #include <mutex>
@@ -28,6 +31,8 @@ class HttpApi
 public:
     HttpApi(Store& store, OrderService& orders, OrderQueries& queries, Faults& faults, Metrics& metrics,
             bool debugEndpoints);
+    // The multi-phase flow: POST /checkout, POST /webhooks/payments, the gateway's debug state and the completer.
+    void enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks, StubPaymentGateway& gateway);
 
     void registerRoutes(httplib::Server& server);
 
@@ -45,6 +50,15 @@ private:
     std::function<void(const httplib::Request&, httplib::Response&)> debugRoute(std::string name, Handler handler);
 
     void postOrder(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
+    void postCheckout(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
+    void postWebhook(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
+    // What POST /orders and POST /checkout check before anything else: the client (not the operator), the
+    // Idempotency-Key (into exchange.key) and a JSON body of acceptable size. Otherwise the problem is answered.
+    std::optional<Client> keyedRequest(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
+    // Unknown products are refused before the key is used.
+    bool productsExist(const OrderCommand& command, httplib::Response& res, Exchange& exchange);
+    void answer(httplib::Response& res, const OrderResponse& response, Exchange& exchange);
+    std::string debugState();
     void getOrders(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
     void getOrder(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
     void putStock(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
@@ -64,6 +78,9 @@ private:
     Faults& m_faults;
     Metrics& m_metrics;
     bool m_debugEndpoints;
+    CheckoutService* m_checkout = nullptr;
+    WebhookHandler* m_webhooks = nullptr;
+    StubPaymentGateway* m_gateway = nullptr;
     std::mutex m_logLock;
 };
 

@@ -75,12 +75,18 @@ std::variant<OrderCommand, Problem> parseOrderCommand(std::string_view body)
                         {},
                         {}};
     }
-    const JsonValue& root = std::get<JsonValue>(parsed);
+    return orderCommandFromJson(std::get<JsonValue>(parsed));
+}
+
+std::variant<OrderCommand, Problem> orderCommandFromJson(const JsonValue& root,
+                                                         const std::vector<std::string_view>& extraMembers)
+{
     if (!root.isObject()) {
         return invalid("the body must be a JSON object");
     }
     for (const auto& [name, value] : std::get<JsonValue::Object>(root.value)) {
-        if (name != "product" && name != "quantity" && name != "cart_id" && name != "items") {
+        const bool extra = std::find(extraMembers.begin(), extraMembers.end(), name) != extraMembers.end();
+        if (name != "product" && name != "quantity" && name != "cart_id" && name != "items" && !extra) {
             return invalid("unknown member \"" + name + "\"");
         }
     }

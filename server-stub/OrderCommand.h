@@ -37,4 +37,10 @@ struct OrderCommand
 // Products are only checked for shape here; whether they exist is the store's business.
 std::variant<OrderCommand, Problem> parseOrderCommand(std::string_view body);
 
+struct JsonValue;
+// The same for a body already parsed, which may carry `extraMembers` besides the order's (POST /checkout's
+// payment method); those are left to the caller.
+std::variant<OrderCommand, Problem> orderCommandFromJson(const JsonValue& root,
+                                                         const std::vector<std::string_view>& extraMembers = {});
+
 } // namespace onceorder::server

@@ -143,14 +143,51 @@ std::string OrderQueries::debugStateJson(const Faults& faults)
         return order + ",\"client_id\":" + jsonQuote(row.getColumn(4).getString()) +
             ",\"idem_key\":" + (row.getColumn(5).isNull() ? "null" : jsonQuote(row.getColumn(5).getString())) + "}";
     });
-    const ArmedFault fault = faults.armed();
+    SQLite::Statement checkouts(*db,
+                                "SELECT id, client_id, idem_key, recovery_point, order_id, charge_id, response_code, "
+                                "locked_at FROM checkout_keys ORDER BY id");
+    const std::string checkoutsJson = jsonArray(checkouts, [](SQLite::Statement& row) {
+        auto nullable = [&row](int column) {
+            return row.getColumn(column).isNull() ? std::string("null") : row.getColumn(column).getString();
+        };
+        return JsonObjectWriter()
+            .num("id", row.getColumn(0).getInt64())
+            .str("client_id", row.getColumn(1).getString())
+            .str("idem_key", row.getColumn(2).getString())
+            .str("recovery_point", row.getColumn(3).getString())
+            .raw("order_id", nullable(4))
+            .raw("charge_id", row.getColumn(5).isNull() ? "null" : jsonQuote(row.getColumn(5).getString()))
+            .raw("response_code", nullable(6))
+            .boolean("locked", !row.getColumn(7).isNull())
+            .finish();
+    });
+    SQLite::Statement payments(*db, "SELECT charge_id, order_id, amount, source FROM payments ORDER BY recorded_at");
+    const std::string paymentsJson = jsonArray(payments, [](SQLite::Statement& row) {
+        return JsonObjectWriter()
+            .str("charge_id", row.getColumn(0).getString())
+            .num("order_id", row.getColumn(1).getInt64())
+            .num("amount", row.getColumn(2).getInt64())
+            .str("source", row.getColumn(3).getString())
+            .finish();
+    });
+    SQLite::Statement events(*db, "SELECT event_id, type, effect FROM webhook_events ORDER BY received_at, event_id");
+    const std::string eventsJson = jsonArray(events, [](SQLite::Statement& row) {
+        return JsonObjectWriter()
+            .str("event_id", row.getColumn(0).getString())
+            .str("type", row.getColumn(1).getString())
+            .str("effect", row.getColumn(2).getString())
+            .finish();
+    });
+    auto faultJsonOf = [](const ArmedFault& armed) {
+        return JsonObjectWriter()
+            .str("fault", faultKindName(armed.kind))
+            .num("remaining", armed.remaining)
+            .num("delay_ms", armed.delayMs)
+            .num("retry_after", armed.retryAfterSeconds)
+            .finish();
+    };
+    const std::string faultJson = faultJsonOf(faults.armed(FaultTarget::Orders));
     const TeachingModes modes = faults.modes();
-    const std::string faultJson = JsonObjectWriter()
-                                      .str("fault", faultKindName(fault.kind))
-                                      .num("remaining", fault.remaining)
-                                      .num("delay_ms", fault.delayMs)
-                                      .num("retry_after", fault.retryAfterSeconds)
-                                      .finish();
     const std::string modesJson = JsonObjectWriter()
                                       .boolean("check_then_insert", modes.checkThenInsert)
                                       .boolean("unscoped_keys", modes.unscopedKeys)
@@ -163,6 +200,11 @@ std::string OrderQueries::debugStateJson(const Faults& faults)
         .raw("products", productsOn(*db))
         .raw("fault", faultJson)
         .raw("modes", modesJson)
+        .raw("checkout_keys", checkoutsJson)
+        .raw("payments", paymentsJson)
+        .raw("webhook_events", eventsJson)
+        .raw("checkout_fault", faultJsonOf(faults.armed(FaultTarget::Checkout)))
+        .raw("gateway_fault", faultJsonOf(faults.armed(FaultTarget::Gateway)))
         .finish();
 }
 

@@ -1,20 +1,32 @@
 #include "OrderServer.h"
 
+#include "CheckoutService.h"
 #include "HttpApi.h"
 #include "OrderQueries.h"
 #include "OrderService.h"
 #include "Store.h"
+#include "StubPaymentGateway.h"
+#include "WebhookHandler.h"
 
 #include <httplib.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <sys/socket.h>
 
 namespace onceorder::server {
 
 namespace {
+
 constexpr int kReapBatch = 500;
+
+std::string webhookSecret()
+{
+    const char* secret = std::getenv("ONCEORDER_WEBHOOK_SECRET");
+    return secret && *secret ? secret : kDemoWebhookSecret;
 }
+
+} // namespace
 
 OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     : m_options(options)
@@ -22,9 +34,17 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     , m_store(std::make_unique<Store>(options.dbPath, options.synchronous, options.threads + 2))
     , m_orders(std::make_unique<OrderService>(*m_store, m_faults, clock, options.keyTtl))
     , m_queries(std::make_unique<OrderQueries>(*m_store))
+    , m_gateway(
+          std::make_unique<StubPaymentGateway>(gatewayDatabasePath(options.dbPath), m_faults, clock, webhookSecret()))
+    , m_checkout(
+          std::make_unique<CheckoutService>(*m_store, *m_gateway, m_faults, clock, options.keyTtl, options.lockTimeout))
+    , m_webhooks(std::make_unique<WebhookHandler>(*m_store, clock, webhookSecret()))
     , m_api(std::make_unique<HttpApi>(*m_store, *m_orders, *m_queries, m_faults, m_metrics, options.debugEndpoints))
     , m_http(std::make_unique<httplib::Server>())
 {
+    // Whoever held a checkout's lock before this start is gone: its request can be resumed at once.
+    m_checkout->releaseLocks();
+    m_api->enableCheckout(*m_checkout, *m_webhooks, *m_gateway);
     m_http->set_tcp_nodelay(true);
     m_http->set_payload_max_length(1024 * 1024); // beyond our own 64 KiB check, httplib refuses to read at all
     const int threads = options.threads;
@@ -33,6 +53,9 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     };
     m_api->registerRoutes(*m_http);
     m_reaper = std::thread([this] { reaperLoop(); });
+    if (options.completerInterval.count() > 0) {
+        m_completer = std::thread([this] { completerLoop(); });
+    }
 }
 
 OrderServer::~OrderServer()
@@ -40,6 +63,9 @@ OrderServer::~OrderServer()
     stop();
     if (m_reaper.joinable()) {
         m_reaper.join();
+    }
+    if (m_completer.joinable()) {
+        m_completer.join();
     }
 }
 
@@ -57,6 +83,19 @@ int OrderServer::bind()
                                          : (m_http->bind_to_port(m_options.host, m_options.port) ? m_options.port : -1);
     if (port > 0 && listening >= 0) {
         ::listen(listening, SOMAXCONN);
+    }
+    if (port > 0) {
+        // The gateway delivers its webhooks over HTTP to this very server, as an outside gateway would.
+        const bool wildcard = m_options.host == "0.0.0.0" || m_options.host == "::" || m_options.host.empty();
+        const std::string host = wildcard ? "127.0.0.1" : m_options.host;
+        m_gateway->setWebhookSink([host, port](const std::string& body, const std::string& signature) {
+            httplib::Client client(host, port);
+            client.set_connection_timeout(2, 0);
+            client.set_read_timeout(5, 0);
+            auto result =
+                client.Post("/webhooks/payments", {{"Gateway-Signature", signature}}, body, "application/json");
+            return result && result->status >= 200 && result->status < 300;
+        });
     }
     return port;
 }
@@ -86,6 +125,13 @@ int OrderServer::reapExpiredKeys()
             break;
         }
     }
+    while (true) {
+        const int reaped = m_checkout->reapExpired(m_clock.nowMs(), kReapBatch);
+        total += reaped;
+        if (reaped < kReapBatch) {
+            break;
+        }
+    }
     if (total > 0) {
         m_metrics.recordKeysReaped(total);
     }
@@ -101,6 +147,29 @@ void OrderServer::reaperLoop()
             reapExpiredKeys();
         } catch (const std::exception& error) {
             std::fprintf(stderr, "reaper: %s (will try again)\n", error.what());
+        }
+        lock.lock();
+    }
+}
+
+} // namespace onceorder::server
+
+namespace onceorder::server {
+
+int OrderServer::completeAbandonedCheckouts()
+{
+    return m_checkout->completeAbandoned();
+}
+
+void OrderServer::completerLoop()
+{
+    std::unique_lock lock(m_reaperLock);
+    while (!m_reaperWake.wait_for(lock, m_options.completerInterval, [this] { return m_stopping; })) {
+        lock.unlock();
+        try {
+            completeAbandonedCheckouts();
+        } catch (const std::exception& error) {
+            std::fprintf(stderr, "completer: %s (will try again)\n", error.what());
         }
         lock.lock();
     }

@@ -19,6 +19,9 @@ namespace onceorder::server {
 
 class Store;
 class OrderService;
+class CheckoutService;
+class StubPaymentGateway;
+class WebhookHandler;
 class OrderQueries;
 class HttpApi;
 
@@ -36,14 +39,19 @@ public:
     void run();
     void stop();
 
-    // One pass of the reaper: deletes expired keys in batches until none are left; returns how many.
+    // One pass of the reaper: deletes expired keys (of /orders and /checkout) in batches until none are left;
+    // returns how many.
     int reapExpiredKeys();
+    // One pass of the completer: finishes abandoned checkouts; returns how many.
+    int completeAbandonedCheckouts();
 
     Store& store() { return *m_store; }
     Faults& faults() { return m_faults; }
+    CheckoutService& checkout() { return *m_checkout; }
 
 private:
     void reaperLoop();
+    void completerLoop();
 
     ServerOptions m_options;
     const Clock& m_clock;
@@ -52,6 +60,9 @@ private:
     std::unique_ptr<Store> m_store;
     std::unique_ptr<OrderService> m_orders;
     std::unique_ptr<OrderQueries> m_queries;
+    std::unique_ptr<StubPaymentGateway> m_gateway;
+    std::unique_ptr<CheckoutService> m_checkout;
+    std::unique_ptr<WebhookHandler> m_webhooks;
     std::unique_ptr<HttpApi> m_api;
     std::unique_ptr<httplib::Server> m_http;
 
@@ -59,6 +70,7 @@ private:
     std::condition_variable m_reaperWake;
     bool m_stopping = false;
     std::thread m_reaper;
+    std::thread m_completer;
 };
 
 } // namespace onceorder::server

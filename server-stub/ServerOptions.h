@@ -20,6 +20,10 @@ struct ServerOptions
     bool debugEndpoints = false;
     Synchronous synchronous = Synchronous::Full;
     std::chrono::seconds reapInterval {60};
+    // POST /checkout: a key row locked for longer than this is abandoned and may be taken over.
+    std::chrono::milliseconds lockTimeout {30'000};
+    // How often the completer looks for abandoned checkouts (0: only when asked, POST /_debug/complete).
+    std::chrono::milliseconds completerInterval {5'000};
 };
 
 struct ShowHelp

@@ -1,18 +1,17 @@
 #include "Sha256.h"
 
 #include <array>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <stdexcept>
 
 namespace onceorder::server {
 
-std::string sha256Hex(std::string_view data)
+namespace {
+
+std::string toHex(const unsigned char* digest, unsigned int length)
 {
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
-    unsigned int length = 0;
-    if (EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
-        throw std::runtime_error("SHA-256 failed");
-    }
     static constexpr char kHex[] = "0123456789abcdef";
     std::string hex;
     hex.reserve(length * 2);
@@ -21,6 +20,34 @@ std::string sha256Hex(std::string_view data)
         hex += kHex[digest[i] & 0xF];
     }
     return hex;
+}
+
+} // namespace
+
+std::string sha256Hex(std::string_view data)
+{
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
+    unsigned int length = 0;
+    if (EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
+        throw std::runtime_error("SHA-256 failed");
+    }
+    return toHex(digest.data(), length);
+}
+
+std::string hmacSha256Hex(std::string_view key, std::string_view data)
+{
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest {};
+    unsigned int length = 0;
+    if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+              reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest.data(), &length)) {
+        throw std::runtime_error("HMAC-SHA-256 failed");
+    }
+    return toHex(digest.data(), length);
+}
+
+bool constantTimeEquals(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 } // namespace onceorder::server

@@ -67,6 +67,55 @@ CREATE TABLE IF NOT EXISTS order_lines (
     quantity   INTEGER NOT NULL CHECK (quantity > 0),
     PRIMARY KEY (order_id, product_id)
 );
+-- POST /checkout: one row per client and key, like idempotency_keys, but the request runs as phases, each its
+-- own transaction, and the row remembers how far it got (the recovery point) so a retry or the completer
+-- resumes there. Its id, never reused (AUTOINCREMENT), names the request at the payment gateway.
+CREATE TABLE IF NOT EXISTS checkout_keys (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    client_id      TEXT NOT NULL,
+    idem_key       TEXT NOT NULL,
+    fingerprint    TEXT NOT NULL,
+    request_json   TEXT NOT NULL, -- the canonical command: enough for the completer to finish without the client
+    recovery_point TEXT NOT NULL
+        CHECK (recovery_point IN ('started', 'order_created', 'payment_charged', 'finished')),
+    order_id       INTEGER REFERENCES orders (id),
+    charge_id      TEXT,
+    response_code  INTEGER,
+    response_body  TEXT,
+    created_at     INTEGER NOT NULL,
+    expires_at     INTEGER NOT NULL,
+    locked_at      INTEGER, -- set while a request or the completer works on the row; stale after the lock timeout
+    UNIQUE (client_id, idem_key)
+);
+CREATE INDEX IF NOT EXISTS checkout_keys_unfinished ON checkout_keys (recovery_point, locked_at);
+CREATE TABLE IF NOT EXISTS payments (
+    charge_id   TEXT PRIMARY KEY, -- a payment is recorded once per charge, whoever reports it first
+    order_id    INTEGER NOT NULL REFERENCES orders (id),
+    amount      INTEGER NOT NULL,
+    source      TEXT NOT NULL CHECK (source IN ('checkout', 'webhook')),
+    recorded_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS webhook_events (
+    event_id    TEXT PRIMARY KEY, -- a redelivered event is recognised and changes nothing
+    type        TEXT NOT NULL,
+    charge_id   TEXT,
+    effect      TEXT NOT NULL,
+    received_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS order_status_changes (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    order_id    INTEGER NOT NULL REFERENCES orders (id),
+    from_status TEXT,
+    to_status   TEXT NOT NULL,
+    cause       TEXT NOT NULL,
+    changed_at  INTEGER NOT NULL
+);
+-- Names this database at the payment gateway, so a new database never meets the charges of an old one.
+CREATE TABLE IF NOT EXISTS server_meta (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+INSERT INTO server_meta (name, value) VALUES ('instance', lower(hex(randomblob(8)))) ON CONFLICT DO NOTHING;
 )sql";
 
 } // namespace
@@ -88,6 +137,7 @@ Store::Store(const std::string& path, Synchronous synchronous, int connections)
             clients.getColumn(0).getString(),
             Client {clients.getColumn(1).getString(), clients.getColumn(2).getString() == "operator"});
     }
+    m_instance = m_pool.front()->execAndGet("SELECT value FROM server_meta WHERE name = 'instance'").getString();
     SQLite::Statement products(*m_pool.front(), "SELECT id FROM products");
     while (products.executeStep()) {
         m_products.push_back(products.getColumn(0).getString());
@@ -183,7 +233,9 @@ void Store::resetDemoData()
     auto db = lease();
     std::lock_guard writer(m_writerLock);
     SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
-    db->exec("DELETE FROM order_lines; DELETE FROM orders; DELETE FROM idempotency_keys;"
+    // checkout_keys keeps its sequence: its ids name charges at the gateway and must never come back.
+    db->exec("DELETE FROM order_status_changes; DELETE FROM webhook_events; DELETE FROM payments;"
+             "DELETE FROM checkout_keys; DELETE FROM order_lines; DELETE FROM orders; DELETE FROM idempotency_keys;"
              "DELETE FROM sqlite_sequence WHERE name = 'orders'; UPDATE products SET stock = initial_stock;");
     tx.commit();
 }

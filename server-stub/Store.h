@@ -57,6 +57,8 @@ public:
     std::mutex& writerLock() { return m_writerLock; }
 
     std::optional<Client> clientForApiKey(const std::string& apiKey) const;
+    // A random id made when the database was created; names this database at the payment gateway.
+    const std::string& instanceId() const { return m_instance; }
     bool productExists(const std::string& productId) const;
 
     // Puts the demo data back: stock to its initial values, no orders, no keys.
@@ -78,6 +80,7 @@ private:
     std::mutex m_writerLock;
     std::vector<std::pair<std::string, Client>> m_clients; // api key -> client; fixed after start
     std::vector<std::string> m_products; // product ids; fixed after start
+    std::string m_instance;
 };
 
 } // namespace onceorder::server

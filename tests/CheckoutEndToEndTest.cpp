@@ -1,0 +1,225 @@
+// POST /checkout against the real onceorder-server process: the process killed between any two phases and
+// restarted on the same database files, the completer, a concurrent duplicate, a decline, and webhooks that
+// arrive twice or as twins, checked in the server's and the gateway's own SQLite files.
+#include "StubPaymentGateway.h"
+#include "support/Http.h"
+#include "support/ServerProcess.h"
+
+#include <SQLiteCpp/Database.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+using namespace onceorder::test;
+
+namespace {
+
+constexpr const char* kA = "demo-key-A";
+constexpr const char* kPay = R"({"product":"kniha","quantity":1,"payment_method":"card"})";
+
+Reply postCheckout(httplib::Client& client, const std::string& key, const std::string& body = kPay)
+{
+    return toReply(client.Post("/checkout",
+                               {{"Authorization", std::string("Bearer ") + kA}, {"Idempotency-Key", "\"" + key + "\""}},
+                               body, "application/json"));
+}
+
+Reply postWebhook(httplib::Client& client, const std::string& body, const std::string& signature)
+{
+    return toReply(client.Post("/webhooks/payments", {{"Gateway-Signature", signature}}, body, "application/json"));
+}
+
+class CheckoutEndToEndTest : public ::testing::Test
+{
+protected:
+    TempDir dir;
+    std::string dbPath = dir.file("server.db");
+
+    std::unique_ptr<ServerProcess> startServer()
+    {
+        return std::make_unique<ServerProcess>(std::vector<std::string> {"--db", dbPath, "--debug-endpoints"});
+    }
+
+    long long scalar(const std::string& sql) const
+    {
+        SQLite::Database db(dbPath, SQLite::OPEN_READONLY);
+        return db.execAndGet(sql).getInt64();
+    }
+    long long orders() const { return scalar("SELECT count(*) FROM orders"); }
+    long long payments() const { return scalar("SELECT count(*) FROM payments"); }
+    long long paidChanges() const
+    {
+        return scalar("SELECT count(*) FROM order_status_changes WHERE to_status = 'paid'");
+    }
+    long long charges() const
+    {
+        SQLite::Database db(dir.file("server.gateway.db"), SQLite::OPEN_READONLY);
+        return db.execAndGet("SELECT count(*) FROM gateway_charges").getInt64();
+    }
+};
+
+} // namespace
+
+TEST_F(CheckoutEndToEndTest, ACrashBetweenAnyTwoPhasesEndsInOneOrderAndOneCharge)
+{
+    for (const std::string fault : {"crash-after-started", "crash-after-order-created", "crash-after-charge",
+                                    "crash-after-payment-charged", "crash-after-finished"}) {
+        SCOPED_TRACE(fault);
+        const std::string key = "key-" + fault;
+        auto server = startServer();
+        const long long ordersBefore = orders();
+        ASSERT_EQ(postJson(*server->client(), "/_debug/faults", R"({"fault":")" + fault + R"("})").status, 200);
+        EXPECT_EQ(postCheckout(*server->client(), key).status, 0) << "the connection dies with the process";
+        EXPECT_TRUE(WIFSIGNALED(server->waitForExit()));
+
+        auto restarted = startServer();
+        auto http = restarted->client();
+        const Reply retry = postCheckout(*http, key);
+        EXPECT_EQ(retry.status, 201) << retry.body;
+        EXPECT_EQ(retry.field("status"), "paid");
+        const Reply again = postCheckout(*http, key);
+        EXPECT_TRUE(again.replayed());
+        EXPECT_EQ(again.body, retry.body) << "the same final response from now on";
+        EXPECT_EQ(restarted->stop(), 0);
+
+        EXPECT_EQ(orders(), ordersBefore + 1);
+        EXPECT_EQ(charges(), orders()) << "exactly one charge per order at the gateway";
+        EXPECT_EQ(payments(), orders());
+        EXPECT_EQ(paidChanges(), orders());
+    }
+}
+
+TEST_F(CheckoutEndToEndTest, TheCompleterFinishesWhatACrashLeftWithoutTheClient)
+{
+    auto server = startServer();
+    ASSERT_EQ(postJson(*server->client(), "/_debug/faults", R"({"fault":"crash-after-charge"})").status, 200);
+    EXPECT_EQ(postCheckout(*server->client(), "k1").status, 0);
+    server->waitForExit();
+    EXPECT_EQ(charges(), 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE recovery_point = 'order_created'"), 1)
+        << "charged at the gateway (and its webhook came in), but the request's own phase never committed";
+
+    auto restarted = startServer();
+    auto http = restarted->client();
+    const Reply completed = postJson(*http, "/_debug/complete", "{}");
+    EXPECT_EQ(completed.status, 200);
+    EXPECT_EQ(completed.field("completed"), "1");
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE recovery_point = 'finished'"), 1);
+
+    const Reply retry = postCheckout(*http, "k1");
+    EXPECT_EQ(retry.status, 201);
+    EXPECT_TRUE(retry.replayed()) << "the client gets the response the completer stored";
+    EXPECT_EQ(charges(), 1);
+    EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(CheckoutEndToEndTest, ADuplicateWhileTheGatewayIsSlowGets409WithRetryAfterThenTheReplay)
+{
+    auto server = startServer();
+    auto http = server->client();
+    ASSERT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"gateway-slow","delay_ms":1500})").status, 200);
+    Reply first;
+    std::atomic<bool> firstDone {false};
+    std::thread firstRequest([&] {
+        first = postCheckout(*server->client(), "k1");
+        firstDone = true;
+    });
+    // The order phase commits before the gateway is called: once it shows, the first request is at the gateway.
+    while (!firstDone &&
+           get(*http, "/_debug/state").body.find(R"("recovery_point":"order_created")") == std::string::npos) {
+        std::this_thread::yield();
+    }
+    const Reply duplicate = postCheckout(*http, "k1");
+    EXPECT_EQ(duplicate.status, 409);
+    EXPECT_EQ(duplicate.header("Retry-After"), "1");
+    EXPECT_EQ(duplicate.problemType(), "/problems/request-in-progress");
+    firstRequest.join();
+    EXPECT_EQ(first.status, 201);
+    const Reply replay = postCheckout(*http, "k1");
+    EXPECT_TRUE(replay.replayed());
+    EXPECT_EQ(replay.body, first.body);
+    EXPECT_EQ(charges(), 1);
+}
+
+TEST_F(CheckoutEndToEndTest, ADeclineIsAStored402)
+{
+    auto server = startServer();
+    auto http = server->client();
+    ASSERT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"gateway-decline"})").status, 200);
+    const Reply declined = postCheckout(*http, "k1");
+    EXPECT_EQ(declined.status, 402);
+    EXPECT_EQ(declined.problemType(), "/problems/payment-declined");
+    EXPECT_EQ(declined.header("Content-Type"), "application/problem+json");
+    const Reply again = postCheckout(*http, "k1");
+    EXPECT_EQ(again.status, 402);
+    EXPECT_TRUE(again.replayed());
+    EXPECT_EQ(again.body, declined.body);
+    EXPECT_EQ(scalar("SELECT stock FROM products WHERE id = 'kniha'"), 100);
+    EXPECT_EQ(get(*http, "/orders/" + declined.field("order_id"), kA).field("status"), "payment_failed");
+}
+
+TEST_F(CheckoutEndToEndTest, AGatewayTimeoutIsA503AndTheRetryFindsTheSameCharge)
+{
+    auto server = startServer();
+    auto http = server->client();
+    ASSERT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"gateway-timeout"})").status, 200);
+    const Reply lost = postCheckout(*http, "k1");
+    EXPECT_EQ(lost.status, 503);
+    EXPECT_EQ(lost.header("Retry-After"), "1");
+    EXPECT_EQ(lost.problemType(), "/problems/gateway-timeout");
+    EXPECT_EQ(postCheckout(*http, "k1").status, 201);
+    EXPECT_EQ(charges(), 1);
+    EXPECT_EQ(payments(), 1);
+}
+
+TEST_F(CheckoutEndToEndTest, DuplicateAndTwinWebhooksOverHttpChangeTheOrderOnce)
+{
+    auto server = startServer();
+    auto http = server->client();
+    ASSERT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"webhook-duplicate"})").status, 200);
+    EXPECT_EQ(postCheckout(*http, "k1").status, 201);
+    ASSERT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"webhook-twin"})").status, 200);
+    EXPECT_EQ(postCheckout(*http, "k2").status, 201);
+
+    EXPECT_EQ(paidChanges(), 2) << "one state change per order";
+    EXPECT_EQ(payments(), 2) << "one payment per charge";
+    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 3);
+    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events WHERE effect = 'applied'"), 2);
+    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events WHERE effect = 'no-change'"), 1);
+    const Reply metrics = get(*http, "/metrics");
+    EXPECT_NE(
+        metrics.body.find(R"(onceorder_requests_total{outcome="webhook-duplicate",route="POST /webhooks/payments"} 1)"),
+        std::string::npos);
+
+    // The same event sent again from outside, correctly signed: recognised by its id.
+    SQLite::Database gatewayDb(dir.file("server.gateway.db"), SQLite::OPEN_READONLY);
+    const std::string event = gatewayDb.execAndGet("SELECT body FROM gateway_events ORDER BY id LIMIT 1").getString();
+    const std::string signature =
+        onceorder::server::StubPaymentGateway::signature(onceorder::server::kDemoWebhookSecret, event);
+    const Reply redelivered = postWebhook(*http, event, signature);
+    EXPECT_EQ(redelivered.status, 200);
+    EXPECT_EQ(redelivered.field("result"), "duplicate");
+    const Reply forged = postWebhook(*http, event, "sha256=" + std::string(64, '0'));
+    EXPECT_EQ(forged.status, 401);
+    EXPECT_EQ(forged.problemType(), "/problems/invalid-webhook-signature");
+    EXPECT_EQ(paidChanges(), 2);
+}
+
+TEST_F(CheckoutEndToEndTest, CheckoutValidatesLikeOrdersAndNeedsAPaymentMethod)
+{
+    auto server = startServer();
+    auto http = server->client();
+    const Reply noMethod = postCheckout(*http, "k1", R"({"product":"kniha","quantity":1})");
+    EXPECT_EQ(noMethod.status, 400);
+    EXPECT_EQ(noMethod.problemType(), "/problems/invalid-payment-method");
+    const Reply noKey =
+        toReply(http->Post("/checkout", {{"Authorization", std::string("Bearer ") + kA}}, kPay, "application/json"));
+    EXPECT_EQ(noKey.status, 400);
+    EXPECT_EQ(noKey.problemType(), "/problems/missing-idempotency-key");
+    EXPECT_EQ(postCheckout(*http, "k1", R"({"product":"auto","quantity":1,"payment_method":"card"})").problemType(),
+              "/problems/unknown-product");
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys"), 0) << "validation failures do not use the key";
+    EXPECT_EQ(postCheckout(*http, "k1").status, 201);
+    EXPECT_EQ(postCheckout(*http, "k1", R"({"product":"kniha","quantity":2,"payment_method":"card"})").status, 422);
+}

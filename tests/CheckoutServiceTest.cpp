@@ -1,0 +1,371 @@
+// POST /checkout's phases in process, on fresh SQLite files, with an injected clock: crashes between phases
+// (thrown instead of killing the process), the lock timeout, the completer, the gateway's behaviours and the
+// webhooks, all without sleeping.
+#include "CheckoutService.h"
+#include "StubPaymentGateway.h"
+#include "WebhookHandler.h"
+#include "support/ServerProcess.h"
+
+#include <SQLiteCpp/Statement.h>
+#include <gtest/gtest.h>
+
+#include <future>
+#include <thread>
+
+using namespace onceorder::server;
+using onceorder::test::TempDir;
+
+namespace {
+
+constexpr std::int64_t kStart = 1'790'000'000'000;
+constexpr std::chrono::seconds kTtl {3600};
+constexpr std::chrono::milliseconds kLockTimeout {30'000};
+constexpr const char* kOne = R"({"product":"kniha","quantity":2,"payment_method":"card"})";
+
+// What a crash-after-* fault does in process: leave, with whatever the phases committed.
+struct SimulatedCrash
+{
+};
+
+// A gateway that stops inside charge() until the test lets it go: a request caught mid-flight, no sleeping.
+class LatchedGateway final : public PaymentGateway
+{
+public:
+    explicit LatchedGateway(PaymentGateway& real)
+        : m_real(real)
+    {
+    }
+    ChargeResult charge(const std::string& key, long long amount, const std::string& method) override
+    {
+        m_entered.set_value();
+        m_release.get_future().wait();
+        return m_real.charge(key, amount, method);
+    }
+    void waitUntilEntered() { m_enteredFuture.wait(); }
+    void release() { m_release.set_value(); }
+
+private:
+    PaymentGateway& m_real;
+    std::promise<void> m_entered;
+    std::future<void> m_enteredFuture = m_entered.get_future();
+    std::promise<void> m_release;
+};
+
+class CheckoutServiceTest : public ::testing::Test
+{
+protected:
+    CheckoutServiceTest()
+    {
+        service.setCrashAction([] { throw SimulatedCrash {}; });
+        gateway.setWebhookSink([this](const std::string& body, const std::string& signature) {
+            webhookResults.push_back(webhooks.handle(body, signature).body);
+            return true;
+        });
+    }
+
+    OrderResponse checkout(const std::string& key, std::string_view body = kOne, const Client* client = nullptr)
+    {
+        return checkoutWith(service, key, body, client);
+    }
+    OrderResponse checkoutWith(CheckoutService& with, const std::string& key, std::string_view body,
+                               const Client* client = nullptr)
+    {
+        auto command = parseCheckoutCommand(body);
+        EXPECT_TRUE(std::holds_alternative<CheckoutCommand>(command)) << body;
+        return with.checkout(client ? *client : a, key, std::get<CheckoutCommand>(command));
+    }
+
+    long long scalar(const std::string& sql)
+    {
+        auto db = store.lease();
+        return db->execAndGet(sql).getInt64();
+    }
+    std::string text(const std::string& sql)
+    {
+        auto db = store.lease();
+        return db->execAndGet(sql).getString();
+    }
+    long long orders() { return scalar("SELECT count(*) FROM orders"); }
+    long long payments() { return scalar("SELECT count(*) FROM payments"); }
+    long long paidChanges() { return scalar("SELECT count(*) FROM order_status_changes WHERE to_status = 'paid'"); }
+    long long stock() { return scalar("SELECT stock FROM products WHERE id = 'kniha'"); }
+    void arm(FaultKind kind, int count = 1) { faults.arm(ArmedFault {kind, count, 0, 1}); }
+
+    TempDir dir;
+    Store store {dir.file("server.db"), Synchronous::Full, 4};
+    Faults faults;
+    ManualClock clock {kStart};
+    StubPaymentGateway gateway {dir.file("server.gateway.db"), faults, clock, kDemoWebhookSecret};
+    CheckoutService service {store, gateway, faults, clock, kTtl, kLockTimeout};
+    WebhookHandler webhooks {store, clock, kDemoWebhookSecret};
+    std::vector<std::string> webhookResults;
+    Client a {"A", false};
+    Client b {"B", false};
+};
+
+} // namespace
+
+TEST_F(CheckoutServiceTest, PhasesRunToAPaidOrderAndARetryReplaysTheFinalResponse)
+{
+    const OrderResponse first = checkout("k1");
+    EXPECT_EQ(first.status, 201) << first.body;
+    EXPECT_EQ(first.outcome, "created");
+    EXPECT_NE(first.body.find(R"("status":"paid")"), std::string::npos) << first.body;
+    EXPECT_NE(first.body.find(R"("charge_id":"ch_1","amount":39800,"method":"card")"), std::string::npos);
+    EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys"), "finished");
+    EXPECT_EQ(text("SELECT status FROM orders"), "paid");
+    EXPECT_EQ(gateway.chargeCount(), 1);
+    EXPECT_EQ(payments(), 1);
+    EXPECT_EQ(paidChanges(), 1);
+    EXPECT_EQ(stock(), 98);
+
+    clock.advanceMs(5000);
+    const OrderResponse retry = checkout("k1", R"({"payment_method":"card","quantity":2.0,"product":"kniha"})");
+    EXPECT_TRUE(retry.replayed);
+    EXPECT_EQ(retry.status, 201);
+    EXPECT_EQ(retry.body, first.body);
+    EXPECT_EQ(gateway.chargeCount(), 1);
+    EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(CheckoutServiceTest, AnotherPayloadUnderTheKeyIs422AndAnotherClientIsIndependent)
+{
+    checkout("k1");
+    const OrderResponse other = checkout("k1", R"({"product":"kniha","quantity":2,"payment_method":"invoice"})");
+    EXPECT_EQ(other.status, 422);
+    EXPECT_EQ(other.outcome, "mismatch");
+    const OrderResponse fromB = checkout("k1", kOne, &b);
+    EXPECT_EQ(fromB.status, 201);
+    EXPECT_FALSE(fromB.replayed);
+    EXPECT_EQ(orders(), 2);
+    EXPECT_EQ(gateway.chargeCount(), 2) << "each key row has its own gateway key";
+}
+
+TEST_F(CheckoutServiceTest, TheGatewayKeyComesFromOurRowNotFromTheClientsKey)
+{
+    checkout("client-key-1");
+    const std::string key = service.gatewayKey(scalar("SELECT id FROM checkout_keys"));
+    EXPECT_EQ(key.find("client-key-1"), std::string::npos);
+    EXPECT_EQ(key, "onceorder-" + store.instanceId() + "-checkout-1");
+    EXPECT_NE(gateway.stateJson().find(key), std::string::npos);
+}
+
+namespace {
+
+struct Boundary
+{
+    FaultKind fault;
+    const char* recoveryPointAfterCrash;
+};
+
+class CheckoutCrashTest : public CheckoutServiceTest, public ::testing::WithParamInterface<Boundary>
+{
+};
+
+std::string boundaryName(const ::testing::TestParamInfo<Boundary>& info)
+{
+    std::string name(faultKindName(info.param.fault));
+    std::erase(name, '-');
+    return name;
+}
+
+} // namespace
+
+INSTANTIATE_TEST_SUITE_P(EachPhaseBoundary, CheckoutCrashTest,
+                         ::testing::Values(Boundary {FaultKind::CrashAfterStarted, "started"},
+                                           Boundary {FaultKind::CrashAfterOrderCreated, "order_created"},
+                                           Boundary {FaultKind::CrashAfterCharge, "order_created"},
+                                           Boundary {FaultKind::CrashAfterPaymentCharged, "payment_charged"},
+                                           Boundary {FaultKind::CrashAfterFinished, "finished"}),
+                         boundaryName);
+
+TEST_P(CheckoutCrashTest, ARetryAfterTheLockTimeoutResumesAndChargesOnce)
+{
+    arm(GetParam().fault);
+    EXPECT_THROW(checkout("k1"), SimulatedCrash);
+    EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys"), GetParam().recoveryPointAfterCrash);
+
+    const bool finished = GetParam().fault == FaultKind::CrashAfterFinished;
+    clock.advanceMs(kLockTimeout.count() - 1);
+    const OrderResponse early = checkout("k1");
+    if (finished) {
+        EXPECT_TRUE(early.replayed) << "the answer was stored; only its delivery was lost";
+    } else {
+        EXPECT_EQ(early.status, 409) << "the crashed request still holds the lock";
+        EXPECT_EQ(early.retryAfterSeconds, 1);
+    }
+
+    clock.advanceMs(1);
+    const OrderResponse retry = checkout("k1");
+    EXPECT_EQ(retry.status, 201) << retry.body;
+    EXPECT_EQ(retry.outcome, finished ? "replayed" : "resumed");
+    EXPECT_EQ(orders(), 1);
+    EXPECT_EQ(gateway.chargeCount(), 1) << "exactly one charge at the gateway";
+    EXPECT_EQ(payments(), 1);
+    EXPECT_EQ(paidChanges(), 1);
+    EXPECT_EQ(stock(), 98);
+
+    const OrderResponse again = checkout("k1");
+    EXPECT_TRUE(again.replayed);
+    EXPECT_EQ(again.body, retry.body) << "the client sees the same final response";
+}
+
+TEST_P(CheckoutCrashTest, TheCompleterFinishesAnAbandonedRequestOnlyAfterTheLockTimeout)
+{
+    arm(GetParam().fault);
+    EXPECT_THROW(checkout("k1"), SimulatedCrash);
+    const bool finished = GetParam().fault == FaultKind::CrashAfterFinished;
+
+    EXPECT_EQ(service.completeAbandoned(), 0) << "a fresh lock may belong to a request still running";
+    clock.advanceMs(kLockTimeout.count());
+    EXPECT_EQ(service.completeAbandoned(), finished ? 0 : 1);
+    EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys"), "finished");
+    EXPECT_EQ(service.completeAbandoned(), 0);
+
+    const OrderResponse retry = checkout("k1");
+    EXPECT_TRUE(retry.replayed) << "the client, coming back, gets what the completer stored";
+    EXPECT_EQ(retry.status, 201);
+    EXPECT_EQ(retry.body, text("SELECT response_body FROM checkout_keys"));
+    EXPECT_EQ(orders(), 1);
+    EXPECT_EQ(gateway.chargeCount(), 1);
+    EXPECT_EQ(payments(), 1);
+}
+
+TEST_F(CheckoutServiceTest, LocksLeftByADeadProcessAreReleasedAtStart)
+{
+    arm(FaultKind::CrashAfterOrderCreated);
+    EXPECT_THROW(checkout("k1"), SimulatedCrash);
+    EXPECT_EQ(checkout("k1").status, 409);
+    EXPECT_EQ(service.releaseLocks(), 1);
+    EXPECT_EQ(checkout("k1").status, 201) << "no need to wait for the lock timeout after a restart";
+    EXPECT_EQ(gateway.chargeCount(), 1);
+}
+
+TEST_F(CheckoutServiceTest, ADuplicateWhileTheFirstIsAtTheGatewayGets409ThenTheReplay)
+{
+    LatchedGateway latched(gateway);
+    CheckoutService slow(store, latched, faults, clock, kTtl, kLockTimeout);
+    OrderResponse first;
+    std::thread firstRequest([&] { first = checkoutWith(slow, "k1", kOne); });
+    latched.waitUntilEntered();
+
+    const OrderResponse duplicate = checkout("k1");
+    EXPECT_EQ(duplicate.status, 409);
+    EXPECT_EQ(duplicate.outcome, "in-progress");
+    EXPECT_EQ(duplicate.retryAfterSeconds, 1);
+    EXPECT_NE(duplicate.body.find("/problems/request-in-progress"), std::string::npos);
+    EXPECT_EQ(service.completeAbandoned(), 0) << "the completer leaves a live lock alone too";
+
+    latched.release();
+    firstRequest.join();
+    EXPECT_EQ(first.status, 201);
+    const OrderResponse replay = checkout("k1");
+    EXPECT_TRUE(replay.replayed);
+    EXPECT_EQ(replay.body, first.body);
+    EXPECT_EQ(gateway.chargeCount(), 1);
+}
+
+TEST_F(CheckoutServiceTest, ADeclineIsAStored402ThatCancelsTheOrderAndGivesTheStockBack)
+{
+    arm(FaultKind::GatewayDecline);
+    const OrderResponse declined = checkout("k1");
+    EXPECT_EQ(declined.status, 402);
+    EXPECT_NE(declined.body.find("/problems/payment-declined"), std::string::npos);
+    EXPECT_NE(declined.body.find(R"("order_id":1)"), std::string::npos);
+    EXPECT_EQ(text("SELECT status FROM orders"), "payment_failed");
+    EXPECT_EQ(stock(), 100);
+    EXPECT_EQ(payments(), 0);
+
+    const OrderResponse again = checkout("k1");
+    EXPECT_TRUE(again.replayed);
+    EXPECT_EQ(again.status, 402);
+    EXPECT_EQ(again.body, declined.body);
+    EXPECT_EQ(stock(), 100) << "the stock came back once";
+    EXPECT_EQ(gateway.chargeCount(), 1) << "the gateway remembers its decline; no new attempt";
+}
+
+TEST_F(CheckoutServiceTest, AGatewayTimeoutKeepsTheOrderAndTheRetryFindsTheSameCharge)
+{
+    arm(FaultKind::GatewayTimeout);
+    const OrderResponse lost = checkout("k1");
+    EXPECT_EQ(lost.status, 503);
+    EXPECT_EQ(lost.retryAfterSeconds, 1);
+    EXPECT_NE(lost.body.find("/problems/gateway-timeout"), std::string::npos);
+    EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys"), "order_created");
+    EXPECT_EQ(scalar("SELECT locked_at IS NULL FROM checkout_keys"), 1) << "released: the retry need not wait";
+    EXPECT_EQ(gateway.chargeCount(), 1) << "the gateway did charge";
+    EXPECT_EQ(text("SELECT status FROM orders"), "paid") << "its webhook said so";
+
+    const OrderResponse retry = checkout("k1");
+    EXPECT_EQ(retry.status, 201);
+    EXPECT_EQ(gateway.chargeCount(), 1);
+    EXPECT_EQ(payments(), 1);
+    EXPECT_EQ(paidChanges(), 1);
+}
+
+TEST_F(CheckoutServiceTest, AGatewayFailureIsA503AndNothingIsCharged)
+{
+    arm(FaultKind::GatewayFail);
+    const OrderResponse failed = checkout("k1");
+    EXPECT_EQ(failed.status, 503);
+    EXPECT_NE(failed.body.find("/problems/gateway-unavailable"), std::string::npos);
+    EXPECT_EQ(gateway.chargeCount(), 0);
+    EXPECT_EQ(text("SELECT status FROM orders"), "pending");
+    EXPECT_EQ(checkout("k1").status, 201);
+    EXPECT_EQ(orders(), 1);
+    EXPECT_EQ(gateway.chargeCount(), 1);
+}
+
+TEST_F(CheckoutServiceTest, OutOfStockIsStoredBeforeAnyCharge)
+{
+    const OrderResponse refused = checkout("k1", R"({"product":"hrnek","quantity":51,"payment_method":"card"})");
+    EXPECT_EQ(refused.status, 422);
+    EXPECT_NE(refused.body.find("/problems/out-of-stock"), std::string::npos);
+    EXPECT_EQ(orders(), 0);
+    EXPECT_EQ(gateway.chargeCount(), 0);
+    EXPECT_TRUE(checkout("k1", R"({"product":"hrnek","quantity":51,"payment_method":"card"})").replayed);
+}
+
+TEST_F(CheckoutServiceTest, ADuplicatedWebhookAndTwinEventsChangeTheOrderOnce)
+{
+    arm(FaultKind::WebhookDuplicate);
+    EXPECT_EQ(checkout("k1").status, 201);
+    ASSERT_EQ(webhookResults.size(), 2u);
+    EXPECT_NE(webhookResults[0].find(R"("result":"applied")"), std::string::npos) << webhookResults[0];
+    EXPECT_NE(webhookResults[1].find(R"("result":"duplicate")"), std::string::npos) << webhookResults[1];
+
+    arm(FaultKind::WebhookTwin);
+    EXPECT_EQ(checkout("k2").status, 201);
+    ASSERT_EQ(webhookResults.size(), 4u);
+    EXPECT_NE(webhookResults[2].find(R"("result":"applied")"), std::string::npos) << webhookResults[2];
+    EXPECT_NE(webhookResults[3].find(R"("result":"no-change")"), std::string::npos) << webhookResults[3];
+
+    EXPECT_EQ(paidChanges(), 2) << "one pending -> paid per order, whoever came first";
+    EXPECT_EQ(payments(), 2) << "one payment per charge";
+    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 3) << "evt_1, and the twins evt_2, evt_3";
+}
+
+TEST_F(CheckoutServiceTest, WebhooksNeedTheSignatureAndAKnownReference)
+{
+    const std::string body = R"({"id":"evt_x","type":"charge.succeeded","charge_id":"ch_9","reference":"nope",)"
+                             R"("amount":100})";
+    EXPECT_EQ(webhooks.handle(body, "sha256=00").status, 401);
+    EXPECT_EQ(webhooks.handle(body, StubPaymentGateway::signature("another secret", body)).status, 401);
+    const OrderResponse unknown = webhooks.handle(body, StubPaymentGateway::signature(kDemoWebhookSecret, body));
+    EXPECT_EQ(unknown.status, 422);
+    EXPECT_NE(unknown.body.find("/problems/unknown-payment-reference"), std::string::npos);
+    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 0) << "a refused event is not remembered";
+    const std::string notJson = "[1]";
+    EXPECT_EQ(webhooks.handle(notJson, StubPaymentGateway::signature(kDemoWebhookSecret, notJson)).status, 400);
+}
+
+TEST_F(CheckoutServiceTest, FinishedExpiredKeysAreReapedAndUnfinishedOnesAreKept)
+{
+    checkout("done");
+    arm(FaultKind::CrashAfterOrderCreated);
+    EXPECT_THROW(checkout("abandoned"), SimulatedCrash);
+    clock.advanceMs(std::chrono::milliseconds(kTtl).count());
+    EXPECT_EQ(service.reapExpired(clock.nowMs(), 100), 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys"), 1) << "the completer still owes this one an answer";
+    EXPECT_EQ(service.completeAbandoned(), 1);
+}
