@@ -2,6 +2,7 @@
 #include "ClientOptions.h"
 #include "ClientSession.h"
 #include "MainWindow.h"
+#include "Translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -25,6 +26,8 @@ int main(int argc, char** argv)
         QMessageBox::critical(nullptr, QStringLiteral("OnceOrder"), error);
         return 64;
     }
+
+    onceorder::core::Translations::install(app, options.language);
 
     onceorder::core::ClientSession session(options);
     onceorder::ui::MainWindow window(&session);

@@ -1,9 +1,12 @@
-// BundledServer: runs onceorder-server as a child process on a free loopback port and reports its URL.
+// BundledServer: runs onceorder-server as a child process on a free loopback port and reports its URL. When the
+// server dies (the crash faults, "kill server"), it is started again on the same port if possible.
 #pragma once
 
+#include <QList>
 #include <QObject>
 #include <QProcess>
 #include <QString>
+#include <QTimer>
 #include <QUrl>
 
 namespace onceorder::core {
@@ -28,18 +31,34 @@ public:
 
     bool isRunning() const;
     QUrl url() const { return m_url; }
+    // Whether a server that dies after it was ready is started again (on by default), and after how long.
+    void setAutoRestart(bool on, int delayMs = 500);
 
 Q_SIGNALS:
     void ready(const QUrl& url);
     void failed(const QString& reason);
     void exited(int exitCode);
+    // The ready server died without stop(); a restart follows if enabled, then ready() with the URL, which stays
+    // the same unless the old port was taken meanwhile.
+    void down(int exitCode);
 
 private:
     void readStandardOutput();
+    void onFinished(int exitCode);
+    void launch();
 
     QProcess m_process;
     QByteArray m_stdout;
     QUrl m_url;
+    QString m_dataDir;
+    QString m_executable;
+    quint16 m_port = 0; // 0: any free port
+    bool m_stopping = false;
+    bool m_restarting = false;
+    bool m_autoRestart = true;
+    int m_restartDelayMs = 500;
+    QTimer m_restartTimer;
+    QList<qint64> m_recentRestartsMs; // a server that dies right after every start is not restarted forever
 };
 
 } // namespace onceorder::core

@@ -1,118 +1,367 @@
 #include "MainWindow.h"
 
 #include "ClientSession.h"
-#include "OrderClient.h"
+#include "CrashPoint.h"
+#include "DebugControls.h"
+#include "DebugPanel.h"
+#include "ServerMonitor.h"
+#include "ServerState.h"
+#include "ServerTablesDock.h"
+#include "SubmissionTimelineWidget.h"
 
 #include <QComboBox>
-#include <QFormLayout>
+#include <QDateTime>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenuBar>
+#include <QPointer>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace onceorder::ui {
+
+namespace {
+
+constexpr int kReadTimeoutMs = 5000;
+
+QTableWidget* makeTable(const QString& objectName, const QStringList& headers)
+{
+    auto* table = new QTableWidget(0, static_cast<int>(headers.size()));
+    table->setObjectName(objectName);
+    table->setHorizontalHeaderLabels(headers);
+    table->verticalHeader()->hide();
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setWordWrap(false);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table->horizontalHeader()->setStretchLastSection(true);
+    return table;
+}
+
+QTableWidgetItem* numberItem(qint64 value)
+{
+    auto* item = new QTableWidgetItem(QString::number(value));
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+bool sameProducts(const QList<core::Product>& a, const QList<core::Product>& b)
+{
+    return std::equal(a.cbegin(), a.cend(), b.cbegin(), b.cend(), [](const core::Product& x, const core::Product& y) {
+        return x.id == y.id && x.name == y.name && x.stock == y.stock;
+    });
+}
+
+QString badge(const QString& background)
+{
+    return QStringLiteral("QLabel { background: %1; color: white; border-radius: 6px; padding: 6px 14px; "
+                          "font-size: 15pt; font-weight: bold; }")
+        .arg(background);
+}
+
+} // namespace
 
 MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     : QMainWindow(parent)
     , m_session(session)
+    , m_monitor(new core::ServerMonitor(session->api(), this))
+    , m_debugControls(new core::DebugControls(session->api(), session->bundledServer(), this))
     , m_productCombo(new QComboBox)
     , m_quantitySpin(new QSpinBox)
     , m_addButton(new QPushButton(tr("Add to cart")))
-    , m_cartTable(new QTableWidget(0, 2))
+    , m_catalogueTable(makeTable(QStringLiteral("catalogueTable"), {tr("Product"), tr("In stock")}))
+    , m_cartTable(makeTable(QStringLiteral("cartTable"), {tr("Product"), tr("Quantity")}))
     , m_removeButton(new QPushButton(tr("Remove")))
     , m_orderButton(new QPushButton(tr("Order")))
     , m_resultLabel(new QLabel)
+    , m_ordersTable(makeTable(QStringLiteral("ordersTable"), {tr("Order"), tr("Items"), tr("Placed at")}))
+    , m_identityLabel(new QLabel)
+    , m_serverUrlLabel(new QLabel)
+    , m_timeline(new SubmissionTimelineWidget(&m_clock))
+    , m_tablesDock(new ServerTablesDock(m_monitor, this))
+    , m_debugPanel(new DebugPanel(m_debugControls, !session->usesBundledServer(), this))
     , m_serverLabel(new QLabel(tr("Starting the server…")))
+    , m_conditionerLabel(new QLabel)
+    , m_pendingLabel(new QLabel)
 {
-    setWindowTitle(tr("OnceOrder — client %1").arg(session->options().apiKey));
+    const QString client = clientName(session->options().apiKey);
+    setWindowTitle(tr("OnceOrder — client %1").arg(client));
 
-    m_productCombo->setObjectName(QStringLiteral("productCombo"));
-    m_quantitySpin->setObjectName(QStringLiteral("quantitySpin"));
-    m_quantitySpin->setRange(1, 1000);
-    m_addButton->setObjectName(QStringLiteral("addButton"));
-    m_cartTable->setObjectName(QStringLiteral("cartTable"));
-    m_cartTable->setHorizontalHeaderLabels({tr("Product"), tr("Quantity")});
-    m_cartTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_cartTable->verticalHeader()->hide();
-    m_cartTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_cartTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_removeButton->setObjectName(QStringLiteral("removeButton"));
-    m_orderButton->setObjectName(QStringLiteral("orderButton"));
-    m_orderButton->setDefault(true);
-    m_orderButton->setMinimumHeight(40);
-    m_resultLabel->setObjectName(QStringLiteral("resultLabel"));
-    m_resultLabel->setWordWrap(true);
-    m_resultLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* timelineBox = new QGroupBox(tr("Current submission: every attempt, one key"));
+    auto* timelineLayout = new QVBoxLayout(timelineBox);
+    timelineLayout->addWidget(m_timeline);
+    m_timeline->setObjectName(QStringLiteral("timeline"));
 
-    auto* catalogue = new QGroupBox(tr("Catalogue"));
-    auto* catalogueForm = new QFormLayout(catalogue);
-    catalogueForm->addRow(tr("Product"), m_productCombo);
-    catalogueForm->addRow(tr("Quantity"), m_quantitySpin);
-    catalogueForm->addRow(QString(), m_addButton);
-
-    auto* cartBox = new QGroupBox(tr("Cart"));
-    auto* cartLayout = new QVBoxLayout(cartBox);
-    cartLayout->addWidget(m_cartTable);
-    auto* cartButtons = new QHBoxLayout;
-    cartButtons->addWidget(m_removeButton);
-    cartButtons->addStretch();
-    cartButtons->addWidget(m_orderButton);
-    cartLayout->addLayout(cartButtons);
+    auto* columns = new QHBoxLayout;
+    columns->addWidget(buildCatalogue(), 4);
+    columns->addWidget(buildCart(), 5);
+    columns->addWidget(buildOrders(), 4);
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
-    auto* top = new QHBoxLayout;
-    top->addWidget(catalogue, 1);
-    top->addWidget(cartBox, 2);
-    layout->addLayout(top);
-    layout->addWidget(m_resultLabel);
+    layout->addWidget(buildHeader());
+    layout->addLayout(columns, 1);
+    layout->addWidget(timelineBox, 1);
     setCentralWidget(central);
-    statusBar()->addWidget(m_serverLabel);
-    resize(720, 420);
+
+    addDockWidget(Qt::BottomDockWidgetArea, m_tablesDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_debugPanel);
+    resizeDocks({m_tablesDock}, {230}, Qt::Vertical);
+    resizeDocks({m_debugPanel}, {470}, Qt::Horizontal);
+    auto* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_tablesDock->toggleViewAction());
+    view->addAction(m_debugPanel->toggleViewAction());
+
+    m_serverLabel->setObjectName(QStringLiteral("serverStatusLabel"));
+    m_conditionerLabel->setObjectName(QStringLiteral("conditionerLabel"));
+    m_pendingLabel->setObjectName(QStringLiteral("pendingLabel"));
+    statusBar()->addWidget(m_serverLabel, 1);
+    statusBar()->addPermanentWidget(m_conditionerLabel);
+    statusBar()->addPermanentWidget(m_pendingLabel);
+    setConditionerMode(QStringLiteral("pass"));
+    setPendingCount(0);
+    resize(1400, 900);
 
     connect(m_addButton, &QPushButton::clicked, this, &MainWindow::addToCart);
     connect(m_removeButton, &QPushButton::clicked, this, &MainWindow::removeSelectedLine);
     connect(m_orderButton, &QPushButton::clicked, this, &MainWindow::placeOrder);
+    connect(m_catalogueTable, &QTableWidget::cellClicked, this, [this](int row) {
+        m_productCombo->setCurrentIndex(m_productCombo->findData(m_catalogueTable->item(row, 0)->data(Qt::UserRole)));
+    });
+    connect(m_catalogueTable, &QTableWidget::cellDoubleClicked, this, &MainWindow::addToCart);
     connect(session, &core::ClientSession::serverReady, this, &MainWindow::onServerReady);
-    connect(session, &core::ClientSession::serverFailed, this,
-            [this](const QString& reason) { m_serverLabel->setText(tr("Server failed: %1").arg(reason)); });
-    connect(session->orders(), &core::OrderClient::finished, this, &MainWindow::showOutcome);
+    if (auto* bundled = session->bundledServer()) {
+        connect(bundled, &core::BundledServer::down, this, &MainWindow::onServerDown);
+    }
+    connect(session, &core::ClientSession::serverFailed, this, [this](const QString& reason) {
+        m_serverLabel->setText(tr("● Server failed: %1").arg(reason));
+        m_serverLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
+    });
+    connect(session->engine(), &core::SubmissionEngine::submissionChanged, this, &MainWindow::showSubmission);
+    connect(m_monitor, &core::ServerMonitor::stateChanged, this, &MainWindow::showServerState);
+    connect(m_debugControls, &core::DebugControls::succeeded, this,
+            [this](const QString&, const core::ServerState& state) { m_monitor->acceptState(state); });
+
+    auto* engine = session->engine();
+    connect(m_timeline, &SubmissionTimelineWidget::retryNowRequested, engine, &core::SubmissionEngine::retryNow);
+    connect(m_timeline, &SubmissionTimelineWidget::abandonRequested, engine, &core::SubmissionEngine::abandon);
+    connect(m_timeline, &SubmissionTimelineWidget::reconcileRequested, engine, &core::SubmissionEngine::reconcile);
+    connect(m_debugPanel, &DebugPanel::keyStrategyChanged, engine, &core::SubmissionEngine::setKeyStrategy);
+    connect(m_debugPanel, &DebugPanel::networkModeRequested, this, &MainWindow::networkModeRequested);
+    connect(m_debugPanel, &DebugPanel::crashAfterSendToggled, this,
+            [](bool armed) { core::CrashPoint::arm(armed ? QStringLiteral("after-send") : QString()); });
+    connect(m_debugPanel, &DebugPanel::crashNowRequested, this, [] { core::CrashPoint::crashNow(); });
     showCart();
+}
+
+QString MainWindow::clientName(const QString& apiKey)
+{
+    static const QString kDemoPrefix = QStringLiteral("demo-key-");
+    if (apiKey.startsWith(kDemoPrefix)) {
+        return apiKey.mid(kDemoPrefix.size());
+    }
+    // Never show a real key on a projector.
+    return apiKey.left(4) + QStringLiteral("…");
+}
+
+QWidget* MainWindow::buildHeader()
+{
+    const QString client = clientName(m_session->options().apiKey);
+    m_identityLabel->setObjectName(QStringLiteral("identityLabel"));
+    m_identityLabel->setText(tr("Client %1").arg(client));
+    m_identityLabel->setToolTip(tr("The server takes the client from the API key (%1), never from the order.")
+                                    .arg(clientName(m_session->options().apiKey)));
+    m_identityLabel->setStyleSheet(badge(client == u"A"       ? QStringLiteral("#1c64b4")
+                                             : client == u"B" ? QStringLiteral("#8e3fb0")
+                                                              : QStringLiteral("#5f6368")));
+    m_serverUrlLabel->setObjectName(QStringLiteral("serverUrlLabel"));
+    m_serverUrlLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* header = new QWidget;
+    auto* layout = new QHBoxLayout(header);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_identityLabel);
+    layout->addSpacing(12);
+    auto* title = new QLabel(tr("Places every order exactly once, whatever the network does."));
+    QFont titleFont = title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.2);
+    title->setFont(titleFont);
+    layout->addWidget(title, 1);
+    layout->addWidget(m_serverUrlLabel);
+    return header;
+}
+
+QWidget* MainWindow::buildCatalogue()
+{
+    m_productCombo->setObjectName(QStringLiteral("productCombo"));
+    m_productCombo->setMinimumContentsLength(12);
+    m_quantitySpin->setObjectName(QStringLiteral("quantitySpin"));
+    m_quantitySpin->setRange(1, 1000);
+    m_addButton->setObjectName(QStringLiteral("addButton"));
+    m_catalogueTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_catalogueTable->horizontalHeader()->setStretchLastSection(false);
+    m_catalogueTable->setToolTip(tr("Double-click a product to add it to the cart"));
+
+    auto* box = new QGroupBox(tr("Catalogue"));
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(m_catalogueTable, 1);
+    auto* entry = new QHBoxLayout;
+    entry->addWidget(m_productCombo, 1);
+    entry->addWidget(m_quantitySpin);
+    entry->addWidget(m_addButton);
+    layout->addLayout(entry);
+    return box;
+}
+
+QWidget* MainWindow::buildCart()
+{
+    m_cartTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_cartTable->horizontalHeader()->setStretchLastSection(false);
+    m_cartTable->verticalHeader()->setDefaultSectionSize(m_cartTable->fontMetrics().height() + 16);
+    m_removeButton->setObjectName(QStringLiteral("removeButton"));
+    m_orderButton->setObjectName(QStringLiteral("orderButton"));
+    m_orderButton->setDefault(true);
+    m_orderButton->setMinimumSize(160, 48);
+    m_orderButton->setToolTip(tr("Send the cart with its Idempotency-Key; clicking again re-sends the same key"));
+    m_orderButton->setStyleSheet(
+        QStringLiteral("QPushButton { background: #1e7d3a; color: white; font-size: 14pt; font-weight: bold; "
+                       "border-radius: 6px; padding: 6px 18px; }"
+                       "QPushButton:disabled { background: #c8d3cb; color: #f4f4f4; }"
+                       "QPushButton:pressed { background: #165c2b; }"));
+    m_resultLabel->setObjectName(QStringLiteral("resultLabel"));
+    m_resultLabel->setWordWrap(true);
+    m_resultLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont resultFont = m_resultLabel->font();
+    resultFont.setPointSizeF(resultFont.pointSizeF() * 1.15);
+    resultFont.setBold(true);
+    m_resultLabel->setFont(resultFont);
+
+    auto* box = new QGroupBox(tr("Cart"));
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(m_cartTable, 1);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_removeButton);
+    buttons->addStretch();
+    buttons->addWidget(m_orderButton);
+    layout->addLayout(buttons);
+    layout->addWidget(m_resultLabel);
+    return box;
+}
+
+QWidget* MainWindow::buildOrders()
+{
+    auto* box = new QGroupBox(tr("My orders (on the server)"));
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(m_ordersTable);
+    return box;
 }
 
 void MainWindow::onServerReady()
 {
-    m_serverLabel->setText(tr("Server: %1").arg(m_session->api()->baseUrl().toString()));
+    const QString url = m_session->api()->baseUrl().toString();
+    m_serverLabel->setText(m_session->usesBundledServer() ? tr("● Bundled server up") : tr("● Server: external"));
+    m_serverLabel->setStyleSheet(QStringLiteral("QLabel { color: #1e7d3a; font-weight: bold; }"));
+    m_serverUrlLabel->setText(url);
     refreshProducts();
+    refreshOrders();
+    m_monitor->pollNow();
+    if (!m_resumed) {
+        // What a crashed run left pending goes on with its keys; the timeline picks it up as it reports.
+        m_resumed = true;
+        m_session->engine()->resumePending();
+        setPendingCount(m_session->engine()->pendingCount());
+    }
+}
+
+void MainWindow::onServerDown()
+{
+    m_serverLabel->setText(tr("● Bundled server down — restarting…"));
+    m_serverLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
 }
 
 void MainWindow::refreshProducts()
 {
-    m_session->api()->get(QStringLiteral("/products"), 5000, [this](const core::HttpReply& reply) {
-        if (reply.status != 200) {
-            m_serverLabel->setText(tr("Cannot load the catalogue: %1").arg(reply.errorString));
-            return;
+    m_session->api()->get(QStringLiteral("/products"), kReadTimeoutMs,
+                          [this, alive = QPointer(this)](const core::HttpReply& reply) {
+                              if (alive && reply.status == 200) {
+                                  showProducts(core::ServerApi::parseProducts(reply.body));
+                              }
+                          });
+}
+
+void MainWindow::refreshOrders()
+{
+    m_session->api()->get(
+        QStringLiteral("/orders"), kReadTimeoutMs, [this, alive = QPointer(this)](const core::HttpReply& reply) {
+            if (!alive || reply.status != 200) {
+                return;
+            }
+            const auto orders = core::ServerState::ordersFromJson(reply.body);
+            m_ordersTable->setRowCount(static_cast<int>(orders.size()));
+            for (int row = 0; row < orders.size(); ++row) {
+                const auto& order = orders.at(row);
+                m_ordersTable->setItem(row, 0, numberItem(order.orderId));
+                m_ordersTable->setItem(row, 1, new QTableWidgetItem(order.items));
+                const QDateTime created = QDateTime::fromString(order.createdAt, Qt::ISODateWithMs);
+                m_ordersTable->setItem(
+                    row, 2,
+                    new QTableWidgetItem(created.isValid() ? created.toLocalTime().toString(QStringLiteral("HH:mm:ss"))
+                                                           : order.createdAt));
+            }
+            m_ordersTable->resizeColumnsToContents();
+        });
+}
+
+void MainWindow::showProducts(const QList<core::Product>& products)
+{
+    if (sameProducts(products, m_products)) {
+        return;
+    }
+    m_products = products;
+    const QString current = m_productCombo->currentData().toString();
+    m_productCombo->clear();
+    m_catalogueTable->setRowCount(static_cast<int>(products.size()));
+    for (int row = 0; row < products.size(); ++row) {
+        const auto& product = products.at(row);
+        m_productCombo->addItem(product.name, product.id);
+        auto* name = new QTableWidgetItem(product.name);
+        name->setData(Qt::UserRole, product.id);
+        name->setToolTip(product.id);
+        m_catalogueTable->setItem(row, 0, name);
+        auto* stock = numberItem(product.stock);
+        if (product.stock == 0) {
+            stock->setText(tr("sold out"));
+            stock->setForeground(QColor(0xb3, 0x26, 0x1e));
         }
-        m_products = core::ServerApi::parseProducts(reply.body);
-        const QString current = m_productCombo->currentData().toString();
-        m_productCombo->clear();
-        for (const auto& product : m_products) {
-            m_productCombo->addItem(tr("%1 (%2 in stock)").arg(product.name).arg(product.stock), product.id);
-        }
-        const int index = m_productCombo->findData(current);
-        m_productCombo->setCurrentIndex(index >= 0 ? index : 0);
-    });
+        m_catalogueTable->setItem(row, 1, stock);
+    }
+    const int index = m_productCombo->findData(current);
+    m_productCombo->setCurrentIndex(index >= 0 ? index : 0);
+    showCart(); // product names may have arrived after the cart was filled
+}
+
+void MainWindow::showServerState(const core::ServerState& state)
+{
+    QList<core::Product> products;
+    for (const auto& row : state.stock) {
+        products.append(core::Product {row.productId, row.name, row.stock});
+    }
+    showProducts(products);
+    m_debugPanel->setServerState(state);
 }
 
 void MainWindow::addToCart()
 {
     const QString product = m_productCombo->currentData().toString();
-    if (product.isEmpty()) {
+    if (product.isEmpty() || !m_cartEditable) {
         return;
     }
     m_cart.add(product, m_quantitySpin->value());
@@ -122,7 +371,7 @@ void MainWindow::addToCart()
 void MainWindow::removeSelectedLine()
 {
     const int row = m_cartTable->currentRow();
-    if (row < 0 || row >= m_cart.lines().size()) {
+    if (!m_cartEditable || row < 0 || row >= m_cart.lines().size()) {
         return;
     }
     m_cart.setQuantity(m_cart.lines().at(row).product, 0);
@@ -134,47 +383,131 @@ void MainWindow::placeOrder()
     if (m_cart.isEmpty()) {
         return;
     }
-    m_resultLabel->setText(tr("Placing the order…"));
-    m_session->orders()->submit(m_cart);
+    // A click while the cart is pending re-sends the same submission with its key at once (the engine decides).
+    m_currentId = m_session->engine()->submit(m_cart);
 }
 
-void MainWindow::showOutcome(const core::OrderOutcome& outcome)
+void MainWindow::showSubmission(const core::Submission& submission)
 {
-    switch (outcome.state) {
-    case core::OrderOutcome::State::Placed:
-        m_resultLabel->setText(outcome.replayed ? tr("Order %1 placed (replayed by the server).").arg(outcome.orderId)
-                                                : tr("Order %1 placed.").arg(outcome.orderId));
-        m_cart = core::Cart();
-        showCart();
-        refreshProducts();
+    setPendingCount(m_session->engine()->pendingCount());
+    const bool ofThisCart = submission.cartId == m_cart.cartId();
+    if (submission.id != m_currentId && !ofThisCart) {
+        // A resumed submission of an earlier run: shown while nothing newer is.
+        if (m_currentId != 0 || submission.state != core::SubmissionState::Pending) {
+            refreshOrders();
+            return;
+        }
+    }
+    m_currentId = submission.id;
+    m_timeline->setSubmission(submission);
+    QString text;
+    QString colour = QStringLiteral("#1e7d3a");
+    switch (submission.state) {
+    case core::SubmissionState::Pending:
+        text = !submission.attempts.isEmpty() && submission.attempts.last().outcome != core::AttemptOutcome::InFlight
+            ? tr("Attempt %1 did not get through; retrying with the same key…").arg(submission.attempts.size())
+            : tr("Sending the order… (attempt %1)").arg(submission.attempts.size());
+        colour = QStringLiteral("#8a4b00");
         break;
-    case core::OrderOutcome::State::Rejected:
-        m_resultLabel->setText(tr("Rejected (HTTP %1): %2").arg(outcome.httpStatus).arg(outcome.message));
+    case core::SubmissionState::Placed:
+        text = submission.replayed ? tr("Order %1 placed (replayed by the server).").arg(submission.orderId)
+                                   : tr("Order %1 placed.").arg(submission.orderId);
         break;
-    case core::OrderOutcome::State::Failed:
-        m_resultLabel->setText(tr("Failed: %1").arg(outcome.message));
+    case core::SubmissionState::Rejected:
+        text = tr("Rejected (HTTP %1): %2").arg(submission.httpStatus).arg(submission.problemDetail);
+        colour = QStringLiteral("#b3261e");
+        break;
+    case core::SubmissionState::GaveUp:
+        text = submission.httpStatus
+            ? tr("Failed (HTTP %1): %2").arg(submission.httpStatus).arg(submission.problemDetail)
+            : tr("Failed: %1").arg(submission.problemDetail);
+        colour = QStringLiteral("#b3261e");
+        break;
+    case core::SubmissionState::Abandoned:
+        text = tr("Abandoned: the order may still exist on the server.");
+        colour = QStringLiteral("#5f6368");
         break;
     }
+    m_resultLabel->setText(text);
+    m_resultLabel->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(colour));
+    if (ofThisCart) {
+        setCartEditable(submission.state != core::SubmissionState::Pending);
+    }
+    if (submission.state == core::SubmissionState::Placed && ofThisCart) {
+        m_cart = core::Cart();
+        showCart();
+    }
+    if (submission.state != core::SubmissionState::Pending) {
+        refreshProducts();
+        refreshOrders();
+        m_monitor->pollNow();
+    }
+}
+
+void MainWindow::setPendingCount(int count)
+{
+    m_pendingLabel->setText(tr("Pending submissions: %1").arg(count));
+    m_pendingLabel->setStyleSheet(count > 0 ? QStringLiteral("QLabel { color: #8a4b00; font-weight: bold; }")
+                                            : QString());
+}
+
+void MainWindow::setConditionerMode(const QString& mode)
+{
+    m_conditionerLabel->setText(tr("Network: %1").arg(mode));
+    m_conditionerLabel->setStyleSheet(
+        mode == u"pass" ? QString() : QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
+}
+
+void MainWindow::setCartEditable(bool editable)
+{
+    m_cartEditable = editable;
+    showCart();
+}
+
+QString MainWindow::productName(const QString& id) const
+{
+    for (const auto& product : m_products) {
+        if (product.id == id) {
+            return product.name;
+        }
+    }
+    return id;
 }
 
 void MainWindow::showCart()
 {
-    m_cartTable->setRowCount(static_cast<int>(m_cart.lines().size()));
-    for (int row = 0; row < m_cart.lines().size(); ++row) {
-        const auto& line = m_cart.lines().at(row);
-        QString name = line.product;
-        for (const auto& product : m_products) {
-            if (product.id == line.product) {
-                name = product.name;
-            }
+    const auto& lines = m_cart.lines();
+    // Replaced cell widgets are deleted later, not now: unname them so nobody finds a stale one meanwhile.
+    for (int row = 0; row < m_cartTable->rowCount(); ++row) {
+        if (auto* widget = m_cartTable->cellWidget(row, 1)) {
+            widget->setObjectName(QString());
         }
-        m_cartTable->setItem(row, 0, new QTableWidgetItem(name));
-        auto* quantity = new QTableWidgetItem(QString::number(line.quantity));
-        quantity->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_cartTable->setItem(row, 1, quantity);
     }
+    m_cartTable->setRowCount(static_cast<int>(lines.size()));
+    for (int row = 0; row < lines.size(); ++row) {
+        const auto& line = lines.at(row);
+        m_cartTable->setItem(row, 0, new QTableWidgetItem(productName(line.product)));
+        const QString name = QStringLiteral("cartQuantity_") + line.product;
+        auto* quantity = qobject_cast<QSpinBox*>(m_cartTable->cellWidget(row, 1));
+        if (!quantity || quantity->property("product").toString() != line.product) {
+            // The quantity is edited in place; the minimum of 1 keeps "remove" an explicit action.
+            quantity = new QSpinBox;
+            quantity->setProperty("product", line.product);
+            quantity->setRange(1, 1000);
+            quantity->setAlignment(Qt::AlignRight);
+            connect(quantity, &QSpinBox::valueChanged, this,
+                    [this, product = line.product](int value) { m_cart.setQuantity(product, value); });
+            m_cartTable->setCellWidget(row, 1, quantity);
+        }
+        quantity->setObjectName(name);
+        const QSignalBlocker blocker(quantity); // showing the cart's quantity is not the user changing it
+        quantity->setValue(line.quantity);
+        quantity->setEnabled(m_cartEditable);
+    }
+    m_cartTable->horizontalHeader()->resizeSection(1, 110);
     m_orderButton->setEnabled(!m_cart.isEmpty());
-    m_removeButton->setEnabled(!m_cart.isEmpty());
+    m_removeButton->setEnabled(!m_cart.isEmpty() && m_cartEditable);
+    m_addButton->setEnabled(m_cartEditable);
 }
 
 } // namespace onceorder::ui

@@ -1,9 +1,13 @@
-// MainWindow: the order-entry window: catalogue, cart, Order button and what happened. Displays what the core
-// reports; it holds no retry or HTTP logic.
+// MainWindow: the order-entry window a teacher projects: catalogue with live stock, the cart, the Order button,
+// who is ordering, this client's orders, the current submission's timeline, the server's live tables and the debug
+// panel. It displays what the core reports; it holds no retry or HTTP logic.
 #pragma once
 
 #include "Cart.h"
+#include "Clock.h"
+#include "KeyStrategy.h"
 #include "ServerApi.h"
+#include "Submission.h"
 
 #include <QMainWindow>
 
@@ -15,10 +19,16 @@ class QTableWidget;
 
 namespace onceorder::core {
 class ClientSession;
-struct OrderOutcome;
+class DebugControls;
+class ServerMonitor;
+struct ServerState;
 } // namespace onceorder::core
 
 namespace onceorder::ui {
+
+class DebugPanel;
+class ServerTablesDock;
+class SubmissionTimelineWidget;
 
 class MainWindow : public QMainWindow
 {
@@ -27,27 +37,71 @@ class MainWindow : public QMainWindow
 public:
     explicit MainWindow(core::ClientSession* session, QWidget* parent = nullptr);
 
+    SubmissionTimelineWidget* timeline() const { return m_timeline; }
+    DebugPanel* debugPanel() const { return m_debugPanel; }
+    ServerTablesDock* serverTablesDock() const { return m_tablesDock; }
+    core::ServerMonitor* serverMonitor() const { return m_monitor; }
+
+    // "A" for demo-key-A: who the server thinks is ordering.
+    static QString clientName(const QString& apiKey);
+
+public Q_SLOTS:
+    // Shows the current submission as the engine reports it (new attempt, result, next delay). A pending
+    // submission freezes the cart; a placed one starts a new cart. Other submissions only update the counts.
+    void showSubmission(const onceorder::core::Submission& submission);
+    void setPendingCount(int count);
+    void setConditionerMode(const QString& mode);
+
+Q_SIGNALS:
+    // From the debug panel, for the network conditioner once the session owns one.
+    void networkModeRequested(const QString& mode, int delayMs, double probability);
+
 private:
+    QWidget* buildHeader();
+    QWidget* buildCatalogue();
+    QWidget* buildCart();
+    QWidget* buildOrders();
     void onServerReady();
+    void onServerDown();
     void refreshProducts();
+    void refreshOrders();
+    void showProducts(const QList<core::Product>& products);
+    void showServerState(const core::ServerState& state);
     void addToCart();
     void removeSelectedLine();
     void placeOrder();
-    void showOutcome(const core::OrderOutcome& outcome);
     void showCart();
+    void setCartEditable(bool editable);
+    QString productName(const QString& id) const;
 
     core::ClientSession* m_session;
+    core::SystemClock m_clock;
     core::Cart m_cart;
+    qint64 m_currentId = 0; // the submission the timeline shows; 0: none yet
+    bool m_resumed = false;
     QList<core::Product> m_products;
+    bool m_cartEditable = true;
+
+    core::ServerMonitor* m_monitor;
+    core::DebugControls* m_debugControls;
 
     QComboBox* m_productCombo;
     QSpinBox* m_quantitySpin;
     QPushButton* m_addButton;
+    QTableWidget* m_catalogueTable;
     QTableWidget* m_cartTable;
     QPushButton* m_removeButton;
     QPushButton* m_orderButton;
     QLabel* m_resultLabel;
+    QTableWidget* m_ordersTable;
+    QLabel* m_identityLabel;
+    QLabel* m_serverUrlLabel;
+    SubmissionTimelineWidget* m_timeline;
+    ServerTablesDock* m_tablesDock;
+    DebugPanel* m_debugPanel;
     QLabel* m_serverLabel;
+    QLabel* m_conditionerLabel;
+    QLabel* m_pendingLabel;
 };
 
 } // namespace onceorder::ui

@@ -1,0 +1,78 @@
+// ServerState: one snapshot of the server's tables as GET /_debug/state reports them, parsed for display.
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace onceorder::core {
+
+struct ServerKeyRow
+{
+    QString clientId;
+    QString key;
+    QString fingerprint;
+    QString status; // "started" or "completed"
+    int responseCode = 0; // 0: none stored yet
+    qint64 orderId = 0; // 0: no order
+    QString createdAt; // ISO 8601, as the server wrote it
+    QString expiresAt;
+    bool operator==(const ServerKeyRow&) const = default;
+};
+
+struct ServerOrderRow
+{
+    qint64 orderId = 0;
+    QString status;
+    QString cartId;
+    QString clientId; // only in /_debug/state; GET /orders answers for the caller alone
+    QString idempotencyKey;
+    QString items; // "kniha × 2, hrnek × 1"
+    QString createdAt;
+    bool operator==(const ServerOrderRow&) const = default;
+};
+
+struct ServerStockRow
+{
+    QString productId;
+    QString name;
+    qint64 stock = 0;
+    bool operator==(const ServerStockRow&) const = default;
+};
+
+struct ServerFault
+{
+    QString fault = QStringLiteral("none");
+    int remaining = 0;
+    int delayMs = 0;
+    int retryAfter = 0;
+    bool operator==(const ServerFault&) const = default;
+};
+
+struct ServerModes
+{
+    bool checkThenInsert = false;
+    bool unscopedKeys = false;
+    bool storeTransient = false;
+    bool businessKeyOff = false;
+    bool operator==(const ServerModes&) const = default;
+};
+
+struct ServerState
+{
+    QList<ServerKeyRow> keys;
+    QList<ServerOrderRow> orders;
+    QList<ServerStockRow> stock;
+    ServerFault fault;
+    ServerModes modes;
+    bool operator==(const ServerState&) const = default;
+
+    // Parses GET /_debug/state; nullopt when the body is not the expected JSON object.
+    static std::optional<ServerState> fromJson(const QByteArray& json);
+    // Parses GET /orders (the same order objects, without client_id and idem_key).
+    static QList<ServerOrderRow> ordersFromJson(const QByteArray& json);
+};
+
+} // namespace onceorder::core

@@ -1,0 +1,917 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>describeReply</name>
+    <message>
+        <source>no response</source>
+        <translation>no response</translation>
+    </message>
+    <message>
+        <source>HTTP %1</source>
+        <translation>HTTP %1</translation>
+    </message>
+    <message>
+        <source>HTTP %1: %2</source>
+        <translation>HTTP %1: %2</translation>
+    </message>
+    <message>
+        <source>HTTP %1 %2: %3</source>
+        <translation>HTTP %1 %2: %3</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::core::BundledServer</name>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation>cannot start %1: %2</translation>
+    </message>
+    <message>
+        <source>the server exited before it was ready:
+%1</source>
+        <translation>the server exited before it was ready:
+%1</translation>
+    </message>
+    <message>
+        <source>unexpected first line from the server: %1</source>
+        <translation>unexpected first line from the server: %1</translation>
+    </message>
+    <message>
+        <source>the server died 10 times within a minute; it is not restarted again</source>
+        <translation>the server died 10 times within a minute; it is not restarted again</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::core::DebugControls</name>
+    <message>
+        <source>Disarm the server&apos;s fault</source>
+        <translation>Disarm the server&apos;s fault</translation>
+    </message>
+    <message>
+        <source>Arm %1 × %2</source>
+        <translation>Arm %1 × %2</translation>
+    </message>
+    <message>
+        <source>Turn %1 on</source>
+        <translation>Turn %1 on</translation>
+    </message>
+    <message>
+        <source>Turn %1 off</source>
+        <translation>Turn %1 off</translation>
+    </message>
+    <message>
+        <source>Reset the server</source>
+        <translation>Reset the server</translation>
+    </message>
+    <message>
+        <source>Kill the server</source>
+        <translation>Kill the server</translation>
+    </message>
+    <message>
+        <source>the server is external; only the bundled one can be killed</source>
+        <translation>the server is external; only the bundled one can be killed</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::core::HttpExchange</name>
+    <message>
+        <source>no data for %1 ms (transfer timeout)</source>
+        <translation>no data for %1 ms (transfer timeout)</translation>
+    </message>
+    <message>
+        <source>aborted</source>
+        <translation>aborted</translation>
+    </message>
+    <message>
+        <source>the connection was closed before any answer</source>
+        <translation>the connection was closed before any answer</translation>
+    </message>
+    <message>
+        <source>the connection was closed in the middle of the answer</source>
+        <translation>the connection was closed in the middle of the answer</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::core::NetworkConditioner</name>
+    <message>
+        <source>refused %1: offline</source>
+        <translation>refused %1: offline</translation>
+    </message>
+    <message>
+        <source>dropped the request %1 before it reached the server</source>
+        <translation>dropped the request %1 before it reached the server</translation>
+    </message>
+    <message>
+        <source>blackholed %1: no answer will come</source>
+        <translation>blackholed %1: no answer will come</translation>
+    </message>
+    <message>
+        <source>delayed %1 by %2 ms each way</source>
+        <translation>delayed %1 by %2 ms each way</translation>
+    </message>
+    <message>
+        <source>forwarded %1</source>
+        <translation>forwarded %1</translation>
+    </message>
+    <message>
+        <source>flaky: dropped the response to %1</source>
+        <translation>flaky: dropped the response to %1</translation>
+    </message>
+    <message>
+        <source>dropped the response to %1 (the server has processed it)</source>
+        <translation>dropped the response to %1 (the server has processed it)</translation>
+    </message>
+    <message>
+        <source>the server closed the connection without answering %1</source>
+        <translation>the server closed the connection without answering %1</translation>
+    </message>
+    <message>
+        <source>could not reach the server at %1 for %2: %3</source>
+        <translation>could not reach the server at %1 for %2: %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>offline: cut %n open connection(s)</source>
+        <translation>
+            <numerusform>offline: cut %n open connection</numerusform>
+            <numerusform>offline: cut %n open connections</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::core::ServerMonitor</name>
+    <message>
+        <source>the server&apos;s answer is not a debug state</source>
+        <translation>the server&apos;s answer is not a debug state</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::core::SubmissionEngine</name>
+    <message>
+        <source>interrupted: the client stopped before the answer arrived</source>
+        <translation>interrupted: the client stopped before the answer arrived</translation>
+    </message>
+    <message>
+        <source>abandoned by the user; the order may exist on the server (reconcile to know)</source>
+        <translation>abandoned by the user; the order may exist on the server (reconcile to know)</translation>
+    </message>
+    <message>
+        <source>reconciled: the server has order %1 for this cart</source>
+        <translation>reconciled: the server has order %1 for this cart</translation>
+    </message>
+    <message>
+        <source>reconciled: the server has no order for this cart; nothing was placed</source>
+        <translation>reconciled: the server has no order for this cart; nothing was placed</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::DebugPanel</name>
+    <message>
+        <source>Debug panel: break it on purpose</source>
+        <translation>Debug panel: break it on purpose</translation>
+    </message>
+    <message>
+        <source>Done: %1</source>
+        <translation>Done: %1</translation>
+    </message>
+    <message>
+        <source> — the server needs --debug-endpoints</source>
+        <translation> — the server needs --debug-endpoints</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2%3</source>
+        <translation>%1 failed: %2%3</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>Server</translation>
+    </message>
+    <message>
+        <source>This client uses an external server: these controls work only if it was started with --debug-endpoints.</source>
+        <translation>This client uses an external server: these controls work only if it was started with --debug-endpoints.</translation>
+    </message>
+    <message>
+        <source>How many of the next order requests the fault hits</source>
+        <translation>How many of the next order requests the fault hits</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Requests:</source>
+        <translation>Requests:</translation>
+    </message>
+    <message>
+        <source>Delay:</source>
+        <translation>Delay:</translation>
+    </message>
+    <message>
+        <source>Retry-After:</source>
+        <translation>Retry-After:</translation>
+    </message>
+    <message>
+        <source>Fail before commit</source>
+        <translation>Fail before commit</translation>
+    </message>
+    <message>
+        <source>The transaction rolls back and the server answers 503: nothing is stored, the retry places it.</source>
+        <translation>The transaction rolls back and the server answers 503: nothing is stored, the retry places it.</translation>
+    </message>
+    <message>
+        <source>Crash before commit</source>
+        <translation>Crash before commit</translation>
+    </message>
+    <message>
+        <source>The server dies mid-transaction: no order exists; it restarts and the retry places it.</source>
+        <translation>The server dies mid-transaction: no order exists; it restarts and the retry places it.</translation>
+    </message>
+    <message>
+        <source>Crash after commit</source>
+        <translation>Crash after commit</translation>
+    </message>
+    <message>
+        <source>The order is committed, the answer never sent: the retry gets the stored answer, replayed.</source>
+        <translation>The order is committed, the answer never sent: the retry gets the stored answer, replayed.</translation>
+    </message>
+    <message>
+        <source>Slow transaction</source>
+        <translation>Slow transaction</translation>
+    </message>
+    <message>
+        <source>The server holds the order for the delay: a retry meanwhile gets 409 (in progress).</source>
+        <translation>The server holds the order for the delay: a retry meanwhile gets 409 (in progress).</translation>
+    </message>
+    <message>
+        <source>Unavailable (503)</source>
+        <translation>Unavailable (503)</translation>
+    </message>
+    <message>
+        <source>503 with Retry-After: the client waits as long as the server asks, then retries.</source>
+        <translation>503 with Retry-After: the client waits as long as the server asks, then retries.</translation>
+    </message>
+    <message>
+        <source>Disarm</source>
+        <translation>Disarm</translation>
+    </message>
+    <message>
+        <source>Clears the armed fault.</source>
+        <translation>Clears the armed fault.</translation>
+    </message>
+    <message>
+        <source>Armed: nothing</source>
+        <translation>Armed: nothing</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Teaching modes&lt;/b&gt; — the article&apos;s mistakes, made on purpose:</source>
+        <translation>&lt;b&gt;Teaching modes&lt;/b&gt; — the article&apos;s mistakes, made on purpose:</translation>
+    </message>
+    <message>
+        <source>Check, then insert</source>
+        <translation>Check, then insert</translation>
+    </message>
+    <message>
+        <source>Looks the key up, then inserts it: two simultaneous retries both pass and order twice.</source>
+        <translation>Looks the key up, then inserts it: two simultaneous retries both pass and order twice.</translation>
+    </message>
+    <message>
+        <source>Keys shared by all clients</source>
+        <translation>Keys shared by all clients</translation>
+    </message>
+    <message>
+        <source>Client B sending A&apos;s key gets A&apos;s stored answer: another client&apos;s data leaks.</source>
+        <translation>Client B sending A&apos;s key gets A&apos;s stored answer: another client&apos;s data leaks.</translation>
+    </message>
+    <message>
+        <source>Store transient errors</source>
+        <translation>Store transient errors</translation>
+    </message>
+    <message>
+        <source>A temporary failure is stored under the key: every retry replays the failure forever.</source>
+        <translation>A temporary failure is stored under the key: every retry replays the failure forever.</translation>
+    </message>
+    <message>
+        <source>Business key off</source>
+        <translation>Business key off</translation>
+    </message>
+    <message>
+        <source>No one-order-per-cart rule: with a new key per click, duplicates appear in Orders.</source>
+        <translation>No one-order-per-cart rule: with a new key per click, duplicates appear in Orders.</translation>
+    </message>
+    <message>
+        <source>Reset the server</source>
+        <translation>Reset the server</translation>
+    </message>
+    <message>
+        <source>Deletes orders and keys, restores stock, clears faults: a clean slate.</source>
+        <translation>Deletes orders and keys, restores stock, clears faults: a clean slate.</translation>
+    </message>
+    <message>
+        <source>Kill the server</source>
+        <translation>Kill the server</translation>
+    </message>
+    <message>
+        <source>kill -9 the bundled server: requests fail until it restarts by itself.</source>
+        <translation>kill -9 the bundled server: requests fail until it restarts by itself.</translation>
+    </message>
+    <message>
+        <source>Only the bundled server can be killed from here.</source>
+        <translation>Only the bundled server can be killed from here.</translation>
+    </message>
+    <message>
+        <source>Network (between this client and the server)</source>
+        <translation>Network (between this client and the server)</translation>
+    </message>
+    <message>
+        <source>Pass</source>
+        <translation>Pass</translation>
+    </message>
+    <message>
+        <source>Everything goes through untouched.</source>
+        <translation>Everything goes through untouched.</translation>
+    </message>
+    <message>
+        <source>Offline</source>
+        <translation>Offline</translation>
+    </message>
+    <message>
+        <source>Connections are refused: the request is surely not sent, so retrying is safe.</source>
+        <translation>Connections are refused: the request is surely not sent, so retrying is safe.</translation>
+    </message>
+    <message>
+        <source>Drop the request</source>
+        <translation>Drop the request</translation>
+    </message>
+    <message>
+        <source>The request is lost on the way: the server never sees it; the retry places the order.</source>
+        <translation>The request is lost on the way: the server never sees it; the retry places the order.</translation>
+    </message>
+    <message>
+        <source>Drop the response</source>
+        <translation>Drop the response</translation>
+    </message>
+    <message>
+        <source>The order is placed but the answer is lost: the retry with the same key is replayed, not doubled.</source>
+        <translation>The order is placed but the answer is lost: the retry with the same key is replayed, not doubled.</translation>
+    </message>
+    <message>
+        <source>Delay</source>
+        <translation>Delay</translation>
+    </message>
+    <message>
+        <source>Every exchange waits for the delay: slow networks make timeouts and overlapping retries.</source>
+        <translation>Every exchange waits for the delay: slow networks make timeouts and overlapping retries.</translation>
+    </message>
+    <message>
+        <source>Black hole</source>
+        <translation>Black hole</translation>
+    </message>
+    <message>
+        <source>Nothing comes back and nothing closes: only the client&apos;s timeout ends the attempt.</source>
+        <translation>Nothing comes back and nothing closes: only the client&apos;s timeout ends the attempt.</translation>
+    </message>
+    <message>
+        <source>Flaky</source>
+        <translation>Flaky</translation>
+    </message>
+    <message>
+        <source>Each exchange fails with the probability below: retries with backoff get through.</source>
+        <translation>Each exchange fails with the probability below: retries with backoff get through.</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>Mode:</source>
+        <translation>Mode:</translation>
+    </message>
+    <message>
+        <source>Failure probability:</source>
+        <translation>Failure probability:</translation>
+    </message>
+    <message>
+        <source>Client (this window)</source>
+        <translation>Client (this window)</translation>
+    </message>
+    <message>
+        <source>Crash the app now</source>
+        <translation>Crash the app now</translation>
+    </message>
+    <message>
+        <source>The client dies at once, like a power cut: start it again and a pending order resumes with its key.</source>
+        <translation>The client dies at once, like a power cut: start it again and a pending order resumes with its key.</translation>
+    </message>
+    <message>
+        <source>Crash after the next send</source>
+        <translation>Crash after the next send</translation>
+    </message>
+    <message>
+        <source>The request reaches the server, the client dies before the answer: the next start resumes and is replayed.</source>
+        <translation>The request reaches the server, the client dies before the answer: the next start resumes and is replayed.</translation>
+    </message>
+    <message>
+        <source>One key per cart (correct)</source>
+        <translation>One key per cart (correct)</translation>
+    </message>
+    <message>
+        <source>A new key per click</source>
+        <translation>A new key per click</translation>
+    </message>
+    <message>
+        <source>No key</source>
+        <translation>No key</translation>
+    </message>
+    <message>
+        <source>Key strategy:</source>
+        <translation>Key strategy:</translation>
+    </message>
+    <message>
+        <source>Every retry and every click re-sends the cart&apos;s one key: the server places it once.</source>
+        <translation>Every retry and every click re-sends the cart&apos;s one key: the server places it once.</translation>
+    </message>
+    <message>
+        <source>Each click is a new request to the server: a second click after a lost answer orders twice.</source>
+        <translation>Each click is a new request to the server: a second click after a lost answer orders twice.</translation>
+    </message>
+    <message>
+        <source>Without a key the server cannot tell a retry from a new order.</source>
+        <translation>Without a key the server cannot tell a retry from a new order.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Armed: %1 for the next %n request(s)</source>
+        <translation>
+            <numerusform>Armed: %1 for the next request</numerusform>
+            <numerusform>Armed: %1 for the next %n requests</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The network conditioner is not part of this build yet: these controls do not change anything.</source>
+        <translation>The network conditioner is not part of this build yet: these controls do not change anything.</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::MainWindow</name>
+    <message>
+        <source>Add to cart</source>
+        <translation>Add to cart</translation>
+    </message>
+    <message>
+        <source>Product</source>
+        <translation>Product</translation>
+    </message>
+    <message>
+        <source>In stock</source>
+        <translation>In stock</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>Quantity</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Remove</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>Order</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>Items</translation>
+    </message>
+    <message>
+        <source>Placed at</source>
+        <translation>Placed at</translation>
+    </message>
+    <message>
+        <source>Starting the server…</source>
+        <translation>Starting the server…</translation>
+    </message>
+    <message>
+        <source>OnceOrder — client %1</source>
+        <translation>OnceOrder — client %1</translation>
+    </message>
+    <message>
+        <source>Current submission: every attempt, one key</source>
+        <translation>Current submission: every attempt, one key</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;View</translation>
+    </message>
+    <message>
+        <source>● Server failed: %1</source>
+        <translation>● Server failed: %1</translation>
+    </message>
+    <message>
+        <source>Client %1</source>
+        <translation>Client %1</translation>
+    </message>
+    <message>
+        <source>The server takes the client from the API key (%1), never from the order.</source>
+        <translation>The server takes the client from the API key (%1), never from the order.</translation>
+    </message>
+    <message>
+        <source>Places every order exactly once, whatever the network does.</source>
+        <translation>Places every order exactly once, whatever the network does.</translation>
+    </message>
+    <message>
+        <source>Double-click a product to add it to the cart</source>
+        <translation>Double-click a product to add it to the cart</translation>
+    </message>
+    <message>
+        <source>Catalogue</source>
+        <translation>Catalogue</translation>
+    </message>
+    <message>
+        <source>Send the cart with its Idempotency-Key; clicking again re-sends the same key</source>
+        <translation>Send the cart with its Idempotency-Key; clicking again re-sends the same key</translation>
+    </message>
+    <message>
+        <source>Cart</source>
+        <translation>Cart</translation>
+    </message>
+    <message>
+        <source>My orders (on the server)</source>
+        <translation>My orders (on the server)</translation>
+    </message>
+    <message>
+        <source>● Bundled server up</source>
+        <translation>● Bundled server up</translation>
+    </message>
+    <message>
+        <source>● Server: external</source>
+        <translation>● Server: external</translation>
+    </message>
+    <message>
+        <source>● Bundled server down — restarting…</source>
+        <translation>● Bundled server down — restarting…</translation>
+    </message>
+    <message>
+        <source>sold out</source>
+        <translation>sold out</translation>
+    </message>
+    <message>
+        <source>Sending the order… (attempt %1)</source>
+        <translation>Sending the order… (attempt %1)</translation>
+    </message>
+    <message>
+        <source>Order %1 placed (replayed by the server).</source>
+        <translation>Order %1 placed (replayed by the server).</translation>
+    </message>
+    <message>
+        <source>Order %1 placed.</source>
+        <translation>Order %1 placed.</translation>
+    </message>
+    <message>
+        <source>Rejected (HTTP %1): %2</source>
+        <translation>Rejected (HTTP %1): %2</translation>
+    </message>
+    <message>
+        <source>Failed (HTTP %1): %2</source>
+        <translation>Failed (HTTP %1): %2</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Failed: %1</translation>
+    </message>
+    <message>
+        <source>Abandoned: the order may still exist on the server.</source>
+        <translation>Abandoned: the order may still exist on the server.</translation>
+    </message>
+    <message>
+        <source>Pending submissions: %1</source>
+        <translation>Pending submissions: %1</translation>
+    </message>
+    <message>
+        <source>Network: %1</source>
+        <translation>Network: %1</translation>
+    </message>
+    <message>
+        <source>Attempt %1 did not get through; retrying with the same key…</source>
+        <translation>Attempt %1 did not get through; retrying with the same key…</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::ServerTableModel</name>
+    <message>
+        <source>completed</source>
+        <translation>completed</translation>
+    </message>
+    <message>
+        <source>in progress</source>
+        <translation>in progress</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(none)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Duplicate: this cart was ordered %n times</source>
+        <translation>
+            <numerusform>Duplicate: this cart was ordered %n times</numerusform>
+            <numerusform>Duplicate: this cart was ordered %n times</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Client</source>
+        <translation>Client</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Key</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>Fingerprint</translation>
+    </message>
+    <message>
+        <source>Stored code</source>
+        <translation>Stored code</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>Order</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Expires</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>Items</translation>
+    </message>
+    <message>
+        <source>Cart</source>
+        <translation>Cart</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Created</translation>
+    </message>
+    <message>
+        <source>Product</source>
+        <translation>Product</translation>
+    </message>
+    <message>
+        <source>Stock</source>
+        <translation>Stock</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::ServerTablesDock</name>
+    <message>
+        <source>Server database (live)</source>
+        <translation>Server database (live)</translation>
+    </message>
+    <message>
+        <source>Waiting for the server…</source>
+        <translation>Waiting for the server…</translation>
+    </message>
+    <message>
+        <source>Idempotency keys</source>
+        <translation>Idempotency keys</translation>
+    </message>
+    <message>
+        <source>One row per (client, key): taken first, completed with the stored answer.</source>
+        <translation>One row per (client, key): taken first, completed with the stored answer.</translation>
+    </message>
+    <message>
+        <source>Orders</source>
+        <translation>Orders</translation>
+    </message>
+    <message>
+        <source>What was really ordered. Red rows: one cart ordered twice.</source>
+        <translation>What was really ordered. Red rows: one cart ordered twice.</translation>
+    </message>
+    <message>
+        <source>Stock</source>
+        <translation>Stock</translation>
+    </message>
+    <message>
+        <source>Decremented in the order&apos;s transaction.</source>
+        <translation>Decremented in the order&apos;s transaction.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Live: %n order(s), %1 key(s); updated %2</source>
+        <translation>
+            <numerusform>Live: %n order, %1 key(s); last change %2</numerusform>
+            <numerusform>Live: %n orders, %1 key(s); last change %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The server does not show its tables (start it with --debug-endpoints): %1</source>
+        <translation>The server does not show its tables (start it with --debug-endpoints): %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the server&apos;s tables: %1</source>
+        <translation>Cannot read the server&apos;s tables: %1</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::SubmissionTimelineWidget</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copy</translation>
+    </message>
+    <message>
+        <source>Retry now</source>
+        <translation>Retry now</translation>
+    </message>
+    <message>
+        <source>Abandon…</source>
+        <translation>Abandon…</translation>
+    </message>
+    <message>
+        <source>no submission yet</source>
+        <translation>no submission yet</translation>
+    </message>
+    <message>
+        <source>The Idempotency-Key: the same on every attempt of this cart</source>
+        <translation>The Idempotency-Key: the same on every attempt of this cart</translation>
+    </message>
+    <message>
+        <source>Copy the key, e.g. to find it in the server&apos;s tables or log</source>
+        <translation>Copy the key, e.g. to find it in the server&apos;s tables or log</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Time</translation>
+    </message>
+    <message>
+        <source>Took</source>
+        <translation>Took</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Outcome</translation>
+    </message>
+    <message>
+        <source>HTTP</source>
+        <translation>HTTP</translation>
+    </message>
+    <message>
+        <source>Replayed</source>
+        <translation>Replayed</translation>
+    </message>
+    <message>
+        <source>Then waited</source>
+        <translation>Then waited</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>Why</translation>
+    </message>
+    <message>
+        <source>Send the next attempt now instead of waiting (same key, same bytes)</source>
+        <translation>Send the next attempt now instead of waiting (same key, same bytes)</translation>
+    </message>
+    <message>
+        <source>Stop retrying; the order may already exist on the server</source>
+        <translation>Stop retrying; the order may already exist on the server</translation>
+    </message>
+    <message>
+        <source>Idempotency-Key:</source>
+        <translation>Idempotency-Key:</translation>
+    </message>
+    <message>
+        <source>(no key: the &quot;no key&quot; strategy)</source>
+        <translation>(no key: the &quot;no key&quot; strategy)</translation>
+    </message>
+    <message>
+        <source>Idempotency-Key of cart %1, sent to %2</source>
+        <translation>Idempotency-Key of cart %1, sent to %2</translation>
+    </message>
+    <message>
+        <source>Place an order to see each attempt here.</source>
+        <translation>Place an order to see each attempt here.</translation>
+    </message>
+    <message>
+        <source>in flight…</source>
+        <translation>in flight…</translation>
+    </message>
+    <message>
+        <source>placed</source>
+        <translation>placed</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>rejected</translation>
+    </message>
+    <message>
+        <source>retry later</source>
+        <translation>retry later</translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <translation>not sent</translation>
+    </message>
+    <message>
+        <source>maybe sent</source>
+        <translation>maybe sent</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Pending</translation>
+    </message>
+    <message>
+        <source>Order %1 (replayed)</source>
+        <translation>Order %1 (replayed)</translation>
+    </message>
+    <message>
+        <source>Order %1 placed</source>
+        <translation>Order %1 placed</translation>
+    </message>
+    <message>
+        <source>Rejected (HTTP %1)</source>
+        <translation>Rejected (HTTP %1)</translation>
+    </message>
+    <message>
+        <source>Gave up: outcome unknown</source>
+        <translation>Gave up: outcome unknown</translation>
+    </message>
+    <message>
+        <source>Abandoned</source>
+        <translation>Abandoned</translation>
+    </message>
+    <message>
+        <source>%1 (+%2)</source>
+        <translation>%1 (+%2)</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>yes</translation>
+    </message>
+    <message>
+        <source>Idempotent-Replayed: true — the server answered from the stored response</source>
+        <translation>Idempotent-Replayed: true — the server answered from the stored response</translation>
+    </message>
+    <message>
+        <source>Attempt %1 is on its way…</source>
+        <translation>Attempt %1 is on its way…</translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation>Sending…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s), one key.</source>
+        <translation>
+            <numerusform>%n attempt, one key.</numerusform>
+            <numerusform>%n attempts, one key.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Next attempt in %1</source>
+        <translation>Next attempt in %1</translation>
+    </message>
+    <message>
+        <source>Next attempt due now</source>
+        <translation>Next attempt due now</translation>
+    </message>
+    <message>
+        <source>Abandon this order?</source>
+        <translation>Abandon this order?</translation>
+    </message>
+    <message>
+        <source>The server may already have placed this order: an attempt may have arrived even though its answer did not.</source>
+        <translation>The server may already have placed this order: an attempt may have arrived even though its answer did not.</translation>
+    </message>
+    <message>
+        <source>Check the server first: it looks for an order from this cart. Abandoning only stops this client from retrying.</source>
+        <translation>Check the server first: it looks for an order from this cart. Abandoning only stops this client from retrying.</translation>
+    </message>
+    <message>
+        <source>Check the server first</source>
+        <translation>Check the server first</translation>
+    </message>
+    <message>
+        <source>Abandon anyway</source>
+        <translation>Abandon anyway</translation>
+    </message>
+    <message>
+        <source>Keep retrying</source>
+        <translation>Keep retrying</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,181 @@
+// The live tables' models: parsing /_debug/state, QAbstractItemModelTester on every kind of update, the duplicate
+// highlight. No server: the JSON is what OrderQueries::debugStateJson writes.
+#include "ServerTableModel.h"
+#include "ServerState.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace onceorder;
+
+namespace {
+
+const QByteArray kState = R"({"keys":[
+ {"client_id":"A","idem_key":"3f1c9a52-8d7e-4d8e-9a53-0d4b7e3c2f10","fingerprint":"ab12cd34ef56ab12cd34ef56","status":"completed",
+  "response_code":201,"order_id":1,"created_at":"2026-12-02T09:00:00.000Z","expires_at":"2026-12-03T09:00:00.000Z"},
+ {"client_id":"B","idem_key":"k2","fingerprint":"ff00","status":"started","response_code":null,"order_id":null,
+  "created_at":"2026-12-02T09:00:01.000Z","expires_at":"2026-12-03T09:00:01.000Z"}],
+ "orders":[
+ {"order_id":1,"status":"placed","cart_id":"cart-1","items":[{"product":"kniha","quantity":2},{"product":"hrnek","quantity":1}],
+  "created_at":"2026-12-02T09:00:00.000Z","client_id":"A","idem_key":"3f1c9a52-8d7e-4d8e-9a53-0d4b7e3c2f10"}],
+ "products":[{"id":"hrnek","name":"Hrnek","stock":49},{"id":"kniha","name":"Kniha","stock":98}],
+ "fault":{"fault":"delay","remaining":2,"delay_ms":3000,"retry_after":1},
+ "modes":{"check_then_insert":false,"unscoped_keys":true,"store_transient":false,"business_key_off":true}})";
+
+core::ServerOrderRow order(qint64 id, const QString& cart, const QString& client = QStringLiteral("A"))
+{
+    core::ServerOrderRow row;
+    row.orderId = id;
+    row.cartId = cart;
+    row.clientId = client;
+    row.items = QStringLiteral("kniha × 1");
+    return row;
+}
+
+} // namespace
+
+class ServerTableModelTest : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void parsesTheDebugState();
+    void rejectsWhatIsNotADebugState();
+    void parsesTheClientsOrders();
+    void keysModelShowsStatusCodeAndFingerprintPrefix();
+    void updatesPassTheModelTester();
+    void anUnchangedSnapshotTouchesNothing();
+    void oneCartOrderedTwiceIsHighlighted();
+};
+
+void ServerTableModelTest::parsesTheDebugState()
+{
+    const auto state = core::ServerState::fromJson(kState);
+    QVERIFY(state);
+    QCOMPARE(state->keys.size(), 2);
+    QCOMPARE(state->keys[0].responseCode, 201);
+    QCOMPARE(state->keys[0].orderId, 1);
+    QCOMPARE(state->keys[1].responseCode, 0);
+    QCOMPARE(state->keys[1].status, QStringLiteral("started"));
+    QCOMPARE(state->orders.size(), 1);
+    QCOMPARE(state->orders[0].items, QStringLiteral("kniha × 2, hrnek × 1"));
+    QCOMPARE(state->orders[0].clientId, QStringLiteral("A"));
+    QCOMPARE(state->stock.size(), 2);
+    QCOMPARE(state->stock[1].stock, 98);
+    QCOMPARE(state->fault.fault, QStringLiteral("delay"));
+    QCOMPARE(state->fault.remaining, 2);
+    QVERIFY(state->modes.unscopedKeys);
+    QVERIFY(state->modes.businessKeyOff);
+    QVERIFY(!state->modes.checkThenInsert);
+}
+
+void ServerTableModelTest::rejectsWhatIsNotADebugState()
+{
+    QVERIFY(!core::ServerState::fromJson("not json"));
+    QVERIFY(!core::ServerState::fromJson(R"({"type":"not-found","status":404})"));
+}
+
+void ServerTableModelTest::parsesTheClientsOrders()
+{
+    const auto orders = core::ServerState::ordersFromJson(
+        R"([{"order_id":2,"status":"placed","items":[{"product":"propiska","quantity":3}],"created_at":"x"},
+            {"order_id":1,"status":"placed","cart_id":"c","items":[],"created_at":"y"}])");
+    QCOMPARE(orders.size(), 2);
+    QCOMPARE(orders[0].orderId, 2);
+    QCOMPARE(orders[0].items, QStringLiteral("propiska × 3"));
+    QCOMPARE(orders[1].cartId, QStringLiteral("c"));
+}
+
+void ServerTableModelTest::keysModelShowsStatusCodeAndFingerprintPrefix()
+{
+    ui::ServerTableModel keys(ui::ServerTableModel::Table::Keys);
+    QAbstractItemModelTester tester(&keys, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    keys.setState(*core::ServerState::fromJson(kState));
+    QCOMPARE(keys.rowCount(), 2);
+    QCOMPARE(keys.columnCount(), 7);
+    QCOMPARE(keys.headerData(2, Qt::Horizontal).toString(), QStringLiteral("Status"));
+    QCOMPARE(keys.index(0, 0).data().toString(), QStringLiteral("A"));
+    QCOMPARE(keys.index(0, 1).data().toString(), QStringLiteral("3f1c9a52…2f10"));
+    QCOMPARE(keys.index(0, 1).data(Qt::ToolTipRole).toString(), QStringLiteral("3f1c9a52-8d7e-4d8e-9a53-0d4b7e3c2f10"));
+    QCOMPARE(keys.index(0, 2).data().toString(), QStringLiteral("completed"));
+    QCOMPARE(keys.index(0, 3).data().toString(), QStringLiteral("ab12cd34ef56"));
+    QCOMPARE(keys.index(0, 4).data().toString(), QStringLiteral("201"));
+    QCOMPARE(keys.index(1, 2).data().toString(), QStringLiteral("in progress"));
+    QCOMPARE(keys.index(1, 4).data().toString(), QStringLiteral("—"));
+    QCOMPARE(keys.index(1, 0).data(ui::ServerTableModel::HighlightRole).toInt(),
+             static_cast<int>(ui::ServerTableModel::Highlight::Pending));
+
+    ui::ServerTableModel stock(ui::ServerTableModel::Table::Stock);
+    QAbstractItemModelTester stockTester(&stock, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    stock.setState(*core::ServerState::fromJson(kState));
+    QCOMPARE(stock.rowCount(), 2);
+    QCOMPARE(stock.index(1, 0).data().toString(), QStringLiteral("Kniha"));
+    QCOMPARE(stock.index(1, stock.columnCount() - 1).data().toString(), QStringLiteral("98"));
+}
+
+void ServerTableModelTest::updatesPassTheModelTester()
+{
+    ui::ServerTableModel orders(ui::ServerTableModel::Table::Orders);
+    QAbstractItemModelTester tester(&orders, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy inserted(&orders, &QAbstractItemModel::rowsInserted);
+    QSignalSpy reset(&orders, &QAbstractItemModel::modelReset);
+    QSignalSpy changed(&orders, &QAbstractItemModel::dataChanged);
+
+    core::ServerState state;
+    state.orders = {order(1, QStringLiteral("c1"))};
+    orders.setState(state); // appended to nothing
+    state.orders.append(order(2, QStringLiteral("c2")));
+    orders.setState(state); // appended: an insert, the view keeps its place
+    QCOMPARE(inserted.count(), 2);
+    QCOMPARE(reset.count(), 0);
+
+    state.orders[1].items = QStringLiteral("hrnek × 4");
+    orders.setState(state); // same rows, new content
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(orders.index(1, 2).data().toString(), QStringLiteral("hrnek × 4"));
+
+    state.orders = {order(9, QStringLiteral("c9"))};
+    orders.setState(state); // after a reset of the server: fewer rows
+    QCOMPARE(reset.count(), 1);
+    QCOMPARE(orders.rowCount(), 1);
+
+    orders.clear();
+    QCOMPARE(orders.rowCount(), 0);
+    QVERIFY(!orders.index(0, 0).isValid());
+}
+
+void ServerTableModelTest::anUnchangedSnapshotTouchesNothing()
+{
+    ui::ServerTableModel keys(ui::ServerTableModel::Table::Keys);
+    keys.setState(*core::ServerState::fromJson(kState));
+    QSignalSpy changed(&keys, &QAbstractItemModel::dataChanged);
+    QSignalSpy reset(&keys, &QAbstractItemModel::modelReset);
+    keys.setState(*core::ServerState::fromJson(kState));
+    QCOMPARE(changed.count(), 0);
+    QCOMPARE(reset.count(), 0);
+}
+
+void ServerTableModelTest::oneCartOrderedTwiceIsHighlighted()
+{
+    ui::ServerTableModel orders(ui::ServerTableModel::Table::Orders);
+    QAbstractItemModelTester tester(&orders, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    core::ServerState state;
+    // Client B's cart with the same id is another cart: keys and carts are scoped to the client.
+    state.orders = {order(1, QStringLiteral("c1")), order(2, QStringLiteral("c1")), order(3, QStringLiteral("c2")),
+                    order(4, QStringLiteral("c2"), QStringLiteral("B"))};
+    orders.setState(state);
+    const auto highlight = [&](int row) {
+        return static_cast<ui::ServerTableModel::Highlight>(
+            orders.index(row, 0).data(ui::ServerTableModel::HighlightRole).toInt());
+    };
+    QCOMPARE(highlight(0), ui::ServerTableModel::Highlight::Warning);
+    QCOMPARE(highlight(1), ui::ServerTableModel::Highlight::Warning);
+    QCOMPARE(highlight(2), ui::ServerTableModel::Highlight::None);
+    QCOMPARE(highlight(3), ui::ServerTableModel::Highlight::None);
+    QVERIFY(orders.index(0, 0).data(Qt::BackgroundRole).isValid());
+    QVERIFY(orders.index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("2 times")));
+}
+
+QTEST_MAIN(ServerTableModelTest)
+#include "ServerTableModelTest.moc"

@@ -1,0 +1,370 @@
+#include "DebugPanel.h"
+
+#include "DebugControls.h"
+#include "ServerState.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace onceorder::ui {
+
+namespace {
+
+QLabel* explanation(const QString& text)
+{
+    auto* label = new QLabel(text);
+    label->setWordWrap(true);
+    label->setStyleSheet(QStringLiteral("QLabel { color: #4a4a4a; }"));
+    return label;
+}
+
+// One control and its one-line explanation, side by side in a grid.
+void addExplained(QGridLayout* grid, QWidget* control, const QString& text)
+{
+    const int row = grid->rowCount();
+    grid->addWidget(control, row, 0, Qt::AlignTop);
+    grid->addWidget(explanation(text), row, 1);
+}
+
+QGridLayout* explainedGrid()
+{
+    auto* grid = new QGridLayout;
+    grid->setColumnStretch(1, 1);
+    grid->setHorizontalSpacing(10);
+    grid->setVerticalSpacing(6);
+    return grid;
+}
+
+} // namespace
+
+DebugPanel::DebugPanel(core::DebugControls* controls, bool externalServer, QWidget* parent)
+    : QDockWidget(tr("Debug panel: break it on purpose"), parent)
+    , m_controls(controls)
+    , m_externalServer(externalServer)
+{
+    setObjectName(QStringLiteral("debugPanel"));
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
+    layout->addWidget(buildServerSection());
+    layout->addWidget(buildNetworkSection());
+    layout->addWidget(buildClientSection());
+    layout->addStretch();
+
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(content);
+    setWidget(scroll);
+
+    connect(controls, &core::DebugControls::succeeded, this,
+            [this](const QString& what, const core::ServerState& state) {
+                showResult(tr("Done: %1").arg(what), true);
+                setServerState(state);
+            });
+    connect(controls, &core::DebugControls::failed, this,
+            [this](const QString& what, const QString& reason, int status) {
+                const QString hint = status == 404 ? tr(" — the server needs --debug-endpoints") : QString();
+                showResult(tr("%1 failed: %2%3").arg(what, reason, hint), false);
+            });
+    setNetworkAvailable(false);
+}
+
+QGroupBox* DebugPanel::buildServerSection()
+{
+    auto* box = new QGroupBox(tr("Server"));
+    auto* layout = new QVBoxLayout(box);
+    if (m_externalServer) {
+        auto* note = explanation(tr("This client uses an external server: these controls work only if it was "
+                                    "started with --debug-endpoints."));
+        note->setObjectName(QStringLiteral("externalServerNote"));
+        note->setStyleSheet(QStringLiteral("QLabel { color: #8a4b00; font-weight: bold; }"));
+        layout->addWidget(note);
+    }
+
+    m_countSpin = new QSpinBox;
+    m_countSpin->setObjectName(QStringLiteral("faultCountSpin"));
+    m_countSpin->setRange(1, 50);
+    m_countSpin->setToolTip(tr("How many of the next order requests the fault hits"));
+    m_delaySpin = new QSpinBox;
+    m_delaySpin->setObjectName(QStringLiteral("faultDelaySpin"));
+    m_delaySpin->setRange(0, 120'000);
+    m_delaySpin->setSingleStep(500);
+    m_delaySpin->setValue(3000);
+    m_delaySpin->setSuffix(tr(" ms"));
+    m_retryAfterSpin = new QSpinBox;
+    m_retryAfterSpin->setObjectName(QStringLiteral("faultRetryAfterSpin"));
+    m_retryAfterSpin->setRange(0, 600);
+    m_retryAfterSpin->setValue(2);
+    m_retryAfterSpin->setSuffix(tr(" s"));
+    auto* parameters = new QHBoxLayout;
+    parameters->addWidget(new QLabel(tr("Requests:")));
+    parameters->addWidget(m_countSpin);
+    parameters->addSpacing(8);
+    parameters->addWidget(new QLabel(tr("Delay:")));
+    parameters->addWidget(m_delaySpin);
+    parameters->addSpacing(8);
+    parameters->addWidget(new QLabel(tr("Retry-After:")));
+    parameters->addWidget(m_retryAfterSpin);
+    parameters->addStretch();
+    layout->addLayout(parameters);
+
+    auto* faults = explainedGrid();
+    const struct
+    {
+        QString fault;
+        QString label;
+        QString text;
+    } kFaults[] = {
+        {QStringLiteral("fail-before-commit"), tr("Fail before commit"),
+         tr("The transaction rolls back and the server answers 503: nothing is stored, the retry places it.")},
+        {QStringLiteral("crash-before-commit"), tr("Crash before commit"),
+         tr("The server dies mid-transaction: no order exists; it restarts and the retry places it.")},
+        {QStringLiteral("crash-after-commit"), tr("Crash after commit"),
+         tr("The order is committed, the answer never sent: the retry gets the stored answer, replayed.")},
+        {QStringLiteral("delay"), tr("Slow transaction"),
+         tr("The server holds the order for the delay: a retry meanwhile gets 409 (in progress).")},
+        {QStringLiteral("unavailable"), tr("Unavailable (503)"),
+         tr("503 with Retry-After: the client waits as long as the server asks, then retries.")},
+        {QStringLiteral("none"), tr("Disarm"), tr("Clears the armed fault.")},
+    };
+    for (const auto& fault : kFaults) {
+        auto* button = new QPushButton(fault.label);
+        button->setObjectName(QStringLiteral("arm_") + fault.fault);
+        connect(button, &QPushButton::clicked, this, [this, name = fault.fault] { armFault(name); });
+        addExplained(faults, button, fault.text);
+    }
+    layout->addLayout(faults);
+    m_armedLabel = new QLabel(tr("Armed: nothing"));
+    m_armedLabel->setObjectName(QStringLiteral("armedFaultLabel"));
+    layout->addWidget(m_armedLabel);
+
+    auto* modesTitle = new QLabel(tr("<b>Teaching modes</b> — the article's mistakes, made on purpose:"));
+    layout->addWidget(modesTitle);
+    auto* modes = explainedGrid();
+    const struct
+    {
+        QString mode;
+        QString label;
+        QString text;
+    } kModes[] = {
+        {QStringLiteral("check_then_insert"), tr("Check, then insert"),
+         tr("Looks the key up, then inserts it: two simultaneous retries both pass and order twice.")},
+        {QStringLiteral("unscoped_keys"), tr("Keys shared by all clients"),
+         tr("Client B sending A's key gets A's stored answer: another client's data leaks.")},
+        {QStringLiteral("store_transient"), tr("Store transient errors"),
+         tr("A temporary failure is stored under the key: every retry replays the failure forever.")},
+        {QStringLiteral("business_key_off"), tr("Business key off"),
+         tr("No one-order-per-cart rule: with a new key per click, duplicates appear in Orders.")},
+    };
+    for (const auto& mode : kModes) {
+        auto* check = new QCheckBox(mode.label);
+        check->setObjectName(QStringLiteral("mode_") + mode.mode);
+        connect(check, &QCheckBox::toggled, this, [this, name = mode.mode](bool on) { m_controls->setMode(name, on); });
+        m_modeBoxes.insert(mode.mode, check);
+        addExplained(modes, check, mode.text);
+    }
+    layout->addLayout(modes);
+
+    auto* lifecycle = explainedGrid();
+    auto* reset = new QPushButton(tr("Reset the server"));
+    reset->setObjectName(QStringLiteral("resetServerButton"));
+    connect(reset, &QPushButton::clicked, m_controls, &core::DebugControls::resetServer);
+    addExplained(lifecycle, reset, tr("Deletes orders and keys, restores stock, clears faults: a clean slate."));
+    auto* kill = new QPushButton(tr("Kill the server"));
+    kill->setObjectName(QStringLiteral("killServerButton"));
+    kill->setEnabled(m_controls->canKillServer());
+    connect(kill, &QPushButton::clicked, m_controls, &core::DebugControls::killBundledServer);
+    addExplained(lifecycle, kill,
+                 m_controls->canKillServer()
+                     ? tr("kill -9 the bundled server: requests fail until it restarts by itself.")
+                     : tr("Only the bundled server can be killed from here."));
+    layout->addLayout(lifecycle);
+
+    m_resultLabel = new QLabel;
+    m_resultLabel->setObjectName(QStringLiteral("debugResultLabel"));
+    m_resultLabel->setWordWrap(true);
+    m_resultLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_resultLabel);
+    return box;
+}
+
+QGroupBox* DebugPanel::buildNetworkSection()
+{
+    auto* box = new QGroupBox(tr("Network (between this client and the server)"));
+    auto* layout = new QVBoxLayout(box);
+    m_networkModeCombo = new QComboBox;
+    m_networkModeCombo->setObjectName(QStringLiteral("networkModeCombo"));
+    const struct
+    {
+        QString mode;
+        QString label;
+        QString text;
+    } kModes[] = {
+        {QStringLiteral("pass"), tr("Pass"), tr("Everything goes through untouched.")},
+        {QStringLiteral("offline"), tr("Offline"),
+         tr("Connections are refused: the request is surely not sent, so retrying is safe.")},
+        {QStringLiteral("drop-request"), tr("Drop the request"),
+         tr("The request is lost on the way: the server never sees it; the retry places the order.")},
+        {QStringLiteral("drop-response"), tr("Drop the response"),
+         tr("The order is placed but the answer is lost: the retry with the same key is replayed, not doubled.")},
+        {QStringLiteral("delay"), tr("Delay"),
+         tr("Every exchange waits for the delay: slow networks make timeouts and overlapping retries.")},
+        {QStringLiteral("blackhole"), tr("Black hole"),
+         tr("Nothing comes back and nothing closes: only the client's timeout ends the attempt.")},
+        {QStringLiteral("flaky"), tr("Flaky"),
+         tr("Each exchange fails with the probability below: retries with backoff get through.")},
+    };
+    for (const auto& mode : kModes) {
+        m_networkModeCombo->addItem(mode.label, mode.mode);
+        m_networkModeCombo->setItemData(m_networkModeCombo->count() - 1, mode.text, Qt::ToolTipRole);
+    }
+    m_networkExplanation = explanation(kModes[0].text);
+    m_networkExplanation->setObjectName(QStringLiteral("networkExplanation"));
+    m_networkDelaySpin = new QSpinBox;
+    m_networkDelaySpin->setObjectName(QStringLiteral("networkDelaySpin"));
+    m_networkDelaySpin->setRange(0, 60'000);
+    m_networkDelaySpin->setSingleStep(250);
+    m_networkDelaySpin->setValue(2000);
+    m_networkDelaySpin->setSuffix(tr(" ms"));
+    m_probabilitySpin = new QDoubleSpinBox;
+    m_probabilitySpin->setObjectName(QStringLiteral("networkProbabilitySpin"));
+    m_probabilitySpin->setRange(0, 100);
+    m_probabilitySpin->setDecimals(0);
+    m_probabilitySpin->setSingleStep(10);
+    m_probabilitySpin->setValue(50);
+    m_probabilitySpin->setSuffix(tr(" %"));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Mode:"), m_networkModeCombo);
+    form->addRow(QString(), m_networkExplanation);
+    form->addRow(tr("Delay:"), m_networkDelaySpin);
+    form->addRow(tr("Failure probability:"), m_probabilitySpin);
+    layout->addLayout(form);
+    m_networkNote = explanation(QString());
+    m_networkNote->setObjectName(QStringLiteral("networkNote"));
+    layout->addWidget(m_networkNote);
+
+    connect(m_networkModeCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_networkExplanation->setText(m_networkModeCombo->itemData(index, Qt::ToolTipRole).toString());
+        emitNetworkMode();
+    });
+    connect(m_networkDelaySpin, &QSpinBox::valueChanged, this, &DebugPanel::emitNetworkMode);
+    connect(m_probabilitySpin, &QDoubleSpinBox::valueChanged, this, &DebugPanel::emitNetworkMode);
+    return box;
+}
+
+QGroupBox* DebugPanel::buildClientSection()
+{
+    auto* box = new QGroupBox(tr("Client (this window)"));
+    auto* layout = new QVBoxLayout(box);
+    auto* grid = explainedGrid();
+    auto* crash = new QPushButton(tr("Crash the app now"));
+    crash->setObjectName(QStringLiteral("crashNowButton"));
+    connect(crash, &QPushButton::clicked, this, &DebugPanel::crashNowRequested);
+    addExplained(grid, crash,
+                 tr("The client dies at once, like a power cut: start it again and a pending order resumes "
+                    "with its key."));
+    auto* crashAfterSend = new QCheckBox(tr("Crash after the next send"));
+    crashAfterSend->setObjectName(QStringLiteral("crashAfterSendCheck"));
+    connect(crashAfterSend, &QCheckBox::toggled, this, &DebugPanel::crashAfterSendToggled);
+    addExplained(grid, crashAfterSend,
+                 tr("The request reaches the server, the client dies before the answer: the next start resumes "
+                    "and is replayed."));
+    layout->addLayout(grid);
+
+    m_keyStrategyCombo = new QComboBox;
+    m_keyStrategyCombo->setObjectName(QStringLiteral("keyStrategyCombo"));
+    m_keyStrategyCombo->addItem(tr("One key per cart (correct)"), static_cast<int>(core::KeyStrategy::PerCart));
+    m_keyStrategyCombo->addItem(tr("A new key per click"), static_cast<int>(core::KeyStrategy::PerClick));
+    m_keyStrategyCombo->addItem(tr("No key"), static_cast<int>(core::KeyStrategy::None));
+    m_keyStrategyExplanation = explanation(QString());
+    m_keyStrategyExplanation->setObjectName(QStringLiteral("keyStrategyExplanation"));
+    auto* form = new QFormLayout;
+    form->addRow(tr("Key strategy:"), m_keyStrategyCombo);
+    form->addRow(QString(), m_keyStrategyExplanation);
+    layout->addLayout(form);
+    const auto explain = [this](int index) {
+        switch (static_cast<core::KeyStrategy>(m_keyStrategyCombo->itemData(index).toInt())) {
+        case core::KeyStrategy::PerCart:
+            m_keyStrategyExplanation->setText(
+                tr("Every retry and every click re-sends the cart's one key: the server places it once."));
+            break;
+        case core::KeyStrategy::PerClick:
+            m_keyStrategyExplanation->setText(
+                tr("Each click is a new request to the server: a second click after a lost answer orders twice."));
+            break;
+        case core::KeyStrategy::None:
+            m_keyStrategyExplanation->setText(tr("Without a key the server cannot tell a retry from a new order."));
+            break;
+        }
+    };
+    explain(0);
+    connect(m_keyStrategyCombo, &QComboBox::currentIndexChanged, this, [this, explain](int index) {
+        explain(index);
+        Q_EMIT keyStrategyChanged(static_cast<core::KeyStrategy>(m_keyStrategyCombo->itemData(index).toInt()));
+    });
+    return box;
+}
+
+void DebugPanel::setServerState(const core::ServerState& state)
+{
+    const QMap<QString, bool> modes {{QStringLiteral("check_then_insert"), state.modes.checkThenInsert},
+                                     {QStringLiteral("unscoped_keys"), state.modes.unscopedKeys},
+                                     {QStringLiteral("store_transient"), state.modes.storeTransient},
+                                     {QStringLiteral("business_key_off"), state.modes.businessKeyOff}};
+    for (auto it = modes.cbegin(); it != modes.cend(); ++it) {
+        QCheckBox* check = m_modeBoxes.value(it.key());
+        // The server's report is not a user's click: no command goes back.
+        const QSignalBlocker blocker(check);
+        check->setChecked(it.value());
+    }
+    if (state.fault.fault == u"none" || state.fault.remaining <= 0) {
+        m_armedLabel->setText(tr("Armed: nothing"));
+        m_armedLabel->setStyleSheet(QString());
+    } else {
+        m_armedLabel->setText(
+            tr("Armed: %1 for the next %n request(s)", nullptr, state.fault.remaining).arg(state.fault.fault));
+        m_armedLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
+    }
+}
+
+void DebugPanel::setNetworkAvailable(bool available)
+{
+    m_networkNote->setText(available ? QString()
+                                     : tr("The network conditioner is not part of this build yet: these controls "
+                                          "do not change anything."));
+    m_networkNote->setVisible(!available);
+}
+
+void DebugPanel::armFault(const QString& fault)
+{
+    m_controls->armFault(
+        core::FaultRequest {fault, m_countSpin->value(), m_delaySpin->value(), m_retryAfterSpin->value()});
+}
+
+void DebugPanel::emitNetworkMode()
+{
+    Q_EMIT networkModeRequested(m_networkModeCombo->currentData().toString(), m_networkDelaySpin->value(),
+                                m_probabilitySpin->value() / 100.0);
+}
+
+void DebugPanel::showResult(const QString& text, bool ok)
+{
+    m_resultLabel->setText(text);
+    m_resultLabel->setStyleSheet(ok ? QStringLiteral("QLabel { color: #1e7d3a; }")
+                                    : QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
+}
+
+} // namespace onceorder::ui

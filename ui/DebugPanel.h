@@ -1,0 +1,75 @@
+// DebugPanel: breaks things on purpose so a class can watch the order still be placed once: the server's faults
+// and teaching modes, the network between client and server, and the client itself. Every control says in one
+// line what it will show. Server commands go through core::DebugControls; the rest are signals.
+#pragma once
+
+#include "KeyStrategy.h"
+
+#include <QDockWidget>
+#include <QMap>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QGroupBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace onceorder::core {
+class DebugControls;
+struct ServerState;
+} // namespace onceorder::core
+
+namespace onceorder::ui {
+
+class DebugPanel : public QDockWidget
+{
+    Q_OBJECT
+
+public:
+    // externalServer: --server URL was given, so the server controls need its --debug-endpoints and there is no
+    // process to kill.
+    DebugPanel(core::DebugControls* controls, bool externalServer, QWidget* parent = nullptr);
+
+    // Keeps the checkboxes and the armed fault in step with what the server reports.
+    void setServerState(const core::ServerState& state);
+    // Whether a network conditioner is wired in; without one the network controls only explain themselves.
+    void setNetworkAvailable(bool available);
+
+Q_SIGNALS:
+    // mode: pass, offline, drop-request, drop-response, delay, blackhole or flaky.
+    void networkModeRequested(const QString& mode, int delayMs, double probability);
+    void keyStrategyChanged(onceorder::core::KeyStrategy strategy);
+    void crashNowRequested();
+    void crashAfterSendToggled(bool armed);
+
+private:
+    QGroupBox* buildServerSection();
+    QGroupBox* buildNetworkSection();
+    QGroupBox* buildClientSection();
+    void armFault(const QString& fault);
+    void emitNetworkMode();
+    void showResult(const QString& text, bool ok);
+
+    core::DebugControls* m_controls;
+    bool m_externalServer;
+
+    QSpinBox* m_countSpin = nullptr;
+    QSpinBox* m_delaySpin = nullptr;
+    QSpinBox* m_retryAfterSpin = nullptr;
+    QLabel* m_armedLabel = nullptr;
+    QLabel* m_resultLabel = nullptr;
+    QMap<QString, QCheckBox*> m_modeBoxes;
+
+    QComboBox* m_networkModeCombo = nullptr;
+    QLabel* m_networkExplanation = nullptr;
+    QSpinBox* m_networkDelaySpin = nullptr;
+    QDoubleSpinBox* m_probabilitySpin = nullptr;
+    QLabel* m_networkNote = nullptr;
+
+    QComboBox* m_keyStrategyCombo = nullptr;
+    QLabel* m_keyStrategyExplanation = nullptr;
+};
+
+} // namespace onceorder::ui

@@ -1,0 +1,215 @@
+#include "ServerTableModel.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QDateTime>
+#include <QHash>
+
+#include <algorithm>
+
+namespace onceorder::ui {
+
+namespace {
+
+// The server writes UTC ISO 8601; a class reads local wall-clock time.
+QString localTime(const QString& iso)
+{
+    const QDateTime time = QDateTime::fromString(iso, Qt::ISODateWithMs);
+    return time.isValid() ? time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : iso;
+}
+
+QString shortKey(const QString& key)
+{
+    return key.size() > 13 ? key.left(8) + QStringLiteral("…") + key.right(4) : key;
+}
+
+} // namespace
+
+ServerTableModel::ServerTableModel(Table table, QObject* parent)
+    : QAbstractTableModel(parent)
+    , m_table(table)
+{
+}
+
+void ServerTableModel::setState(const core::ServerState& state)
+{
+    replaceRows(rowsOf(state));
+}
+
+void ServerTableModel::clear()
+{
+    replaceRows({});
+}
+
+QList<ServerTableModel::Row> ServerTableModel::rowsOf(const core::ServerState& state) const
+{
+    QList<Row> rows;
+    switch (m_table) {
+    case Table::Keys:
+        for (const auto& key : state.keys) {
+            Row row;
+            row.cells = {key.clientId,
+                         shortKey(key.key),
+                         key.status == u"completed" ? tr("completed") : tr("in progress"),
+                         key.fingerprint.left(12),
+                         key.responseCode ? QString::number(key.responseCode) : QStringLiteral("—"),
+                         key.orderId ? QString::number(key.orderId) : QStringLiteral("—"),
+                         localTime(key.expiresAt)};
+            row.toolTips = {QString(), key.key, key.status, key.fingerprint, QString(), QString(), key.expiresAt};
+            row.highlight = key.status == u"completed" ? Highlight::None : Highlight::Pending;
+            rows.append(row);
+        }
+        break;
+    case Table::Orders: {
+        // The mistake the article is about: one cart, two orders. Make it impossible to miss.
+        QHash<QString, int> ordersPerCart;
+        for (const auto& order : state.orders) {
+            if (!order.cartId.isEmpty()) {
+                ++ordersPerCart[order.clientId + u'/' + order.cartId];
+            }
+        }
+        for (const auto& order : state.orders) {
+            const int sameCart = order.cartId.isEmpty() ? 1 : ordersPerCart.value(order.clientId + u'/' + order.cartId);
+            Row row;
+            row.cells = {QString::number(order.orderId),
+                         order.clientId,
+                         order.items,
+                         shortKey(order.cartId),
+                         order.idempotencyKey.isEmpty() ? tr("(none)") : shortKey(order.idempotencyKey),
+                         localTime(order.createdAt)};
+            const QString duplicate =
+                sameCart > 1 ? tr("Duplicate: this cart was ordered %n times", nullptr, sameCart) : QString();
+            row.toolTips = {duplicate, QString(), QString(), order.cartId, order.idempotencyKey, order.createdAt};
+            row.highlight = sameCart > 1 ? Highlight::Warning : Highlight::None;
+            rows.append(row);
+        }
+        break;
+    }
+    case Table::Stock:
+        for (const auto& product : state.stock) {
+            Row row;
+            row.cells = {product.name, QString::number(product.stock)};
+            row.toolTips = {product.productId, QString()};
+            row.highlight = product.stock == 0 ? Highlight::Warning : Highlight::None;
+            rows.append(row);
+        }
+        break;
+    }
+    return rows;
+}
+
+void ServerTableModel::replaceRows(QList<Row> rows)
+{
+    if (rows == m_rows) {
+        return;
+    }
+    const qsizetype old = m_rows.size();
+    const bool appended = rows.size() > old && std::equal(m_rows.cbegin(), m_rows.cend(), rows.cbegin());
+    if (appended) {
+        beginInsertRows({}, static_cast<int>(old), static_cast<int>(rows.size() - 1));
+        m_rows = std::move(rows);
+        endInsertRows();
+    } else if (rows.size() == old) {
+        m_rows = std::move(rows);
+        Q_EMIT dataChanged(index(0, 0), index(static_cast<int>(old - 1), columnCount() - 1));
+    } else {
+        beginResetModel();
+        m_rows = std::move(rows);
+        endResetModel();
+    }
+}
+
+int ServerTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int ServerTableModel::columnCount(const QModelIndex& parent) const
+{
+    if (parent.isValid()) {
+        return 0;
+    }
+    switch (m_table) {
+    case Table::Keys:
+        return 7;
+    case Table::Orders:
+        return 6;
+    case Table::Stock:
+        return 2;
+    }
+    return 0;
+}
+
+bool ServerTableModel::isNumeric(int column) const
+{
+    switch (m_table) {
+    case Table::Keys:
+        return column == 4 || column == 5;
+    case Table::Orders:
+        return column == 0;
+    case Table::Stock:
+        return column == 1;
+    }
+    return false;
+}
+
+QVariant ServerTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
+        return {};
+    }
+    const Row& row = m_rows.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        return row.cells.value(index.column());
+    case Qt::ToolTipRole: {
+        const QString tip = row.toolTips.value(index.column());
+        return tip.isEmpty() ? QVariant() : tip;
+    }
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(Qt::Alignment(isNumeric(index.column()) ? Qt::AlignRight | Qt::AlignVCenter
+                                                                           : Qt::AlignLeft | Qt::AlignVCenter));
+    case Qt::BackgroundRole:
+        switch (row.highlight) {
+        case Highlight::None:
+            return {};
+        case Highlight::Pending:
+            return QBrush(QColor(0xff, 0xf4, 0xce)); // pale amber: the key is taken, the answer not yet stored
+        case Highlight::Warning:
+            return QBrush(QColor(0xfd, 0xe2, 0xe1)); // pale red: a duplicate order or an empty shelf
+        }
+        return {};
+    case Qt::ForegroundRole:
+        // Dark text on the pale backgrounds whatever the palette, so a projector keeps it readable.
+        return row.highlight == Highlight::None ? QVariant() : QBrush(QColor(0x20, 0x20, 0x20));
+    case HighlightRole:
+        return static_cast<int>(row.highlight);
+    default:
+        return {};
+    }
+}
+
+QVariant ServerTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    switch (m_table) {
+    case Table::Keys: {
+        const QStringList headers {tr("Client"),      tr("Key"),   tr("Status"), tr("Fingerprint"),
+                                   tr("Stored code"), tr("Order"), tr("Expires")};
+        return headers.value(section);
+    }
+    case Table::Orders: {
+        const QStringList headers {tr("Order"), tr("Client"), tr("Items"), tr("Cart"), tr("Key"), tr("Created")};
+        return headers.value(section);
+    }
+    case Table::Stock: {
+        const QStringList headers {tr("Product"), tr("Stock")};
+        return headers.value(section);
+    }
+    }
+    return {};
+}
+
+} // namespace onceorder::ui

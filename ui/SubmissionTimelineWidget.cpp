@@ -1,0 +1,331 @@
+#include "SubmissionTimelineWidget.h"
+
+#include "Clock.h"
+
+#include <QApplication>
+#include <QBrush>
+#include <QClipboard>
+#include <QColor>
+#include <QDateTime>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace onceorder::ui {
+
+namespace {
+
+enum Column
+{
+    Number,
+    Time,
+    Took,
+    Outcome,
+    Status,
+    Replayed,
+    Delay,
+    Details,
+    ColumnCount
+};
+
+QColor outcomeColour(core::AttemptOutcome outcome)
+{
+    switch (outcome) {
+    case core::AttemptOutcome::Placed:
+        return QColor(0xdc, 0xf5, 0xe3);
+    case core::AttemptOutcome::Rejected:
+        return QColor(0xfd, 0xe2, 0xe1);
+    case core::AttemptOutcome::InFlight:
+        return QColor(0xe1, 0xec, 0xfb);
+    case core::AttemptOutcome::RetryLater:
+    case core::AttemptOutcome::NotSent:
+    case core::AttemptOutcome::MaybeSent:
+        return QColor(0xff, 0xf4, 0xce);
+    }
+    return {};
+}
+
+// Badge colours: background, and a text colour that stays readable on a projector.
+QString badgeStyle(core::SubmissionState state)
+{
+    const char* background = "#1c64b4";
+    switch (state) {
+    case core::SubmissionState::Pending:
+        background = "#b26a00";
+        break;
+    case core::SubmissionState::Placed:
+        background = "#1e7d3a";
+        break;
+    case core::SubmissionState::Rejected:
+    case core::SubmissionState::GaveUp:
+        background = "#b3261e";
+        break;
+    case core::SubmissionState::Abandoned:
+        background = "#5f6368";
+        break;
+    }
+    return QStringLiteral("QLabel { background: %1; color: white; border-radius: 4px; padding: 4px 10px; "
+                          "font-weight: bold; }")
+        .arg(QLatin1String(background));
+}
+
+QString seconds(qint64 ms)
+{
+    return SubmissionTimelineWidget::tr("%1 s").arg(static_cast<double>(ms) / 1000.0, 0, 'f', ms < 10'000 ? 1 : 0);
+}
+
+} // namespace
+
+SubmissionTimelineWidget::SubmissionTimelineWidget(const core::Clock* clock, QWidget* parent)
+    : QWidget(parent)
+    , m_clock(clock)
+    , m_stateLabel(new QLabel)
+    , m_keyEdit(new QLineEdit)
+    , m_copyKeyButton(new QPushButton(tr("Copy")))
+    , m_attemptsTable(new QTableWidget(0, ColumnCount))
+    , m_countdownLabel(new QLabel)
+    , m_retryNowButton(new QPushButton(tr("Retry now")))
+    , m_abandonButton(new QPushButton(tr("Abandon…")))
+{
+    m_stateLabel->setObjectName(QStringLiteral("stateLabel"));
+    m_keyEdit->setObjectName(QStringLiteral("keyEdit"));
+    m_keyEdit->setReadOnly(true);
+    m_keyEdit->setPlaceholderText(tr("no submission yet"));
+    m_keyEdit->setToolTip(tr("The Idempotency-Key: the same on every attempt of this cart"));
+    m_copyKeyButton->setObjectName(QStringLiteral("copyKeyButton"));
+    m_copyKeyButton->setToolTip(tr("Copy the key, e.g. to find it in the server's tables or log"));
+    m_attemptsTable->setObjectName(QStringLiteral("attemptsTable"));
+    m_attemptsTable->setHorizontalHeaderLabels(
+        {tr("#"), tr("Time"), tr("Took"), tr("Outcome"), tr("HTTP"), tr("Replayed"), tr("Then waited"), tr("Why")});
+    m_attemptsTable->verticalHeader()->hide();
+    m_attemptsTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_attemptsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_attemptsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_attemptsTable->horizontalHeader()->setStretchLastSection(true);
+    m_attemptsTable->setWordWrap(false);
+    m_countdownLabel->setObjectName(QStringLiteral("countdownLabel"));
+    QFont countdownFont = m_countdownLabel->font();
+    countdownFont.setBold(true);
+    m_countdownLabel->setFont(countdownFont);
+    m_retryNowButton->setObjectName(QStringLiteral("retryNowButton"));
+    m_retryNowButton->setToolTip(tr("Send the next attempt now instead of waiting (same key, same bytes)"));
+    m_abandonButton->setObjectName(QStringLiteral("abandonButton"));
+    m_abandonButton->setToolTip(tr("Stop retrying; the order may already exist on the server"));
+
+    auto* keyRow = new QHBoxLayout;
+    keyRow->addWidget(m_stateLabel);
+    keyRow->addSpacing(12);
+    keyRow->addWidget(new QLabel(tr("Idempotency-Key:")));
+    keyRow->addWidget(m_keyEdit, 1);
+    keyRow->addWidget(m_copyKeyButton);
+
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(m_countdownLabel, 1);
+    actions->addWidget(m_retryNowButton);
+    actions->addWidget(m_abandonButton);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(keyRow);
+    layout->addWidget(m_attemptsTable, 1);
+    layout->addLayout(actions);
+
+    m_tick.setInterval(100);
+    connect(&m_tick, &QTimer::timeout, this, &SubmissionTimelineWidget::updateCountdown);
+    connect(m_copyKeyButton, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_submission.key); });
+    connect(m_retryNowButton, &QPushButton::clicked, this, [this] { Q_EMIT retryNowRequested(m_submission.id); });
+    connect(m_abandonButton, &QPushButton::clicked, this, &SubmissionTimelineWidget::askToAbandon);
+    clear();
+}
+
+void SubmissionTimelineWidget::setSubmission(const core::Submission& submission)
+{
+    m_submission = submission;
+    m_hasSubmission = true;
+    m_stateLabel->setText(stateText(submission));
+    m_stateLabel->setStyleSheet(badgeStyle(submission.state));
+    m_stateLabel->show();
+    m_keyEdit->setText(submission.key.isEmpty() ? tr("(no key: the \"no key\" strategy)") : submission.key);
+    m_keyEdit->setToolTip(
+        tr("Idempotency-Key of cart %1, sent to %2").arg(submission.cartId, submission.target.toString()));
+    m_keyEdit->setCursorPosition(0);
+    showAttempts();
+    updateButtons();
+    updateCountdown();
+}
+
+void SubmissionTimelineWidget::clear()
+{
+    m_submission = core::Submission();
+    m_hasSubmission = false;
+    m_stateLabel->hide();
+    m_keyEdit->clear();
+    m_attemptsTable->setRowCount(0);
+    m_countdownLabel->setText(tr("Place an order to see each attempt here."));
+    m_tick.stop();
+    updateButtons();
+}
+
+QString SubmissionTimelineWidget::outcomeText(core::AttemptOutcome outcome)
+{
+    switch (outcome) {
+    case core::AttemptOutcome::InFlight:
+        return tr("in flight…");
+    case core::AttemptOutcome::Placed:
+        return tr("placed");
+    case core::AttemptOutcome::Rejected:
+        return tr("rejected");
+    case core::AttemptOutcome::RetryLater:
+        return tr("retry later");
+    case core::AttemptOutcome::NotSent:
+        return tr("not sent");
+    case core::AttemptOutcome::MaybeSent:
+        return tr("maybe sent");
+    }
+    return {};
+}
+
+QString SubmissionTimelineWidget::stateText(const core::Submission& submission)
+{
+    switch (submission.state) {
+    case core::SubmissionState::Pending:
+        return tr("Pending");
+    case core::SubmissionState::Placed:
+        return submission.replayed ? tr("Order %1 (replayed)").arg(submission.orderId)
+                                   : tr("Order %1 placed").arg(submission.orderId);
+    case core::SubmissionState::Rejected:
+        return tr("Rejected (HTTP %1)").arg(submission.httpStatus);
+    case core::SubmissionState::GaveUp:
+        return tr("Gave up: outcome unknown");
+    case core::SubmissionState::Abandoned:
+        return tr("Abandoned");
+    }
+    return {};
+}
+
+void SubmissionTimelineWidget::showAttempts()
+{
+    const auto& attempts = m_submission.attempts;
+    m_attemptsTable->setRowCount(static_cast<int>(attempts.size()));
+    for (int row = 0; row < attempts.size(); ++row) {
+        const core::Attempt& attempt = attempts.at(row);
+        const qint64 sinceStart = attempt.startedMs - m_submission.createdMs;
+        const QString time = QDateTime::fromMSecsSinceEpoch(attempt.startedMs).toString(QStringLiteral("HH:mm:ss.zzz"));
+        QStringList cells(ColumnCount);
+        cells[Number] = QString::number(attempt.number);
+        cells[Time] = m_submission.createdMs > 0 ? tr("%1 (+%2)").arg(time, seconds(sinceStart)) : time;
+        cells[Took] = attempt.endedMs > 0 ? tr("%1 ms").arg(attempt.endedMs - attempt.startedMs) : QStringLiteral("…");
+        cells[Outcome] = outcomeText(attempt.outcome);
+        cells[Status] = attempt.httpStatus ? QString::number(attempt.httpStatus) : QStringLiteral("—");
+        cells[Replayed] = attempt.replayed ? tr("yes") : QString();
+        cells[Delay] = attempt.delayAfterMs >= 0 ? seconds(attempt.delayAfterMs) : QStringLiteral("—");
+        QStringList why;
+        if (!attempt.error.isEmpty()) {
+            why.append(attempt.error);
+        }
+        if (!attempt.delayReason.isEmpty()) {
+            why.append(attempt.delayReason);
+        }
+        cells[Details] = why.join(QStringLiteral(" · "));
+        const QBrush background(outcomeColour(attempt.outcome));
+        for (int column = 0; column < ColumnCount; ++column) {
+            auto* item = new QTableWidgetItem(cells.at(column));
+            item->setBackground(background);
+            item->setForeground(QBrush(QColor(0x20, 0x20, 0x20)));
+            if (column == Number || column == Status || column == Took || column == Delay) {
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            if (column == Replayed && attempt.replayed) {
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+                item->setToolTip(tr("Idempotent-Replayed: true — the server answered from the stored response"));
+            }
+            if (column == Details) {
+                item->setToolTip(cells.at(column));
+            }
+            m_attemptsTable->setItem(row, column, item);
+        }
+    }
+    if (!attempts.isEmpty()) {
+        m_attemptsTable->scrollToBottom();
+    }
+}
+
+void SubmissionTimelineWidget::updateCountdown()
+{
+    if (!m_hasSubmission) {
+        return;
+    }
+    const bool waiting = m_submission.state == core::SubmissionState::Pending && m_submission.nextAttemptMs > 0;
+    if (!waiting) {
+        m_tick.stop();
+        const bool inFlight =
+            !m_submission.attempts.isEmpty() && m_submission.attempts.last().outcome == core::AttemptOutcome::InFlight;
+        if (m_submission.state == core::SubmissionState::Pending) {
+            m_countdownLabel->setText(inFlight ? tr("Attempt %1 is on its way…").arg(m_submission.attempts.size())
+                                               : tr("Sending…"));
+        } else {
+            m_countdownLabel->setText(
+                tr("%n attempt(s), one key.", nullptr, static_cast<int>(m_submission.attempts.size())));
+        }
+        return;
+    }
+    const qint64 remaining = m_submission.nextAttemptMs - m_clock->nowMs();
+    m_countdownLabel->setText(remaining > 0 ? tr("Next attempt in %1").arg(seconds(remaining))
+                                            : tr("Next attempt due now"));
+    if (!m_tick.isActive()) {
+        m_tick.start();
+    }
+}
+
+void SubmissionTimelineWidget::updateButtons()
+{
+    const bool pending = m_hasSubmission && m_submission.state == core::SubmissionState::Pending;
+    m_retryNowButton->setEnabled(pending);
+    m_abandonButton->setEnabled(pending || (m_hasSubmission && m_submission.state == core::SubmissionState::GaveUp));
+    m_copyKeyButton->setEnabled(m_hasSubmission && !m_submission.key.isEmpty());
+}
+
+void SubmissionTimelineWidget::askToAbandon()
+{
+    if (m_confirmation) {
+        m_confirmation->raise();
+        return;
+    }
+    // Window-modal and non-blocking (open(), not exec()): the timeline keeps updating behind it, and a test can
+    // answer it like a user.
+    m_confirmation = new QMessageBox(QMessageBox::Warning, tr("Abandon this order?"),
+                                     tr("The server may already have placed this order: an attempt may have "
+                                        "arrived even though its answer did not."),
+                                     QMessageBox::NoButton, this);
+    m_confirmation->setObjectName(QStringLiteral("abandonConfirmation"));
+    m_confirmation->setAttribute(Qt::WA_DeleteOnClose);
+    m_confirmation->setInformativeText(tr("Check the server first: it looks for an order from this cart. "
+                                          "Abandoning only stops this client from retrying."));
+    auto* check = m_confirmation->addButton(tr("Check the server first"), QMessageBox::AcceptRole);
+    check->setObjectName(QStringLiteral("reconcileButton"));
+    auto* abandon = m_confirmation->addButton(tr("Abandon anyway"), QMessageBox::DestructiveRole);
+    abandon->setObjectName(QStringLiteral("confirmAbandonButton"));
+    auto* keep = m_confirmation->addButton(tr("Keep retrying"), QMessageBox::RejectRole);
+    keep->setObjectName(QStringLiteral("keepRetryingButton"));
+    m_confirmation->setDefaultButton(check);
+    const qint64 id = m_submission.id;
+    connect(m_confirmation, &QMessageBox::buttonClicked, this, [this, id, check, abandon](QAbstractButton* button) {
+        if (button == check) {
+            Q_EMIT reconcileRequested(id);
+        } else if (button == abandon) {
+            Q_EMIT abandonRequested(id);
+        }
+    });
+    m_confirmation->open();
+}
+
+} // namespace onceorder::ui
