@@ -113,6 +113,7 @@ void HttpApi::registerRoutes(httplib::Server& server)
                     }));
         server.Post("/_debug/complete", debugRoute("POST /_debug/complete", [this](auto&, auto& res, auto& ex) {
                         const int finished = m_checkout->completeAbandoned();
+                        m_metrics.recordCheckoutsCompleted(finished);
                         answer(res, 200, JsonObjectWriter().num("completed", finished).finish());
                         ex.outcome = "ok";
                     }));

@@ -26,6 +26,11 @@ Metrics::Metrics()
                        .Help("Expired idempotency keys deleted by the reaper")
                        .Register(*m_registry)
                        .Add({}))
+    , m_checkoutsCompleted(prometheus::BuildCounter()
+                               .Name("onceorder_checkouts_completed_total")
+                               .Help("Abandoned checkouts the completer brought to their final answer")
+                               .Register(*m_registry)
+                               .Add({}))
 {
 }
 
@@ -46,6 +51,11 @@ void Metrics::recordOrderCreated()
 void Metrics::recordKeysReaped(int count)
 {
     m_keysReaped.Increment(count);
+}
+
+void Metrics::recordCheckoutsCompleted(int count)
+{
+    m_checkoutsCompleted.Increment(count);
 }
 
 std::string Metrics::render() const

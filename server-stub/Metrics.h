@@ -19,6 +19,7 @@ public:
     void recordRequest(const std::string& route, const std::string& outcome, double seconds);
     void recordOrderCreated();
     void recordKeysReaped(int count);
+    void recordCheckoutsCompleted(int count);
     std::string render() const;
 
 private:
@@ -27,6 +28,7 @@ private:
     prometheus::Family<prometheus::Histogram>& m_latency;
     prometheus::Counter& m_ordersCreated;
     prometheus::Counter& m_keysReaped;
+    prometheus::Counter& m_checkoutsCompleted;
 };
 
 } // namespace onceorder::server

@@ -81,6 +81,8 @@ int OrderServer::bind()
     });
     const int port = m_options.port == 0 ? m_http->bind_to_any_port(m_options.host)
                                          : (m_http->bind_to_port(m_options.host, m_options.port) ? m_options.port : -1);
+    // The lambda refers to a local: do not leave it behind for a later socket.
+    m_http->set_socket_options(httplib::default_socket_options);
     if (port > 0 && listening >= 0) {
         ::listen(listening, SOMAXCONN);
     }
@@ -158,7 +160,9 @@ namespace onceorder::server {
 
 int OrderServer::completeAbandonedCheckouts()
 {
-    return m_checkout->completeAbandoned();
+    const int completed = m_checkout->completeAbandoned();
+    m_metrics.recordCheckoutsCompleted(completed);
+    return completed;
 }
 
 void OrderServer::completerLoop()

@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <mutex>
+#include <set>
 #include <thread>
 
 using namespace onceorder::test;
@@ -92,26 +94,72 @@ TEST_F(CheckoutEndToEndTest, ACrashBetweenAnyTwoPhasesEndsInOneOrderAndOneCharge
 
 TEST_F(CheckoutEndToEndTest, TheCompleterFinishesWhatACrashLeftWithoutTheClient)
 {
+    for (const std::string fault : {"crash-after-started", "crash-after-order-created", "crash-after-charge",
+                                    "crash-after-payment-charged", "crash-after-finished"}) {
+        SCOPED_TRACE(fault);
+        const std::string key = "key-" + fault;
+        auto server = startServer();
+        ASSERT_EQ(postJson(*server->client(), "/_debug/faults", R"({"fault":")" + fault + R"("})").status, 200);
+        EXPECT_EQ(postCheckout(*server->client(), key).status, 0);
+        server->waitForExit();
+        if (fault == "crash-after-charge") {
+            EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE recovery_point = 'order_created'"), 1)
+                << "charged at the gateway (and its webhook came in), but the request's own phase never committed";
+        }
+
+        auto restarted = startServer();
+        auto http = restarted->client();
+        const Reply completed = postJson(*http, "/_debug/complete", "{}");
+        EXPECT_EQ(completed.status, 200);
+        EXPECT_EQ(completed.field("completed"), fault == "crash-after-finished" ? "0" : "1");
+        EXPECT_NE(get(*http, "/metrics")
+                      .body.find(std::string("onceorder_checkouts_completed_total ") +
+                                 (fault == "crash-after-finished" ? "0" : "1")),
+                  std::string::npos);
+        EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE recovery_point <> 'finished'"), 0);
+
+        const Reply retry = postCheckout(*http, key);
+        EXPECT_EQ(retry.status, 201);
+        EXPECT_TRUE(retry.replayed()) << "the client gets the response the completer stored";
+        EXPECT_EQ(restarted->stop(), 0);
+        EXPECT_EQ(charges(), orders());
+        EXPECT_EQ(payments(), orders());
+    }
+    EXPECT_EQ(orders(), 5);
+}
+
+TEST_F(CheckoutEndToEndTest, TwentyConcurrentCopiesOfOneCheckoutChargeOnce)
+{
     auto server = startServer();
-    ASSERT_EQ(postJson(*server->client(), "/_debug/faults", R"({"fault":"crash-after-charge"})").status, 200);
-    EXPECT_EQ(postCheckout(*server->client(), "k1").status, 0);
-    server->waitForExit();
-    EXPECT_EQ(charges(), 1);
-    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE recovery_point = 'order_created'"), 1)
-        << "charged at the gateway (and its webhook came in), but the request's own phase never committed";
-
-    auto restarted = startServer();
-    auto http = restarted->client();
-    const Reply completed = postJson(*http, "/_debug/complete", "{}");
-    EXPECT_EQ(completed.status, 200);
-    EXPECT_EQ(completed.field("completed"), "1");
-    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE recovery_point = 'finished'"), 1);
-
-    const Reply retry = postCheckout(*http, "k1");
-    EXPECT_EQ(retry.status, 201);
-    EXPECT_TRUE(retry.replayed()) << "the client gets the response the completer stored";
-    EXPECT_EQ(charges(), 1);
+    ASSERT_EQ(postJson(*server->client(), "/_debug/faults", R"({"fault":"gateway-slow","delay_ms":200})").status, 200);
+    std::vector<std::thread> threads;
+    std::mutex lock;
+    std::multiset<int> statuses;
+    std::set<std::string> bodies;
+    std::atomic<bool> go {false};
+    for (int i = 0; i < 20; ++i) {
+        threads.emplace_back([&] {
+            auto http = server->client();
+            while (!go) {
+                std::this_thread::yield();
+            }
+            const Reply reply = postCheckout(*http, "storm");
+            std::lock_guard guard(lock);
+            statuses.insert(reply.status);
+            if (reply.status == 201) {
+                bodies.insert(reply.body);
+            }
+        });
+    }
+    go = true;
+    for (auto& thread : threads) {
+        thread.join();
+    }
+    EXPECT_EQ(statuses.count(201) + statuses.count(409), 20u) << "only the answer or \"in progress\"";
+    EXPECT_GE(statuses.count(201), 1u);
+    EXPECT_EQ(bodies.size(), 1u) << "every 201 is the same response";
     EXPECT_EQ(orders(), 1);
+    EXPECT_EQ(charges(), 1);
 }
 
 TEST_F(CheckoutEndToEndTest, ADuplicateWhileTheGatewayIsSlowGets409WithRetryAfterThenTheReplay)

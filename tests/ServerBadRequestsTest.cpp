@@ -119,6 +119,38 @@ std::vector<BadRequest> badRequests()
          .body = R"({"stock":0})",
          .status = 403,
          .type = "/problems/operator-only"},
+        {.name = "checkout without a key",
+         .path = "/checkout",
+         .key = std::nullopt,
+         .body = R"({"product":"kniha","quantity":1,"payment_method":"card"})",
+         .type = "/problems/missing-idempotency-key"},
+        {.name = "checkout without a payment method", .path = "/checkout", .type = "/problems/invalid-payment-method"},
+        {.name = "checkout with a payment method that is not a string",
+         .path = "/checkout",
+         .body = R"({"product":"kniha","quantity":1,"payment_method":{"card":"4111"}})",
+         .type = "/problems/invalid-payment-method"},
+        {.name = "checkout by the operator",
+         .path = "/checkout",
+         .apiKey = "demo-key-admin",
+         .body = R"({"product":"kniha","quantity":1,"payment_method":"card"})",
+         .status = 403,
+         .type = "/problems/operator-cannot-order"},
+        {.name = "unsigned webhook",
+         .path = "/webhooks/payments",
+         .apiKey = "",
+         .body = R"({"id":"evt_1","type":"charge.succeeded"})",
+         .status = 401,
+         .type = "/problems/invalid-webhook-signature"},
+        {.name = "webhook that is not JSON",
+         .path = "/webhooks/payments",
+         .contentType = "text/plain",
+         .status = 415,
+         .type = "/problems/unsupported-media-type"},
+        {.name = "debug complete not enabled",
+         .path = "/_debug/complete",
+         .body = "{}",
+         .status = 404,
+         .type = "/problems/not-found"},
         {.name = "debug faults from loopback but not enabled",
          .path = "/_debug/faults",
          .body = R"({"fault":"crash-before-commit"})",
@@ -171,6 +203,8 @@ TEST(ServerBadRequestsTest, EveryBadRequestGetsItsDocumented4xxAndChangesNothing
         SQLite::Database db(dbPath, SQLite::OPEN_READONLY);
         EXPECT_EQ(db.execAndGet("SELECT count(*) FROM orders").getInt(), 0);
         EXPECT_EQ(db.execAndGet("SELECT count(*) FROM idempotency_keys").getInt(), 0);
+        EXPECT_EQ(db.execAndGet("SELECT count(*) FROM checkout_keys").getInt(), 0);
+        EXPECT_EQ(db.execAndGet("SELECT count(*) FROM webhook_events").getInt(), 0);
         EXPECT_EQ(db.execAndGet("SELECT sum(stock) FROM products").getInt(), 650);
         EXPECT_EQ(db.execAndGet("SELECT count(*) FROM sqlite_master WHERE name = 'orders'").getInt(), 1);
     }
