@@ -369,3 +369,47 @@ TEST_F(CheckoutServiceTest, FinishedExpiredKeysAreReapedAndUnfinishedOnesAreKept
     EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys"), 1) << "the completer still owes this one an answer";
     EXPECT_EQ(service.completeAbandoned(), 1);
 }
+
+TEST_F(CheckoutServiceTest, TheCompleterHoldsTheLockWhileItWorksSoARetryMeanwhileGets409)
+{
+    arm(FaultKind::CrashAfterOrderCreated);
+    EXPECT_THROW(checkout("k1"), SimulatedCrash);
+    clock.advanceMs(kLockTimeout.count());
+
+    LatchedGateway latched(gateway);
+    CheckoutService completer(store, latched, faults, clock, kTtl, kLockTimeout);
+    int completed = 0;
+    std::thread completing([&] { completed = completer.completeAbandoned(); });
+    latched.waitUntilEntered();
+    EXPECT_EQ(checkout("k1").status, 409) << "the completer took the lock over; the retry waits its turn";
+    latched.release();
+    completing.join();
+    EXPECT_EQ(completed, 1);
+    EXPECT_TRUE(checkout("k1").replayed);
+    EXPECT_EQ(gateway.chargeCount(), 1);
+}
+
+TEST_F(CheckoutServiceTest, ARequestOvertakenAfterItsLockTimedOutStopsAtItsNextPhase)
+{
+    LatchedGateway latched(gateway);
+    CheckoutService slow(store, latched, faults, clock, kTtl, kLockTimeout);
+    OrderResponse overtaken;
+    std::thread first([&] { overtaken = checkoutWith(slow, "k1", kOne); });
+    latched.waitUntilEntered();
+
+    // The first request has been at the gateway for longer than the lock timeout: taken for abandoned.
+    clock.advanceMs(kLockTimeout.count());
+    const OrderResponse takeover = checkout("k1");
+    EXPECT_EQ(takeover.status, 201);
+    EXPECT_EQ(takeover.outcome, "resumed");
+
+    latched.release();
+    first.join();
+    EXPECT_EQ(overtaken.status, 409) << "its phase finds the lock is no longer its own and writes nothing";
+    EXPECT_EQ(gateway.chargeCount(), 1) << "both asked the gateway, under the same key";
+    EXPECT_EQ(payments(), 1);
+    EXPECT_EQ(paidChanges(), 1);
+    const OrderResponse replay = checkout("k1");
+    EXPECT_TRUE(replay.replayed);
+    EXPECT_EQ(replay.body, takeover.body);
+}
