@@ -243,8 +243,8 @@
         <translation>Pomalá transakce</translation>
     </message>
     <message>
-        <source>The server holds the order for the delay: a retry meanwhile gets 409 (in progress).</source>
-        <translation>Server drží objednávku po dobu zpoždění: opakovaný pokus mezitím dostane 409 (zpracovává se).</translation>
+        <source>The transaction holds the writer lock for the delay: a retry meanwhile waits for it, then gets the replay.</source>
+        <translation>Transakce drží zámek zápisu po dobu zpoždění: opakovaný pokus mezitím počká a pak dostane uloženou odpověď.</translation>
     </message>
     <message>
         <source>Unavailable (503)</source>

@@ -242,8 +242,8 @@
         <translation>Slow transaction</translation>
     </message>
     <message>
-        <source>The server holds the order for the delay: a retry meanwhile gets 409 (in progress).</source>
-        <translation>The server holds the order for the delay: a retry meanwhile gets 409 (in progress).</translation>
+        <source>The transaction holds the writer lock for the delay: a retry meanwhile waits for it, then gets the replay.</source>
+        <translation>The transaction holds the writer lock for the delay: a retry meanwhile waits for it, then gets the replay.</translation>
     </message>
     <message>
         <source>Unavailable (503)</source>

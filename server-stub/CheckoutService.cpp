@@ -194,7 +194,7 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
         }
         tx.commit();
     } catch (const SQLite::Exception& error) {
-        return transient("transient-failure", "Temporary failure", std::string("database error: ") + error.what());
+        return transient("transient-failure", "Temporary failure", databaseFailure(error));
     }
     if (!resumed) {
         crashIf(fault.kind, FaultKind::CrashAfterStarted);
@@ -249,7 +249,7 @@ OrderResponse CheckoutService::advance(Row row, FaultKind crashAt, bool resumed)
         } catch (const SQLite::Exception&) {
             // The lock then times out by itself.
         }
-        return transient("transient-failure", "Temporary failure", std::string("database error: ") + error.what());
+        return transient("transient-failure", "Temporary failure", databaseFailure(error));
     }
 }
 

@@ -157,7 +157,7 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
     } catch (const TransientFailure& failure) {
         return transientProblem(failure.what());
     } catch (const SQLite::Exception& error) {
-        return transientProblem(std::string("database error: ") + error.what());
+        return transientProblem(databaseFailure(error));
     }
 }
 
@@ -389,7 +389,7 @@ OrderResponse OrderService::placeOrderCheckThenInsert(const Client& client, cons
     } catch (const TransientFailure& failure) {
         return transientProblem(failure.what());
     } catch (const SQLite::Exception& error) {
-        return transientProblem(std::string("database error: ") + error.what());
+        return transientProblem(databaseFailure(error));
     }
 }
 

@@ -2,6 +2,8 @@
 
 #include "Json.h"
 
+#include <cstdio>
+
 namespace onceorder::server {
 
 std::string Problem::body() const
@@ -12,6 +14,12 @@ std::string Problem::body() const
         writer.num("order_id", *orderId);
     }
     return writer.finish();
+}
+
+std::string databaseFailure(const std::exception& error)
+{
+    std::fprintf(stderr, "database error: %s\n", error.what());
+    return "the database could not complete the request";
 }
 
 } // namespace onceorder::server

@@ -1,6 +1,7 @@
 // Problem: an RFC 9457 problem+json answer, one distinct `type` per cause.
 #pragma once
 
+#include <exception>
 #include <optional>
 #include <string>
 
@@ -19,5 +20,9 @@ struct Problem
 };
 
 inline constexpr const char* kProblemContentType = "application/problem+json";
+
+// The client-facing words for a failed database call. The SQLite message itself (table names, file paths) goes to
+// the server's log only: it helps the operator and tells a caller nothing it can act on.
+std::string databaseFailure(const std::exception& error);
 
 } // namespace onceorder::server

@@ -134,7 +134,7 @@ QGroupBox* DebugPanel::buildServerSection()
         {QStringLiteral("crash-after-commit"), tr("Crash after commit"),
          tr("The order is committed, the answer never sent: the retry gets the stored answer, replayed.")},
         {QStringLiteral("delay"), tr("Slow transaction"),
-         tr("The server holds the order for the delay: a retry meanwhile gets 409 (in progress).")},
+         tr("The transaction holds the writer lock for the delay: a retry meanwhile waits for it, then gets the replay.")},
         {QStringLiteral("unavailable"), tr("Unavailable (503)"),
          tr("503 with Retry-After: the client waits as long as the server asks, then retries.")},
         {QStringLiteral("none"), tr("Disarm"), tr("Clears the armed fault.")},
