@@ -1,0 +1,335 @@
+// NetworkConditioner between a real ServerApi (QNetworkAccessManager) and the real onceorder-server process: each
+// mode breaks the exchange where it says, and the server's SQLite file shows what the server actually saw.
+#include "NetworkConditioner.h"
+#include "Clock.h"
+#include "HttpExchange.h"
+#include "ServerApi.h"
+#include "support/ServerProcess.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTimer>
+#include <QUuid>
+#include <SQLiteCpp/Database.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <vector>
+
+using namespace onceorder::core;
+using namespace onceorder::test;
+
+namespace {
+
+const QByteArray kOne = R"({"product":"kniha","quantity":1})";
+
+QString newKey()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+class NetworkConditionerTest : public ::testing::Test
+{
+protected:
+    static void SetUpTestSuite() { s_app = std::make_unique<QCoreApplication>(s_argc, s_argv); }
+    static void TearDownTestSuite() { s_app.reset(); }
+
+    void SetUp() override
+    {
+        ASSERT_TRUE(conditioner.listen(serverUrl()));
+        api = std::make_unique<ServerApi>(conditioner.url(), QStringLiteral("demo-key-A"));
+        QObject::connect(&conditioner, &NetworkConditioner::acted,
+                         [this](ConditionerAction action, const QString&) { actions.push_back(action); });
+    }
+
+    QUrl serverUrl() const { return QUrl(QString::fromStdString(server->url())); }
+
+    // Runs the event loop until `done` has been called: the waiting is on the reply itself; the guard only stops a
+    // hang from hanging the suite.
+    template<typename Start>
+    HttpReply await(Start start)
+    {
+        std::optional<HttpReply> result;
+        QEventLoop loop;
+        bool waiting = true;
+        auto* request = start([&](const HttpReply& done) {
+            if (waiting) {
+                result = done;
+                loop.quit();
+            }
+        });
+        QTimer guard;
+        guard.setSingleShot(true);
+        QObject::connect(&guard, &QTimer::timeout, &loop, &QEventLoop::quit);
+        guard.start(20'000);
+        if (!result) {
+            loop.exec();
+        }
+        waiting = false;
+        if (!result) {
+            ADD_FAILURE() << "no reply within 20 s";
+            request->abort();
+            return HttpReply {};
+        }
+        return *result;
+    }
+
+    HttpReply post(const QString& key, int timeoutMs = 10'000)
+    {
+        return await([&](auto done) { return api->postOrder(key, kOne, timeoutMs, std::move(done)); });
+    }
+
+    // Through QNetworkAccessManager, which keeps its connection alive between requests.
+    HttpReply get(const QString& path)
+    {
+        return await([&](auto done) { return api->get(path, 10'000, std::move(done)); });
+    }
+
+    long long orders() const
+    {
+        SQLite::Database db(dbPath, SQLite::OPEN_READONLY);
+        return db.execAndGet("SELECT count(*) FROM orders").getInt64();
+    }
+
+    long long actionCount(ConditionerAction action) const { return std::count(actions.begin(), actions.end(), action); }
+
+    static inline int s_argc = 1;
+    static inline char s_name[] = "NetworkConditionerTest";
+    static inline char* s_argv[] = {s_name, nullptr};
+    static inline std::unique_ptr<QCoreApplication> s_app;
+
+    TempDir dir;
+    std::string dbPath = dir.file("server.db");
+    std::unique_ptr<ServerProcess> server = std::make_unique<ServerProcess>(std::vector<std::string> {"--db", dbPath});
+    NetworkConditioner conditioner;
+    std::unique_ptr<ServerApi> api;
+    std::vector<ConditionerAction> actions;
+};
+
+} // namespace
+
+TEST_F(NetworkConditionerTest, PassRelaysEachRequestOnOneKeepAliveConnection)
+{
+    const HttpReply placed = post(newKey());
+    EXPECT_EQ(placed.status, 201) << placed.errorString.toStdString();
+    EXPECT_FALSE(placed.replayed);
+    EXPECT_EQ(orders(), 1);
+    EXPECT_EQ(get(QStringLiteral("/products")).status, 200);
+    EXPECT_EQ(get(QStringLiteral("/orders")).status, 200);
+    // The POST on a connection of its own (HttpExchange), both GETs on one kept-alive connection: the decision is
+    // taken per request, not per connection.
+    EXPECT_EQ(conditioner.counters().connectionsAccepted, 2);
+    EXPECT_EQ(conditioner.counters().requestsForwarded, 3);
+    EXPECT_EQ(actionCount(ConditionerAction::Forwarded), 3);
+}
+
+TEST_F(NetworkConditionerTest, OfflineRefusesConnectionsAndComesBackOnTheSamePort)
+{
+    ASSERT_EQ(get(QStringLiteral("/products")).status, 200); // an idle keep-alive connection for offline to cut
+    const quint16 port = conditioner.port();
+
+    ASSERT_TRUE(conditioner.setMode(ConditionerMode::Offline));
+    const HttpReply refused = post(newKey());
+    EXPECT_EQ(refused.status, 0);
+    EXPECT_EQ(refused.error, QNetworkReply::ConnectionRefusedError) << refused.errorString.toStdString();
+    EXPECT_EQ(conditioner.counters().refused, 1);
+    EXPECT_EQ(conditioner.url().port(), port);
+
+    ASSERT_TRUE(conditioner.setMode(ConditionerMode::Pass));
+    EXPECT_EQ(conditioner.port(), port);
+    const HttpReply back = post(newKey());
+    EXPECT_EQ(back.status, 201) << back.errorString.toStdString();
+    EXPECT_EQ(get(QStringLiteral("/products")).status, 200);
+    EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(NetworkConditionerTest, DropRequestNeverReachesTheServer)
+{
+    conditioner.setMode(ConditionerMode::DropRequest);
+    const HttpReply reply = post(newKey());
+    EXPECT_EQ(reply.status, 0);
+    EXPECT_EQ(reply.error, QNetworkReply::RemoteHostClosedError) << reply.errorString.toStdString();
+    EXPECT_FALSE(reply.timedOut);
+    EXPECT_EQ(orders(), 0);
+    EXPECT_EQ(conditioner.counters().requestsDropped, 1);
+    EXPECT_EQ(conditioner.counters().requestsForwarded, 0);
+    EXPECT_EQ(actionCount(ConditionerAction::DroppedRequest), 1);
+}
+
+TEST_F(NetworkConditionerTest, DropResponseLeavesTheOrderPlacedAndTheSameKeyReplaysIt)
+{
+    const QString key = newKey();
+    conditioner.setMode(ConditionerMode::DropResponse);
+    const HttpReply lost = post(key);
+    EXPECT_EQ(lost.status, 0);
+    EXPECT_NE(lost.error, QNetworkReply::NoError);
+    EXPECT_EQ(orders(), 1) << "the server processed the request whose response was dropped";
+    EXPECT_EQ(conditioner.counters().requestsForwarded, 1);
+    EXPECT_EQ(conditioner.counters().responsesDropped, 1);
+    EXPECT_EQ(actionCount(ConditionerAction::DroppedResponse), 1);
+
+    conditioner.setMode(ConditionerMode::Pass);
+    const HttpReply retry = post(key);
+    EXPECT_EQ(retry.status, 201) << retry.errorString.toStdString();
+    EXPECT_TRUE(retry.replayed);
+    EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(NetworkConditionerTest, DelayHoldsEachDirection)
+{
+    constexpr int delayMs = 150;
+    conditioner.setDelayMs(delayMs);
+    conditioner.setMode(ConditionerMode::Delay);
+    QElapsedTimer elapsed;
+    elapsed.start();
+    const HttpReply reply = post(newKey());
+    const qint64 tookMs = elapsed.elapsed();
+    EXPECT_EQ(reply.status, 201) << reply.errorString.toStdString();
+    EXPECT_GE(tookMs, 2 * delayMs) << "the request and the response are each held delayMs";
+    EXPECT_EQ(conditioner.counters().delayed, 1);
+    EXPECT_EQ(conditioner.counters().requestsForwarded, 1);
+    EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(NetworkConditionerTest, BlackholeLetsTheClientTimeOutAndTheServerSeesNothing)
+{
+    const QString key = newKey();
+    conditioner.setMode(ConditionerMode::Blackhole);
+    const HttpReply lost = post(key, 300);
+    EXPECT_TRUE(lost.timedOut) << lost.errorString.toStdString();
+    EXPECT_EQ(lost.status, 0);
+    EXPECT_EQ(orders(), 0);
+    EXPECT_EQ(conditioner.counters().blackholed, 1);
+    EXPECT_EQ(conditioner.counters().requestsForwarded, 0);
+
+    conditioner.setMode(ConditionerMode::Pass);
+    const HttpReply retry = post(key);
+    EXPECT_EQ(retry.status, 201) << retry.errorString.toStdString();
+    EXPECT_FALSE(retry.replayed);
+    EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(NetworkConditionerTest, FlakyDropsResponsesInTheSeededPattern)
+{
+    constexpr int requests = 20;
+    constexpr double probability = 0.3;
+    constexpr quint64 seed = 2024;
+    // One draw per request, in order: the pattern the conditioner must follow.
+    SeededRandom expected(seed);
+    std::vector<ConditionerAction> pattern;
+    for (int i = 0; i < requests; ++i) {
+        pattern.push_back(expected.uniform() < probability ? ConditionerAction::DroppedResponse
+                                                           : ConditionerAction::Forwarded);
+    }
+    const int drops = static_cast<int>(std::count(pattern.begin(), pattern.end(), ConditionerAction::DroppedResponse));
+    ASSERT_GT(drops, 0);
+    ASSERT_LT(drops, requests);
+
+    SeededRandom random(seed);
+    conditioner.setRandomSource(&random);
+    conditioner.setDropProbability(probability);
+    conditioner.setMode(ConditionerMode::Flaky);
+    for (int i = 0; i < requests; ++i) {
+        const HttpReply reply = post(newKey());
+        const bool dropped = pattern[static_cast<std::size_t>(i)] == ConditionerAction::DroppedResponse;
+        EXPECT_EQ(reply.status, dropped ? 0 : 201) << "request " << i;
+    }
+    conditioner.setRandomSource(nullptr);
+
+    EXPECT_EQ(actions, pattern);
+    EXPECT_EQ(conditioner.counters().connectionsAccepted, requests); // every order attempt has its own connection
+    EXPECT_EQ(conditioner.counters().requestsForwarded, requests);
+    EXPECT_EQ(conditioner.counters().responsesDropped, drops);
+    // Dropped responses were processed: every key is exactly one order on the server.
+    EXPECT_EQ(orders(), requests);
+}
+
+TEST_F(NetworkConditionerTest, FollowsTheServerToItsNewPort)
+{
+    ASSERT_EQ(post(newKey()).status, 201);
+    server->kill(); // as the debug panel's "kill server" does; the bundled server then restarts on a new port
+
+    const HttpReply down = post(newKey());
+    EXPECT_EQ(down.status, 0);
+    EXPECT_GE(conditioner.counters().upstreamFailures, 1);
+    EXPECT_GE(actionCount(ConditionerAction::UpstreamUnreachable), 1);
+
+    server = std::make_unique<ServerProcess>(std::vector<std::string> {"--db", dbPath});
+    conditioner.setUpstream(serverUrl());
+    const HttpReply up = post(newKey());
+    EXPECT_EQ(up.status, 201) << up.errorString.toStdString();
+    EXPECT_EQ(orders(), 2);
+}
+
+TEST(NetworkConditionerNamesTest, NamesAreStableAndRoundTrip)
+{
+    const std::vector<std::pair<ConditionerMode, QString>> names {
+        {ConditionerMode::Pass, QStringLiteral("pass")},
+        {ConditionerMode::Offline, QStringLiteral("offline")},
+        {ConditionerMode::DropRequest, QStringLiteral("drop-request")},
+        {ConditionerMode::DropResponse, QStringLiteral("drop-response")},
+        {ConditionerMode::Delay, QStringLiteral("delay")},
+        {ConditionerMode::Blackhole, QStringLiteral("blackhole")},
+        {ConditionerMode::Flaky, QStringLiteral("flaky")},
+    };
+    for (const auto& [mode, name] : names) {
+        EXPECT_EQ(NetworkConditioner::modeName(mode), name);
+        EXPECT_EQ(NetworkConditioner::modeFromName(name), mode);
+    }
+    EXPECT_EQ(NetworkConditioner::modeFromName(QStringLiteral("Pass")), std::nullopt);
+    EXPECT_EQ(NetworkConditioner::modeFromName(QString()), std::nullopt);
+}
+
+TEST(NetworkConditionerFramingTest, RequestsEndAfterTheirContentLength)
+{
+    const QByteArray post = "POST /orders HTTP/1.1\r\nHost: x\r\ncontent-length: 5\r\n\r\nhello";
+    EXPECT_EQ(NetworkConditioner::frame(post.left(post.size() - 1), HttpMessageKind::Request).state,
+              HttpFrame::State::Incomplete);
+    const HttpFrame pipelined = NetworkConditioner::frame(post + "GET / HTTP/1.1\r\n\r\n", HttpMessageKind::Request);
+    EXPECT_EQ(pipelined.state, HttpFrame::State::Complete);
+    EXPECT_EQ(pipelined.length, post.size());
+
+    const QByteArray get = "GET /orders HTTP/1.1\r\nHost: x\r\n\r\n";
+    EXPECT_EQ(NetworkConditioner::frame(get, HttpMessageKind::Request).length, get.size());
+    EXPECT_EQ(
+        NetworkConditioner::frame("POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", HttpMessageKind::Request).state,
+        HttpFrame::State::Malformed);
+    EXPECT_EQ(NetworkConditioner::frame("GET / HTTP/1.1\r\nHost: x\r\n", HttpMessageKind::Request).state,
+              HttpFrame::State::Incomplete);
+}
+
+TEST(NetworkConditionerFramingTest, ResponsesEndByLengthChunksStatusOrClose)
+{
+    const QByteArray chunked =
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n0\r\nT: 1\r\n\r\n";
+    for (qsizetype cut = 0; cut < chunked.size(); ++cut) {
+        EXPECT_EQ(NetworkConditioner::frame(chunked.left(cut), HttpMessageKind::Response).state,
+                  HttpFrame::State::Incomplete)
+            << cut;
+    }
+    const HttpFrame whole = NetworkConditioner::frame(chunked, HttpMessageKind::Response);
+    EXPECT_EQ(whole.state, HttpFrame::State::Complete);
+    EXPECT_EQ(whole.length, chunked.size());
+    EXPECT_EQ(whole.status, 200);
+
+    const QByteArray noContent = "HTTP/1.1 204 No Content\r\nContent-Length: 3\r\n\r\n";
+    EXPECT_EQ(NetworkConditioner::frame(noContent, HttpMessageKind::Response).length, noContent.size());
+    const QByteArray head = "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n";
+    EXPECT_EQ(NetworkConditioner::frame(head, HttpMessageKind::ResponseToHead).length, head.size());
+    const HttpFrame interim =
+        NetworkConditioner::frame("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\n", HttpMessageKind::Response);
+    EXPECT_EQ(interim.state, HttpFrame::State::Complete);
+    EXPECT_EQ(interim.status, 100);
+
+    EXPECT_EQ(NetworkConditioner::frame("HTTP/1.0 200 OK\r\n\r\nuntil close", HttpMessageKind::Response).state,
+              HttpFrame::State::Incomplete);
+    EXPECT_EQ(NetworkConditioner::frame("SSH-2.0-OpenSSH\r\n\r\n", HttpMessageKind::Response).state,
+              HttpFrame::State::Malformed);
+    EXPECT_EQ(NetworkConditioner::frame("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+                                        HttpMessageKind::Response)
+                  .state,
+              HttpFrame::State::Malformed);
+}
