@@ -30,6 +30,7 @@ int main(int argc, char** argv)
     onceorder::core::Translations::install(app, options.language);
 
     onceorder::core::ClientSession session(options);
+    session.enableConditioner(); // the debug panel's network controls act on it
     onceorder::ui::MainWindow window(&session);
     window.show();
     session.start();

@@ -5,6 +5,7 @@
 #include "BundledServer.h"
 #include "ClientOptions.h"
 #include "Clock.h"
+#include "NetworkConditioner.h"
 #include "OrderClient.h"
 #include "Outbox.h"
 #include "ServerApi.h"
@@ -25,6 +26,11 @@ public:
     explicit ClientSession(ClientOptions options, EngineConfig engineConfig = {}, QObject* parent = nullptr);
     ~ClientSession() override;
 
+    // Routes the order traffic (the engine's requests) through a NetworkConditioner on loopback, so the debug
+    // panel can break it. Call before start(). Debug, catalogue and monitoring calls stay direct, so breaking the
+    // network does not also blind the teacher's live tables. Plain http only (a relay would break TLS names).
+    void enableConditioner();
+
     // Starts the bundled server if no --server was given; serverReady() follows either way.
     void start();
 
@@ -32,7 +38,11 @@ public:
     bool usesBundledServer() const { return m_options.server.isEmpty(); }
     // What the outbox binds submissions to: "bundled", or the external server's URL.
     QString target() const;
+    // Direct to the server: catalogue, orders list, debug endpoints.
     ServerApi* api() const { return m_api; }
+    // What the engine sends through: the conditioner when enabled, else the same server.
+    ServerApi* orderApi() const { return m_orderApi; }
+    NetworkConditioner* conditioner() const { return m_conditioner; }
     OrderClient* orders() const { return m_orders; }
     SubmissionEngine* engine() const { return m_engine; }
     Outbox& outbox() const { return *m_outbox; }
@@ -45,6 +55,7 @@ Q_SIGNALS:
 
 private:
     void watchReachability();
+    void connectTo(const QUrl& serverUrl);
 
     ClientOptions m_options;
     SystemClock m_clock;
@@ -52,6 +63,8 @@ private:
     std::unique_ptr<Outbox> m_outbox;
     BundledServer* m_bundled = nullptr;
     ServerApi* m_api;
+    ServerApi* m_orderApi;
+    NetworkConditioner* m_conditioner = nullptr;
     OrderClient* m_orders;
     SubmissionEngine* m_engine;
 };

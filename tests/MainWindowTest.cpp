@@ -9,8 +9,10 @@
 #include "Translations.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalSpy>
@@ -39,12 +41,17 @@ struct Client
     }
 };
 
-std::unique_ptr<Client> startClient()
+// withConditioner: the order traffic goes through the network conditioner, as in the application.
+// stateDir: reuse a state folder (another client's, e.g. one that crashed) instead of a fresh one.
+std::unique_ptr<Client> startClient(bool withConditioner = false, const QString& stateDir = {})
 {
     auto client = std::make_unique<Client>();
     core::ClientOptions options;
-    options.stateDir = client->state.path();
+    options.stateDir = stateDir.isEmpty() ? client->state.path() : stateDir;
     client->session = std::make_unique<core::ClientSession>(options);
+    if (withConditioner) {
+        client->session->enableConditioner();
+    }
     client->window = std::make_unique<ui::MainWindow>(client->session.get());
     client->window->show();
     QSignalSpy ready(client->session.get(), &core::ClientSession::serverReady);
@@ -67,6 +74,24 @@ void addToCart(const Client& client, const QString& product, int quantity)
     QTest::mouseClick(client.find<QPushButton>(QStringLiteral("addButton")), Qt::LeftButton);
 }
 
+// Picks a network mode in the debug panel's real combo box, as a teacher would.
+void chooseNetworkMode(const Client& client, const QString& mode)
+{
+    auto* combo = client.find<QComboBox>(QStringLiteral("networkModeCombo"));
+    combo->setCurrentIndex(combo->findData(mode));
+}
+
+// Back to "pass" as soon as the first attempt of the current submission has ended.
+void passAfterTheFirstAttempt(const Client& client)
+{
+    QObject::connect(client.session->engine(), &core::SubmissionEngine::submissionChanged, client.window.get(),
+                     [&client](const core::Submission& s) {
+                         if (!s.attempts.isEmpty() && s.attempts.first().endedMs > 0) {
+                             chooseNetworkMode(client, QStringLiteral("pass"));
+                         }
+                     });
+}
+
 QString resultText(const Client& client)
 {
     return client.find<QLabel>(QStringLiteral("resultLabel"))->text();
@@ -86,6 +111,9 @@ private Q_SLOTS:
     void aFaultArmedInTheDebugPanelReachesTheServer();
     void aKilledBundledServerIsRestarted();
     void theClientIdentityIsShown();
+    void aDroppedResponseIsPlacedOnceAndTheReplayIsShown();
+    void aCrashAfterSendIsResumedByTheNextWindow();
+    void aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiveTables();
     // Not a test: scripts/screenshots runs it with ONCEORDER_SCREENSHOT_DIR to make the README's pictures.
     void screenshots();
     // Last: it installs the Czech translator for the rest of the process.
@@ -249,6 +277,73 @@ void MainWindowTest::aKilledBundledServerIsRestarted()
     QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
     QVERIFY(settled.wait(20'000));
     QCOMPARE(resultText(*client), QStringLiteral("Order 1 placed."));
+}
+
+void MainWindowTest::aDroppedResponseIsPlacedOnceAndTheReplayIsShown()
+{
+    auto client = startClient(true);
+    QVERIFY(client);
+    QVERIFY(!client->find<QLabel>(QStringLiteral("networkNote"))->isVisible());
+    chooseNetworkMode(*client, QStringLiteral("drop-response"));
+    QCOMPARE(client->session->conditioner()->mode(), core::ConditionerMode::DropResponse);
+    passAfterTheFirstAttempt(*client);
+    addToCart(*client, QStringLiteral("kniha"), 1);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(resultText(*client).contains(QStringLiteral("replayed")), 20'000);
+    QCOMPARE(client->session->conditioner()->counters().responsesDropped, 1);
+    auto* attempts = client->window->findChild<QTableWidget*>(QStringLiteral("attemptsTable"));
+    QCOMPARE(attempts->rowCount(), 2);
+    auto* dock = client->window->serverTablesDock();
+    QTRY_COMPARE_WITH_TIMEOUT(dock->keysModel()->rowCount(), 1, 10'000);
+    QCOMPARE(dock->ordersModel()->rowCount(), 1);
+}
+
+void MainWindowTest::aCrashAfterSendIsResumedByTheNextWindow()
+{
+    // The first client dies right after sending (a real process, killed at the crash point); its state folder,
+    // with the pending submission and the bundled server's database, is then opened by a new window.
+    QTemporaryDir state;
+    QProcess crashed;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("ONCEORDER_CRASH_AT"), QStringLiteral("after-send"));
+    crashed.setProcessEnvironment(env);
+    crashed.start(QStringLiteral(ONCEORDER_CLI_BIN),
+                  {QStringLiteral("submit"), QStringLiteral("--product"), QStringLiteral("hrnek"),
+                   QStringLiteral("--state"), state.path()});
+    QVERIFY(crashed.waitForFinished(30'000));
+    QCOMPARE(crashed.exitStatus(), QProcess::CrashExit);
+
+    auto client = startClient(false, state.path());
+    QVERIFY(client);
+    QTRY_VERIFY_WITH_TIMEOUT(client->session->engine()->pendingCount() == 0, 20'000);
+    QTRY_VERIFY_WITH_TIMEOUT(resultText(*client).startsWith(QStringLiteral("Order 1 ")), 10'000);
+    auto* dock = client->window->serverTablesDock();
+    QTRY_COMPARE_WITH_TIMEOUT(dock->keysModel()->rowCount(), 1, 10'000);
+    QCOMPARE(dock->ordersModel()->rowCount(), 1);
+}
+
+void MainWindowTest::aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiveTables()
+{
+    auto client = startClient(true);
+    QVERIFY(client);
+    auto* controls = client->window->findChild<core::DebugControls*>();
+    QVERIFY(controls);
+    QSignalSpy applied(controls, &core::DebugControls::succeeded);
+    QTest::mouseClick(client->find<QCheckBox>(QStringLiteral("mode_business_key_off")), Qt::LeftButton);
+    QVERIFY(applied.wait(10'000)); // the server has the mode before the order goes out
+    auto* strategy = client->find<QComboBox>(QStringLiteral("keyStrategyCombo"));
+    strategy->setCurrentIndex(strategy->findData(static_cast<int>(core::KeyStrategy::PerClick)));
+    QCOMPARE(client->session->engine()->keyStrategy(), core::KeyStrategy::PerClick);
+    auto* dock = client->window->serverTablesDock();
+    chooseNetworkMode(*client, QStringLiteral("drop-response"));
+    passAfterTheFirstAttempt(*client);
+    addToCart(*client, QStringLiteral("kniha"), 1);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(client->session->engine()->pendingCount() == 0, 20'000);
+    // The mistake made visible: one cart, two orders, two keys in the server's own tables.
+    QTRY_COMPARE_WITH_TIMEOUT(dock->ordersModel()->rowCount(), 2, 10'000);
+    QCOMPARE(dock->keysModel()->rowCount(), 2);
+    QCOMPARE(dock->ordersModel()->index(0, 3).data(), dock->ordersModel()->index(1, 3).data());
 }
 
 void MainWindowTest::theClientIdentityIsShown()

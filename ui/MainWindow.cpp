@@ -157,6 +157,20 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     connect(m_timeline, &SubmissionTimelineWidget::reconcileRequested, engine, &core::SubmissionEngine::reconcile);
     connect(m_debugPanel, &DebugPanel::keyStrategyChanged, engine, &core::SubmissionEngine::setKeyStrategy);
     connect(m_debugPanel, &DebugPanel::networkModeRequested, this, &MainWindow::networkModeRequested);
+    if (auto* conditioner = session->conditioner()) {
+        m_debugPanel->setNetworkAvailable(true);
+        connect(m_debugPanel, &DebugPanel::networkModeRequested, this,
+                [this, conditioner](const QString& name, int delayMs, double probability) {
+                    const auto mode = core::NetworkConditioner::modeFromName(name);
+                    if (!mode) {
+                        return;
+                    }
+                    conditioner->setDelayMs(delayMs);
+                    conditioner->setDropProbability(probability);
+                    conditioner->setMode(*mode);
+                    setConditionerMode(core::NetworkConditioner::modeName(conditioner->mode()));
+                });
+    }
     connect(m_debugPanel, &DebugPanel::crashAfterSendToggled, this,
             [](bool armed) { core::CrashPoint::arm(armed ? QStringLiteral("after-send") : QString()); });
     connect(m_debugPanel, &DebugPanel::crashNowRequested, this, [] { core::CrashPoint::crashNow(); });

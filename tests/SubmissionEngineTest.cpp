@@ -1,0 +1,287 @@
+// The retry engine end to end: the real onceorder-server process, the real network conditioner between them,
+// a real outbox file. Delays are small but real; every wait is on a signal, with a guard against hangs.
+#include "SubmissionEngine.h"
+#include "NetworkConditioner.h"
+#include "support/Http.h"
+#include "support/ServerProcess.h"
+
+#include <SQLiteCpp/Database.h>
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QTimer>
+#include <gtest/gtest.h>
+
+using namespace onceorder::core;
+using namespace onceorder::test;
+
+namespace {
+
+EngineConfig fastConfig()
+{
+    EngineConfig config;
+    config.policy.baseDelayMs = 20;
+    config.policy.maxDelayMs = 200;
+    config.policy.retryWindowMs = 30'000;
+    config.policy.transferTimeoutMs = 5'000;
+    config.budget.capacity = 1000;
+    config.resumeSpreadMs = 0;
+    return config;
+}
+
+class SubmissionEngineTest : public ::testing::Test
+{
+protected:
+    static void SetUpTestSuite() { s_app = std::make_unique<QCoreApplication>(s_argc, s_argv); }
+    static void TearDownTestSuite() { s_app.reset(); }
+
+    void SetUp() override
+    {
+        ASSERT_TRUE(conditioner.listen(QUrl(QString::fromStdString(server->url()))));
+        api = std::make_unique<ServerApi>(conditioner.url(), QStringLiteral("demo-key-A"));
+        makeEngine(fastConfig());
+    }
+
+    void makeEngine(const EngineConfig& config)
+    {
+        engine = std::make_unique<SubmissionEngine>(outbox, api.get(), QStringLiteral("test"), clock, random, config);
+        QObject::connect(engine.get(), &SubmissionEngine::settled,
+                         [this](const Submission& s) { settled.push_back(s); });
+        QObject::connect(engine.get(), &SubmissionEngine::submissionChanged,
+                         [this](const Submission& s) { onChange(s); });
+    }
+
+    // Runs the event loop until `done` holds; fails after 30 s rather than hanging.
+    template<typename Predicate>
+    void runUntil(Predicate done)
+    {
+        QTimer guard;
+        guard.setSingleShot(true);
+        guard.start(30'000);
+        while (!done() && guard.isActive()) {
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        }
+        ASSERT_TRUE(done()) << "timed out";
+    }
+
+    Submission placeAndWait(const Cart& cart)
+    {
+        const qint64 id = engine->submit(cart);
+        const auto isSettled = [&] {
+            return std::any_of(settled.begin(), settled.end(), [id](const Submission& s) { return s.id == id; });
+        };
+        runUntil(isSettled);
+        return *outbox.find(id);
+    }
+
+    static Cart cartOf(const QString& product, int quantity, const QString& cartId = {})
+    {
+        Cart cart(cartId);
+        cart.add(product, quantity);
+        return cart;
+    }
+
+    long long orders() const
+    {
+        SQLite::Database db(dbPath, SQLite::OPEN_READONLY);
+        return db.execAndGet("SELECT count(*) FROM orders").getInt64();
+    }
+
+    void armServerFault(const std::string& json)
+    {
+        ASSERT_EQ(postJson(*server->client(), "/_debug/faults", json).status, 200);
+    }
+    void setServerMode(const std::string& json)
+    {
+        ASSERT_EQ(postJson(*server->client(), "/_debug/mode", json).status, 200);
+    }
+
+    std::function<void(const Submission&)> onChange = [](const Submission&) {
+    };
+
+    static inline int s_argc = 1;
+    static inline char s_name[] = "SubmissionEngineTest";
+    static inline char* s_argv[] = {s_name, nullptr};
+    static inline std::unique_ptr<QCoreApplication> s_app;
+
+    TempDir dir;
+    std::string dbPath = dir.file("server.db");
+    std::unique_ptr<ServerProcess> server =
+        std::make_unique<ServerProcess>(std::vector<std::string> {"--db", dbPath, "--debug-endpoints"});
+    NetworkConditioner conditioner;
+    std::unique_ptr<ServerApi> api;
+    Outbox outbox {QString::fromStdString(dir.file("client"))};
+    SystemClock clock;
+    SeededRandom random {11};
+    std::unique_ptr<SubmissionEngine> engine;
+    std::vector<Submission> settled;
+};
+
+// Switches the conditioner back to pass once the first attempt has ended.
+auto passAfterFirstAttempt(NetworkConditioner& conditioner)
+{
+    return [&conditioner](const Submission& s) {
+        if (!s.attempts.isEmpty() && s.attempts.first().endedMs > 0 && conditioner.mode() != ConditionerMode::Pass) {
+            conditioner.setMode(ConditionerMode::Pass);
+        }
+    };
+}
+
+} // namespace
+
+TEST_F(SubmissionEngineTest, DroppedResponseIsRetriedWithTheSameKeyAndReplayed)
+{
+    conditioner.setMode(ConditionerMode::DropResponse);
+    onChange = passAfterFirstAttempt(conditioner);
+    const Submission s = placeAndWait(cartOf(QStringLiteral("kniha"), 1));
+    EXPECT_EQ(s.state, SubmissionState::Placed);
+    ASSERT_EQ(s.attempts.size(), 2);
+    EXPECT_EQ(s.attempts[0].outcome, AttemptOutcome::MaybeSent);
+    EXPECT_GE(s.attempts[0].delayAfterMs, 0);
+    EXPECT_FALSE(s.attempts[0].delayReason.isEmpty());
+    EXPECT_TRUE(s.replayed) << "the server had placed it on the first attempt";
+    EXPECT_EQ(orders(), 1);
+    EXPECT_EQ(conditioner.counters().responsesDropped, 1);
+}
+
+TEST_F(SubmissionEngineTest, OfflineForAWhileThenPlacedWhenTheNetworkReturns)
+{
+    conditioner.setMode(ConditionerMode::Offline);
+    onChange = [this](const Submission& s) {
+        const auto refused = std::count_if(s.attempts.begin(), s.attempts.end(),
+                                           [](const Attempt& a) { return a.outcome == AttemptOutcome::NotSent; });
+        if (refused >= 3) {
+            conditioner.setMode(ConditionerMode::Pass);
+        }
+    };
+    const Submission s = placeAndWait(cartOf(QStringLiteral("kniha"), 1));
+    EXPECT_EQ(s.state, SubmissionState::Placed);
+    EXPECT_GE(s.attempts.size(), 4);
+    EXPECT_FALSE(s.replayed) << "refused attempts never reached the server";
+    EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(SubmissionEngineTest, BlackholeTimesOutAndTheRetryPlacesOneOrder)
+{
+    EngineConfig config = fastConfig();
+    config.policy.transferTimeoutMs = 300;
+    makeEngine(config);
+    conditioner.setMode(ConditionerMode::Blackhole);
+    onChange = passAfterFirstAttempt(conditioner);
+    const Submission s = placeAndWait(cartOf(QStringLiteral("kniha"), 1));
+    EXPECT_EQ(s.state, SubmissionState::Placed);
+    ASSERT_GE(s.attempts.size(), 2);
+    EXPECT_EQ(s.attempts[0].outcome, AttemptOutcome::MaybeSent);
+    EXPECT_GE(s.attempts[0].endedMs - s.attempts[0].startedMs, 300);
+    EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(SubmissionEngineTest, ServiceUnavailableWithRetryAfterWaitsAsTold)
+{
+    armServerFault(R"({"fault":"unavailable","count":1,"retry_after":1})");
+    const Submission s = placeAndWait(cartOf(QStringLiteral("kniha"), 1));
+    EXPECT_EQ(s.state, SubmissionState::Placed);
+    ASSERT_EQ(s.attempts.size(), 2);
+    EXPECT_EQ(s.attempts[0].httpStatus, 503);
+    EXPECT_EQ(s.attempts[0].outcome, AttemptOutcome::RetryLater);
+    EXPECT_EQ(s.attempts[0].delayAfterMs, 1000) << "Retry-After, not the 20 ms backoff";
+    EXPECT_TRUE(s.attempts[0].delayReason.contains(QStringLiteral("Retry-After")));
+    EXPECT_GE(s.attempts[1].startedMs - s.attempts[0].endedMs, 990);
+    EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(SubmissionEngineTest, ADefinitiveRefusalIsRejectedAfterOneAttempt)
+{
+    const Submission s = placeAndWait(cartOf(QStringLiteral("kniha"), 101));
+    EXPECT_EQ(s.state, SubmissionState::Rejected);
+    EXPECT_EQ(s.attempts.size(), 1);
+    EXPECT_EQ(s.httpStatus, 422);
+    EXPECT_EQ(s.problemType, QStringLiteral("/problems/out-of-stock"));
+    EXPECT_FALSE(s.problemDetail.isEmpty());
+    EXPECT_EQ(orders(), 0);
+}
+
+TEST_F(SubmissionEngineTest, RepeatedClicksResendTheSameKeyAndPlaceOneOrder)
+{
+    const Cart cart = cartOf(QStringLiteral("hrnek"), 2);
+    const qint64 first = engine->submit(cart);
+    EXPECT_EQ(engine->submit(cart), first);
+    EXPECT_EQ(engine->submit(cart), first);
+    runUntil([&] { return !settled.empty() && engine->inFlightCount() == 0; });
+    const Submission s = *outbox.find(first);
+    EXPECT_EQ(s.state, SubmissionState::Placed);
+    EXPECT_EQ(s.attempts.size(), 3);
+    EXPECT_EQ(settled.size(), 1u) << "settled once";
+    EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(SubmissionEngineTest, ANewKeyPerRetryDuplicatesWithoutABusinessKey)
+{
+    setServerMode(R"({"business_key_off":true})");
+    engine->setKeyStrategy(KeyStrategy::PerClick);
+    conditioner.setMode(ConditionerMode::DropResponse);
+    onChange = passAfterFirstAttempt(conditioner);
+    const Submission s = placeAndWait(cartOf(QStringLiteral("kniha"), 1));
+    EXPECT_EQ(s.state, SubmissionState::Placed);
+    EXPECT_FALSE(s.replayed) << "the retry carried a new key, so the server saw a new request";
+    EXPECT_EQ(orders(), 2) << "the mistake is real: one cart, two orders";
+}
+
+TEST_F(SubmissionEngineTest, ANewKeyPerRetryIsCaughtByTheBusinessKey)
+{
+    engine->setKeyStrategy(KeyStrategy::PerClick);
+    conditioner.setMode(ConditionerMode::DropResponse);
+    onChange = passAfterFirstAttempt(conditioner);
+    const Submission s = placeAndWait(cartOf(QStringLiteral("kniha"), 1));
+    EXPECT_EQ(s.state, SubmissionState::Rejected);
+    EXPECT_EQ(s.problemType, QStringLiteral("/problems/cart-already-ordered"));
+    EXPECT_EQ(orders(), 1) << "UNIQUE(client_id, cart_id) saved the day";
+}
+
+TEST_F(SubmissionEngineTest, GivingUpThenReconcilingFindsTheOrderTheServerMade)
+{
+    EngineConfig config = fastConfig();
+    config.policy.retryWindowMs = 400;
+    makeEngine(config);
+    conditioner.setMode(ConditionerMode::DropResponse);
+    const Submission gaveUp = placeAndWait(cartOf(QStringLiteral("kniha"), 1));
+    EXPECT_EQ(gaveUp.state, SubmissionState::GaveUp);
+    EXPECT_TRUE(gaveUp.problemDetail.contains(QStringLiteral("window")));
+    EXPECT_EQ(orders(), 1) << "the outcome was unknown to the client, not to the server";
+
+    conditioner.setMode(ConditionerMode::Pass);
+    engine->reconcile(gaveUp.id);
+    runUntil([&] { return outbox.find(gaveUp.id)->state == SubmissionState::Placed; });
+    EXPECT_GT(outbox.find(gaveUp.id)->orderId, 0);
+}
+
+TEST_F(SubmissionEngineTest, AbandoningStopsRetriesAndReconcilingSaysNothingWasPlaced)
+{
+    conditioner.setMode(ConditionerMode::DropRequest);
+    const qint64 id = engine->submit(cartOf(QStringLiteral("kniha"), 1));
+    runUntil([&] { return outbox.find(id)->attempts.size() >= 2; });
+    engine->abandon(id);
+    EXPECT_EQ(outbox.find(id)->state, SubmissionState::Abandoned);
+    conditioner.setMode(ConditionerMode::Pass);
+    engine->reconcile(id);
+    runUntil([&] { return outbox.find(id)->problemDetail.contains(QStringLiteral("nothing was placed")); });
+    EXPECT_EQ(orders(), 0);
+}
+
+TEST_F(SubmissionEngineTest, AFreshEngineResumesWhatTheLastOneLeftPending)
+{
+    conditioner.setMode(ConditionerMode::Blackhole);
+    const qint64 id = engine->submit(cartOf(QStringLiteral("propiska"), 3));
+    runUntil([&] { return conditioner.counters().blackholed >= 1; });
+    engine.reset(); // the client goes away with the attempt in flight
+    EXPECT_EQ(outbox.find(id)->attempts.first().outcome, AttemptOutcome::InFlight);
+
+    conditioner.setMode(ConditionerMode::Pass);
+    makeEngine(fastConfig());
+    engine->resumePending();
+    runUntil([&] { return !settled.empty(); });
+    const Submission s = *outbox.find(id);
+    EXPECT_EQ(s.state, SubmissionState::Placed);
+    EXPECT_EQ(s.attempts.first().outcome, AttemptOutcome::MaybeSent) << "the interrupted attempt is settled as unknown";
+    EXPECT_EQ(orders(), 1);
+}
