@@ -2,6 +2,7 @@
 #include "ClientOptions.h"
 #include "ClientSession.h"
 #include "MainWindow.h"
+#include "ScenarioCommand.h"
 #include "Translations.h"
 
 #include <QApplication>
@@ -10,6 +11,12 @@
 
 int main(int argc, char** argv)
 {
+    if (onceorder::core::scenarioRequested(argc, argv)) {
+        // Teaching scenarios run headless: no QApplication, so no window and no display is needed.
+        QCoreApplication app(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("onceorder"));
+        return onceorder::core::runScenarioCommand(QCoreApplication::arguments());
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("onceorder"));
     QApplication::setApplicationVersion(QStringLiteral(ONCEORDER_VERSION));
