@@ -2,6 +2,8 @@
 #include "OrderServer.h"
 #include "ServerOptions.h"
 
+#include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -51,15 +53,22 @@ int main(int argc, char** argv)
             std::cerr << "onceorder-server: cannot listen on " << options.host << ":" << options.port << "\n";
             return 1;
         }
-        std::thread signalWaiter([&server, signals] {
+        std::atomic<bool> runReturned {false};
+        std::thread signalWaiter([&server, &runReturned, signals] {
             int received = 0;
             sigwait(&signals, &received);
-            server.stop();
+            // httplib's stop() does nothing until its accept loop runs, and a signal that arrives just after the
+            // "listening" line may come first; so keep asking until run() has really returned.
+            while (!runReturned.load()) {
+                server.stop();
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
         });
         const bool ipv6 = options.host.find(':') != std::string::npos;
         std::cout << "listening on http://" << (ipv6 ? "[" + options.host + "]" : options.host) << ":" << port
                   << std::endl;
         server.run();
+        runReturned = true;
         // stop() came from a signal, or run() failed; make sure the waiter ends either way.
         pthread_kill(signalWaiter.native_handle(), SIGTERM);
         signalWaiter.join();
