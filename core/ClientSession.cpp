@@ -12,7 +12,6 @@ ClientSession::ClientSession(ClientOptions options, EngineConfig engineConfig, Q
     , m_outbox(std::make_unique<Outbox>(m_options.stateDir))
     , m_api(new ServerApi(m_options.server, m_options.apiKey, this))
     , m_orderApi(new ServerApi(m_options.server, m_options.apiKey, this))
-    , m_orders(new OrderClient(m_api, this))
     , m_engine(new SubmissionEngine(*m_outbox, m_orderApi, target(), m_clock, m_random, engineConfig, this))
 {
     if (usesBundledServer()) {

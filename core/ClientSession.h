@@ -6,7 +6,6 @@
 #include "ClientOptions.h"
 #include "Clock.h"
 #include "NetworkConditioner.h"
-#include "OrderClient.h"
 #include "Outbox.h"
 #include "ServerApi.h"
 #include "SubmissionEngine.h"
@@ -43,7 +42,6 @@ public:
     // What the engine sends through: the conditioner when enabled, else the same server.
     ServerApi* orderApi() const { return m_orderApi; }
     NetworkConditioner* conditioner() const { return m_conditioner; }
-    OrderClient* orders() const { return m_orders; }
     SubmissionEngine* engine() const { return m_engine; }
     Outbox& outbox() const { return *m_outbox; }
     BundledServer* bundledServer() const { return m_bundled; }
@@ -65,7 +63,6 @@ private:
     ServerApi* m_api;
     ServerApi* m_orderApi;
     NetworkConditioner* m_conditioner = nullptr;
-    OrderClient* m_orders;
     SubmissionEngine* m_engine;
 };
 
