@@ -1,6 +1,7 @@
 #include "ScenarioContext.h"
 
 #include "BundledServer.h"
+#include "HttpExchange.h"
 #include "NetworkConditioner.h"
 #include "Outbox.h"
 #include "ServerState.h"
@@ -120,6 +121,32 @@ void ScenarioContext::post(const QString& apiKey, const QString& key, const QByt
                            std::function<void(const HttpReply&)> done, const QUrl& server)
 {
     apiFor(apiKey, server, false)->postOrder(key, body, kDebugTimeoutMs, std::move(done));
+}
+
+void ScenarioContext::checkout(const QString& apiKey, const QString& key, const QByteArray& body,
+                               std::function<void(const HttpReply&)> done)
+{
+    QUrl url = m_serverUrl;
+    url.setPath(QStringLiteral("/checkout"));
+    HttpExchange::Headers headers {{"Authorization", "Bearer " + apiKey.toUtf8()},
+                                   {"Content-Type", "application/json"},
+                                   {"Idempotency-Key", '"' + key.toUtf8() + '"'}};
+    // Owned by the context's admin API object, so it goes away with the scenario like every other request.
+    new HttpExchange("POST", url, headers, body, kDebugTimeoutMs, std::move(done),
+                     apiFor(QStringLiteral("demo-key-admin"), {}, false));
+}
+
+void ScenarioContext::state(std::function<void(const QJsonObject&)> done)
+{
+    apiFor(QStringLiteral("demo-key-admin"), {}, false)
+        ->get(QStringLiteral("/_debug/state"), kDebugTimeoutMs, [this, done = std::move(done)](const HttpReply& reply) {
+            const QJsonDocument json = QJsonDocument::fromJson(reply.body);
+            if (reply.status != 200 || !json.isObject()) {
+                fail(tr("GET /_debug/state answered %1").arg(describe(reply)));
+                return;
+            }
+            done(json.object());
+        });
 }
 
 void ScenarioContext::debug(const QString& what, const QByteArray& json, std::function<void()> done, const QUrl& server)

@@ -11,6 +11,7 @@
 #include "SubmissionEngine.h"
 
 #include <QHash>
+#include <QJsonObject>
 #include <QObject>
 #include <QProcessEnvironment>
 #include <QStringList>
@@ -51,6 +52,11 @@ public:
     // Idempotency-Key (empty: no header) and body. No retry: one request, one answer.
     void post(const QString& apiKey, const QString& key, const QByteArray& body,
               std::function<void(const HttpReply&)> done, const QUrl& server = {});
+    // POST /checkout straight to the bundled server, the same way: one request, one answer.
+    void checkout(const QString& apiKey, const QString& key, const QByteArray& body,
+                  std::function<void(const HttpReply&)> done);
+    // GET /_debug/state as JSON (orders, payments, webhook_events, the gateway's charges, …).
+    void state(std::function<void(const QJsonObject&)> done);
     // POST /_debug/<what> with a JSON body; anything but 200 fails the scenario.
     void debug(const QString& what, const QByteArray& json, std::function<void()> done, const QUrl& server = {});
     // The number of orders in the server's database (GET /_debug/state).

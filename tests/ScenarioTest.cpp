@@ -46,6 +46,8 @@ const QStringList kScenarios {
     QStringLiteral("new-key-per-retry"),
     QStringLiteral("short-ttl"),
     QStringLiteral("retry-after-and-offline"),
+    QStringLiteral("payment-gateway"),
+    QStringLiteral("webhooks"),
 };
 
 } // namespace
