@@ -154,6 +154,147 @@ void BM_PlaceOrderReplay(benchmark::State& state)
 BENCHMARK(BM_PlaceOrderReplay)->ArgName("sync_normal")->Arg(0)->Arg(1)->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_PlaceOrderReplay)->ArgName("sync_normal")->Arg(0)->Arg(1)->Threads(8)->UseRealTime()->MinTime(1.0);
 
+// What if the statements were prepared once per connection? The same SQL as OrderService::placeOrder (copied
+// here, in the same order, under the same writer lock and BEGIN IMMEDIATE), with every statement prepared once
+// and reset after use. An estimate for the statement-cache finding in docs/performance.md, not the server's code:
+// only the key, order, line, stock and stored-response statements of a one-line order without a cart id.
+class CachedPlaceOrder
+{
+public:
+    explicit CachedPlaceOrder(SQLite::Database& db)
+        : m_begin(db, "BEGIN IMMEDIATE")
+        , m_commit(db, "COMMIT")
+        , m_forget(db, "DELETE FROM idempotency_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ?")
+        , m_claim(db,
+                  "INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, expires_at, "
+                  "locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?) ON CONFLICT (client_id, idem_key) DO NOTHING")
+        , m_savepoint(db, "SAVEPOINT order_effect")
+        , m_release(db, "RELEASE order_effect")
+        , m_insertOrder(
+              db, "INSERT INTO orders (client_id, cart_id, cart_key, idem_key, created_at) VALUES (?, ?, ?, ?, ?)")
+        , m_takeStock(db, "UPDATE products SET stock = stock - ? WHERE id = ? AND stock >= ?")
+        , m_insertLine(db, "INSERT INTO order_lines (order_id, product_id, quantity) VALUES (?, ?, ?)")
+        , m_store(db,
+                  "UPDATE idempotency_keys SET status = 'completed', response_code = ?, response_body = ?, "
+                  "order_id = ?, locked_at = NULL WHERE client_id = ? AND idem_key = ?")
+        , m_stored(db,
+                   "SELECT fingerprint, status, response_code, response_body FROM idempotency_keys "
+                   "WHERE client_id = ? AND idem_key = ?")
+        , m_db(db)
+    {
+    }
+
+    // Returns the response body (stored or new); throws on any surprise.
+    std::string place(const std::string& client, const std::string& key, const OrderCommand& command, std::int64_t now)
+    {
+        const std::string print = OrderService::fingerprint(command);
+        run(m_begin);
+        try {
+            m_forget.bind(1, client);
+            m_forget.bind(2, key);
+            m_forget.bind(3, static_cast<int64_t>(now));
+            run(m_forget);
+            m_claim.bind(1, client);
+            m_claim.bind(2, key);
+            m_claim.bind(3, print);
+            m_claim.bind(4, static_cast<int64_t>(now));
+            m_claim.bind(5, static_cast<int64_t>(now + 86'400'000));
+            m_claim.bind(6, static_cast<int64_t>(now));
+            const bool claimed = run(m_claim) == 1;
+            std::string body;
+            if (claimed) {
+                run(m_savepoint);
+                m_insertOrder.bind(1, client);
+                m_insertOrder.bind(4, key);
+                m_insertOrder.bind(5, static_cast<int64_t>(now));
+                run(m_insertOrder);
+                const long long orderId = m_db.getLastInsertRowid();
+                for (const auto& line : command.lines) {
+                    m_takeStock.bind(1, line.quantity);
+                    m_takeStock.bind(2, line.product);
+                    m_takeStock.bind(3, line.quantity);
+                    if (run(m_takeStock) != 1) {
+                        throw std::runtime_error("out of stock");
+                    }
+                    m_insertLine.bind(1, static_cast<int64_t>(orderId));
+                    m_insertLine.bind(2, line.product);
+                    m_insertLine.bind(3, line.quantity);
+                    run(m_insertLine);
+                }
+                run(m_release);
+                body = "{\"order_id\":" + std::to_string(orderId) +
+                    ",\"status\":\"placed\",\"items\":[{\"product\":\"kniha\",\"quantity\":1}],\"created_at\":\"" +
+                    isoTime(now) + "\"}";
+                m_store.bind(1, 201);
+                m_store.bind(2, body);
+                m_store.bind(3, static_cast<int64_t>(orderId));
+                m_store.bind(4, client);
+                m_store.bind(5, key);
+                if (run(m_store) != 1) {
+                    throw std::runtime_error("key row vanished");
+                }
+            } else {
+                m_stored.bind(1, client);
+                m_stored.bind(2, key);
+                if (!m_stored.executeStep() || m_stored.getColumn(0).getString() != print) {
+                    throw std::runtime_error("not a replay");
+                }
+                body = m_stored.getColumn(3).getString();
+                m_stored.reset();
+            }
+            run(m_commit);
+            return body;
+        } catch (...) {
+            m_stored.reset();
+            m_db.exec("ROLLBACK");
+            throw;
+        }
+    }
+
+private:
+    static int run(SQLite::Statement& statement)
+    {
+        const int changes = statement.exec();
+        statement.reset();
+        statement.clearBindings();
+        return changes;
+    }
+
+    SQLite::Statement m_begin, m_commit, m_forget, m_claim, m_savepoint, m_release, m_insertOrder, m_takeStock,
+        m_insertLine, m_store, m_stored;
+    SQLite::Database& m_db;
+};
+
+// range(0): 0 full / 1 normal; range(1): 0 unique keys / 1 replay. Compare with BM_PlaceOrderUnique/Replay.
+void BM_WhatIfCachedStatements(benchmark::State& state)
+{
+    auto& f = fixture(modeOf(state));
+    const OrderCommand order = command(kBody);
+    const bool replay = state.range(1) == 1;
+    SystemClock clock;
+    auto db = f.store().lease();
+    CachedPlaceOrder cached(*db);
+    const std::string replayKey = "whatif-replay-" + f.nextKey();
+    {
+        std::lock_guard writer(f.store().writerLock());
+        cached.place("A", replayKey, order, clock.nowMs());
+    }
+    for (auto _ : state) {
+        std::lock_guard writer(f.store().writerLock());
+        std::string body = cached.place("A", replay ? replayKey : "whatif-" + f.nextKey(), order, clock.nowMs());
+        benchmark::DoNotOptimize(body.data());
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_WhatIfCachedStatements)
+    ->ArgNames({"sync_normal", "replay"})
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->UseRealTime()
+    ->MinTime(1.0);
+
 // The CPU work of POST /orders before the database: strict JSON parse + validation, then the fingerprint.
 void BM_ParseOrder(benchmark::State& state)
 {
