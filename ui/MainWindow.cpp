@@ -4,6 +4,7 @@
 #include "CrashPoint.h"
 #include "DebugControls.h"
 #include "DebugPanel.h"
+#include "ScenarioDialog.h"
 #include "ServerMonitor.h"
 #include "ServerState.h"
 #include "ServerTablesDock.h"
@@ -120,6 +121,17 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_tablesDock->toggleViewAction());
     view->addAction(m_debugPanel->toggleViewAction());
+    // Each scenario plays on its own fresh server and conditioner, so the session's data is never touched.
+    auto* scenarios = menuBar()->addMenu(tr("&Scenarios"));
+    scenarios->setObjectName(QStringLiteral("scenariosMenu"));
+    for (const core::Scenario& scenario : core::allScenarios()) {
+        connect(scenarios->addAction(scenario.title), &QAction::triggered, this, [this, scenario] {
+            auto* dialog = new ScenarioDialog(scenario, this);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->show();
+            dialog->play();
+        });
+    }
 
     m_serverLabel->setObjectName(QStringLiteral("serverStatusLabel"));
     m_conditionerLabel->setObjectName(QStringLiteral("conditionerLabel"));

@@ -1,0 +1,116 @@
+#include "ScenarioDialog.h"
+
+#include "ScenarioRunner.h"
+
+#include <QColor>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace onceorder::ui {
+
+namespace {
+
+bool writeFile(const QString& path, const QString& text)
+{
+    QSaveFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text.toUtf8()) >= 0 && file.commit();
+}
+
+} // namespace
+
+ScenarioDialog::ScenarioDialog(core::Scenario scenario, QWidget* parent)
+    : QDialog(parent)
+    , m_scenario(std::move(scenario))
+    , m_runner(new core::ScenarioRunner(this))
+    , m_status(new QLabel(this))
+    , m_table(new QTableWidget(0, 5, this))
+    , m_playButton(new QPushButton(tr("Play again"), this))
+    , m_exportButton(new QPushButton(tr("Export…"), this))
+{
+    setWindowTitle(m_scenario.title);
+    auto* explanation = new QLabel(m_scenario.explanation, this);
+    explanation->setWordWrap(true);
+    m_table->setObjectName(QStringLiteral("verdictTable"));
+    m_table->setHorizontalHeaderLabels({tr("Step"), tr("Response"), tr("Orders"), tr("Expected"), tr("Verdict")});
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->addButton(m_playButton, QDialogButtonBox::ActionRole);
+    buttons->addButton(m_exportButton, QDialogButtonBox::ActionRole);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(explanation);
+    layout->addWidget(m_status);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(buttons);
+    resize(1100, 520);
+
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_playButton, &QPushButton::clicked, this, &ScenarioDialog::play);
+    connect(m_exportButton, &QPushButton::clicked, this, &ScenarioDialog::exportResult);
+    connect(m_runner, &core::ScenarioRunner::stepStarted, this, [this](int index, int count) {
+        m_status->setText(tr("Playing on a fresh server: step %1 of %2…").arg(index + 1).arg(count));
+    });
+    connect(m_runner, &core::ScenarioRunner::finished, this, &ScenarioDialog::showResult);
+}
+
+void ScenarioDialog::play()
+{
+    if (m_runner->isRunning()) {
+        return;
+    }
+    m_table->setRowCount(0);
+    m_playButton->setEnabled(false);
+    m_exportButton->setEnabled(false);
+    m_status->setText(tr("Starting a fresh server…"));
+    m_runner->run(m_scenario);
+}
+
+void ScenarioDialog::showResult(const core::ScenarioResult& result)
+{
+    m_result = result;
+    m_table->setRowCount(static_cast<int>(result.rows.size()));
+    for (int row = 0; row < result.rows.size(); ++row) {
+        const core::VerdictRow& r = result.rows.at(row);
+        const bool judged = !r.expected.isEmpty();
+        const QStringList cells {r.step, r.response, r.orders < 0 ? QStringLiteral("–") : QString::number(r.orders),
+                                 r.expected, judged ? (r.pass ? tr("PASS") : tr("FAIL")) : QStringLiteral("–")};
+        for (int column = 0; column < cells.size(); ++column) {
+            auto* item = new QTableWidgetItem(cells.at(column));
+            if (column == 4 && judged) {
+                item->setForeground(r.pass ? QColor(0x1b, 0x7f, 0x3a) : QColor(0xb0, 0x1c, 0x1c));
+            }
+            m_table->setItem(row, column, item);
+        }
+    }
+    m_status->setText(result.error.isEmpty() ? (result.passed() ? tr("PASS in %1 s") : tr("FAIL in %1 s"))
+                                                   .arg(static_cast<double>(result.elapsedMs) / 1000.0, 0, 'f', 1)
+                                             : tr("Could not finish: %1").arg(result.error));
+    m_playButton->setEnabled(true);
+    m_exportButton->setEnabled(true);
+    Q_EMIT scenarioFinished(result);
+}
+
+void ScenarioDialog::exportResult()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export the verdict table to"));
+    if (folder.isEmpty()) {
+        return;
+    }
+    const QDir dir(folder);
+    if (!writeFile(dir.filePath(m_result.id + QStringLiteral(".md")), m_result.toMarkdown()) ||
+        !writeFile(dir.filePath(m_result.id + QStringLiteral(".csv")), m_result.toCsv())) {
+        QMessageBox::warning(this, windowTitle(), tr("The table could not be written to %1.").arg(folder));
+    }
+}
+
+} // namespace onceorder::ui

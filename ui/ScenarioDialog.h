@@ -1,0 +1,47 @@
+// ScenarioDialog: plays one teaching scenario on its own fresh stack (a ScenarioRunner) and shows the paragraph
+// beside it and, once it has run, the verdict table; the table can be exported as Markdown and CSV for slides.
+#pragma once
+
+#include "Scenario.h"
+
+#include <QDialog>
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+
+namespace onceorder::core {
+class ScenarioRunner;
+}
+
+namespace onceorder::ui {
+
+class ScenarioDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    explicit ScenarioDialog(core::Scenario scenario, QWidget* parent = nullptr);
+
+    // Starts (or restarts) the scenario.
+    void play();
+    QTableWidget* table() const { return m_table; }
+    const core::ScenarioResult& result() const { return m_result; }
+
+Q_SIGNALS:
+    void scenarioFinished(const onceorder::core::ScenarioResult& result);
+
+private:
+    void showResult(const core::ScenarioResult& result);
+    void exportResult();
+
+    core::Scenario m_scenario;
+    core::ScenarioResult m_result;
+    core::ScenarioRunner* m_runner;
+    QLabel* m_status;
+    QTableWidget* m_table;
+    QPushButton* m_playButton;
+    QPushButton* m_exportButton;
+};
+
+} // namespace onceorder::ui
