@@ -8,6 +8,7 @@
 #include "ScenarioContext.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -750,13 +751,140 @@ Scenario webhooks()
              }}};
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Thundering herd: many pending carts after an outage, with and without jitter.
+
+constexpr int kHerdCarts = 10;
+constexpr int kHerdOutageMs = 600;
+// Wider than 100 ms: recording each attempt durably takes a few ms, so even a perfect lockstep is smeared a little.
+constexpr int kHerdWindowMs = 200;
+
+// The most retries that started within any kHerdWindowMs.
+int peakWithinWindow(QList<qint64> starts)
+{
+    std::sort(starts.begin(), starts.end());
+    int peak = 0;
+    qsizetype first = 0;
+    for (qsizetype last = 0; last < starts.size(); ++last) {
+        while (starts[last] - starts[first] >= kHerdWindowMs) {
+            ++first;
+        }
+        peak = std::max(peak, static_cast<int>(last - first + 1));
+    }
+    return peak;
+}
+
+// Retries per 100 ms from `fromMs`, for the slide: "0 20 0 20 0 0 0 20 …".
+QString seriesPer100Ms(const QList<qint64>& starts, qint64 fromMs)
+{
+    QList<int> buckets;
+    for (const qint64 start : starts) {
+        const auto index = static_cast<qsizetype>(std::max<qint64>(0, start - fromMs) / 100);
+        while (buckets.size() <= index) {
+            buckets.append(0);
+        }
+        ++buckets[index];
+    }
+    QStringList texts;
+    for (const int count : buckets) {
+        texts.append(QString::number(count));
+    }
+    return texts.join(u' ');
+}
+
+// Waits until every cart's first request hangs in the blackhole, then cuts them all at once (as a server that
+// dies with requests in flight): from that instant the clients' retry schedules are compared.
+void cutWhenAllHang(ScenarioContext& c, std::function<void(qint64 cutMs)> done, int triesLeft = 200)
+{
+    if (c.conditioner().counters().blackholed < kHerdCarts && triesLeft > 0) {
+        c.after(20, [&c, done, triesLeft] { cutWhenAllHang(c, done, triesLeft - 1); });
+        return;
+    }
+    c.conditioner().setMode(ConditionerMode::Offline);
+    done(QDateTime::currentMSecsSinceEpoch());
+}
+
+ScenarioStep herdStep(const QString& label, JitterStrategy jitter, const QString& expected,
+                      std::function<bool(int peak, const ScenarioContext&)> ok)
+{
+    return [=](ScenarioContext& c, Next next) {
+        EngineConfig config = fastEngineConfig();
+        config.policy.baseDelayMs = 800;
+        config.policy.maxDelayMs = 3200;
+        config.policy.jitter = jitter;
+        c.conditioner().resetCounters();
+        c.conditioner().setMode(ConditionerMode::Blackhole);
+        struct Herd
+        {
+            QList<qint64> retryStarts;
+            int settled = 0;
+            int placed = 0;
+            qint64 cutMs = 0;
+        };
+        auto herd = std::make_shared<Herd>();
+        cutWhenAllHang(c, [&c, herd](qint64 cutMs) {
+            herd->cutMs = cutMs;
+            c.after(kHerdOutageMs, [&c] { c.conditioner().setMode(ConditionerMode::Pass); });
+        });
+        for (int i = 0; i < kHerdCarts; ++i) {
+            c.submit(cartOf(QStringLiteral("herd-%1-%2").arg(static_cast<int>(jitter)).arg(i)), config, {},
+                     [&c, herd, label, expected, ok, next](const Submission& s) {
+                         for (const Attempt& attempt : s.attempts) {
+                             if (attempt.number >= 2) {
+                                 herd->retryStarts.append(attempt.startedMs);
+                             }
+                         }
+                         herd->placed += s.state == SubmissionState::Placed ? 1 : 0;
+                         if (++herd->settled < kHerdCarts) {
+                             return;
+                         }
+                         const int peak = peakWithinWindow(herd->retryStarts);
+                         c.narrate(QStringLiteral("%1: retries per 100 ms after the cut").arg(label),
+                                   seriesPer100Ms(herd->retryStarts, herd->cutMs));
+                         const bool fine = herd->placed == kHerdCarts && ok(peak, c);
+                         c.setNote(QStringLiteral("peak-") + label, peak);
+                         c.verdict(QStringLiteral("%1: %2 requests cut at once, %3 s outage")
+                                       .arg(label)
+                                       .arg(kHerdCarts)
+                                       .arg(kHerdOutageMs / 1000.0),
+                                   QStringLiteral("%1 placed, %2 retries, at most %3 within %4 ms")
+                                       .arg(herd->placed)
+                                       .arg(herd->retryStarts.size())
+                                       .arg(peak)
+                                       .arg(kHerdWindowMs),
+                                   expected, fine, kHerdCarts, next);
+                     });
+        }
+    };
+}
+
+Scenario thunderingHerd()
+{
+    return {QStringLiteral("thundering-herd"),
+            QStringLiteral("Thundering herd: retries with and without jitter"),
+            QStringLiteral(
+                "After an outage every pending cart retries. Without jitter all clients compute the same backoff "
+                "(800 ms, then 1.6 s, …) and hit the recovering server in lockstep: every retry of every cart in "
+                "the same moment. With full jitter each waits a random time up to the backoff, so the same retries "
+                "are spread out and the peak is a fraction. Either way each cart becomes one order."),
+            {herdStep(QStringLiteral("no jitter"), JitterStrategy::None,
+                      QStringLiteral("lockstep: at least 8 of the 10 first retries within 200 ms"),
+                      [](int peak, const ScenarioContext&) { return peak >= kHerdCarts * 8 / 10; }),
+             resetStep(),
+             herdStep(QStringLiteral("full jitter"), JitterStrategy::Full,
+                      QStringLiteral("spread out: a lower peak than without jitter"),
+                      [](int peak, const ScenarioContext& c) {
+                          return peak < c.note(QStringLiteral("peak-no jitter")).toInt();
+                      })}};
+}
+
 } // namespace
 
 QList<Scenario> allScenarios()
 {
     return {theArticleTable(),      doubleClick(),    lostResponse(),    clientCrash(),    serverCrash(),
             transientError(),       unscopedKeys(),   checkThenInsert(), newKeyPerRetry(), shortTtl(),
-            retryAfterAndOffline(), paymentGateway(), webhooks()};
+            retryAfterAndOffline(), thunderingHerd(), paymentGateway(),  webhooks()};
 }
 
 } // namespace onceorder::core

@@ -46,6 +46,7 @@ const QStringList kScenarios {
     QStringLiteral("new-key-per-retry"),
     QStringLiteral("short-ttl"),
     QStringLiteral("retry-after-and-offline"),
+    QStringLiteral("thundering-herd"),
     QStringLiteral("payment-gateway"),
     QStringLiteral("webhooks"),
 };
