@@ -131,6 +131,10 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
     const std::int64_t now = m_clock.nowMs();
     try {
         auto db = m_store.lease();
+        // 0. A retry of a finished request needs no writer: a completed key row never changes until it expires.
+        if (isCompleted(*db, scope, idemKey, now)) {
+            return replayStored(*db, scope, idemKey, print);
+        }
         std::lock_guard writer(m_store.writerLock());
         SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
 
@@ -159,6 +163,18 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
     } catch (const SQLite::Exception& error) {
         return transientProblem(databaseFailure(error));
     }
+}
+
+bool OrderService::isCompleted(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
+                               std::int64_t now)
+{
+    SQLite::Statement completed(db,
+                                "SELECT 1 FROM idempotency_keys WHERE client_id = ? AND idem_key = ? "
+                                "AND status = 'completed' AND expires_at > ?");
+    completed.bind(1, scope);
+    completed.bind(2, idemKey);
+    completed.bind(3, static_cast<int64_t>(now));
+    return completed.executeStep();
 }
 
 bool OrderService::claimKey(SQLite::Database& db, const std::string& scope, const std::string& idemKey,

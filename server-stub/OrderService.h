@@ -42,6 +42,7 @@ public:
 private:
     OrderResponse placeOrderCheckThenInsert(const Client& client, const std::string& idemKey,
                                             const OrderCommand& command, const ArmedFault& fault);
+    bool isCompleted(SQLite::Database& db, const std::string& scope, const std::string& idemKey, std::int64_t now);
     bool claimKey(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
                   const std::string& fingerprint, std::int64_t now);
     OrderResponse createOrder(SQLite::Database& db, const Client& client, const std::string& idemKey,
