@@ -367,7 +367,7 @@ void MainWindowTest::screenshots()
     if (dir.isEmpty()) {
         QSKIP("set ONCEORDER_SCREENSHOT_DIR to make the screenshots");
     }
-    auto client = startClient();
+    auto client = startClient(true); // as the application runs: orders through the network conditioner
     QVERIFY(client);
     auto* window = client->window.get();
     window->resize(1400, 900);
