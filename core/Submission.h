@@ -9,20 +9,22 @@
 namespace onceorder::core {
 
 // What one HTTP attempt came to, as the retry decision sees it.
-enum class AttemptOutcome {
-    InFlight,      // sent, no answer yet
-    Placed,        // 2xx
-    Rejected,      // a definitive 4xx: never retried
-    RetryLater,    // 409 in progress, 429, 503, other 5xx: retried with the same key
-    NotSent,       // connection refused, host not found: the server cannot have seen it
-    MaybeSent,     // reset, timeout, closed mid-response: the server may have processed it
+enum class AttemptOutcome
+{
+    InFlight, // sent, no answer yet
+    Placed, // 2xx
+    Rejected, // a definitive 4xx: never retried
+    RetryLater, // 409 in progress, 429, 503, other 5xx: retried with the same key
+    NotSent, // connection refused, host not found: the server cannot have seen it
+    MaybeSent, // reset, timeout, closed mid-response: the server may have processed it
 };
 
-enum class SubmissionState {
-    Pending,   // will be (re)tried with its key
-    Placed,    // the server has the order (order id known)
-    Rejected,  // a definitive error (problem details kept)
-    GaveUp,    // the retry window is over; outcome unknown until reconciled
+enum class SubmissionState
+{
+    Pending, // will be (re)tried with its key
+    Placed, // the server has the order (order id known)
+    Rejected, // a definitive error (problem details kept)
+    GaveUp, // the retry window is over; outcome unknown until reconciled
     Abandoned, // the user gave up on it; it may still exist on the server
 };
 
@@ -34,24 +36,24 @@ struct Attempt
     AttemptOutcome outcome = AttemptOutcome::InFlight;
     int httpStatus = 0; // 0: no HTTP response
     bool replayed = false;
-    QString error;           // the network error or the problem title, for people
+    QString error; // the network error or the problem title, for people
     qint64 delayAfterMs = -1; // the delay chosen before the next attempt, -1 if none
-    QString delayReason;      // e.g. "backoff 2^3, full jitter", "Retry-After: 5 (capped)"
+    QString delayReason; // e.g. "backoff 2^3, full jitter", "Retry-After: 5 (capped)"
 };
 
 struct Submission
 {
     qint64 id = 0;
-    QString key;      // the Idempotency-Key; empty only in the "no key" teaching strategy
+    QString key; // the Idempotency-Key; empty only in the "no key" teaching strategy
     QString cartId;
-    QByteArray body;  // the exact request bytes, sent unchanged on every attempt
-    QUrl target;      // the server URL the submission is bound to
+    QByteArray body; // the exact request bytes, sent unchanged on every attempt
+    QUrl target; // the server URL the submission is bound to
     SubmissionState state = SubmissionState::Pending;
     qint64 orderId = 0;
-    bool replayed = false;   // the final answer was a replay
-    int httpStatus = 0;      // of the final answer
-    QString problemType;     // for Rejected
-    QString problemDetail;   // for Rejected / GaveUp
+    bool replayed = false; // the final answer was a replay
+    int httpStatus = 0; // of the final answer
+    QString problemType; // for Rejected
+    QString problemDetail; // for Rejected / GaveUp
     qint64 createdMs = 0;
     qint64 nextAttemptMs = 0; // when Pending: when the next attempt is due (0: now / in flight)
     QList<Attempt> attempts;

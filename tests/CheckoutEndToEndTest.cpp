@@ -45,7 +45,7 @@ protected:
 
     long long scalar(const std::string& sql) const
     {
-        SQLite::Database db(dbPath, SQLite::OPEN_READONLY);
+        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
         return db.execAndGet(sql).getInt64();
     }
     long long orders() const { return scalar("SELECT count(*) FROM orders"); }
@@ -56,7 +56,7 @@ protected:
     }
     long long charges() const
     {
-        SQLite::Database db(dir.file("server.gateway.db"), SQLite::OPEN_READONLY);
+        SQLite::Database db(dir.file("server.gateway.db"), SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
         return db.execAndGet("SELECT count(*) FROM gateway_charges").getInt64();
     }
 };
@@ -241,7 +241,7 @@ TEST_F(CheckoutEndToEndTest, DuplicateAndTwinWebhooksOverHttpChangeTheOrderOnce)
         std::string::npos);
 
     // The same event sent again from outside, correctly signed: recognised by its id.
-    SQLite::Database gatewayDb(dir.file("server.gateway.db"), SQLite::OPEN_READONLY);
+    SQLite::Database gatewayDb(dir.file("server.gateway.db"), SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
     const std::string event = gatewayDb.execAndGet("SELECT body FROM gateway_events ORDER BY id LIMIT 1").getString();
     const std::string signature =
         onceorder::server::StubPaymentGateway::signature(onceorder::server::kDemoWebhookSecret, event);

@@ -63,7 +63,7 @@ protected:
 
     long long ordersFor(const QString& cartId) const
     {
-        SQLite::Database db(dbPath, SQLite::OPEN_READONLY);
+        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
         SQLite::Statement query(db, "SELECT count(*) FROM orders WHERE cart_id = ?");
         query.bind(1, cartId.toStdString());
         query.executeStep();
@@ -72,14 +72,14 @@ protected:
     // The Idempotency-Key under which the server stored the order of this cart.
     QString serverKeyFor(const QString& cartId) const
     {
-        SQLite::Database db(dbPath, SQLite::OPEN_READONLY);
+        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
         SQLite::Statement query(db, "SELECT idem_key FROM orders WHERE cart_id = ?");
         query.bind(1, cartId.toStdString());
         return query.executeStep() ? QString::fromStdString(query.getColumn(0).getString()) : QString();
     }
     long long scalar(const char* sql) const
     {
-        SQLite::Database db(dbPath, SQLite::OPEN_READONLY);
+        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
         return db.execAndGet(sql).getInt64();
     }
 };
@@ -155,7 +155,7 @@ TEST(CrashMatrixServerTest, ServerKilledAndRestartedWhileSubmissionsArePending)
     // as not-sent in its outbox (a condition polled with a deadline, not a fixed sleep).
     const std::string clientDb = (dir.path() / "client" / "client.db").string();
     auto refusedAttempts = [&] {
-        SQLite::Database db(clientDb, SQLite::OPEN_READONLY);
+        SQLite::Database db(clientDb, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
         return db.execAndGet("SELECT count(*) FROM attempts WHERE outcome = 'not-sent'").getInt();
     };
     QDeadlineTimer deadline(30'000);
@@ -169,7 +169,7 @@ TEST(CrashMatrixServerTest, ServerKilledAndRestartedWhileSubmissionsArePending)
     EXPECT_EQ(resume.exitCode(), 0) << resume.readAllStandardError().toStdString();
     EXPECT_EQ(resume.readAllStandardOutput().count("\"state\":\"placed\""), 5);
 
-    SQLite::Database db(dbPath, SQLite::OPEN_READONLY);
+    SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
     EXPECT_EQ(db.execAndGet("SELECT count(*) FROM orders").getInt(), 5);
     EXPECT_EQ(db.execAndGet("SELECT count(DISTINCT cart_id) FROM orders").getInt(), 5);
 }

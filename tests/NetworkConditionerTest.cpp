@@ -90,7 +90,7 @@ protected:
 
     long long orders() const
     {
-        SQLite::Database db(dbPath, SQLite::OPEN_READONLY);
+        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
         return db.execAndGet("SELECT count(*) FROM orders").getInt64();
     }
 

@@ -41,7 +41,7 @@ protected:
 
     long long keys() const
     {
-        SQLite::Database db(options.dbPath, SQLite::OPEN_READONLY);
+        SQLite::Database db(options.dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
         return db.execAndGet("SELECT count(*) FROM idempotency_keys").getInt64();
     }
 

@@ -200,7 +200,7 @@ TEST(ServerBadRequestsTest, EveryBadRequestGetsItsDocumented4xxAndChangesNothing
 
     // Nothing above left a trace, and the key used throughout is still fresh.
     {
-        SQLite::Database db(dbPath, SQLite::OPEN_READONLY);
+        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
         EXPECT_EQ(db.execAndGet("SELECT count(*) FROM orders").getInt(), 0);
         EXPECT_EQ(db.execAndGet("SELECT count(*) FROM idempotency_keys").getInt(), 0);
         EXPECT_EQ(db.execAndGet("SELECT count(*) FROM checkout_keys").getInt(), 0);

@@ -35,7 +35,7 @@ protected:
     // Read straight from the database file, as a second process would (WAL lets it read while the server runs).
     long long scalar(const std::string& sql) const
     {
-        SQLite::Database db(dbPath, SQLite::OPEN_READONLY);
+        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
         return db.execAndGet(sql).getInt64();
     }
     long long orders() const { return scalar("SELECT count(*) FROM orders"); }

@@ -19,6 +19,10 @@
 
 namespace onceorder::test {
 
+// Tests read the server's and the client's SQLite files while those processes write them; a read-only open can
+// meet a writer's lock for a moment (seen under ASan on a loaded machine), so it waits instead of failing.
+inline constexpr int kReadBusyTimeoutMs = 10'000;
+
 // A fresh folder under the system temp dir, removed with everything in it at the end of the test.
 class TempDir
 {
