@@ -111,6 +111,11 @@ Outbox::Outbox(const QString& stateDir)
 
 Outbox::~Outbox() = default;
 
+std::unique_ptr<SQLite::Transaction> Outbox::batch()
+{
+    return std::make_unique<SQLite::Transaction>(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
+}
+
 void Outbox::create(Submission& submission, const QString& apiKey)
 {
     SQLite::Statement insert(*m_db,

@@ -13,7 +13,8 @@
 
 namespace SQLite {
 class Database;
-}
+class Transaction;
+} // namespace SQLite
 
 namespace onceorder::core {
 
@@ -42,6 +43,10 @@ public:
     void update(const Submission& submission);
     // A new key for the same submission (only the "new key per retry" teaching strategy does this).
     void changeKey(qint64 submissionId, const QString& key);
+
+    // Groups several writes into one durable commit (one fsync instead of one per write); rolls back unless
+    // commit() is called on it.
+    std::unique_ptr<SQLite::Transaction> batch();
 
     QString path() const { return m_path; }
 

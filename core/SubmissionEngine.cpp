@@ -3,6 +3,8 @@
 #include "CrashPoint.h"
 #include "HttpExchange.h"
 
+#include <SQLiteCpp/Transaction.h>
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -77,16 +79,24 @@ qint64 SubmissionEngine::submit(const Cart& cart)
 
 void SubmissionEngine::resumePending()
 {
-    for (Submission& submission : m_outbox.pending(m_target, m_api->apiKey())) {
-        for (Attempt& attempt : submission.attempts) {
-            if (attempt.outcome == AttemptOutcome::InFlight) {
-                // The run that sent it died before hearing back: the server may have processed it.
-                attempt.outcome = AttemptOutcome::MaybeSent;
-                attempt.endedMs = m_clock.nowMs();
-                attempt.error = tr("interrupted: the client stopped before the answer arrived");
-                m_outbox.recordAttemptEnd(submission.id, attempt);
+    QList<Submission> pending = m_outbox.pending(m_target, m_api->apiKey());
+    {
+        // One commit for all the attempts a crash interrupted, not one fsync each (1,000 of them took 6 s).
+        auto batch = m_outbox.batch();
+        for (Submission& submission : pending) {
+            for (Attempt& attempt : submission.attempts) {
+                if (attempt.outcome == AttemptOutcome::InFlight) {
+                    // The run that sent it died before hearing back: the server may have processed it.
+                    attempt.outcome = AttemptOutcome::MaybeSent;
+                    attempt.endedMs = m_clock.nowMs();
+                    attempt.error = tr("interrupted: the client stopped before the answer arrived");
+                    m_outbox.recordAttemptEnd(submission.id, attempt);
+                }
             }
         }
+        batch->commit();
+    }
+    for (Submission& submission : pending) {
         // Spread the restart so a thousand pending carts do not all fire in the same millisecond.
         const qint64 due = std::max<qint64>(0, submission.nextAttemptMs - m_clock.nowMs());
         const qint64 jitter = static_cast<qint64>(m_random.uniform() * static_cast<double>(m_config.resumeSpreadMs));
