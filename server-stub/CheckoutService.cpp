@@ -30,35 +30,17 @@ public:
     }
 };
 
-[[noreturn]] void killProcess()
-{
-    // As abrupt as a power cut: no destructors, no rollback; what the last phase committed is all that is left.
-    std::fflush(nullptr);
-    ::kill(::getpid(), SIGKILL);
-    std::_Exit(137);
-}
-
-OrderResponse fromProblem(const Problem& problem, std::string outcome)
-{
-    OrderResponse response;
-    response.status = problem.status;
-    response.body = problem.body();
-    response.outcome = std::move(outcome);
-    response.retryAfterSeconds = problem.retryAfterSeconds;
-    response.orderId = problem.orderId;
-    return response;
-}
-
 OrderResponse inProgress()
 {
-    return fromProblem(Problem {409,
-                                "request-in-progress",
-                                "A request with this key is still in progress",
-                                "the first request with this Idempotency-Key has not finished; retry later with the "
-                                "same key",
-                                1,
-                                {}},
-                       "in-progress");
+    return OrderResponse::fromProblem(
+        Problem {409,
+                 "request-in-progress",
+                 "A request with this key is still in progress",
+                 "the first request with this Idempotency-Key has not finished; retry later with the "
+                 "same key",
+                 1,
+                 {}},
+        "in-progress");
 }
 
 OrderResponse transient(std::string slug, std::string title, const std::string& detail)
@@ -69,7 +51,7 @@ OrderResponse transient(std::string slug, std::string title, const std::string& 
                      detail + "; what was done so far is kept, retry with the same key to continue",
                      1,
                      {}};
-    return fromProblem(problem, problem.slug);
+    return OrderResponse::fromProblem(problem, problem.slug);
 }
 
 std::string itemsJson(const OrderCommand& command)
@@ -94,7 +76,7 @@ CheckoutService::CheckoutService(Store& store, PaymentGateway& gateway, Faults& 
     , m_clock(clock)
     , m_keyTtl(keyTtl)
     , m_lockTimeout(lockTimeout)
-    , m_crash(killProcess)
+    , m_crash(crashProcessNow)
 {
 }
 
@@ -155,14 +137,15 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
                 throw SQLite::Exception("the key row vanished between insert and read");
             }
             if (stored.getColumn(1).getString() != print) {
-                return fromProblem(Problem {422,
-                                            "idempotency-key-reused",
-                                            "Idempotency-Key reused with another payload",
-                                            "this key was first used for a different checkout; a retry must send "
-                                            "exactly the same command, a new checkout needs a new key",
-                                            {},
-                                            {}},
-                                   "mismatch");
+                return OrderResponse::fromProblem(
+                    Problem {422,
+                             "idempotency-key-reused",
+                             "Idempotency-Key reused with another payload",
+                             "this key was first used for a different checkout; a retry must send "
+                             "exactly the same command, a new checkout needs a new key",
+                             {},
+                             {}},
+                    "mismatch");
             }
             if (stored.getColumn(2).getString() == "finished") {
                 OrderResponse response;
@@ -265,7 +248,7 @@ std::optional<OrderResponse> CheckoutService::createOrder(Row& row, const Checko
     db->exec("SAVEPOINT checkout_order");
     auto refuse = [&](const Problem& problem) {
         db->exec("ROLLBACK TO checkout_order; RELEASE checkout_order");
-        OrderResponse response = fromProblem(problem, problem.slug);
+        OrderResponse response = OrderResponse::fromProblem(problem, problem.slug);
         storeFinal(*db, row, response);
         tx.commit();
         return response;
@@ -374,14 +357,15 @@ OrderResponse CheckoutService::decline(Row& row, const CheckoutCommand& command,
             giveBack.reset();
         }
     }
-    const OrderResponse response = fromProblem(Problem {402,
-                                                        "payment-declined",
-                                                        "The payment was declined",
-                                                        "the payment gateway declined the payment (" + reason +
-                                                            "); the order was cancelled and nothing was charged",
-                                                        {},
-                                                        row.orderId},
-                                               "payment-declined");
+    const OrderResponse response =
+        OrderResponse::fromProblem(Problem {402,
+                                            "payment-declined",
+                                            "The payment was declined",
+                                            "the payment gateway declined the payment (" + reason +
+                                                "); the order was cancelled and nothing was charged",
+                                            {},
+                                            row.orderId},
+                                   "payment-declined");
     storeFinal(*db, row, response);
     tx.commit();
     row.recoveryPoint = "finished";

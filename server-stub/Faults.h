@@ -65,6 +65,9 @@ struct TeachingModes
     bool businessKeyOff = false; // no UNIQUE(client_id, cart_id)
 };
 
+// As abrupt as a power cut or kill -9: no destructors, no rollback; what was committed is all that is left.
+[[noreturn]] void crashProcessNow();
+
 class Faults
 {
 public:

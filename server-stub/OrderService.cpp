@@ -27,34 +27,16 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-[[noreturn]] void crashNow()
-{
-    // As abrupt as a power cut or kill -9: no destructors, no rollback, no flush of anything but stdio.
-    std::fflush(nullptr);
-    ::kill(::getpid(), SIGKILL);
-    std::_Exit(137);
-}
-
-OrderResponse fromProblem(const Problem& problem, std::string outcome)
-{
-    OrderResponse response;
-    response.status = problem.status;
-    response.body = problem.body();
-    response.outcome = std::move(outcome);
-    response.retryAfterSeconds = problem.retryAfterSeconds;
-    response.orderId = problem.orderId;
-    return response;
-}
-
 OrderResponse transientProblem(const std::string& detail)
 {
-    return fromProblem(Problem {503,
-                                "transient-failure",
-                                "Temporary failure, nothing was saved",
-                                detail + "; the whole transaction was rolled back, retry with the same key",
-                                1,
-                                {}},
-                       "transient-failure");
+    return OrderResponse::fromProblem(
+        Problem {503,
+                 "transient-failure",
+                 "Temporary failure, nothing was saved",
+                 detail + "; the whole transaction was rolled back, retry with the same key",
+                 1,
+                 {}},
+        "transient-failure");
 }
 
 std::string itemsJson(const OrderCommand& command)
@@ -78,6 +60,17 @@ void sleepForFault(const ArmedFault& fault)
 }
 
 } // namespace
+
+OrderResponse OrderResponse::fromProblem(const Problem& problem, std::string outcome)
+{
+    OrderResponse response;
+    response.status = problem.status;
+    response.body = problem.body();
+    response.outcome = std::move(outcome);
+    response.retryAfterSeconds = problem.retryAfterSeconds;
+    response.orderId = problem.orderId;
+    return response;
+}
 
 std::string isoTime(std::int64_t ms)
 {
@@ -113,14 +106,15 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
 {
     const ArmedFault fault = m_faults.takeAny();
     if (fault.kind == FaultKind::Unavailable) {
-        return fromProblem(Problem {503,
-                                    "unavailable",
-                                    "The service is unavailable",
-                                    "the server is refusing work for a moment (injected fault); retry later "
-                                    "with the same key",
-                                    fault.retryAfterSeconds,
-                                    {}},
-                           "unavailable");
+        return OrderResponse::fromProblem(
+            Problem {503,
+                     "unavailable",
+                     "The service is unavailable",
+                     "the server is refusing work for a moment (injected fault); retry later "
+                     "with the same key",
+                     fault.retryAfterSeconds,
+                     {}},
+            "unavailable");
     }
     if (m_faults.modes().checkThenInsert) {
         return placeOrderCheckThenInsert(client, idemKey, command, fault);
@@ -151,11 +145,11 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
         storeResponse(*db, scope, idemKey, response);
 
         if (fault.kind == FaultKind::CrashBeforeCommit) {
-            crashNow();
+            crashProcessNow();
         }
         tx.commit();
         if (fault.kind == FaultKind::CrashAfterCommit) {
-            crashNow();
+            crashProcessNow();
         }
         return response;
     } catch (const TransientFailure& failure) {
@@ -209,7 +203,7 @@ OrderResponse OrderService::createOrder(SQLite::Database& db, const Client& clie
     db.exec("SAVEPOINT order_effect");
     auto refuse = [&db](const Problem& problem, std::string outcome) {
         db.exec("ROLLBACK TO order_effect; RELEASE order_effect");
-        return fromProblem(problem, std::move(outcome));
+        return OrderResponse::fromProblem(problem, std::move(outcome));
     };
 
     const bool businessKey = command.cartId && !m_faults.modes().businessKeyOff;
@@ -329,24 +323,26 @@ OrderResponse OrderService::replayStored(SQLite::Database& db, const std::string
         throw TransientFailure("the idempotency key row vanished between insert and read");
     }
     if (stored.getColumn(0).getString() != fingerprint) {
-        return fromProblem(Problem {422,
-                                    "idempotency-key-reused",
-                                    "Idempotency-Key reused with another payload",
-                                    "this key was first used for a different order; a retry must send exactly the "
-                                    "same command, a new order needs a new key",
-                                    {},
-                                    {}},
-                           "mismatch");
+        return OrderResponse::fromProblem(
+            Problem {422,
+                     "idempotency-key-reused",
+                     "Idempotency-Key reused with another payload",
+                     "this key was first used for a different order; a retry must send exactly the "
+                     "same command, a new order needs a new key",
+                     {},
+                     {}},
+            "mismatch");
     }
     if (stored.getColumn(1).getString() != "completed") {
-        return fromProblem(Problem {409,
-                                    "request-in-progress",
-                                    "A request with this key is still in progress",
-                                    "the first request with this Idempotency-Key has not finished; retry later with "
-                                    "the same key",
-                                    1,
-                                    {}},
-                           "in-progress");
+        return OrderResponse::fromProblem(
+            Problem {409,
+                     "request-in-progress",
+                     "A request with this key is still in progress",
+                     "the first request with this Idempotency-Key has not finished; retry later with "
+                     "the same key",
+                     1,
+                     {}},
+            "in-progress");
     }
     OrderResponse response;
     response.status = stored.getColumn(2).getInt();

@@ -4,6 +4,7 @@
 #include "Clock.h"
 #include "Faults.h"
 #include "OrderCommand.h"
+#include "Problem.h"
 #include "Store.h"
 
 #include <chrono>
@@ -27,6 +28,9 @@ struct OrderResponse
     std::optional<long long> orderId;
 
     bool isProblem() const { return status >= 400; }
+
+    // A problem as an answer: its status, its problem+json body, its Retry-After and order id.
+    static OrderResponse fromProblem(const Problem& problem, std::string outcome);
 };
 
 class OrderService
