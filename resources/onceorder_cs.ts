@@ -597,6 +597,15 @@
         <source>Attempt %1 did not get through; retrying with the same key…</source>
         <translation>Pokus %1 neprošel; zkouším znovu se stejným klíčem…</translation>
     </message>
+    <message>
+        <source>Order</source>
+        <comment>column: the order number</comment>
+        <translation>Objednávka</translation>
+    </message>
+    <message>
+        <source>&amp;Scenarios</source>
+        <translation>&amp;Scénáře</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ServerTableModel</name>

@@ -595,6 +595,15 @@
         <source>Attempt %1 did not get through; retrying with the same key…</source>
         <translation>Attempt %1 did not get through; retrying with the same key…</translation>
     </message>
+    <message>
+        <source>Order</source>
+        <comment>column: the order number</comment>
+        <translation>Order</translation>
+    </message>
+    <message>
+        <source>&amp;Scenarios</source>
+        <translation>&amp;Scenarios</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ServerTableModel</name>
