@@ -134,7 +134,8 @@ QGroupBox* DebugPanel::buildServerSection()
         {QStringLiteral("crash-after-commit"), tr("Crash after commit"),
          tr("The order is committed, the answer never sent: the retry gets the stored answer, replayed.")},
         {QStringLiteral("delay"), tr("Slow transaction"),
-         tr("The transaction holds the writer lock for the delay: a retry meanwhile waits for it, then gets the replay.")},
+         tr("The transaction holds the writer lock for the delay: a retry meanwhile waits for it, then gets the "
+            "replay.")},
         {QStringLiteral("unavailable"), tr("Unavailable (503)"),
          tr("503 with Retry-After: the client waits as long as the server asks, then retries.")},
         {QStringLiteral("none"), tr("Disarm"), tr("Clears the armed fault.")},
