@@ -26,12 +26,7 @@ std::variant<CheckoutCommand, Problem> parseCheckoutCommand(std::string_view bod
 {
     auto parsed = parseJson(body);
     if (const auto* error = std::get_if<JsonError>(&parsed)) {
-        return Problem {400,
-                        "malformed-json",
-                        "The body is not valid JSON",
-                        error->message + " at byte " + std::to_string(error->offset),
-                        {},
-                        {}};
+        return malformedJson(*error);
     }
     const JsonValue& root = std::get<JsonValue>(parsed);
     auto order = orderCommandFromJson(root, {"payment_method"});

@@ -8,12 +8,8 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
-#include <csignal>
-#include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <stdexcept>
-#include <unistd.h>
 #include <vector>
 
 namespace onceorder::server {
@@ -30,19 +26,6 @@ public:
     }
 };
 
-OrderResponse inProgress()
-{
-    return OrderResponse::fromProblem(
-        Problem {409,
-                 "request-in-progress",
-                 "A request with this key is still in progress",
-                 "the first request with this Idempotency-Key has not finished; retry later with the "
-                 "same key",
-                 1,
-                 {}},
-        "in-progress");
-}
-
 OrderResponse transient(std::string slug, std::string title, const std::string& detail)
 {
     Problem problem {503,
@@ -52,18 +35,6 @@ OrderResponse transient(std::string slug, std::string title, const std::string& 
                      1,
                      {}};
     return OrderResponse::fromProblem(problem, problem.slug);
-}
-
-std::string itemsJson(const OrderCommand& command)
-{
-    std::string items = "[";
-    for (const auto& line : command.lines) {
-        if (items.size() > 1) {
-            items += ',';
-        }
-        items += JsonObjectWriter().str("product", line.product).num("quantity", line.quantity).finish();
-    }
-    return items + "]";
 }
 
 } // namespace
@@ -158,7 +129,7 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
             const bool locked = !stored.getColumn(5).isNull() &&
                 stored.getColumn(5).getInt64() > now - static_cast<std::int64_t>(m_lockTimeout.count());
             if (locked) {
-                return inProgress();
+                return OrderResponse::inProgress();
             }
             // Abandoned (a crash, a timeout, a transient failure): this retry takes it over and resumes.
             row = Row {stored.getColumn(0).getInt64(),
@@ -225,7 +196,7 @@ OrderResponse CheckoutService::advance(Row row, FaultKind crashAt, bool resumed)
             }
         }
     } catch (const LostLock&) {
-        return inProgress();
+        return OrderResponse::inProgress();
     } catch (const SQLite::Exception& error) {
         try {
             releaseLock(row);
@@ -399,7 +370,7 @@ OrderResponse CheckoutService::finish(Row& row, const CheckoutCommand& command)
     OrderResponse response;
     response.status = 201;
     response.orderId = row.orderId;
-    response.body = body.raw("items", itemsJson(command.order))
+    response.body = body.raw("items", command.order.itemsJson())
                         .raw("payment", payment)
                         .str("created_at", isoTime(facts.getColumn(0).getInt64()))
                         .finish();

@@ -425,14 +425,7 @@ void HttpApi::putStock(const httplib::Request& req, httplib::Response& res, Exch
     }
     auto parsed = parseJson(req.body);
     if (auto* error = std::get_if<JsonError>(&parsed)) {
-        answer(res,
-               Problem {400,
-                        "malformed-json",
-                        "The body is not valid JSON",
-                        error->message + " at byte " + std::to_string(error->offset),
-                        {},
-                        {}},
-               exchange);
+        answer(res, malformedJson(*error), exchange);
         return;
     }
     const JsonValue& body = std::get<JsonValue>(parsed);

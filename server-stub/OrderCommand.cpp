@@ -47,7 +47,7 @@ std::variant<OrderLine, Problem> parseLine(const JsonValue& item, const std::str
 
 } // namespace
 
-std::string OrderCommand::canonical() const
+std::string OrderCommand::itemsJson() const
 {
     std::string items = "[";
     for (const auto& line : lines) {
@@ -56,24 +56,33 @@ std::string OrderCommand::canonical() const
         }
         items += JsonObjectWriter().str("product", line.product).num("quantity", line.quantity).finish();
     }
-    items += ']';
+    return items + "]";
+}
+
+std::string OrderCommand::canonical() const
+{
     JsonObjectWriter writer;
     if (cartId) {
         writer.str("cart_id", *cartId);
     }
-    return writer.raw("items", items).finish();
+    return writer.raw("items", itemsJson()).finish();
+}
+
+Problem malformedJson(const JsonError& error)
+{
+    return Problem {400,
+                    "malformed-json",
+                    "The body is not valid JSON",
+                    error.message + " at byte " + std::to_string(error.offset),
+                    {},
+                    {}};
 }
 
 std::variant<OrderCommand, Problem> parseOrderCommand(std::string_view body)
 {
     auto parsed = parseJson(body);
     if (const auto* error = std::get_if<JsonError>(&parsed)) {
-        return Problem {400,
-                        "malformed-json",
-                        "The body is not valid JSON",
-                        error->message + " at byte " + std::to_string(error->offset),
-                        {},
-                        {}};
+        return malformedJson(*error);
     }
     return orderCommandFromJson(std::get<JsonValue>(parsed));
 }

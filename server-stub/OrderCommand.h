@@ -31,7 +31,13 @@ struct OrderCommand
     // Same intended effect <=> same canonical text: member order, whitespace, number spelling
     // ("1", "1.0", "1e0") and the order of cart items do not change it.
     std::string canonical() const;
+    // [{"product":…,"quantity":…},…] in line order: the canonical form's items and the answer's.
+    std::string itemsJson() const;
 };
+
+struct JsonError;
+// The 400 for a body that is not JSON at all (never stored, the key stays usable).
+Problem malformedJson(const JsonError& error);
 
 // Validates the JSON body; on failure a 400 problem that is never stored and does not consume the key.
 // Products are only checked for shape here; whether they exist is the store's business.

@@ -8,13 +8,11 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
-#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
-#include <unistd.h>
 
 namespace onceorder::server {
 
@@ -39,18 +37,6 @@ OrderResponse transientProblem(const std::string& detail)
         "transient-failure");
 }
 
-std::string itemsJson(const OrderCommand& command)
-{
-    std::string items = "[";
-    for (const auto& line : command.lines) {
-        if (items.size() > 1) {
-            items += ',';
-        }
-        items += JsonObjectWriter().str("product", line.product).num("quantity", line.quantity).finish();
-    }
-    return items + "]";
-}
-
 void sleepForFault(const ArmedFault& fault)
 {
     if (fault.kind == FaultKind::Delay && fault.delayMs > 0) {
@@ -70,6 +56,18 @@ OrderResponse OrderResponse::fromProblem(const Problem& problem, std::string out
     response.retryAfterSeconds = problem.retryAfterSeconds;
     response.orderId = problem.orderId;
     return response;
+}
+
+OrderResponse OrderResponse::inProgress()
+{
+    return fromProblem(Problem {409,
+                                "request-in-progress",
+                                "A request with this key is still in progress",
+                                "the first request with this Idempotency-Key has not finished; retry later with the "
+                                "same key",
+                                1,
+                                {}},
+                       "in-progress");
 }
 
 std::string isoTime(std::int64_t ms)
@@ -126,15 +124,18 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
     try {
         auto db = m_store.lease();
         // 0. A retry of a finished request needs no writer: a completed key row never changes until it expires.
-        if (isCompleted(*db, scope, idemKey, now)) {
-            return replayStored(*db, scope, idemKey, print);
+        if (auto answer = storedAnswer(*db, scope, idemKey, print, now); answer && answer->outcome != "in-progress") {
+            return *answer;
         }
         std::lock_guard writer(m_store.writerLock());
         SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
 
         // 1. The key is the first write. The primary key (client_id, idem_key) decides who was first.
         if (!claimKey(*db, scope, idemKey, print, now)) {
-            return replayStored(*db, scope, idemKey, print);
+            if (auto answer = storedAnswer(*db, scope, idemKey, print, now)) {
+                return *answer;
+            }
+            throw TransientFailure("the idempotency key row vanished between insert and read");
         }
         sleepForFault(fault);
 
@@ -157,18 +158,6 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
     } catch (const SQLite::Exception& error) {
         return transientProblem(databaseFailure(error));
     }
-}
-
-bool OrderService::isCompleted(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
-                               std::int64_t now)
-{
-    SQLite::Statement completed(db,
-                                "SELECT 1 FROM idempotency_keys WHERE client_id = ? AND idem_key = ? "
-                                "AND status = 'completed' AND expires_at > ?");
-    completed.bind(1, scope);
-    completed.bind(2, idemKey);
-    completed.bind(3, static_cast<int64_t>(now));
-    return completed.executeStep();
 }
 
 bool OrderService::claimKey(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
@@ -289,7 +278,7 @@ OrderResponse OrderService::createOrder(SQLite::Database& db, const Client& clie
     if (command.cartId) {
         body.str("cart_id", *command.cartId);
     }
-    response.body = body.raw("items", itemsJson(command)).str("created_at", isoTime(now)).finish();
+    response.body = body.raw("items", command.itemsJson()).str("created_at", isoTime(now)).finish();
     return response;
 }
 
@@ -311,16 +300,18 @@ void OrderService::storeResponse(SQLite::Database& db, const std::string& scope,
     }
 }
 
-OrderResponse OrderService::replayStored(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
-                                         const std::string& fingerprint)
+std::optional<OrderResponse> OrderService::storedAnswer(SQLite::Database& db, const std::string& scope,
+                                                        const std::string& idemKey, const std::string& fingerprint,
+                                                        std::int64_t now)
 {
     SQLite::Statement stored(db,
                              "SELECT fingerprint, status, response_code, response_body FROM idempotency_keys "
-                             "WHERE client_id = ? AND idem_key = ?");
+                             "WHERE client_id = ? AND idem_key = ? AND expires_at > ?");
     stored.bind(1, scope);
     stored.bind(2, idemKey);
+    stored.bind(3, static_cast<int64_t>(now));
     if (!stored.executeStep()) {
-        throw TransientFailure("the idempotency key row vanished between insert and read");
+        return std::nullopt;
     }
     if (stored.getColumn(0).getString() != fingerprint) {
         return OrderResponse::fromProblem(
@@ -334,15 +325,7 @@ OrderResponse OrderService::replayStored(SQLite::Database& db, const std::string
             "mismatch");
     }
     if (stored.getColumn(1).getString() != "completed") {
-        return OrderResponse::fromProblem(
-            Problem {409,
-                     "request-in-progress",
-                     "A request with this key is still in progress",
-                     "the first request with this Idempotency-Key has not finished; retry later with "
-                     "the same key",
-                     1,
-                     {}},
-            "in-progress");
+        return OrderResponse::inProgress();
     }
     OrderResponse response;
     response.status = stored.getColumn(2).getInt();
@@ -362,16 +345,8 @@ OrderResponse OrderService::placeOrderCheckThenInsert(const Client& client, cons
     const std::int64_t now = m_clock.nowMs();
     try {
         auto db = m_store.lease();
-        {
-            SQLite::Statement look(*db,
-                                   "SELECT 1 FROM idempotency_keys WHERE client_id = ? AND idem_key = ? AND "
-                                   "expires_at > ? AND status = 'completed'");
-            look.bind(1, scope);
-            look.bind(2, idemKey);
-            look.bind(3, static_cast<int64_t>(now));
-            if (look.executeStep()) {
-                return replayStored(*db, scope, idemKey, print);
-            }
+        if (auto answer = storedAnswer(*db, scope, idemKey, print, now); answer && answer->outcome != "in-progress") {
+            return *answer;
         }
         sleepForFault(fault); // widens the window between the look and the insert
 

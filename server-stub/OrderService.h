@@ -31,6 +31,8 @@ struct OrderResponse
 
     // A problem as an answer: its status, its problem+json body, its Retry-After and order id.
     static OrderResponse fromProblem(const Problem& problem, std::string outcome);
+    // 409 with Retry-After: the first request with this key has not finished.
+    static OrderResponse inProgress();
 };
 
 class OrderService
@@ -46,15 +48,17 @@ public:
 private:
     OrderResponse placeOrderCheckThenInsert(const Client& client, const std::string& idemKey,
                                             const OrderCommand& command, const ArmedFault& fault);
-    bool isCompleted(SQLite::Database& db, const std::string& scope, const std::string& idemKey, std::int64_t now);
     bool claimKey(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
                   const std::string& fingerprint, std::int64_t now);
     OrderResponse createOrder(SQLite::Database& db, const Client& client, const std::string& idemKey,
                               const OrderCommand& command, std::int64_t now, const ArmedFault& fault);
     void storeResponse(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
                        const OrderResponse& response);
-    OrderResponse replayStored(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
-                               const std::string& fingerprint);
+    // What the unexpired key row says to a request with this fingerprint: the stored answer (replayed), 422 for
+    // another payload, 409 while unfinished; nothing if there is no such row.
+    std::optional<OrderResponse> storedAnswer(SQLite::Database& db, const std::string& scope,
+                                              const std::string& idemKey, const std::string& fingerprint,
+                                              std::int64_t now);
     std::string keyScope(const Client& client) const;
 
     Store& m_store;
