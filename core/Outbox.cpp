@@ -204,26 +204,24 @@ QList<Submission> Outbox::pending(const QString& target, const QString& apiKey) 
                            "ORDER BY id");
     rows.bind(1, utf8(target));
     rows.bind(2, utf8(apiKey));
-    QList<qint64> ids;
-    while (rows.executeStep()) {
-        ids.append(rows.getColumn(0).getInt64());
-    }
-    QList<Submission> result;
-    for (const qint64 id : ids) {
-        result.append(load(id));
-    }
-    return result;
+    return loadEach(rows);
 }
 
 QList<Submission> Outbox::all() const
 {
     SQLite::Statement rows(*m_db, "SELECT id FROM submissions ORDER BY id");
-    QList<qint64> ids;
-    while (rows.executeStep()) {
-        ids.append(rows.getColumn(0).getInt64());
+    return loadEach(rows);
+}
+
+QList<Submission> Outbox::loadEach(SQLite::Statement& ids) const
+{
+    // The ids first, then each submission: load() runs its own statements on the same connection.
+    QList<qint64> found;
+    while (ids.executeStep()) {
+        found.append(ids.getColumn(0).getInt64());
     }
     QList<Submission> result;
-    for (const qint64 id : ids) {
+    for (const qint64 id : found) {
         result.append(load(id));
     }
     return result;

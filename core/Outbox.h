@@ -13,6 +13,7 @@
 
 namespace SQLite {
 class Database;
+class Statement;
 class Transaction;
 } // namespace SQLite
 
@@ -52,6 +53,8 @@ public:
 
 private:
     Submission load(qint64 id) const;
+    // The submissions whose ids the statement yields (its first column), in that order.
+    QList<Submission> loadEach(SQLite::Statement& ids) const;
 
     QString m_path;
     std::unique_ptr<SQLite::Database> m_db;
