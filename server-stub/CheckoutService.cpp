@@ -75,39 +75,37 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
         SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
 
         // An expired finished key counts as absent; an unfinished one still has an order in flight.
-        SQLite::Statement forget(*db,
-                                 "DELETE FROM checkout_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ? "
-                                 "AND recovery_point = 'finished'");
-        forget.bind(1, client.id);
-        forget.bind(2, idemKey);
-        forget.bind(3, static_cast<int64_t>(now));
-        forget.exec();
+        auto forget = db.statement("DELETE FROM checkout_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ? "
+                                   "AND recovery_point = 'finished'");
+        forget->bind(1, client.id);
+        forget->bind(2, idemKey);
+        forget->bind(3, static_cast<int64_t>(now));
+        forget->exec();
 
         // Phase 0: the key row, committed on its own, so that a duplicate sees it (and the lock) at once.
-        SQLite::Statement claim(*db,
-                                "INSERT INTO checkout_keys (client_id, idem_key, fingerprint, request_json, "
-                                "recovery_point, created_at, expires_at, locked_at) "
-                                "VALUES (?, ?, ?, ?, 'started', ?, ?, ?) ON CONFLICT (client_id, idem_key) DO NOTHING");
-        claim.bind(1, client.id);
-        claim.bind(2, idemKey);
-        claim.bind(3, print);
-        claim.bind(4, command.canonical());
-        claim.bind(5, static_cast<int64_t>(now));
-        claim.bind(6, static_cast<int64_t>(now + std::chrono::milliseconds(m_keyTtl).count()));
-        claim.bind(7, static_cast<int64_t>(now));
-        if (claim.exec() == 1) {
+        auto claim =
+            db.statement("INSERT INTO checkout_keys (client_id, idem_key, fingerprint, request_json, "
+                         "recovery_point, created_at, expires_at, locked_at) "
+                         "VALUES (?, ?, ?, ?, 'started', ?, ?, ?) ON CONFLICT (client_id, idem_key) DO NOTHING");
+        claim->bind(1, client.id);
+        claim->bind(2, idemKey);
+        claim->bind(3, print);
+        claim->bind(4, command.canonical());
+        claim->bind(5, static_cast<int64_t>(now));
+        claim->bind(6, static_cast<int64_t>(now + std::chrono::milliseconds(m_keyTtl).count()));
+        claim->bind(7, static_cast<int64_t>(now));
+        if (claim->exec() == 1) {
             row = Row {db->getLastInsertRowid(), client.id, idemKey, "started", command.canonical(), {}, now};
         } else {
-            SQLite::Statement stored(*db,
-                                     "SELECT id, fingerprint, recovery_point, response_code, response_body, "
-                                     "locked_at, request_json, order_id FROM checkout_keys "
-                                     "WHERE client_id = ? AND idem_key = ?");
-            stored.bind(1, client.id);
-            stored.bind(2, idemKey);
-            if (!stored.executeStep()) {
+            auto stored = db.statement("SELECT id, fingerprint, recovery_point, response_code, response_body, "
+                                       "locked_at, request_json, order_id FROM checkout_keys "
+                                       "WHERE client_id = ? AND idem_key = ?");
+            stored->bind(1, client.id);
+            stored->bind(2, idemKey);
+            if (!stored->executeStep()) {
                 throw SQLite::Exception("the key row vanished between insert and read");
             }
-            if (stored.getColumn(1).getString() != print) {
+            if (stored->getColumn(1).getString() != print) {
                 return OrderResponse::fromProblem(
                     Problem {422,
                              "idempotency-key-reused",
@@ -118,32 +116,32 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
                              {}},
                     "mismatch");
             }
-            if (stored.getColumn(2).getString() == "finished") {
+            if (stored->getColumn(2).getString() == "finished") {
                 OrderResponse response;
-                response.status = stored.getColumn(3).getInt();
-                response.body = stored.getColumn(4).getString();
+                response.status = stored->getColumn(3).getInt();
+                response.body = stored->getColumn(4).getString();
                 response.replayed = true;
                 response.outcome = "replayed";
                 return response;
             }
-            const bool locked = !stored.getColumn(5).isNull() &&
-                stored.getColumn(5).getInt64() > now - static_cast<std::int64_t>(m_lockTimeout.count());
+            const bool locked = !stored->getColumn(5).isNull() &&
+                stored->getColumn(5).getInt64() > now - static_cast<std::int64_t>(m_lockTimeout.count());
             if (locked) {
                 return OrderResponse::inProgress();
             }
             // Abandoned (a crash, a timeout, a transient failure): this retry takes it over and resumes.
-            row = Row {stored.getColumn(0).getInt64(),
+            row = Row {stored->getColumn(0).getInt64(),
                        client.id,
                        idemKey,
-                       stored.getColumn(2).getString(),
-                       stored.getColumn(6).getString(),
-                       stored.getColumn(7).isNull() ? std::nullopt
-                                                    : std::optional<long long>(stored.getColumn(7).getInt64()),
+                       stored->getColumn(2).getString(),
+                       stored->getColumn(6).getString(),
+                       stored->getColumn(7).isNull() ? std::nullopt
+                                                     : std::optional<long long>(stored->getColumn(7).getInt64()),
                        now};
-            SQLite::Statement take(*db, "UPDATE checkout_keys SET locked_at = ? WHERE id = ?");
-            take.bind(1, static_cast<int64_t>(now));
-            take.bind(2, static_cast<int64_t>(row.id));
-            take.exec();
+            auto take = db.statement("UPDATE checkout_keys SET locked_at = ? WHERE id = ?");
+            take->bind(1, static_cast<int64_t>(now));
+            take->bind(2, static_cast<int64_t>(row.id));
+            take->exec();
             resumed = true;
         }
         tx.commit();
@@ -212,7 +210,7 @@ std::optional<OrderResponse> CheckoutService::createOrder(Row& row, const Checko
     auto db = m_store.lease();
     std::lock_guard writer(m_store.writerLock());
     SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
-    checkOwnership(*db, row, "started");
+    checkOwnership(db, row, "started");
     const std::int64_t now = m_clock.nowMs();
 
     // As in OrderService: a business refusal undoes the partial order but is itself the stored answer.
@@ -220,7 +218,7 @@ std::optional<OrderResponse> CheckoutService::createOrder(Row& row, const Checko
     auto refuse = [&](const Problem& problem) {
         db->exec("ROLLBACK TO checkout_order; RELEASE checkout_order");
         OrderResponse response = OrderResponse::fromProblem(problem, problem.slug);
-        storeFinal(*db, row, response);
+        storeFinal(db, row, response);
         tx.commit();
         return response;
     };
@@ -228,11 +226,11 @@ std::optional<OrderResponse> CheckoutService::createOrder(Row& row, const Checko
     const OrderCommand& order = command.order;
     const bool businessKey = order.cartId && !m_faults.modes().businessKeyOff;
     if (businessKey) {
-        SQLite::Statement existing(*db, "SELECT id FROM orders WHERE client_id = ? AND cart_key = ?");
-        existing.bind(1, row.clientId);
-        existing.bind(2, *order.cartId);
-        if (existing.executeStep()) {
-            const long long orderId = existing.getColumn(0).getInt64();
+        auto existing = db.statement("SELECT id FROM orders WHERE client_id = ? AND cart_key = ?");
+        existing->bind(1, row.clientId);
+        existing->bind(2, *order.cartId);
+        if (existing->executeStep()) {
+            const long long orderId = existing->getColumn(0).getInt64();
             return refuse(Problem {422,
                                    "cart-already-ordered",
                                    "This cart has already been ordered",
@@ -243,28 +241,27 @@ std::optional<OrderResponse> CheckoutService::createOrder(Row& row, const Checko
         }
     }
 
-    SQLite::Statement insertOrder(*db,
-                                  "INSERT INTO orders (client_id, cart_id, cart_key, idem_key, status, created_at) "
-                                  "VALUES (?, ?, ?, ?, 'pending', ?)");
-    insertOrder.bind(1, row.clientId);
+    auto insertOrder = db.statement("INSERT INTO orders (client_id, cart_id, cart_key, idem_key, status, created_at) "
+                                    "VALUES (?, ?, ?, ?, 'pending', ?)");
+    insertOrder->bind(1, row.clientId);
     if (order.cartId) {
-        insertOrder.bind(2, *order.cartId);
+        insertOrder->bind(2, *order.cartId);
     }
     if (businessKey) {
-        insertOrder.bind(3, *order.cartId);
+        insertOrder->bind(3, *order.cartId);
     }
-    insertOrder.bind(4, row.idemKey);
-    insertOrder.bind(5, static_cast<int64_t>(now));
-    insertOrder.exec();
+    insertOrder->bind(4, row.idemKey);
+    insertOrder->bind(5, static_cast<int64_t>(now));
+    insertOrder->exec();
     const long long orderId = db->getLastInsertRowid();
 
-    SQLite::Statement insertLine(*db, "INSERT INTO order_lines (order_id, product_id, quantity) VALUES (?, ?, ?)");
-    SQLite::Statement takeStock(*db, "UPDATE products SET stock = stock - ? WHERE id = ? AND stock >= ?");
+    auto insertLine = db.statement("INSERT INTO order_lines (order_id, product_id, quantity) VALUES (?, ?, ?)");
+    auto takeStock = db.statement("UPDATE products SET stock = stock - ? WHERE id = ? AND stock >= ?");
     for (const auto& line : order.lines) {
-        takeStock.bind(1, line.quantity);
-        takeStock.bind(2, line.product);
-        takeStock.bind(3, line.quantity);
-        if (takeStock.exec() != 1) {
+        takeStock->bind(1, line.quantity);
+        takeStock->bind(2, line.product);
+        takeStock->bind(3, line.quantity);
+        if (takeStock->exec() != 1) {
             return refuse(Problem {422,
                                    "out-of-stock",
                                    "Not enough stock",
@@ -273,20 +270,19 @@ std::optional<OrderResponse> CheckoutService::createOrder(Row& row, const Checko
                                    {},
                                    {}});
         }
-        takeStock.reset();
-        insertLine.bind(1, static_cast<int64_t>(orderId));
-        insertLine.bind(2, line.product);
-        insertLine.bind(3, line.quantity);
-        insertLine.exec();
-        insertLine.reset();
+        takeStock->reset();
+        insertLine->bind(1, static_cast<int64_t>(orderId));
+        insertLine->bind(2, line.product);
+        insertLine->bind(3, line.quantity);
+        insertLine->exec();
+        insertLine->reset();
     }
     db->exec("RELEASE checkout_order");
 
-    SQLite::Statement advance(*db,
-                              "UPDATE checkout_keys SET recovery_point = 'order_created', order_id = ? WHERE id = ?");
-    advance.bind(1, static_cast<int64_t>(orderId));
-    advance.bind(2, static_cast<int64_t>(row.id));
-    advance.exec();
+    auto advance = db.statement("UPDATE checkout_keys SET recovery_point = 'order_created', order_id = ? WHERE id = ?");
+    advance->bind(1, static_cast<int64_t>(orderId));
+    advance->bind(2, static_cast<int64_t>(row.id));
+    advance->exec();
     tx.commit();
     row.recoveryPoint = "order_created";
     row.orderId = orderId;
@@ -298,16 +294,16 @@ void CheckoutService::recordCharge(Row& row, const CheckoutCommand& command, con
     auto db = m_store.lease();
     std::lock_guard writer(m_store.writerLock());
     SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
-    checkOwnership(*db, row, "order_created");
+    checkOwnership(db, row, "order_created");
     const std::int64_t now = m_clock.nowMs();
     // The webhook may have been first; then both writes find their work done and change nothing.
-    recordPayment(*db, chargeId, *row.orderId, command.amountCents(), "checkout", now);
-    changeOrderStatus(*db, *row.orderId, "pending", "paid", "checkout", now);
-    SQLite::Statement advance(
-        *db, "UPDATE checkout_keys SET recovery_point = 'payment_charged', charge_id = ? WHERE id = ?");
-    advance.bind(1, chargeId);
-    advance.bind(2, static_cast<int64_t>(row.id));
-    advance.exec();
+    recordPayment(db, chargeId, *row.orderId, command.amountCents(), "checkout", now);
+    changeOrderStatus(db, *row.orderId, "pending", "paid", "checkout", now);
+    auto advance =
+        db.statement("UPDATE checkout_keys SET recovery_point = 'payment_charged', charge_id = ? WHERE id = ?");
+    advance->bind(1, chargeId);
+    advance->bind(2, static_cast<int64_t>(row.id));
+    advance->exec();
     tx.commit();
     row.recoveryPoint = "payment_charged";
 }
@@ -317,15 +313,15 @@ OrderResponse CheckoutService::decline(Row& row, const CheckoutCommand& command,
     auto db = m_store.lease();
     std::lock_guard writer(m_store.writerLock());
     SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
-    checkOwnership(*db, row, "order_created");
-    if (changeOrderStatus(*db, *row.orderId, "pending", "payment_failed", "checkout", m_clock.nowMs())) {
+    checkOwnership(db, row, "order_created");
+    if (changeOrderStatus(db, *row.orderId, "pending", "payment_failed", "checkout", m_clock.nowMs())) {
         // The stock goes back exactly once: only with the state change that cancels the order.
-        SQLite::Statement giveBack(*db, "UPDATE products SET stock = stock + ? WHERE id = ?");
+        auto giveBack = db.statement("UPDATE products SET stock = stock + ? WHERE id = ?");
         for (const auto& line : command.order.lines) {
-            giveBack.bind(1, line.quantity);
-            giveBack.bind(2, line.product);
-            giveBack.exec();
-            giveBack.reset();
+            giveBack->bind(1, line.quantity);
+            giveBack->bind(2, line.product);
+            giveBack->exec();
+            giveBack->reset();
         }
     }
     const OrderResponse response =
@@ -337,7 +333,7 @@ OrderResponse CheckoutService::decline(Row& row, const CheckoutCommand& command,
                                             {},
                                             row.orderId},
                                    "payment-declined");
-    storeFinal(*db, row, response);
+    storeFinal(db, row, response);
     tx.commit();
     row.recoveryPoint = "finished";
     return response;
@@ -348,12 +344,12 @@ OrderResponse CheckoutService::finish(Row& row, const CheckoutCommand& command)
     auto db = m_store.lease();
     std::lock_guard writer(m_store.writerLock());
     SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
-    checkOwnership(*db, row, "payment_charged");
-    SQLite::Statement facts(*db,
-                            "SELECT o.created_at, k.charge_id FROM checkout_keys k JOIN orders o ON o.id = k.order_id "
-                            "WHERE k.id = ?");
-    facts.bind(1, static_cast<int64_t>(row.id));
-    if (!facts.executeStep()) {
+    checkOwnership(db, row, "payment_charged");
+    auto facts =
+        db.statement("SELECT o.created_at, k.charge_id FROM checkout_keys k JOIN orders o ON o.id = k.order_id "
+                     "WHERE k.id = ?");
+    facts->bind(1, static_cast<int64_t>(row.id));
+    if (!facts->executeStep()) {
         throw SQLite::Exception("the order of a charged checkout is missing");
     }
     // Built from what the phases committed, so whoever finishes (first attempt, retry, completer) builds the same.
@@ -363,7 +359,7 @@ OrderResponse CheckoutService::finish(Row& row, const CheckoutCommand& command)
         body.str("cart_id", *command.order.cartId);
     }
     const std::string payment = JsonObjectWriter()
-                                    .str("charge_id", facts.getColumn(1).getString())
+                                    .str("charge_id", facts->getColumn(1).getString())
                                     .num("amount", command.amountCents())
                                     .str("method", command.paymentMethod)
                                     .finish();
@@ -372,43 +368,42 @@ OrderResponse CheckoutService::finish(Row& row, const CheckoutCommand& command)
     response.orderId = row.orderId;
     response.body = body.raw("items", command.order.itemsJson())
                         .raw("payment", payment)
-                        .str("created_at", isoTime(facts.getColumn(0).getInt64()))
+                        .str("created_at", isoTime(facts->getColumn(0).getInt64()))
                         .finish();
-    storeFinal(*db, row, response);
+    storeFinal(db, row, response);
     tx.commit();
     row.recoveryPoint = "finished";
     return response;
 }
 
-void CheckoutService::checkOwnership(SQLite::Database& db, const Row& row, const std::string& expected)
+void CheckoutService::checkOwnership(Store::Lease& db, const Row& row, const std::string& expected)
 {
-    SQLite::Statement current(db, "SELECT recovery_point, locked_at FROM checkout_keys WHERE id = ?");
-    current.bind(1, static_cast<int64_t>(row.id));
-    if (!current.executeStep() || current.getColumn(0).getString() != expected || current.getColumn(1).isNull() ||
-        current.getColumn(1).getInt64() != row.lockStamp) {
+    auto current = db.statement("SELECT recovery_point, locked_at FROM checkout_keys WHERE id = ?");
+    current->bind(1, static_cast<int64_t>(row.id));
+    if (!current->executeStep() || current->getColumn(0).getString() != expected || current->getColumn(1).isNull() ||
+        current->getColumn(1).getInt64() != row.lockStamp) {
         throw LostLock();
     }
 }
 
-void CheckoutService::storeFinal(SQLite::Database& db, const Row& row, const OrderResponse& response)
+void CheckoutService::storeFinal(Store::Lease& db, const Row& row, const OrderResponse& response)
 {
-    SQLite::Statement store(db,
-                            "UPDATE checkout_keys SET recovery_point = 'finished', response_code = ?, "
-                            "response_body = ?, locked_at = NULL WHERE id = ?");
-    store.bind(1, response.status);
-    store.bind(2, response.body);
-    store.bind(3, static_cast<int64_t>(row.id));
-    store.exec();
+    auto store = db.statement("UPDATE checkout_keys SET recovery_point = 'finished', response_code = ?, "
+                              "response_body = ?, locked_at = NULL WHERE id = ?");
+    store->bind(1, response.status);
+    store->bind(2, response.body);
+    store->bind(3, static_cast<int64_t>(row.id));
+    store->exec();
 }
 
 void CheckoutService::releaseLock(const Row& row)
 {
     auto db = m_store.lease();
     std::lock_guard writer(m_store.writerLock());
-    SQLite::Statement release(*db, "UPDATE checkout_keys SET locked_at = NULL WHERE id = ? AND locked_at = ?");
-    release.bind(1, static_cast<int64_t>(row.id));
-    release.bind(2, static_cast<int64_t>(row.lockStamp));
-    release.exec();
+    auto release = db.statement("UPDATE checkout_keys SET locked_at = NULL WHERE id = ? AND locked_at = ?");
+    release->bind(1, static_cast<int64_t>(row.id));
+    release->bind(2, static_cast<int64_t>(row.lockStamp));
+    release->exec();
 }
 
 std::optional<CheckoutService::Row> CheckoutService::takeOver(long long rowId, std::int64_t now)
@@ -416,26 +411,24 @@ std::optional<CheckoutService::Row> CheckoutService::takeOver(long long rowId, s
     auto db = m_store.lease();
     std::lock_guard writer(m_store.writerLock());
     SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement take(*db,
-                           "UPDATE checkout_keys SET locked_at = ? WHERE id = ? AND recovery_point <> 'finished' "
-                           "AND (locked_at IS NULL OR locked_at <= ?)");
-    take.bind(1, static_cast<int64_t>(now));
-    take.bind(2, static_cast<int64_t>(rowId));
-    take.bind(3, static_cast<int64_t>(now - m_lockTimeout.count()));
-    if (take.exec() != 1) {
+    auto take = db.statement("UPDATE checkout_keys SET locked_at = ? WHERE id = ? AND recovery_point <> 'finished' "
+                             "AND (locked_at IS NULL OR locked_at <= ?)");
+    take->bind(1, static_cast<int64_t>(now));
+    take->bind(2, static_cast<int64_t>(rowId));
+    take->bind(3, static_cast<int64_t>(now - m_lockTimeout.count()));
+    if (take->exec() != 1) {
         return std::nullopt;
     }
-    SQLite::Statement read(*db,
-                           "SELECT client_id, idem_key, recovery_point, request_json, order_id FROM checkout_keys "
-                           "WHERE id = ?");
-    read.bind(1, static_cast<int64_t>(rowId));
-    read.executeStep();
+    auto read = db.statement("SELECT client_id, idem_key, recovery_point, request_json, order_id FROM checkout_keys "
+                             "WHERE id = ?");
+    read->bind(1, static_cast<int64_t>(rowId));
+    read->executeStep();
     Row row {rowId,
-             read.getColumn(0).getString(),
-             read.getColumn(1).getString(),
-             read.getColumn(2).getString(),
-             read.getColumn(3).getString(),
-             read.getColumn(4).isNull() ? std::nullopt : std::optional<long long>(read.getColumn(4).getInt64()),
+             read->getColumn(0).getString(),
+             read->getColumn(1).getString(),
+             read->getColumn(2).getString(),
+             read->getColumn(3).getString(),
+             read->getColumn(4).isNull() ? std::nullopt : std::optional<long long>(read->getColumn(4).getInt64()),
              now};
     tx.commit();
     return row;
@@ -447,13 +440,12 @@ int CheckoutService::completeAbandoned(int limit)
     std::vector<long long> ids;
     {
         auto db = m_store.lease();
-        SQLite::Statement abandoned(*db,
-                                    "SELECT id FROM checkout_keys WHERE recovery_point <> 'finished' "
-                                    "AND (locked_at IS NULL OR locked_at <= ?) ORDER BY id LIMIT ?");
-        abandoned.bind(1, static_cast<int64_t>(now - m_lockTimeout.count()));
-        abandoned.bind(2, limit);
-        while (abandoned.executeStep()) {
-            ids.push_back(abandoned.getColumn(0).getInt64());
+        auto abandoned = db.statement("SELECT id FROM checkout_keys WHERE recovery_point <> 'finished' "
+                                      "AND (locked_at IS NULL OR locked_at <= ?) ORDER BY id LIMIT ?");
+        abandoned->bind(1, static_cast<int64_t>(now - m_lockTimeout.count()));
+        abandoned->bind(2, limit);
+        while (abandoned->executeStep()) {
+            ids.push_back(abandoned->getColumn(0).getInt64());
         }
     }
     int finished = 0;
@@ -480,12 +472,11 @@ int CheckoutService::reapExpired(std::int64_t nowMs, int batch)
 {
     auto db = m_store.lease();
     std::lock_guard writer(m_store.writerLock());
-    SQLite::Statement reap(*db,
-                           "DELETE FROM checkout_keys WHERE id IN (SELECT id FROM checkout_keys "
-                           "WHERE expires_at <= ? AND recovery_point = 'finished' LIMIT ?)");
-    reap.bind(1, static_cast<int64_t>(nowMs));
-    reap.bind(2, batch);
-    return reap.exec();
+    auto reap = db.statement("DELETE FROM checkout_keys WHERE id IN (SELECT id FROM checkout_keys "
+                             "WHERE expires_at <= ? AND recovery_point = 'finished' LIMIT ?)");
+    reap->bind(1, static_cast<int64_t>(nowMs));
+    reap->bind(2, batch);
+    return reap->exec();
 }
 
 void CheckoutService::crashIf(FaultKind armed, FaultKind point)

@@ -69,8 +69,8 @@ private:
     void releaseLock(const Row& row);
     std::optional<Row> takeOver(long long rowId, std::int64_t now);
     // Inside a phase's transaction: throws LostLock unless the row is still ours and at `expected`.
-    void checkOwnership(SQLite::Database& db, const Row& row, const std::string& expected);
-    void storeFinal(SQLite::Database& db, const Row& row, const OrderResponse& response);
+    void checkOwnership(Store::Lease& db, const Row& row, const std::string& expected);
+    void storeFinal(Store::Lease& db, const Row& row, const OrderResponse& response);
     void crashIf(FaultKind armed, FaultKind point);
 
     Store& m_store;

@@ -12,25 +12,25 @@ namespace onceorder::server {
 
 namespace {
 
-std::string linesJson(SQLite::Database& db, long long orderId)
+std::string linesJson(Store::Lease& db, long long orderId)
 {
-    SQLite::Statement lines(db, "SELECT product_id, quantity FROM order_lines WHERE order_id = ? ORDER BY product_id");
-    lines.bind(1, static_cast<int64_t>(orderId));
+    auto lines = db.statement("SELECT product_id, quantity FROM order_lines WHERE order_id = ? ORDER BY product_id");
+    lines->bind(1, static_cast<int64_t>(orderId));
     std::string items = "[";
-    while (lines.executeStep()) {
+    while (lines->executeStep()) {
         if (items.size() > 1) {
             items += ',';
         }
         items += JsonObjectWriter()
-                     .str("product", lines.getColumn(0).getString())
-                     .num("quantity", lines.getColumn(1).getInt())
+                     .str("product", lines->getColumn(0).getString())
+                     .num("quantity", lines->getColumn(1).getInt())
                      .finish();
     }
     return items + "]";
 }
 
 // Columns: id, status, cart_id, created_at.
-std::string orderFromRow(SQLite::Database& db, SQLite::Statement& row)
+std::string orderFromRow(Store::Lease& db, SQLite::Statement& row)
 {
     const long long id = row.getColumn(0).getInt64();
     JsonObjectWriter order;
@@ -64,40 +64,39 @@ OrderQueries::OrderQueries(Store& store)
 std::optional<std::string> OrderQueries::orderJson(const std::string& clientId, long long orderId)
 {
     auto db = m_store.lease();
-    SQLite::Statement row(*db, "SELECT id, status, cart_id, created_at FROM orders WHERE id = ? AND client_id = ?");
-    row.bind(1, static_cast<int64_t>(orderId));
-    row.bind(2, clientId);
-    if (!row.executeStep()) {
+    auto row = db.statement("SELECT id, status, cart_id, created_at FROM orders WHERE id = ? AND client_id = ?");
+    row->bind(1, static_cast<int64_t>(orderId));
+    row->bind(2, clientId);
+    if (!row->executeStep()) {
         return std::nullopt;
     }
-    return orderFromRow(*db, row);
+    return orderFromRow(db, *row);
 }
 
 std::string OrderQueries::ordersJson(const std::string& clientId, const std::optional<std::string>& cartId)
 {
     auto db = m_store.lease();
     SQLite::Transaction snapshot(*db); // one consistent read of orders and their lines
-    SQLite::Statement rows(*db,
-                           "SELECT id, status, cart_id, created_at FROM orders WHERE client_id = ? "
-                           "AND (? IS NULL OR cart_id = ?) ORDER BY id DESC");
-    rows.bind(1, clientId);
+    auto rows = db.statement("SELECT id, status, cart_id, created_at FROM orders WHERE client_id = ? "
+                             "AND (? IS NULL OR cart_id = ?) ORDER BY id DESC");
+    rows->bind(1, clientId);
     if (cartId) {
-        rows.bind(2, *cartId);
-        rows.bind(3, *cartId);
+        rows->bind(2, *cartId);
+        rows->bind(3, *cartId);
     }
-    return jsonArray(rows, [&](SQLite::Statement& row) { return orderFromRow(*db, row); });
+    return jsonArray(*rows, [&](SQLite::Statement& row) { return orderFromRow(db, row); });
 }
 
 std::string OrderQueries::productsJson()
 {
     auto db = m_store.lease();
-    return productsOn(*db);
+    return productsOn(db);
 }
 
-std::string OrderQueries::productsOn(SQLite::Database& db)
+std::string OrderQueries::productsOn(Store::Lease& db)
 {
-    SQLite::Statement rows(db, "SELECT id, name, stock FROM products ORDER BY id");
-    return jsonArray(rows, [](SQLite::Statement& row) {
+    auto rows = db.statement("SELECT id, name, stock FROM products ORDER BY id");
+    return jsonArray(*rows, [](SQLite::Statement& row) {
         return JsonObjectWriter()
             .str("id", row.getColumn(0).getString())
             .str("name", row.getColumn(1).getString())
@@ -110,20 +109,19 @@ bool OrderQueries::setStock(const std::string& productId, int stock)
 {
     auto db = m_store.lease();
     std::lock_guard writer(m_store.writerLock());
-    SQLite::Statement update(*db, "UPDATE products SET stock = ? WHERE id = ?");
-    update.bind(1, stock);
-    update.bind(2, productId);
-    return update.exec() == 1;
+    auto update = db.statement("UPDATE products SET stock = ? WHERE id = ?");
+    update->bind(1, stock);
+    update->bind(2, productId);
+    return update->exec() == 1;
 }
 
 std::string OrderQueries::debugStateJson(const Faults& faults)
 {
     auto db = m_store.lease();
     SQLite::Transaction snapshot(*db);
-    SQLite::Statement keys(*db,
-                           "SELECT client_id, idem_key, fingerprint, status, response_code, order_id, "
-                           "created_at, expires_at FROM idempotency_keys ORDER BY created_at, rowid");
-    const std::string keysJson = jsonArray(keys, [](SQLite::Statement& row) {
+    auto keys = db.statement("SELECT client_id, idem_key, fingerprint, status, response_code, order_id, "
+                             "created_at, expires_at FROM idempotency_keys ORDER BY created_at, rowid");
+    const std::string keysJson = jsonArray(*keys, [](SQLite::Statement& row) {
         JsonObjectWriter key;
         key.str("client_id", row.getColumn(0).getString())
             .str("idem_key", row.getColumn(1).getString())
@@ -135,18 +133,16 @@ std::string OrderQueries::debugStateJson(const Faults& faults)
             .str("expires_at", isoTime(row.getColumn(7).getInt64()))
             .finish();
     });
-    SQLite::Statement orders(*db,
-                             "SELECT id, status, cart_id, created_at, client_id, idem_key FROM orders ORDER BY id");
-    const std::string ordersJson = jsonArray(orders, [&](SQLite::Statement& row) {
-        std::string order = orderFromRow(*db, row);
+    auto orders = db.statement("SELECT id, status, cart_id, created_at, client_id, idem_key FROM orders ORDER BY id");
+    const std::string ordersJson = jsonArray(*orders, [&](SQLite::Statement& row) {
+        std::string order = orderFromRow(db, row);
         order.pop_back(); // reopen the object to add who placed it
         return order + ",\"client_id\":" + jsonQuote(row.getColumn(4).getString()) +
             ",\"idem_key\":" + (row.getColumn(5).isNull() ? "null" : jsonQuote(row.getColumn(5).getString())) + "}";
     });
-    SQLite::Statement checkouts(*db,
-                                "SELECT id, client_id, idem_key, recovery_point, order_id, charge_id, response_code, "
-                                "locked_at FROM checkout_keys ORDER BY id");
-    const std::string checkoutsJson = jsonArray(checkouts, [](SQLite::Statement& row) {
+    auto checkouts = db.statement("SELECT id, client_id, idem_key, recovery_point, order_id, charge_id, "
+                                  "response_code, locked_at FROM checkout_keys ORDER BY id");
+    const std::string checkoutsJson = jsonArray(*checkouts, [](SQLite::Statement& row) {
         auto nullable = [&row](int column) {
             return row.getColumn(column).isNull() ? std::string("null") : row.getColumn(column).getString();
         };
@@ -161,8 +157,8 @@ std::string OrderQueries::debugStateJson(const Faults& faults)
             .boolean("locked", !row.getColumn(7).isNull())
             .finish();
     });
-    SQLite::Statement payments(*db, "SELECT charge_id, order_id, amount, source FROM payments ORDER BY recorded_at");
-    const std::string paymentsJson = jsonArray(payments, [](SQLite::Statement& row) {
+    auto payments = db.statement("SELECT charge_id, order_id, amount, source FROM payments ORDER BY recorded_at");
+    const std::string paymentsJson = jsonArray(*payments, [](SQLite::Statement& row) {
         return JsonObjectWriter()
             .str("charge_id", row.getColumn(0).getString())
             .num("order_id", row.getColumn(1).getInt64())
@@ -170,8 +166,8 @@ std::string OrderQueries::debugStateJson(const Faults& faults)
             .str("source", row.getColumn(3).getString())
             .finish();
     });
-    SQLite::Statement events(*db, "SELECT event_id, type, effect FROM webhook_events ORDER BY received_at, event_id");
-    const std::string eventsJson = jsonArray(events, [](SQLite::Statement& row) {
+    auto events = db.statement("SELECT event_id, type, effect FROM webhook_events ORDER BY received_at, event_id");
+    const std::string eventsJson = jsonArray(*events, [](SQLite::Statement& row) {
         return JsonObjectWriter()
             .str("event_id", row.getColumn(0).getString())
             .str("type", row.getColumn(1).getString())
@@ -197,7 +193,7 @@ std::string OrderQueries::debugStateJson(const Faults& faults)
     return JsonObjectWriter()
         .raw("keys", keysJson)
         .raw("orders", ordersJson)
-        .raw("products", productsOn(*db))
+        .raw("products", productsOn(db))
         .raw("fault", faultJson)
         .raw("modes", modesJson)
         .raw("checkout_keys", checkoutsJson)

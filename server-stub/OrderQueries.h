@@ -24,7 +24,7 @@ public:
     std::string debugStateJson(const Faults& faults);
 
 private:
-    static std::string productsOn(SQLite::Database& db);
+    static std::string productsOn(Store::Lease& db);
 
     Store& m_store;
 };

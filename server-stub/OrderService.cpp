@@ -124,15 +124,15 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
     try {
         auto db = m_store.lease();
         // 0. A retry of a finished request needs no writer: a completed key row never changes until it expires.
-        if (auto answer = storedAnswer(*db, scope, idemKey, print, now); answer && answer->outcome != "in-progress") {
+        if (auto answer = storedAnswer(db, scope, idemKey, print, now); answer && answer->outcome != "in-progress") {
             return *answer;
         }
         std::lock_guard writer(m_store.writerLock());
         SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
 
         // 1. The key is the first write. The primary key (client_id, idem_key) decides who was first.
-        if (!claimKey(*db, scope, idemKey, print, now)) {
-            if (auto answer = storedAnswer(*db, scope, idemKey, print, now)) {
+        if (!claimKey(db, scope, idemKey, print, now)) {
+            if (auto answer = storedAnswer(db, scope, idemKey, print, now)) {
                 return *answer;
             }
             throw TransientFailure("the idempotency key row vanished between insert and read");
@@ -140,10 +140,10 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
         sleepForFault(fault);
 
         // 2. The order itself: lines, stock. A definitive business refusal is an answer too.
-        OrderResponse response = createOrder(*db, client, idemKey, command, now, fault);
+        OrderResponse response = createOrder(db, client, idemKey, command, now, fault);
 
         // 3. The response, stored in the same transaction as the order it describes.
-        storeResponse(*db, scope, idemKey, response);
+        storeResponse(db, scope, idemKey, response);
 
         if (fault.kind == FaultKind::CrashBeforeCommit) {
             crashProcessNow();
@@ -160,49 +160,47 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
     }
 }
 
-bool OrderService::claimKey(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
+bool OrderService::claimKey(Store::Lease& db, const std::string& scope, const std::string& idemKey,
                             const std::string& fingerprint, std::int64_t now)
 {
     // An expired key counts as absent: forget it first, inside the same transaction.
-    SQLite::Statement forget(db,
-                             "DELETE FROM idempotency_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ?");
-    forget.bind(1, scope);
-    forget.bind(2, idemKey);
-    forget.bind(3, static_cast<int64_t>(now));
-    forget.exec();
+    auto forget = db.statement("DELETE FROM idempotency_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ?");
+    forget->bind(1, scope);
+    forget->bind(2, idemKey);
+    forget->bind(3, static_cast<int64_t>(now));
+    forget->exec();
 
-    SQLite::Statement claim(db,
-                            "INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, "
-                            "expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?) "
-                            "ON CONFLICT (client_id, idem_key) DO NOTHING");
-    claim.bind(1, scope);
-    claim.bind(2, idemKey);
-    claim.bind(3, fingerprint);
-    claim.bind(4, static_cast<int64_t>(now));
-    claim.bind(5, static_cast<int64_t>(now + std::chrono::milliseconds(m_keyTtl).count()));
-    claim.bind(6, static_cast<int64_t>(now));
-    return claim.exec() == 1;
+    auto claim = db.statement("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, "
+                              "expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?) "
+                              "ON CONFLICT (client_id, idem_key) DO NOTHING");
+    claim->bind(1, scope);
+    claim->bind(2, idemKey);
+    claim->bind(3, fingerprint);
+    claim->bind(4, static_cast<int64_t>(now));
+    claim->bind(5, static_cast<int64_t>(now + std::chrono::milliseconds(m_keyTtl).count()));
+    claim->bind(6, static_cast<int64_t>(now));
+    return claim->exec() == 1;
 }
 
-OrderResponse OrderService::createOrder(SQLite::Database& db, const Client& client, const std::string& idemKey,
+OrderResponse OrderService::createOrder(Store::Lease& db, const Client& client, const std::string& idemKey,
                                         const OrderCommand& command, std::int64_t now, const ArmedFault& fault)
 {
     // The effect runs in a savepoint: a business refusal undoes the partial effect but keeps the key row,
     // so the refusal itself can be stored and replayed.
-    db.exec("SAVEPOINT order_effect");
+    db->exec("SAVEPOINT order_effect");
     auto refuse = [&db](const Problem& problem, std::string outcome) {
-        db.exec("ROLLBACK TO order_effect; RELEASE order_effect");
+        db->exec("ROLLBACK TO order_effect; RELEASE order_effect");
         return OrderResponse::fromProblem(problem, std::move(outcome));
     };
 
     const bool businessKey = command.cartId && !m_faults.modes().businessKeyOff;
     if (businessKey) {
         // The business key is enough on its own: one order per cart, whatever key the retry carries.
-        SQLite::Statement existing(db, "SELECT id FROM orders WHERE client_id = ? AND cart_key = ?");
-        existing.bind(1, client.id);
-        existing.bind(2, *command.cartId);
-        if (existing.executeStep()) {
-            const long long orderId = existing.getColumn(0).getInt64();
+        auto existing = db.statement("SELECT id FROM orders WHERE client_id = ? AND cart_key = ?");
+        existing->bind(1, client.id);
+        existing->bind(2, *command.cartId);
+        if (existing->executeStep()) {
+            const long long orderId = existing->getColumn(0).getInt64();
             return refuse(Problem {422,
                                    "cart-already-ordered",
                                    "This cart has already been ordered",
@@ -214,28 +212,28 @@ OrderResponse OrderService::createOrder(SQLite::Database& db, const Client& clie
         }
     }
 
-    SQLite::Statement insertOrder(
-        db, "INSERT INTO orders (client_id, cart_id, cart_key, idem_key, created_at) VALUES (?, ?, ?, ?, ?)");
-    insertOrder.bind(1, client.id);
+    auto insertOrder =
+        db.statement("INSERT INTO orders (client_id, cart_id, cart_key, idem_key, created_at) VALUES (?, ?, ?, ?, ?)");
+    insertOrder->bind(1, client.id);
     if (command.cartId) {
-        insertOrder.bind(2, *command.cartId);
+        insertOrder->bind(2, *command.cartId);
     }
     if (businessKey) {
-        insertOrder.bind(3, *command.cartId);
+        insertOrder->bind(3, *command.cartId);
     }
-    insertOrder.bind(4, idemKey);
-    insertOrder.bind(5, static_cast<int64_t>(now));
-    insertOrder.exec();
-    const long long orderId = db.getLastInsertRowid();
+    insertOrder->bind(4, idemKey);
+    insertOrder->bind(5, static_cast<int64_t>(now));
+    insertOrder->exec();
+    const long long orderId = db->getLastInsertRowid();
 
-    SQLite::Statement insertLine(db, "INSERT INTO order_lines (order_id, product_id, quantity) VALUES (?, ?, ?)");
+    auto insertLine = db.statement("INSERT INTO order_lines (order_id, product_id, quantity) VALUES (?, ?, ?)");
     // A conditional change, never a blind delta: only take stock that is there.
-    SQLite::Statement takeStock(db, "UPDATE products SET stock = stock - ? WHERE id = ? AND stock >= ?");
+    auto takeStock = db.statement("UPDATE products SET stock = stock - ? WHERE id = ? AND stock >= ?");
     for (const auto& line : command.lines) {
-        takeStock.bind(1, line.quantity);
-        takeStock.bind(2, line.product);
-        takeStock.bind(3, line.quantity);
-        if (takeStock.exec() != 1) {
+        takeStock->bind(1, line.quantity);
+        takeStock->bind(2, line.product);
+        takeStock->bind(3, line.quantity);
+        if (takeStock->exec() != 1) {
             return refuse(Problem {422,
                                    "out-of-stock",
                                    "Not enough stock",
@@ -245,12 +243,12 @@ OrderResponse OrderService::createOrder(SQLite::Database& db, const Client& clie
                                    {}},
                           "out-of-stock");
         }
-        takeStock.reset();
-        insertLine.bind(1, static_cast<int64_t>(orderId));
-        insertLine.bind(2, line.product);
-        insertLine.bind(3, line.quantity);
-        insertLine.exec();
-        insertLine.reset();
+        takeStock->reset();
+        insertLine->bind(1, static_cast<int64_t>(orderId));
+        insertLine->bind(2, line.product);
+        insertLine->bind(3, line.quantity);
+        insertLine->exec();
+        insertLine->reset();
     }
 
     if (fault.kind == FaultKind::FailBeforeCommit) {
@@ -268,7 +266,7 @@ OrderResponse OrderService::createOrder(SQLite::Database& db, const Client& clie
                       "transient-failure-stored");
     }
 
-    db.exec("RELEASE order_effect");
+    db->exec("RELEASE order_effect");
     OrderResponse response;
     response.status = 201;
     response.orderId = orderId;
@@ -282,38 +280,36 @@ OrderResponse OrderService::createOrder(SQLite::Database& db, const Client& clie
     return response;
 }
 
-void OrderService::storeResponse(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
+void OrderService::storeResponse(Store::Lease& db, const std::string& scope, const std::string& idemKey,
                                  const OrderResponse& response)
 {
-    SQLite::Statement store(db,
-                            "UPDATE idempotency_keys SET status = 'completed', response_code = ?, "
-                            "response_body = ?, order_id = ?, locked_at = NULL WHERE client_id = ? AND idem_key = ?");
-    store.bind(1, response.status);
-    store.bind(2, response.body);
+    auto store = db.statement("UPDATE idempotency_keys SET status = 'completed', response_code = ?, "
+                              "response_body = ?, order_id = ?, locked_at = NULL WHERE client_id = ? AND idem_key = ?");
+    store->bind(1, response.status);
+    store->bind(2, response.body);
     if (response.orderId && response.status < 300) {
-        store.bind(3, static_cast<int64_t>(*response.orderId));
+        store->bind(3, static_cast<int64_t>(*response.orderId));
     }
-    store.bind(4, scope);
-    store.bind(5, idemKey);
-    if (store.exec() != 1) {
+    store->bind(4, scope);
+    store->bind(5, idemKey);
+    if (store->exec() != 1) {
         throw TransientFailure("the idempotency key row vanished inside its own transaction");
     }
 }
 
-std::optional<OrderResponse> OrderService::storedAnswer(SQLite::Database& db, const std::string& scope,
+std::optional<OrderResponse> OrderService::storedAnswer(Store::Lease& db, const std::string& scope,
                                                         const std::string& idemKey, const std::string& fingerprint,
                                                         std::int64_t now)
 {
-    SQLite::Statement stored(db,
-                             "SELECT fingerprint, status, response_code, response_body FROM idempotency_keys "
-                             "WHERE client_id = ? AND idem_key = ? AND expires_at > ?");
-    stored.bind(1, scope);
-    stored.bind(2, idemKey);
-    stored.bind(3, static_cast<int64_t>(now));
-    if (!stored.executeStep()) {
+    auto stored = db.statement("SELECT fingerprint, status, response_code, response_body FROM idempotency_keys "
+                               "WHERE client_id = ? AND idem_key = ? AND expires_at > ?");
+    stored->bind(1, scope);
+    stored->bind(2, idemKey);
+    stored->bind(3, static_cast<int64_t>(now));
+    if (!stored->executeStep()) {
         return std::nullopt;
     }
-    if (stored.getColumn(0).getString() != fingerprint) {
+    if (stored->getColumn(0).getString() != fingerprint) {
         return OrderResponse::fromProblem(
             Problem {422,
                      "idempotency-key-reused",
@@ -324,12 +320,12 @@ std::optional<OrderResponse> OrderService::storedAnswer(SQLite::Database& db, co
                      {}},
             "mismatch");
     }
-    if (stored.getColumn(1).getString() != "completed") {
+    if (stored->getColumn(1).getString() != "completed") {
         return OrderResponse::inProgress();
     }
     OrderResponse response;
-    response.status = stored.getColumn(2).getInt();
-    response.body = stored.getColumn(3).getString();
+    response.status = stored->getColumn(2).getInt();
+    response.body = stored->getColumn(3).getString();
     response.replayed = true;
     response.outcome = "replayed";
     return response;
@@ -345,32 +341,31 @@ OrderResponse OrderService::placeOrderCheckThenInsert(const Client& client, cons
     const std::int64_t now = m_clock.nowMs();
     try {
         auto db = m_store.lease();
-        if (auto answer = storedAnswer(*db, scope, idemKey, print, now); answer && answer->outcome != "in-progress") {
+        if (auto answer = storedAnswer(db, scope, idemKey, print, now); answer && answer->outcome != "in-progress") {
             return *answer;
         }
         sleepForFault(fault); // widens the window between the look and the insert
 
         std::lock_guard writer(m_store.writerLock());
         SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
-        OrderResponse response = createOrder(*db, client, idemKey, command, now, fault);
-        SQLite::Statement remember(*db,
-                                   "INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
-                                   "response_code, response_body, order_id, created_at, expires_at) "
-                                   "VALUES (?, ?, ?, 'completed', ?, ?, ?, ?, ?) "
-                                   "ON CONFLICT (client_id, idem_key) DO UPDATE SET response_code = "
-                                   "excluded.response_code, response_body = excluded.response_body, "
-                                   "order_id = excluded.order_id");
-        remember.bind(1, scope);
-        remember.bind(2, idemKey);
-        remember.bind(3, print);
-        remember.bind(4, response.status);
-        remember.bind(5, response.body);
+        OrderResponse response = createOrder(db, client, idemKey, command, now, fault);
+        auto remember = db.statement("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
+                                     "response_code, response_body, order_id, created_at, expires_at) "
+                                     "VALUES (?, ?, ?, 'completed', ?, ?, ?, ?, ?) "
+                                     "ON CONFLICT (client_id, idem_key) DO UPDATE SET response_code = "
+                                     "excluded.response_code, response_body = excluded.response_body, "
+                                     "order_id = excluded.order_id");
+        remember->bind(1, scope);
+        remember->bind(2, idemKey);
+        remember->bind(3, print);
+        remember->bind(4, response.status);
+        remember->bind(5, response.body);
         if (response.orderId && response.status < 300) {
-            remember.bind(6, static_cast<int64_t>(*response.orderId));
+            remember->bind(6, static_cast<int64_t>(*response.orderId));
         }
-        remember.bind(7, static_cast<int64_t>(now));
-        remember.bind(8, static_cast<int64_t>(now + std::chrono::milliseconds(m_keyTtl).count()));
-        remember.exec();
+        remember->bind(7, static_cast<int64_t>(now));
+        remember->bind(8, static_cast<int64_t>(now + std::chrono::milliseconds(m_keyTtl).count()));
+        remember->exec();
         tx.commit();
         return response;
     } catch (const TransientFailure& failure) {

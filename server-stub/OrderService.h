@@ -11,10 +11,6 @@
 #include <optional>
 #include <string>
 
-namespace SQLite {
-class Database;
-}
-
 namespace onceorder::server {
 
 // What the client gets. For a replay, status and body are the stored ones, byte for byte.
@@ -48,17 +44,16 @@ public:
 private:
     OrderResponse placeOrderCheckThenInsert(const Client& client, const std::string& idemKey,
                                             const OrderCommand& command, const ArmedFault& fault);
-    bool claimKey(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
+    bool claimKey(Store::Lease& db, const std::string& scope, const std::string& idemKey,
                   const std::string& fingerprint, std::int64_t now);
-    OrderResponse createOrder(SQLite::Database& db, const Client& client, const std::string& idemKey,
+    OrderResponse createOrder(Store::Lease& db, const Client& client, const std::string& idemKey,
                               const OrderCommand& command, std::int64_t now, const ArmedFault& fault);
-    void storeResponse(SQLite::Database& db, const std::string& scope, const std::string& idemKey,
+    void storeResponse(Store::Lease& db, const std::string& scope, const std::string& idemKey,
                        const OrderResponse& response);
     // What the unexpired key row says to a request with this fingerprint: the stored answer (replayed), 422 for
     // another payload, 409 while unfinished; nothing if there is no such row.
-    std::optional<OrderResponse> storedAnswer(SQLite::Database& db, const std::string& scope,
-                                              const std::string& idemKey, const std::string& fingerprint,
-                                              std::int64_t now);
+    std::optional<OrderResponse> storedAnswer(Store::Lease& db, const std::string& scope, const std::string& idemKey,
+                                              const std::string& fingerprint, std::int64_t now);
     std::string keyScope(const Client& client) const;
 
     Store& m_store;

@@ -129,16 +129,18 @@ Store::Store(const std::string& path, Synchronous synchronous, int connections)
     for (int i = 0; i < poolSize; ++i) {
         m_pool.push_back(open());
     }
-    createSchema(*m_pool.front());
+    // Start-up's one-off statements are prepared on the spot; the cache is for what every request runs.
+    SQLite::Database& db = m_pool.front()->database();
+    createSchema(db);
 
-    SQLite::Statement clients(*m_pool.front(), "SELECT api_key, id, role FROM clients");
+    SQLite::Statement clients(db, "SELECT api_key, id, role FROM clients");
     while (clients.executeStep()) {
         m_clients.emplace_back(
             clients.getColumn(0).getString(),
             Client {clients.getColumn(1).getString(), clients.getColumn(2).getString() == "operator"});
     }
-    m_instance = m_pool.front()->execAndGet("SELECT value FROM server_meta WHERE name = 'instance'").getString();
-    SQLite::Statement products(*m_pool.front(), "SELECT id FROM products");
+    m_instance = db.execAndGet("SELECT value FROM server_meta WHERE name = 'instance'").getString();
+    SQLite::Statement products(db, "SELECT id FROM products");
     while (products.executeStep()) {
         m_products.push_back(products.getColumn(0).getString());
     }
@@ -146,7 +148,7 @@ Store::Store(const std::string& path, Synchronous synchronous, int connections)
 
 Store::~Store() = default;
 
-std::unique_ptr<SQLite::Database> Store::open() const
+std::unique_ptr<Connection> Store::open() const
 {
     auto db = std::make_unique<SQLite::Database>(m_path,
                                                  SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX);
@@ -154,7 +156,7 @@ std::unique_ptr<SQLite::Database> Store::open() const
     db->exec("PRAGMA journal_mode = WAL");
     db->exec(m_synchronous == Synchronous::Full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
     db->exec("PRAGMA foreign_keys = ON");
-    return db;
+    return std::make_unique<Connection>(std::move(db));
 }
 
 void Store::createSchema(SQLite::Database& db)
@@ -184,31 +186,31 @@ void Store::createSchema(SQLite::Database& db)
     tx.commit();
 }
 
-Store::Lease::Lease(Store& store, std::unique_ptr<SQLite::Database> db)
+Store::Lease::Lease(Store& store, std::unique_ptr<Connection> connection)
     : m_store(store)
-    , m_db(std::move(db))
+    , m_connection(std::move(connection))
 {
 }
 
 Store::Lease::~Lease()
 {
-    m_store.release(std::move(m_db));
+    m_store.release(std::move(m_connection));
 }
 
 Store::Lease Store::lease()
 {
     std::unique_lock lock(m_poolLock);
     m_poolAvailable.wait(lock, [this] { return !m_pool.empty(); });
-    auto db = std::move(m_pool.back());
+    auto connection = std::move(m_pool.back());
     m_pool.pop_back();
-    return Lease(*this, std::move(db));
+    return Lease(*this, std::move(connection));
 }
 
-void Store::release(std::unique_ptr<SQLite::Database> db)
+void Store::release(std::unique_ptr<Connection> connection)
 {
     {
         std::lock_guard lock(m_poolLock);
-        m_pool.push_back(std::move(db));
+        m_pool.push_back(std::move(connection));
     }
     m_poolAvailable.notify_one();
 }
@@ -246,12 +248,11 @@ int Store::reapExpiredKeys(std::int64_t nowMs, int batch)
     std::lock_guard writer(m_writerLock);
     // Only finished keys: a 'started' row belongs to a request in flight (or to the completer of the
     // multi-phase flow), which decides its fate itself.
-    SQLite::Statement reap(*db,
-                           "DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys "
-                           "WHERE expires_at <= ? AND status = 'completed' LIMIT ?)");
-    reap.bind(1, static_cast<int64_t>(nowMs));
-    reap.bind(2, batch);
-    return reap.exec();
+    auto reap = db.statement("DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys "
+                             "WHERE expires_at <= ? AND status = 'completed' LIMIT ?)");
+    reap->bind(1, static_cast<int64_t>(nowMs));
+    reap->bind(2, batch);
+    return reap->exec();
 }
 
 } // namespace onceorder::server

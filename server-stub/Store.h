@@ -1,9 +1,12 @@
 // Store: the server's SQLite database: connections, schema, demo data and the read-side queries.
 //
-// Every request thread leases its own connection (SQLite connections must not be shared between threads);
-// writers additionally take one in-process lock, so a duplicate request queues behind the first writer the
-// way the article's second transaction waits on PostgreSQL's unique index, instead of polling SQLITE_BUSY.
+// Every request thread leases its own connection (SQLite connections must not be shared between threads), with
+// the statements already prepared on it (Connection); writers additionally take one in-process lock, so a duplicate
+// request queues behind the first writer the way the article's second transaction waits on PostgreSQL's unique index,
+// instead of polling SQLITE_BUSY.
 #pragma once
+
+#include "Connection.h"
 
 #include <SQLiteCpp/Database.h>
 
@@ -13,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace onceorder::server {
@@ -41,16 +45,20 @@ public:
     class Lease
     {
     public:
-        Lease(Store& store, std::unique_ptr<SQLite::Database> db);
+        Lease(Store& store, std::unique_ptr<Connection> connection);
         ~Lease();
         Lease(const Lease&) = delete;
         Lease& operator=(const Lease&) = delete;
-        SQLite::Database& operator*() const { return *m_db; }
-        SQLite::Database* operator->() const { return m_db.get(); }
+        SQLite::Database& operator*() const { return m_connection->database(); }
+        SQLite::Database* operator->() const { return &m_connection->database(); }
+
+        // The statement for this SQL, prepared once per connection and kept (see Connection); use it for every
+        // query a request runs, so that no request compiles SQL again.
+        Connection::CachedStatement statement(std::string_view sql) { return m_connection->statement(sql); }
 
     private:
         Store& m_store;
-        std::unique_ptr<SQLite::Database> m_db;
+        std::unique_ptr<Connection> m_connection;
     };
 
     Lease lease();
@@ -68,15 +76,15 @@ public:
     int reapExpiredKeys(std::int64_t nowMs, int batch);
 
 private:
-    std::unique_ptr<SQLite::Database> open() const;
+    std::unique_ptr<Connection> open() const;
     void createSchema(SQLite::Database& db);
-    void release(std::unique_ptr<SQLite::Database> db);
+    void release(std::unique_ptr<Connection> connection);
 
     std::string m_path;
     Synchronous m_synchronous;
     std::mutex m_poolLock;
     std::condition_variable m_poolAvailable;
-    std::vector<std::unique_ptr<SQLite::Database>> m_pool;
+    std::vector<std::unique_ptr<Connection>> m_pool;
     std::mutex m_writerLock;
     std::vector<std::pair<std::string, Client>> m_clients; // api key -> client; fixed after start
     std::vector<std::string> m_products; // product ids; fixed after start

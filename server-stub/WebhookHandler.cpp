@@ -101,10 +101,10 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
     if (isCharge) {
         const auto row = checkoutRowFor(*reference);
         if (row) {
-            SQLite::Statement order(*db, "SELECT order_id FROM checkout_keys WHERE id = ?");
-            order.bind(1, static_cast<int64_t>(*row));
-            if (order.executeStep() && !order.getColumn(0).isNull()) {
-                orderId = order.getColumn(0).getInt64();
+            auto order = db.statement("SELECT order_id FROM checkout_keys WHERE id = ?");
+            order->bind(1, static_cast<int64_t>(*row));
+            if (order->executeStep() && !order->getColumn(0).isNull()) {
+                orderId = order->getColumn(0).getInt64();
             }
         }
         if (!orderId) {
@@ -118,27 +118,26 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
         }
     }
 
-    SQLite::Statement remember(*db,
-                               "INSERT INTO webhook_events (event_id, type, charge_id, effect, received_at) "
-                               "VALUES (?, ?, ?, 'pending', ?) ON CONFLICT (event_id) DO NOTHING");
-    remember.bind(1, *id);
-    remember.bind(2, *type);
+    auto remember = db.statement("INSERT INTO webhook_events (event_id, type, charge_id, effect, received_at) "
+                                 "VALUES (?, ?, ?, 'pending', ?) ON CONFLICT (event_id) DO NOTHING");
+    remember->bind(1, *id);
+    remember->bind(2, *type);
     if (chargeId) {
-        remember.bind(3, *chargeId);
+        remember->bind(3, *chargeId);
     }
-    remember.bind(4, static_cast<int64_t>(now));
-    if (remember.exec() != 1) {
+    remember->bind(4, static_cast<int64_t>(now));
+    if (remember->exec() != 1) {
         return accepted(*id, "duplicate");
     }
     if (orderId) {
         const auto cents = static_cast<long long>(std::get<double>(amount->value));
-        recordPayment(*db, *chargeId, *orderId, cents, "webhook", now);
-        effect = changeOrderStatus(*db, *orderId, "pending", "paid", "webhook " + *id, now) ? "applied" : "no-change";
+        recordPayment(db, *chargeId, *orderId, cents, "webhook", now);
+        effect = changeOrderStatus(db, *orderId, "pending", "paid", "webhook " + *id, now) ? "applied" : "no-change";
     }
-    SQLite::Statement settle(*db, "UPDATE webhook_events SET effect = ? WHERE event_id = ?");
-    settle.bind(1, effect);
-    settle.bind(2, *id);
-    settle.exec();
+    auto settle = db.statement("UPDATE webhook_events SET effect = ? WHERE event_id = ?");
+    settle->bind(1, effect);
+    settle->bind(2, *id);
+    settle->exec();
     tx.commit();
     return accepted(*id, effect);
 }

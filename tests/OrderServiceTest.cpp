@@ -196,3 +196,26 @@ TEST_F(OrderServiceTest, UnavailableFaultTouchesNothing)
     EXPECT_EQ(keys(), 0);
     EXPECT_EQ(place(a, "k1", kOne).status, 201) << "armed for two requests only";
 }
+
+// The statements are prepared once per connection and reused (Connection): what one request bound or half read
+// must not reach the next.
+TEST_F(OrderServiceTest, AnOrderWithoutCartDoesNotInheritThePreviousOrdersCartId)
+{
+    ASSERT_EQ(place(a, "k1", R"({"cart_id":"cart-1","items":[{"product":"kniha","quantity":1}]})").status, 201);
+    const OrderResponse plain = place(a, "k2", kOne);
+    EXPECT_EQ(plain.status, 201) << plain.body;
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE idem_key = 'k2' AND cart_id IS NULL AND cart_key IS NULL"), 1);
+}
+
+TEST_F(OrderServiceTest, AReplayLeavesNoReadTransactionOpen)
+{
+    place(a, "k1", kOne);
+    auto writer = store.lease(); // the replay gets the store's other connection
+    EXPECT_TRUE(place(a, "k1", kOne).replayed);
+    // A write, then a checkpoint: it copies every frame back only if no connection still reads an older snapshot.
+    writer->exec("UPDATE products SET stock = 7 WHERE id = 'hrnek'");
+    SQLite::Statement checkpoint(*writer, "PRAGMA wal_checkpoint(PASSIVE)");
+    ASSERT_TRUE(checkpoint.executeStep());
+    EXPECT_EQ(checkpoint.getColumn(0).getInt(), 0);
+    EXPECT_EQ(checkpoint.getColumn(2).getInt(), checkpoint.getColumn(1).getInt()) << "frames checkpointed of all";
+}
