@@ -133,8 +133,8 @@ BENCHMARK(BM_PlaceOrderUnique)->ArgName("sync_normal")->Arg(0)->Arg(1)->UseRealT
 // The server runs --threads 8 workers against one writer lock: the same with concurrent callers.
 BENCHMARK(BM_PlaceOrderUnique)->ArgName("sync_normal")->Arg(0)->Arg(1)->Threads(8)->UseRealTime()->MinTime(2.0);
 
-// The replay path: the key row exists, the stored response is read back (still a write transaction:
-// BEGIN IMMEDIATE, the expired-key DELETE and the INSERT ... DO NOTHING run before the SELECT).
+// The replay path: the key row exists and is completed, so the stored response is read back by one SELECT, without
+// the writer lock or a write transaction.
 void BM_PlaceOrderReplay(benchmark::State& state)
 {
     auto& f = fixture(modeOf(state));
