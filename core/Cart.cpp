@@ -40,13 +40,22 @@ void Cart::add(const QString& product, int quantity)
     setQuantity(product, quantity);
 }
 
+QString Cart::requestPath() const
+{
+    return m_paymentMethod.isEmpty() ? QStringLiteral("/orders") : QStringLiteral("/checkout");
+}
+
 QByteArray Cart::toRequestBody() const
 {
     QJsonArray items;
     for (const auto& line : m_lines) {
         items.append(QJsonObject {{"product", line.product}, {"quantity", line.quantity}});
     }
-    return QJsonDocument(QJsonObject {{"cart_id", m_cartId}, {"items", items}}).toJson(QJsonDocument::Compact);
+    QJsonObject body {{"cart_id", m_cartId}, {"items", items}};
+    if (!m_paymentMethod.isEmpty()) {
+        body.insert("payment_method", m_paymentMethod);
+    }
+    return QJsonDocument(body).toJson(QJsonDocument::Compact);
 }
 
 QString Cart::newCartId()

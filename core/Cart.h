@@ -28,9 +28,20 @@ public:
     void add(const QString& product, int quantity);
     void clear() { m_lines.clear(); }
 
-    // The request body of POST /orders: {"cart_id":…,"items":[…]}. Computed once and stored with the key, so a
-    // retry sends the same bytes.
+    // Empty: order now, pay later (POST /orders). Otherwise the server charges this method while placing the order
+    // (POST /checkout): the payment gateway sits in the middle of the request.
+    const QString& paymentMethod() const { return m_paymentMethod; }
+    void setPaymentMethod(const QString& method) { m_paymentMethod = method; }
+    // "/orders" or "/checkout".
+    QString requestPath() const;
+
+    // The request body: {"cart_id":…,"items":[…]} plus "payment_method" for a checkout. Computed once and stored
+    // with the key, so a retry sends the same bytes.
     QByteArray toRequestBody() const;
+
+    // The same lines under a new cart id: after a declined payment the server keeps the cancelled order, so the
+    // old id is used up and ordering the lines again is a new cart.
+    void renewId() { m_cartId = newCartId(); }
 
     // A new random cart id (a UUID without braces).
     static QString newCartId();
@@ -38,6 +49,7 @@ public:
 private:
     QString m_cartId;
     QList<CartLine> m_lines;
+    QString m_paymentMethod;
 };
 
 } // namespace onceorder::core

@@ -47,7 +47,10 @@ QJsonObject submissionJson(const Submission& s)
                       {"key", s.key},
                       {"attempts", s.attempts.size()},
                       {"replayed", s.replayed}};
-    if (s.state == SubmissionState::Placed) {
+    if (s.path != u"/orders") {
+        json.insert("path", s.path);
+    }
+    if (s.state == SubmissionState::Placed || (s.state == SubmissionState::Rejected && s.orderId > 0)) {
         json.insert("order_id", s.orderId);
     }
     if (s.httpStatus != 0) {
@@ -127,6 +130,10 @@ int runCli(const QStringList& arguments)
          QStringLiteral("Cart id (submit); default a new one. Submitting a cart id that "
                         "is still pending retries it with its key."),
          QStringLiteral("ID")},
+        {QStringLiteral("pay"),
+         QStringLiteral("Pay now with this method, e.g. card (submit): the order goes through POST /checkout, "
+                        "with the payment gateway in the middle."),
+         QStringLiteral("METHOD")},
         {QStringLiteral("retry-window"), QStringLiteral("Give up retrying after this many seconds (default 900)."),
          QStringLiteral("SECONDS")},
         {QStringLiteral("base-delay-ms"), QStringLiteral("Backoff base (default 500)."), QStringLiteral("MS")},
@@ -159,6 +166,13 @@ int runCli(const QStringList& arguments)
             return usage(QStringLiteral("submit needs --product P and a positive --quantity N"));
         }
         cart.add(parser.value(QStringLiteral("product")), quantity);
+        if (parser.isSet(QStringLiteral("pay"))) {
+            const QString method = parser.value(QStringLiteral("pay"));
+            if (method.isEmpty()) {
+                return usage(QStringLiteral("--pay needs a payment method, e.g. --pay card"));
+            }
+            cart.setPaymentMethod(method);
+        }
     }
 
     std::unique_ptr<ClientSession> session;

@@ -22,6 +22,7 @@ CREATE TABLE IF NOT EXISTS submissions (
     cart_id         TEXT NOT NULL,
     body            BLOB NOT NULL,
     target          TEXT NOT NULL,
+    path            TEXT NOT NULL DEFAULT '/orders',
     api_key         TEXT NOT NULL,
     state           TEXT NOT NULL,
     order_id        INTEGER,
@@ -70,7 +71,16 @@ QString text(const SQLite::Column& column)
 
 constexpr const char* kSelectSubmission =
     "SELECT id, idem_key, cart_id, body, target, state, order_id, replayed, http_status, problem_type, "
-    "problem_detail, created_at, next_attempt_at FROM submissions ";
+    "problem_detail, created_at, next_attempt_at, path FROM submissions ";
+
+// A client.db written before submissions knew their path holds only POST /orders submissions.
+void addPathColumnIfMissing(SQLite::Database& db)
+{
+    SQLite::Statement columns(db, "SELECT 1 FROM pragma_table_info('submissions') WHERE name = 'path'");
+    if (!columns.executeStep()) {
+        db.exec("ALTER TABLE submissions ADD COLUMN path TEXT NOT NULL DEFAULT '/orders'");
+    }
+}
 
 } // namespace
 
@@ -106,6 +116,7 @@ Outbox::Outbox(const QString& stateDir)
     m_db->exec("PRAGMA foreign_keys = ON");
     SQLite::Transaction tx(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
     m_db->exec(kSchema);
+    addPathColumnIfMissing(*m_db);
     tx.commit();
 }
 
@@ -119,15 +130,16 @@ std::unique_ptr<SQLite::Transaction> Outbox::batch()
 void Outbox::create(Submission& submission, const QString& apiKey)
 {
     SQLite::Statement insert(*m_db,
-                             "INSERT INTO submissions (idem_key, cart_id, body, target, api_key, state, "
-                             "created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)");
+                             "INSERT INTO submissions (idem_key, cart_id, body, target, path, api_key, state, "
+                             "created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)");
     insert.bind(1, utf8(submission.key));
     insert.bind(2, utf8(submission.cartId));
     insert.bind(3, submission.body.constData(), static_cast<int>(submission.body.size()));
     insert.bind(4, utf8(submission.target.toString()));
-    insert.bind(5, utf8(apiKey));
-    insert.bind(6, static_cast<int64_t>(submission.createdMs));
-    insert.bind(7, static_cast<int64_t>(submission.nextAttemptMs));
+    insert.bind(5, utf8(submission.path));
+    insert.bind(6, utf8(apiKey));
+    insert.bind(7, static_cast<int64_t>(submission.createdMs));
+    insert.bind(8, static_cast<int64_t>(submission.nextAttemptMs));
     insert.exec();
     submission.id = m_db->getLastInsertRowid();
     submission.state = SubmissionState::Pending;
@@ -155,6 +167,7 @@ Submission Outbox::load(qint64 id) const
     s.problemDetail = text(row.getColumn(10));
     s.createdMs = row.getColumn(11).getInt64();
     s.nextAttemptMs = row.getColumn(12).getInt64();
+    s.path = text(row.getColumn(13));
 
     SQLite::Statement attempts(*m_db,
                                "SELECT number, started_at, ended_at, outcome, http_status, replayed, error, "

@@ -1,7 +1,6 @@
 #include "ScenarioContext.h"
 
 #include "BundledServer.h"
-#include "HttpExchange.h"
 #include "NetworkConditioner.h"
 #include "Outbox.h"
 #include "ServerState.h"
@@ -120,20 +119,14 @@ ServerApi* ScenarioContext::apiFor(const QString& apiKey, const QUrl& server, bo
 void ScenarioContext::post(const QString& apiKey, const QString& key, const QByteArray& body,
                            std::function<void(const HttpReply&)> done, const QUrl& server)
 {
-    apiFor(apiKey, server, false)->postOrder(key, body, kDebugTimeoutMs, std::move(done));
+    apiFor(apiKey, server, false)
+        ->postIdempotent(QStringLiteral("/orders"), key, body, kDebugTimeoutMs, std::move(done));
 }
 
 void ScenarioContext::checkout(const QString& apiKey, const QString& key, const QByteArray& body,
                                std::function<void(const HttpReply&)> done)
 {
-    QUrl url = m_serverUrl;
-    url.setPath(QStringLiteral("/checkout"));
-    HttpExchange::Headers headers {{"Authorization", "Bearer " + apiKey.toUtf8()},
-                                   {"Content-Type", "application/json"},
-                                   {"Idempotency-Key", '"' + key.toUtf8() + '"'}};
-    // Owned by the context's admin API object, so it goes away with the scenario like every other request.
-    new HttpExchange("POST", url, headers, body, kDebugTimeoutMs, std::move(done),
-                     apiFor(QStringLiteral("demo-key-admin"), {}, false));
+    apiFor(apiKey, {}, false)->postIdempotent(QStringLiteral("/checkout"), key, body, kDebugTimeoutMs, std::move(done));
 }
 
 void ScenarioContext::state(std::function<void(const QJsonObject&)> done)

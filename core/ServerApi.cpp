@@ -34,11 +34,11 @@ QNetworkRequest ServerApi::request(const QString& path, int timeoutMs) const
     return request;
 }
 
-HttpExchange* ServerApi::postOrder(const QString& idempotencyKey, const QByteArray& body, int timeoutMs,
-                                   std::function<void(const HttpReply&)> done)
+HttpExchange* ServerApi::postIdempotent(const QString& path, const QString& idempotencyKey, const QByteArray& body,
+                                        int timeoutMs, std::function<void(const HttpReply&)> done)
 {
     QUrl url = m_baseUrl;
-    url.setPath(url.path().chopped(url.path().endsWith(u'/') ? 1 : 0) + QStringLiteral("/orders"));
+    url.setPath(url.path().chopped(url.path().endsWith(u'/') ? 1 : 0) + path);
     HttpExchange::Headers headers {{"Authorization", "Bearer " + m_apiKey.toUtf8()},
                                    {"Content-Type", "application/json"}};
     if (!idempotencyKey.isEmpty()) {

@@ -49,10 +49,10 @@ public:
     void setBaseUrl(const QUrl& url) { m_baseUrl = url; }
     const QString& apiKey() const { return m_apiKey; }
 
-    // POST /orders with this Idempotency-Key (empty: none is sent) and these exact body bytes.
-    // Every call is exactly one request on a fresh connection; the exchange is owned by this object.
-    HttpExchange* postOrder(const QString& idempotencyKey, const QByteArray& body, int timeoutMs,
-                            std::function<void(const HttpReply&)> done);
+    // POST to path ("/orders" or "/checkout") with this Idempotency-Key (empty: none is sent) and these exact body
+    // bytes. Every call is exactly one request on a fresh connection; the exchange is owned by this object.
+    HttpExchange* postIdempotent(const QString& path, const QString& idempotencyKey, const QByteArray& body,
+                                 int timeoutMs, std::function<void(const HttpReply&)> done);
     // Any GET relative to the base URL, authenticated.
     QNetworkReply* get(const QString& path, int timeoutMs, std::function<void(const HttpReply&)> done);
     QNetworkReply* postJson(const QString& path, const QByteArray& body, int timeoutMs,

@@ -48,6 +48,7 @@ struct Submission
     QString cartId;
     QByteArray body; // the exact request bytes, sent unchanged on every attempt
     QUrl target; // the server URL the submission is bound to
+    QString path = QStringLiteral("/orders"); // "/orders", or "/checkout" when the order is paid at once
     SubmissionState state = SubmissionState::Pending;
     qint64 orderId = 0;
     bool replayed = false; // the final answer was a replay

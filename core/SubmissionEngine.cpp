@@ -68,6 +68,7 @@ qint64 SubmissionEngine::submit(const Cart& cart)
     submission.key = newKey();
     submission.cartId = cart.cartId();
     submission.body = cart.toRequestBody();
+    submission.path = cart.requestPath();
     submission.target = QUrl(m_target);
     submission.createdMs = m_clock.nowMs();
     // Durable before the first byte leaves: whatever happens next, a restart knows this key.
@@ -146,9 +147,27 @@ void SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply)
         return;
     }
     const QJsonArray orders = QJsonDocument::fromJson(reply.body).array();
-    if (!orders.isEmpty()) {
+    const QJsonObject order = orders.first().toObject();
+    const QString status = order.value("status").toString();
+    current->orderId = order.value("order_id").toInteger();
+    if (status == u"pending") {
+        // A checkout stopped between its phases: the server's completer (or our next retry) finishes it.
+        if (current->state != SubmissionState::Pending) {
+            current->problemDetail =
+                tr("reconciled: the server has order %1, its payment not finished yet; the server completes it, "
+                   "reconcile again in a few seconds")
+                    .arg(current->orderId);
+            m_outbox.update(*current);
+            Q_EMIT submissionChanged(*current);
+        }
+        return;
+    }
+    if (status == u"payment_failed") {
+        current->state = SubmissionState::Rejected;
+        current->problemDetail =
+            tr("reconciled: the server has order %1, cancelled because the payment failed").arg(current->orderId);
+    } else if (!orders.isEmpty()) {
         current->state = SubmissionState::Placed;
-        current->orderId = orders.first().toObject().value("order_id").toInteger();
         current->problemDetail = tr("reconciled: the server has order %1 for this cart").arg(current->orderId);
     } else if (current->state != SubmissionState::Pending) {
         current->state = SubmissionState::Abandoned;
@@ -224,14 +243,15 @@ void SubmissionEngine::sendAttempt(qint64 id, bool isScheduledRetry)
     CrashPoint::reached("after-persist");
     ++m_inFlight[id];
     const int number = attempt.number;
-    HttpExchange* exchange = m_api->postOrder(submission->key, submission->body, m_config.policy.transferTimeoutMs,
-                                              [self = QPointer(this), id, number](const HttpReply& answer) {
-                                                  // The engine may be gone (shutdown aborts replies): then the
-                                                  // attempt stays in flight in the outbox, and resume settles it.
-                                                  if (self) {
-                                                      self->onReply(id, number, answer);
-                                                  }
-                                              });
+    HttpExchange* exchange =
+        m_api->postIdempotent(submission->path, submission->key, submission->body, m_config.policy.transferTimeoutMs,
+                              [self = QPointer(this), id, number](const HttpReply& answer) {
+                                  // The engine may be gone (shutdown aborts replies): then the
+                                  // attempt stays in flight in the outbox, and resume settles it.
+                                  if (self) {
+                                      self->onReply(id, number, answer);
+                                  }
+                              });
     connect(exchange, &HttpExchange::requestSent, this, [] { CrashPoint::reached("after-send"); });
 }
 
@@ -276,6 +296,7 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
         submission->httpStatus = reply.status;
         submission->problemType = body.value("type").toString();
         submission->problemDetail = body.value("detail").toString();
+        submission->orderId = body.value("order_id").toInteger(); // a declined checkout names its cancelled order
         m_outbox.recordAttemptEnd(id, attempt);
         finish(*submission);
         return;

@@ -34,3 +34,28 @@ TEST(CartTest, NewCartsGetDistinctIds)
     EXPECT_NE(Cart().cartId(), Cart().cartId());
     EXPECT_EQ(Cart().cartId().size(), 36);
 }
+
+TEST(CartTest, PayingNowSendsThePaymentMethodToCheckout)
+{
+    Cart cart(QStringLiteral("cart-1"));
+    cart.add(QStringLiteral("kniha"), 1);
+    EXPECT_EQ(cart.requestPath(), QStringLiteral("/orders"));
+    cart.setPaymentMethod(QStringLiteral("card"));
+    EXPECT_EQ(cart.requestPath(), QStringLiteral("/checkout"));
+    EXPECT_EQ(cart.toRequestBody(),
+              QByteArray(R"({"cart_id":"cart-1","items":[{"product":"kniha","quantity":1}],"payment_method":"card"})"));
+    cart.setPaymentMethod({});
+    EXPECT_EQ(cart.requestPath(), QStringLiteral("/orders"));
+    EXPECT_FALSE(cart.toRequestBody().contains("payment_method"));
+}
+
+TEST(CartTest, ARenewedCartKeepsItsLinesUnderANewId)
+{
+    Cart cart(QStringLiteral("cart-1"));
+    cart.add(QStringLiteral("hrnek"), 2);
+    cart.renewId();
+    EXPECT_NE(cart.cartId(), QStringLiteral("cart-1"));
+    EXPECT_EQ(cart.cartId().size(), 36);
+    ASSERT_EQ(cart.lines().size(), 1);
+    EXPECT_EQ(cart.lines().at(0), (CartLine {QStringLiteral("hrnek"), 2}));
+}

@@ -79,7 +79,9 @@ protected:
 
     HttpReply post(const QString& key, int timeoutMs = 10'000)
     {
-        return await([&](auto done) { return api->postOrder(key, kOne, timeoutMs, std::move(done)); });
+        return await([&](auto done) {
+            return api->postIdempotent(QStringLiteral("/orders"), key, kOne, timeoutMs, std::move(done));
+        });
     }
 
     // Through QNetworkAccessManager, which keeps its connection alive between requests.

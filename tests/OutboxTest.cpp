@@ -2,6 +2,7 @@
 #include "Outbox.h"
 #include "support/ServerProcess.h"
 
+#include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Exception.h>
 #include <gtest/gtest.h>
 
@@ -94,4 +95,45 @@ TEST(OutboxTest, StateNamesRoundTrip)
 TEST(OutboxTest, AnUnusableFolderIsAnError)
 {
     EXPECT_THROW(Outbox(QStringLiteral("/proc/onceorder-cannot-be-here")), SQLite::Exception);
+}
+
+TEST(OutboxTest, ACheckoutSubmissionKeepsItsPath)
+{
+    TempDir dir;
+    Submission paid = newSubmission(QStringLiteral("c1"));
+    paid.path = QStringLiteral("/checkout");
+    Submission plain = newSubmission(QStringLiteral("c2"));
+    {
+        Outbox outbox(dirOf(dir));
+        outbox.create(paid, QStringLiteral("demo-key-A"));
+        outbox.create(plain, QStringLiteral("demo-key-A"));
+    }
+    Outbox reopened(dirOf(dir));
+    EXPECT_EQ(reopened.find(paid.id)->path, QStringLiteral("/checkout"));
+    EXPECT_EQ(reopened.find(plain.id)->path, QStringLiteral("/orders"));
+}
+
+TEST(OutboxTest, AnOutboxFromBeforeCheckoutOpensWithItsSubmissionsAsOrders)
+{
+    TempDir dir;
+    {
+        // The schema as the first release wrote it, with one pending submission.
+        SQLite::Database old(dir.file("client.db"), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        old.exec("CREATE TABLE submissions (id INTEGER PRIMARY KEY AUTOINCREMENT, idem_key TEXT NOT NULL, "
+                 "cart_id TEXT NOT NULL, body BLOB NOT NULL, target TEXT NOT NULL, api_key TEXT NOT NULL, "
+                 "state TEXT NOT NULL, order_id INTEGER, replayed INTEGER NOT NULL DEFAULT 0, "
+                 "http_status INTEGER NOT NULL DEFAULT 0, problem_type TEXT, problem_detail TEXT, "
+                 "created_at INTEGER NOT NULL, next_attempt_at INTEGER NOT NULL DEFAULT 0)");
+        old.exec("INSERT INTO submissions (idem_key, cart_id, body, target, api_key, state, created_at) "
+                 "VALUES ('k-old', 'c-old', '{}', 'bundled', 'demo-key-A', 'pending', 1000)");
+    }
+    Outbox outbox(dirOf(dir));
+    const auto pending = outbox.pending(QStringLiteral("bundled"), QStringLiteral("demo-key-A"));
+    ASSERT_EQ(pending.size(), 1);
+    EXPECT_EQ(pending.first().key, QStringLiteral("k-old"));
+    EXPECT_EQ(pending.first().path, QStringLiteral("/orders"));
+    Submission paid = newSubmission(QStringLiteral("c-new"));
+    paid.path = QStringLiteral("/checkout");
+    outbox.create(paid, QStringLiteral("demo-key-A"));
+    EXPECT_EQ(outbox.find(paid.id)->path, QStringLiteral("/checkout"));
 }

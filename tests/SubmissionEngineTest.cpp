@@ -6,6 +6,7 @@
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -79,6 +80,28 @@ protected:
         Cart cart(cartId);
         cart.add(product, quantity);
         return cart;
+    }
+
+    static Cart paidCartOf(const QString& product, int quantity)
+    {
+        Cart cart = cartOf(product, quantity);
+        cart.setPaymentMethod(QStringLiteral("card"));
+        return cart;
+    }
+
+    // The stub gateway's own books, as /_debug/state reports them.
+    int gatewayCharges()
+    {
+        const Reply state = get(*server->client(), "/_debug/state");
+        return countOf(state.body, "\"idempotency_key\"");
+    }
+
+    std::string orderStatus(qint64 orderId) const
+    {
+        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
+        SQLite::Statement query(db, "SELECT status FROM orders WHERE id = ?");
+        query.bind(1, static_cast<int64_t>(orderId));
+        return query.executeStep() ? query.getColumn(0).getString() : std::string();
     }
 
     long long orders() const
@@ -284,4 +307,57 @@ TEST_F(SubmissionEngineTest, AFreshEngineResumesWhatTheLastOneLeftPending)
     EXPECT_EQ(s.state, SubmissionState::Placed);
     EXPECT_EQ(s.attempts.first().outcome, AttemptOutcome::MaybeSent) << "the interrupted attempt is settled as unknown";
     EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(SubmissionEngineTest, PayingNowGoesThroughCheckoutAndALostGatewayAnswerIsNotChargedTwice)
+{
+    armServerFault(R"({"fault":"gateway-timeout"})");
+    const Submission s = placeAndWait(paidCartOf(QStringLiteral("kniha"), 2));
+    EXPECT_EQ(s.path, QStringLiteral("/checkout"));
+    EXPECT_EQ(s.state, SubmissionState::Placed);
+    ASSERT_EQ(s.attempts.size(), 2);
+    EXPECT_EQ(s.attempts[0].httpStatus, 503) << "the gateway charged, its answer was lost";
+    EXPECT_EQ(s.attempts[1].httpStatus, 201) << "the retry resumed from the recovery point";
+    EXPECT_EQ(orders(), 1);
+    EXPECT_EQ(orderStatus(s.orderId), "paid");
+    EXPECT_EQ(gatewayCharges(), 1) << "the retry sent the gateway the same key";
+}
+
+TEST_F(SubmissionEngineTest, ALostCheckoutResponseIsReplayedWithOneCharge)
+{
+    conditioner.setMode(ConditionerMode::DropResponse);
+    onChange = passAfterFirstAttempt(conditioner);
+    const Submission s = placeAndWait(paidCartOf(QStringLiteral("hrnek"), 1));
+    EXPECT_EQ(s.state, SubmissionState::Placed);
+    ASSERT_EQ(s.attempts.size(), 2);
+    EXPECT_EQ(s.attempts[0].outcome, AttemptOutcome::MaybeSent);
+    EXPECT_TRUE(s.replayed);
+    EXPECT_EQ(orders(), 1);
+    EXPECT_EQ(gatewayCharges(), 1);
+}
+
+TEST_F(SubmissionEngineTest, ADeclinedCardIsRejectedOnceAndNamesTheCancelledOrder)
+{
+    armServerFault(R"({"fault":"gateway-decline"})");
+    const Submission s = placeAndWait(paidCartOf(QStringLiteral("kniha"), 1));
+    EXPECT_EQ(s.state, SubmissionState::Rejected);
+    EXPECT_EQ(s.httpStatus, 402);
+    EXPECT_EQ(s.attempts.size(), 1) << "a decline is definitive: never retried";
+    EXPECT_TRUE(s.problemType.endsWith(QStringLiteral("payment-declined"))) << s.problemType.toStdString();
+    ASSERT_GT(s.orderId, 0);
+    EXPECT_EQ(orderStatus(s.orderId), "payment_failed");
+}
+
+TEST_F(SubmissionEngineTest, ReconcilingACheckoutReadsTheOrdersPaymentStatus)
+{
+    armServerFault(R"({"fault":"gateway-decline"})");
+    conditioner.setMode(ConditionerMode::DropResponse);
+    const qint64 id = engine->submit(paidCartOf(QStringLiteral("kniha"), 1));
+    runUntil([&] { return outbox.find(id)->attempts.size() >= 1 && outbox.find(id)->attempts[0].endedMs > 0; });
+    engine->abandon(id);
+    conditioner.setMode(ConditionerMode::Pass);
+    engine->reconcile(id);
+    runUntil([&] { return outbox.find(id)->state == SubmissionState::Rejected; });
+    EXPECT_TRUE(outbox.find(id)->problemDetail.contains(QStringLiteral("payment failed")));
+    EXPECT_GT(outbox.find(id)->orderId, 0);
 }
