@@ -24,7 +24,7 @@ DebugControls::DebugControls(ServerApi* api, BundledServer* bundled, QObject* pa
 QByteArray DebugControls::faultBody(const FaultRequest& request)
 {
     QJsonObject body {{QStringLiteral("fault"), request.fault}, {QStringLiteral("count"), request.count}};
-    if (request.fault == u"delay") {
+    if (request.fault == u"delay" || request.fault == u"gateway-slow") {
         body.insert(QStringLiteral("delay_ms"), request.delayMs);
     }
     if (request.fault == u"unavailable") {
@@ -54,6 +54,32 @@ void DebugControls::setMode(const QString& mode, bool on)
 void DebugControls::resetServer()
 {
     post(QStringLiteral("/_debug/reset"), QByteArrayLiteral("{}"), tr("Reset the server"));
+}
+
+void DebugControls::runCompleter()
+{
+    const QString what = tr("Run the completer");
+    m_api->postJson(QStringLiteral("/_debug/complete"), QByteArrayLiteral("{}"), kDebugTimeoutMs,
+                    [this, alive = QPointer(this), what](const HttpReply& reply) {
+                        if (!alive) {
+                            return;
+                        }
+                        if (reply.status != 200) {
+                            Q_EMIT failed(what, describeReply(reply), reply.status);
+                            return;
+                        }
+                        const int completed =
+                            QJsonDocument::fromJson(reply.body).object().value(QStringLiteral("completed")).toInt();
+                        // Its answer is a count, not the tables: fetch them so the panel shows what it did.
+                        m_api->get(QStringLiteral("/_debug/state"), kDebugTimeoutMs,
+                                   [this, alive, completed](const HttpReply& state) {
+                                       if (alive && state.status == 200) {
+                                           Q_EMIT succeeded(tr("the completer finished %n abandoned checkout(s)",
+                                                               nullptr, completed),
+                                                            ServerState::fromJson(state.body).value_or(ServerState {}));
+                                       }
+                                   });
+                    });
 }
 
 void DebugControls::killBundledServer()

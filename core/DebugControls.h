@@ -15,7 +15,10 @@ class ServerApi;
 
 struct FaultRequest
 {
-    QString fault; // fail-before-commit, crash-before-commit, crash-after-commit, delay, unavailable, none
+    // /orders: fail-before-commit, crash-before-commit, crash-after-commit, delay, unavailable;
+    // /checkout: crash-after-started, -order-created, -charge, -payment-charged, -finished;
+    // the payment gateway: gateway-decline, -timeout, -fail, -slow, webhook-duplicate, webhook-twin; none (all off).
+    QString fault;
     int count = 1;
     int delayMs = 0;
     int retryAfterSeconds = 0;
@@ -33,6 +36,8 @@ public:
     // mode: check_then_insert, unscoped_keys, store_transient or business_key_off.
     void setMode(const QString& mode, bool on);
     void resetServer();
+    // One pass of the server's completer now: it finishes (or cleans up) checkouts abandoned between phases.
+    void runCompleter();
 
     bool canKillServer() const { return m_bundled != nullptr; }
     // Kills the bundled server as a crash would; the session restarts it.

@@ -1,5 +1,6 @@
 #include "ServerState.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -26,6 +27,16 @@ ServerOrderRow orderFrom(const QJsonObject& object)
     }
     order.items = items.join(QStringLiteral(", "));
     return order;
+}
+
+ServerFault faultFrom(const QJsonObject& object)
+{
+    ServerFault fault;
+    fault.fault = object.value(QLatin1String("fault")).toString(QStringLiteral("none"));
+    fault.remaining = object.value(QLatin1String("remaining")).toInt();
+    fault.delayMs = object.value(QLatin1String("delay_ms")).toInt();
+    fault.retryAfter = object.value(QLatin1String("retry_after")).toInt();
+    return fault;
 }
 
 } // namespace
@@ -63,11 +74,46 @@ std::optional<ServerState> ServerState::fromJson(const QByteArray& json)
                                            object.value(QLatin1String("name")).toString(),
                                            object.value(QLatin1String("stock")).toInteger()});
     }
-    const QJsonObject fault = root.value(QLatin1String("fault")).toObject();
-    state.fault.fault = fault.value(QLatin1String("fault")).toString(QStringLiteral("none"));
-    state.fault.remaining = fault.value(QLatin1String("remaining")).toInt();
-    state.fault.delayMs = fault.value(QLatin1String("delay_ms")).toInt();
-    state.fault.retryAfter = fault.value(QLatin1String("retry_after")).toInt();
+    state.fault = faultFrom(root.value(QLatin1String("fault")).toObject());
+    state.checkoutFault = faultFrom(root.value(QLatin1String("checkout_fault")).toObject());
+    state.gatewayFault = faultFrom(root.value(QLatin1String("gateway_fault")).toObject());
+    for (const auto& value : root.value(QLatin1String("checkout_keys")).toArray()) {
+        const QJsonObject object = value.toObject();
+        ServerCheckoutKeyRow key;
+        key.id = object.value(QLatin1String("id")).toInteger();
+        key.clientId = object.value(QLatin1String("client_id")).toString();
+        key.key = object.value(QLatin1String("idem_key")).toString();
+        key.recoveryPoint = object.value(QLatin1String("recovery_point")).toString();
+        key.orderId = object.value(QLatin1String("order_id")).toInteger();
+        key.chargeId = object.value(QLatin1String("charge_id")).toString();
+        key.responseCode = object.value(QLatin1String("response_code")).toInt();
+        key.locked = object.value(QLatin1String("locked")).toBool();
+        state.checkoutKeys.append(key);
+    }
+    QHash<QString, QString> recordedBy; // charge id → who recorded the payment on our side
+    for (const auto& value : root.value(QLatin1String("payments")).toArray()) {
+        const QJsonObject object = value.toObject();
+        recordedBy.insert(object.value(QLatin1String("charge_id")).toString(),
+                          object.value(QLatin1String("source")).toString());
+    }
+    const QJsonObject gateway = root.value(QLatin1String("gateway")).toObject();
+    for (const auto& value : gateway.value(QLatin1String("charges")).toArray()) {
+        const QJsonObject object = value.toObject();
+        ServerChargeRow charge;
+        charge.chargeId = object.value(QLatin1String("charge_id")).toString();
+        charge.gatewayKey = object.value(QLatin1String("idempotency_key")).toString();
+        charge.amountCents = object.value(QLatin1String("amount")).toInteger();
+        charge.method = object.value(QLatin1String("method")).toString();
+        charge.outcome = object.value(QLatin1String("outcome")).toString();
+        charge.recordedBy = recordedBy.value(charge.chargeId);
+        state.charges.append(charge);
+    }
+    for (const auto& value : root.value(QLatin1String("webhook_events")).toArray()) {
+        const QJsonObject object = value.toObject();
+        state.webhooks.append(ServerWebhookRow {object.value(QLatin1String("event_id")).toString(),
+                                                object.value(QLatin1String("type")).toString(),
+                                                object.value(QLatin1String("effect")).toString()});
+    }
     const QJsonObject modes = root.value(QLatin1String("modes")).toObject();
     state.modes.checkThenInsert = modes.value(QLatin1String("check_then_insert")).toBool();
     state.modes.unscopedKeys = modes.value(QLatin1String("unscoped_keys")).toBool();

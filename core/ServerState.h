@@ -60,6 +60,40 @@ struct ServerModes
     bool operator==(const ServerModes&) const = default;
 };
 
+// A POST /checkout key row: how far its phases got (Brandur Leach's recovery point) and whether a request holds it.
+struct ServerCheckoutKeyRow
+{
+    qint64 id = 0; // the row id the gateway's key is derived from
+    QString clientId;
+    QString key;
+    QString recoveryPoint; // started, order_created, payment_charged, finished
+    qint64 orderId = 0;
+    QString chargeId;
+    int responseCode = 0;
+    bool locked = false;
+    bool operator==(const ServerCheckoutKeyRow&) const = default;
+};
+
+// One charge in the stub payment gateway's own books, and whether our side recorded it as a payment.
+struct ServerChargeRow
+{
+    QString chargeId;
+    QString gatewayKey; // the Idempotency-Key we sent the gateway: derived from our row id, never the client's
+    qint64 amountCents = 0;
+    QString method;
+    QString outcome; // succeeded, declined
+    QString recordedBy; // the payments row's source: checkout or webhook; empty: not recorded
+    bool operator==(const ServerChargeRow&) const = default;
+};
+
+struct ServerWebhookRow
+{
+    QString eventId;
+    QString type;
+    QString effect; // applied, no-change, ignored
+    bool operator==(const ServerWebhookRow&) const = default;
+};
+
 struct ServerState
 {
     QList<ServerKeyRow> keys;
@@ -67,6 +101,12 @@ struct ServerState
     QList<ServerStockRow> stock;
     ServerFault fault;
     ServerModes modes;
+    // The checkout flow; empty when the server has none.
+    QList<ServerCheckoutKeyRow> checkoutKeys;
+    QList<ServerChargeRow> charges;
+    QList<ServerWebhookRow> webhooks;
+    ServerFault checkoutFault;
+    ServerFault gatewayFault;
     bool operator==(const ServerState&) const = default;
 
     // Parses GET /_debug/state; nullopt when the body is not the expected JSON object.

@@ -17,6 +17,7 @@
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -97,6 +98,29 @@ QString resultText(const Client& client)
     return client.find<QLabel>(QStringLiteral("resultLabel"))->text();
 }
 
+// Clicks one of the debug panel's buttons that talk to the server and waits until the server has answered.
+void clickDebugButton(const Client& client, const QString& name)
+{
+    QSignalSpy done(client.window->findChild<core::DebugControls*>(), &core::DebugControls::succeeded);
+    QTest::mouseClick(client.window->debugPanel()->findChild<QPushButton*>(name), Qt::LeftButton);
+    QVERIFY(done.wait(10'000));
+}
+
+// Ticks "Pay now by card", fills the cart with one line and clicks the Order button; waits for the outcome.
+void orderAndPay(const Client& client, const QString& product, int quantity, core::Submission* outcome = nullptr)
+{
+    client.find<QCheckBox>(QStringLiteral("payByCardCheck"))->setChecked(true);
+    addToCart(client, product, quantity);
+    auto* order = client.find<QPushButton>(QStringLiteral("orderButton"));
+    QCOMPARE(order->text(), QStringLiteral("Order and pay"));
+    QSignalSpy settled(client.session->engine(), &core::SubmissionEngine::settled);
+    QTest::mouseClick(order, Qt::LeftButton);
+    QVERIFY(settled.wait(30'000));
+    if (outcome) {
+        *outcome = settled.first().first().value<core::Submission>();
+    }
+}
+
 } // namespace
 
 class MainWindowTest : public QObject
@@ -114,6 +138,10 @@ private Q_SLOTS:
     void aDroppedResponseIsPlacedOnceAndTheReplayIsShown();
     void aCrashAfterSendIsResumedByTheNextWindow();
     void aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiveTables();
+    void payingByCardChargesOnceWhenTheGatewaysAnswerIsLost();
+    void aServerCrashBetweenCheckoutPhasesEndsWithOneOrderAndOneCharge();
+    void aDeclinedCardIsShownAndOrderingAgainIsANewCart();
+    void theCompleterRunsFromTheDebugPanel();
     // Not a test: scripts/screenshots runs it with ONCEORDER_SCREENSHOT_DIR to make the README's pictures.
     void screenshots();
     // Last: it installs the Czech translator for the rest of the process.
@@ -343,7 +371,7 @@ void MainWindowTest::aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiv
     // The mistake made visible: one cart, two orders, two keys in the server's own tables.
     QTRY_COMPARE_WITH_TIMEOUT(dock->ordersModel()->rowCount(), 2, 10'000);
     QCOMPARE(dock->keysModel()->rowCount(), 2);
-    QCOMPARE(dock->ordersModel()->index(0, 3).data(), dock->ordersModel()->index(1, 3).data());
+    QCOMPARE(dock->ordersModel()->index(0, 4).data(), dock->ordersModel()->index(1, 4).data());
 }
 
 void MainWindowTest::theClientIdentityIsShown()
@@ -359,6 +387,83 @@ void MainWindowTest::theClientIdentityIsShown()
     ui::MainWindow window(&session);
     QCOMPARE(window.findChild<QLabel*>(QStringLiteral("identityLabel"))->text(), QStringLiteral("Client B"));
     QVERIFY(window.windowTitle().contains(QStringLiteral("client B")));
+}
+
+void MainWindowTest::payingByCardChargesOnceWhenTheGatewaysAnswerIsLost()
+{
+    auto client = startClient();
+    QVERIFY(client);
+    clickDebugButton(*client, QStringLiteral("arm_gateway-timeout"));
+    QCOMPARE(client->find<QLabel>(QStringLiteral("gatewayArmedLabel"))->text(),
+             QStringLiteral("Armed: gateway-timeout for the next 1 charge(s)"));
+    core::Submission submission;
+    orderAndPay(*client, QStringLiteral("kniha"), 2, &submission);
+    QCOMPARE(resultText(*client), QStringLiteral("Order 1 placed and paid."));
+    QCOMPARE(submission.path, QStringLiteral("/checkout"));
+    QCOMPARE(submission.attempts.size(), 2);
+    QCOMPARE(submission.attempts.first().httpStatus, 503); // charged, the answer lost; the retry was not charged
+
+    auto* orders = client->find<QTableWidget>(QStringLiteral("ordersTable"));
+    QTRY_COMPARE_WITH_TIMEOUT(orders->rowCount(), 1, 10'000);
+    QCOMPARE(orders->item(0, 2)->text(), QStringLiteral("paid"));
+    auto* dock = client->window->serverTablesDock();
+    QTRY_COMPARE_WITH_TIMEOUT(dock->chargesModel()->rowCount(), 1, 10'000);
+    QCOMPARE(dock->chargesModel()->index(0, 4).data().toString(), QStringLiteral("charged"));
+    QTRY_COMPARE_WITH_TIMEOUT(dock->checkoutKeysModel()->index(0, 3).data().toString(), QStringLiteral("finished"),
+                              10'000);
+    QCOMPARE(dock->findChild<QTabWidget*>(QStringLiteral("keyTabs"))->currentIndex(), 1);
+    QCOMPARE(dock->findChild<QTabWidget*>(QStringLiteral("sideTabs"))->currentIndex(), 1);
+    QCOMPARE(dock->ordersModel()->rowCount(), 1);
+}
+
+void MainWindowTest::aServerCrashBetweenCheckoutPhasesEndsWithOneOrderAndOneCharge()
+{
+    auto client = startClient();
+    QVERIFY(client);
+    auto* crashPoint = client->find<QComboBox>(QStringLiteral("checkoutCrashCombo"));
+    crashPoint->setCurrentIndex(crashPoint->findData(QStringLiteral("crash-after-charge")));
+    clickDebugButton(*client, QStringLiteral("armCheckoutCrashButton"));
+    QSignalSpy down(client->session->bundledServer(), &core::BundledServer::down);
+    orderAndPay(*client, QStringLiteral("hrnek"), 1);
+    QCOMPARE(down.count(), 1); // the server really died between charging and recording the payment
+    QVERIFY2(resultText(*client).startsWith(QStringLiteral("Order 1 placed and paid")),
+             qPrintable(resultText(*client)));
+    auto* dock = client->window->serverTablesDock();
+    QTRY_COMPARE_WITH_TIMEOUT(dock->chargesModel()->rowCount(), 1, 10'000);
+    QTRY_COMPARE_WITH_TIMEOUT(dock->ordersModel()->rowCount(), 1, 10'000);
+    QCOMPARE(dock->ordersModel()->index(0, 3).data().toString(), QStringLiteral("paid"));
+}
+
+void MainWindowTest::aDeclinedCardIsShownAndOrderingAgainIsANewCart()
+{
+    auto client = startClient();
+    QVERIFY(client);
+    clickDebugButton(*client, QStringLiteral("arm_gateway-decline"));
+    orderAndPay(*client, QStringLiteral("propiska"), 2);
+    QVERIFY2(resultText(*client).startsWith(QStringLiteral("Rejected (HTTP 402)")), qPrintable(resultText(*client)));
+    auto* pay = client->find<QCheckBox>(QStringLiteral("payByCardCheck"));
+    QVERIFY(pay->isEnabled()); // the cart is the user's again
+    QCOMPARE(client->find<QTableWidget>(QStringLiteral("cartTable"))->rowCount(), 1);
+
+    // The same lines again, paid later this time: the declined cart's id is used up, so it is a new cart.
+    pay->setChecked(false);
+    QSignalSpy settled(client->session->engine(), &core::SubmissionEngine::settled);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    QVERIFY(settled.wait(20'000));
+    QCOMPARE(resultText(*client), QStringLiteral("Order 2 placed."));
+    auto* orders = client->find<QTableWidget>(QStringLiteral("ordersTable"));
+    QTRY_COMPARE_WITH_TIMEOUT(orders->rowCount(), 2, 10'000);
+    QCOMPARE(orders->item(0, 2)->text(), QStringLiteral("placed"));
+    QCOMPARE(orders->item(1, 2)->text(), QStringLiteral("payment failed"));
+}
+
+void MainWindowTest::theCompleterRunsFromTheDebugPanel()
+{
+    auto client = startClient();
+    QVERIFY(client);
+    clickDebugButton(*client, QStringLiteral("runCompleterButton"));
+    QCOMPARE(client->find<QLabel>(QStringLiteral("debugResultLabel"))->text(),
+             QStringLiteral("Done: the completer finished 0 abandoned checkout(s)"));
 }
 
 void MainWindowTest::screenshots()
@@ -399,6 +504,18 @@ void MainWindowTest::screenshots()
     content->show();
     QVERIFY(content->grab().save(dir + QStringLiteral("/debug-panel.png")));
     scroll->setWidget(content);
+
+    // Paid now by card: the gateway charges, its answer is lost, the retry resumes from the recovery point and the
+    // gateway, asked again with the same key, does not charge twice.
+    auto paying = startClient(true);
+    QVERIFY(paying);
+    paying->window->resize(1400, 900);
+    clickDebugButton(*paying, QStringLiteral("arm_gateway-timeout"));
+    orderAndPay(*paying, QStringLiteral("kniha"), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(paying->window->serverTablesDock()->chargesModel()->rowCount(), 1, 10'000);
+    QTRY_COMPARE_WITH_TIMEOUT(paying->find<QTableWidget>(QStringLiteral("ordersTable"))->rowCount(), 1, 10'000);
+    QTest::qWait(300); // a picture, not a synchronisation
+    QVERIFY(paying->window->grab().save(dir + QStringLiteral("/checkout.png")));
 }
 
 void MainWindowTest::czechShowsCzechStrings()

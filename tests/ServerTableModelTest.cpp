@@ -47,6 +47,7 @@ private Q_SLOTS:
     void updatesPassTheModelTester();
     void anUnchangedSnapshotTouchesNothing();
     void oneCartOrderedTwiceIsHighlighted();
+    void theCheckoutTablesShowRecoveryPointsChargesAndWebhooks();
 };
 
 void ServerTableModelTest::parsesTheDebugState()
@@ -179,3 +180,63 @@ void ServerTableModelTest::oneCartOrderedTwiceIsHighlighted()
 
 QTEST_MAIN(ServerTableModelTest)
 #include "ServerTableModelTest.moc"
+
+void ServerTableModelTest::theCheckoutTablesShowRecoveryPointsChargesAndWebhooks()
+{
+    // As OrderQueries::debugStateJson writes it mid-way: one checkout finished, one stopped after the gateway charged
+    // (its payment not recorded by us yet), and a webhook delivered twice.
+    const QByteArray json = R"({"keys":[],"orders":[],"products":[],
+     "checkout_keys":[
+      {"id":1,"client_id":"A","idem_key":"pay-1","recovery_point":"finished","order_id":1,"charge_id":"ch_1",
+       "response_code":201,"locked":false},
+      {"id":2,"client_id":"A","idem_key":"pay-2","recovery_point":"order_created","order_id":2,"charge_id":null,
+       "response_code":null,"locked":true}],
+     "payments":[{"charge_id":"ch_1","order_id":1,"amount":19900,"source":"webhook"}],
+     "webhook_events":[{"event_id":"evt_1","type":"charge.succeeded","effect":"applied"},
+                       {"event_id":"evt_2","type":"charge.succeeded","effect":"no-change"}],
+     "checkout_fault":{"fault":"crash-after-charge","remaining":1,"delay_ms":0,"retry_after":1},
+     "gateway_fault":{"fault":"none","remaining":0,"delay_ms":0,"retry_after":1},
+     "gateway":{"charges":[
+      {"charge_id":"ch_1","idempotency_key":"onceorder-abc-checkout-1","amount":19900,"method":"card","outcome":"succeeded"},
+      {"charge_id":"ch_2","idempotency_key":"onceorder-abc-checkout-2","amount":39805,"method":"card","outcome":"succeeded"}]}})";
+    const auto state = core::ServerState::fromJson(json);
+    QVERIFY(state);
+    QCOMPARE(state->checkoutFault.fault, QStringLiteral("crash-after-charge"));
+    QCOMPARE(state->gatewayFault.remaining, 0);
+
+    ui::ServerTableModel keys(ui::ServerTableModel::Table::CheckoutKeys);
+    QAbstractItemModelTester keysTester(&keys, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    keys.setState(*state);
+    QCOMPARE(keys.rowCount(), 2);
+    QCOMPARE(keys.index(0, 3).data().toString(), QStringLiteral("finished"));
+    QCOMPARE(keys.index(0, 5).data().toString(), QStringLiteral("ch_1"));
+    QCOMPARE(keys.index(1, 3).data().toString(), QStringLiteral("order_created"));
+    QCOMPARE(keys.index(1, 5).data().toString(), QStringLiteral("—"));
+    QCOMPARE(keys.index(1, 7).data().toString(), QStringLiteral("locked"));
+    QCOMPARE(keys.index(0, 0).data(ui::ServerTableModel::HighlightRole).toInt(),
+             static_cast<int>(ui::ServerTableModel::Highlight::None));
+    QCOMPARE(keys.index(1, 0).data(ui::ServerTableModel::HighlightRole).toInt(),
+             static_cast<int>(ui::ServerTableModel::Highlight::Pending));
+
+    ui::ServerTableModel charges(ui::ServerTableModel::Table::Charges);
+    QAbstractItemModelTester chargesTester(&charges, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    charges.setState(*state);
+    QCOMPARE(charges.rowCount(), 2);
+    QCOMPARE(charges.index(0, 1).data(Qt::ToolTipRole).toString(), QStringLiteral("onceorder-abc-checkout-1"));
+    QCOMPARE(charges.index(0, 2).data().toString(), QStringLiteral("199.00"));
+    QCOMPARE(charges.index(1, 2).data().toString(), QStringLiteral("398.05"));
+    QCOMPARE(charges.index(0, 4).data().toString(), QStringLiteral("charged"));
+    QCOMPARE(charges.index(0, 5).data().toString(), QStringLiteral("webhook"));
+    QCOMPARE(charges.index(1, 5).data().toString(), QStringLiteral("—"));
+    // Charged at the gateway, not yet recorded by us: what the completer or the webhook still has to settle.
+    QCOMPARE(charges.index(1, 0).data(ui::ServerTableModel::HighlightRole).toInt(),
+             static_cast<int>(ui::ServerTableModel::Highlight::Pending));
+    QCOMPARE(charges.index(0, 0).data(ui::ServerTableModel::HighlightRole).toInt(),
+             static_cast<int>(ui::ServerTableModel::Highlight::None));
+
+    ui::ServerTableModel webhooks(ui::ServerTableModel::Table::Webhooks);
+    QAbstractItemModelTester webhooksTester(&webhooks, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    webhooks.setState(*state);
+    QCOMPARE(webhooks.rowCount(), 2);
+    QCOMPARE(webhooks.index(1, 2).data().toString(), QStringLiteral("no-change"));
+}

@@ -57,6 +57,7 @@ DebugPanel::DebugPanel(core::DebugControls* controls, bool externalServer, QWidg
     auto* content = new QWidget;
     auto* layout = new QVBoxLayout(content);
     layout->addWidget(buildServerSection());
+    layout->addWidget(buildGatewaySection());
     layout->addWidget(buildNetworkSection());
     layout->addWidget(buildClientSection());
     layout->addStretch();
@@ -138,7 +139,7 @@ QGroupBox* DebugPanel::buildServerSection()
             "replay.")},
         {QStringLiteral("unavailable"), tr("Unavailable (503)"),
          tr("503 with Retry-After: the client waits as long as the server asks, then retries.")},
-        {QStringLiteral("none"), tr("Disarm"), tr("Clears the armed fault.")},
+        {QStringLiteral("none"), tr("Disarm"), tr("Clears every armed fault, the gateway's too.")},
     };
     for (const auto& fault : kFaults) {
         auto* button = new QPushButton(fault.label);
@@ -198,6 +199,87 @@ QGroupBox* DebugPanel::buildServerSection()
     m_resultLabel->setWordWrap(true);
     m_resultLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_resultLabel);
+    return box;
+}
+
+QGroupBox* DebugPanel::buildGatewaySection()
+{
+    auto* box = new QGroupBox(tr("Payment gateway (orders paid now by card)"));
+    box->setObjectName(QStringLiteral("gatewaySection"));
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(explanation(tr("POST /checkout runs in phases around the gateway call. These act on the next "
+                                     "charges (Requests and Delay above).")));
+    auto* grid = explainedGrid();
+    const struct
+    {
+        QString fault;
+        QString label;
+        QString text;
+    } kGatewayFaults[] = {
+        {QStringLiteral("gateway-decline"), tr("Decline the card"),
+         tr("A definitive answer: the order is cancelled, 402 is stored, and every retry gets it replayed.")},
+        {QStringLiteral("gateway-timeout"), tr("Lose the gateway's answer"),
+         tr("The card is charged, the answer lost: the retry sends the gateway the same key and is not charged "
+            "again.")},
+        {QStringLiteral("gateway-fail"), tr("Gateway down"),
+         tr("Fails before charging: 503, the recovery point stays, and the retry goes on from it.")},
+        {QStringLiteral("gateway-slow"), tr("Slow gateway"),
+         tr("The charge takes the delay: a second click meanwhile finds the row locked and gets 409.")},
+        {QStringLiteral("webhook-duplicate"), tr("Webhook sent twice"),
+         tr("The same event id arrives twice: it is stored once, and the repeat changes nothing.")},
+        {QStringLiteral("webhook-twin"), tr("Twin webhooks"),
+         tr("Two event ids for one charge: the conditional status change lets only one of them act.")},
+    };
+    for (const auto& fault : kGatewayFaults) {
+        auto* button = new QPushButton(fault.label);
+        button->setObjectName(QStringLiteral("arm_") + fault.fault);
+        connect(button, &QPushButton::clicked, this, [this, name = fault.fault] { armFault(name); });
+        addExplained(grid, button, fault.text);
+    }
+    layout->addLayout(grid);
+
+    m_checkoutCrashCombo = new QComboBox;
+    m_checkoutCrashCombo->setObjectName(QStringLiteral("checkoutCrashCombo"));
+    // Its longest item must not widen the dock: the panel's explanations would be cut at the right edge.
+    m_checkoutCrashCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_checkoutCrashCombo->setMinimumContentsLength(16);
+    const struct
+    {
+        QString fault;
+        QString label;
+    } kCrashPoints[] = {
+        {QStringLiteral("crash-after-started"), tr("after the key row (started)")},
+        {QStringLiteral("crash-after-order-created"), tr("after the order (order_created)")},
+        {QStringLiteral("crash-after-charge"), tr("after the gateway charged")},
+        {QStringLiteral("crash-after-payment-charged"), tr("after the payment (payment_charged)")},
+        {QStringLiteral("crash-after-finished"), tr("after the stored answer (finished)")},
+    };
+    for (const auto& point : kCrashPoints) {
+        m_checkoutCrashCombo->addItem(point.label, point.fault);
+    }
+    auto* armCrash = new QPushButton(tr("Arm"));
+    armCrash->setObjectName(QStringLiteral("armCheckoutCrashButton"));
+    connect(armCrash, &QPushButton::clicked, this,
+            [this] { armFault(m_checkoutCrashCombo->currentData().toString()); });
+    auto* crashRow = new QHBoxLayout;
+    crashRow->addWidget(new QLabel(tr("Crash the server")));
+    crashRow->addWidget(m_checkoutCrashCombo, 1);
+    crashRow->addWidget(armCrash);
+    layout->addLayout(crashRow);
+    layout->addWidget(explanation(tr("It restarts; the retry or the completer resumes from the recovery point: one "
+                                     "order, one charge.")));
+
+    auto* lifecycle = explainedGrid();
+    auto* complete = new QPushButton(tr("Run the completer"));
+    complete->setObjectName(QStringLiteral("runCompleterButton"));
+    connect(complete, &QPushButton::clicked, m_controls, &core::DebugControls::runCompleter);
+    addExplained(lifecycle, complete,
+                 tr("Finishes checkouts nobody works on any more, as the server does by itself every 5 s."));
+    layout->addLayout(lifecycle);
+    m_gatewayArmedLabel = new QLabel(tr("Armed: nothing"));
+    m_gatewayArmedLabel->setObjectName(QStringLiteral("gatewayArmedLabel"));
+    m_gatewayArmedLabel->setWordWrap(true);
+    layout->addWidget(m_gatewayArmedLabel);
     return box;
 }
 
@@ -331,14 +413,30 @@ void DebugPanel::setServerState(const core::ServerState& state)
         const QSignalBlocker blocker(check);
         check->setChecked(it.value());
     }
-    if (state.fault.fault == u"none" || state.fault.remaining <= 0) {
+    const auto armed = [](const core::ServerFault& fault) {
+        return fault.fault != u"none" && fault.remaining > 0;
+    };
+    const QString alert = QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }");
+    if (!armed(state.fault)) {
         m_armedLabel->setText(tr("Armed: nothing"));
         m_armedLabel->setStyleSheet(QString());
     } else {
         m_armedLabel->setText(
             tr("Armed: %1 for the next %n request(s)", nullptr, state.fault.remaining).arg(state.fault.fault));
-        m_armedLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
+        m_armedLabel->setStyleSheet(alert);
     }
+    QStringList gateway;
+    if (armed(state.checkoutFault)) {
+        gateway.append(tr("%1 for the next %n checkout(s)", nullptr, state.checkoutFault.remaining)
+                           .arg(state.checkoutFault.fault));
+    }
+    if (armed(state.gatewayFault)) {
+        gateway.append(
+            tr("%1 for the next %n charge(s)", nullptr, state.gatewayFault.remaining).arg(state.gatewayFault.fault));
+    }
+    m_gatewayArmedLabel->setText(gateway.isEmpty() ? tr("Armed: nothing")
+                                                   : tr("Armed: %1").arg(gateway.join(QStringLiteral("; "))));
+    m_gatewayArmedLabel->setStyleSheet(gateway.isEmpty() ? QString() : alert);
 }
 
 void DebugPanel::setNetworkAvailable(bool available)

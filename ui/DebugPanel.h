@@ -1,5 +1,6 @@
 // DebugPanel: breaks things on purpose so a class can watch the order still be placed once: the server's faults
-// and teaching modes, the network between client and server, and the client itself. Every control says in one
+// and teaching modes, the payment gateway in the middle of a checkout, the network between client and server, and
+// the client itself. Every control says in one
 // line what it will show. Server commands go through core::DebugControls; the rest are signals.
 #pragma once
 
@@ -46,6 +47,7 @@ Q_SIGNALS:
 
 private:
     QGroupBox* buildServerSection();
+    QGroupBox* buildGatewaySection();
     QGroupBox* buildNetworkSection();
     QGroupBox* buildClientSection();
     void armFault(const QString& fault);
@@ -59,6 +61,8 @@ private:
     QSpinBox* m_delaySpin = nullptr;
     QSpinBox* m_retryAfterSpin = nullptr;
     QLabel* m_armedLabel = nullptr;
+    QComboBox* m_checkoutCrashCombo = nullptr;
+    QLabel* m_gatewayArmedLabel = nullptr;
     QLabel* m_resultLabel = nullptr;
     QMap<QString, QCheckBox*> m_modeBoxes;
 

@@ -10,8 +10,10 @@
 #include "ServerTablesDock.h"
 #include "SubmissionTimelineWidget.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
+#include <QFontMetrics>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -55,6 +57,23 @@ QTableWidgetItem* numberItem(qint64 value)
     return item;
 }
 
+QString orderStatusText(const QString& status)
+{
+    if (status == u"placed") {
+        return MainWindow::tr("placed");
+    }
+    if (status == u"paid") {
+        return MainWindow::tr("paid");
+    }
+    if (status == u"pending") {
+        return MainWindow::tr("awaiting payment");
+    }
+    if (status == u"payment_failed") {
+        return MainWindow::tr("payment failed");
+    }
+    return status;
+}
+
 bool sameProducts(const QList<core::Product>& a, const QList<core::Product>& b)
 {
     return std::equal(a.cbegin(), a.cend(), b.cbegin(), b.cend(), [](const core::Product& x, const core::Product& y) {
@@ -83,9 +102,10 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     , m_cartTable(makeTable(QStringLiteral("cartTable"), {tr("Product"), tr("Quantity")}))
     , m_removeButton(new QPushButton(tr("Remove")))
     , m_orderButton(new QPushButton(tr("Order")))
+    , m_payByCardCheck(new QCheckBox(tr("Pay now by card")))
     , m_resultLabel(new QLabel)
     , m_ordersTable(makeTable(QStringLiteral("ordersTable"),
-                              {tr("Order", "column: the order number"), tr("Items"), tr("Placed at")}))
+                              {tr("Order", "column: the order number"), tr("Items"), tr("Status"), tr("Placed at")}))
     , m_identityLabel(new QLabel)
     , m_serverUrlLabel(new QLabel)
     , m_timeline(new SubmissionTimelineWidget(&m_clock))
@@ -256,7 +276,7 @@ QWidget* MainWindow::buildCart()
     m_removeButton->setObjectName(QStringLiteral("removeButton"));
     m_orderButton->setObjectName(QStringLiteral("orderButton"));
     m_orderButton->setDefault(true);
-    m_orderButton->setMinimumSize(160, 48);
+    m_orderButton->setMinimumHeight(48);
     m_orderButton->setToolTip(tr("Send the cart with its Idempotency-Key; clicking again re-sends the same key"));
     m_orderButton->setStyleSheet(
         QStringLiteral("QPushButton { background: #1e7d3a; color: white; font-size: 14pt; font-weight: bold; "
@@ -271,9 +291,26 @@ QWidget* MainWindow::buildCart()
     resultFont.setBold(true);
     m_resultLabel->setFont(resultFont);
 
+    m_payByCardCheck->setObjectName(QStringLiteral("payByCardCheck"));
+    m_payByCardCheck->setToolTip(
+        tr("Order and pay in one request (POST /checkout): the server calls a payment gateway in the middle, in "
+           "phases it can resume, so a retry never charges twice"));
+    connect(m_payByCardCheck, &QCheckBox::toggled, this,
+            [this](bool pay) { m_orderButton->setText(pay ? tr("Order and pay") : tr("Order")); });
+
+    // Wide enough for the longer of its two labels, so switching between them never clips the text.
+    QFont orderFont = m_orderButton->font();
+    orderFont.setPointSize(14);
+    orderFont.setBold(true);
+    const QFontMetrics orderMetrics(orderFont);
+    m_orderButton->setMinimumWidth(
+        std::max(orderMetrics.horizontalAdvance(tr("Order")), orderMetrics.horizontalAdvance(tr("Order and pay"))) +
+        48);
+
     auto* box = new QGroupBox(tr("Cart"));
     auto* layout = new QVBoxLayout(box);
     layout->addWidget(m_cartTable, 1);
+    layout->addWidget(m_payByCardCheck, 0, Qt::AlignRight);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_removeButton);
     buttons->addStretch();
@@ -337,9 +374,10 @@ void MainWindow::refreshOrders()
                 const auto& order = orders.at(row);
                 m_ordersTable->setItem(row, 0, numberItem(order.orderId));
                 m_ordersTable->setItem(row, 1, new QTableWidgetItem(order.items));
+                m_ordersTable->setItem(row, 2, new QTableWidgetItem(orderStatusText(order.status)));
                 const QDateTime created = QDateTime::fromString(order.createdAt, Qt::ISODateWithMs);
                 m_ordersTable->setItem(
-                    row, 2,
+                    row, 3,
                     new QTableWidgetItem(created.isValid() ? created.toLocalTime().toString(QStringLiteral("HH:mm:ss"))
                                                            : order.createdAt));
             }
@@ -410,6 +448,10 @@ void MainWindow::placeOrder()
     if (m_cart.isEmpty()) {
         return;
     }
+    if (m_cartEditable) {
+        // How to pay is part of the request, so it is fixed with the cart's bytes when the cart is first sent.
+        m_cart.setPaymentMethod(m_payByCardCheck->isChecked() ? QStringLiteral("card") : QString());
+    }
     // A click while the cart is pending re-sends the same submission with its key at once (the engine decides).
     m_currentId = m_session->engine()->submit(m_cart);
 }
@@ -437,8 +479,14 @@ void MainWindow::showSubmission(const core::Submission& submission)
         colour = QStringLiteral("#8a4b00");
         break;
     case core::SubmissionState::Placed:
-        text = submission.replayed ? tr("Order %1 placed (replayed by the server).").arg(submission.orderId)
-                                   : tr("Order %1 placed.").arg(submission.orderId);
+        if (submission.path == u"/checkout") {
+            text = submission.replayed
+                ? tr("Order %1 placed and paid (replayed by the server).").arg(submission.orderId)
+                : tr("Order %1 placed and paid.").arg(submission.orderId);
+        } else {
+            text = submission.replayed ? tr("Order %1 placed (replayed by the server).").arg(submission.orderId)
+                                       : tr("Order %1 placed.").arg(submission.orderId);
+        }
         break;
     case core::SubmissionState::Rejected:
         text = tr("Rejected (HTTP %1): %2").arg(submission.httpStatus).arg(submission.problemDetail);
@@ -463,6 +511,11 @@ void MainWindow::showSubmission(const core::Submission& submission)
     if (submission.state == core::SubmissionState::Placed && ofThisCart) {
         m_cart = core::Cart();
         showCart();
+    }
+    if (submission.state == core::SubmissionState::Rejected && ofThisCart && submission.orderId > 0) {
+        // The rejection names an order holding this cart id (a declined payment's cancelled order, or the order
+        // placed under another key): the id is used up, and ordering the same lines again is a new cart.
+        m_cart.renewId();
     }
     if (submission.state != core::SubmissionState::Pending) {
         refreshProducts();
@@ -533,6 +586,7 @@ void MainWindow::showCart()
     }
     m_cartTable->horizontalHeader()->resizeSection(1, 110);
     m_orderButton->setEnabled(!m_cart.isEmpty());
+    m_payByCardCheck->setEnabled(m_cartEditable);
     m_removeButton->setEnabled(!m_cart.isEmpty() && m_cartEditable);
     m_addButton->setEnabled(m_cartEditable);
 }

@@ -11,6 +11,7 @@
 
 #include <QMainWindow>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -92,6 +93,7 @@ private:
     QTableWidget* m_cartTable;
     QPushButton* m_removeButton;
     QPushButton* m_orderButton;
+    QCheckBox* m_payByCardCheck;
     QLabel* m_resultLabel;
     QTableWidget* m_ordersTable;
     QLabel* m_identityLabel;

@@ -23,6 +23,11 @@ QString shortKey(const QString& key)
     return key.size() > 13 ? key.left(8) + QStringLiteral("…") + key.right(4) : key;
 }
 
+QString money(qint64 cents)
+{
+    return QStringLiteral("%1.%2").arg(cents / 100).arg(cents % 100, 2, 10, QLatin1Char('0'));
+}
+
 } // namespace
 
 ServerTableModel::ServerTableModel(Table table, QObject* parent)
@@ -74,12 +79,14 @@ QList<ServerTableModel::Row> ServerTableModel::rowsOf(const core::ServerState& s
             row.cells = {QString::number(order.orderId),
                          order.clientId,
                          order.items,
+                         order.status,
                          shortKey(order.cartId),
                          order.idempotencyKey.isEmpty() ? tr("(none)") : shortKey(order.idempotencyKey),
                          localTime(order.createdAt)};
             const QString duplicate =
                 sameCart > 1 ? tr("Duplicate: this cart was ordered %n times", nullptr, sameCart) : QString();
-            row.toolTips = {duplicate, QString(), QString(), order.cartId, order.idempotencyKey, order.createdAt};
+            row.toolTips = {duplicate,      QString(), QString(), QString(), order.cartId, order.idempotencyKey,
+                            order.createdAt};
             row.highlight = sameCart > 1 ? Highlight::Warning : Highlight::None;
             rows.append(row);
         }
@@ -91,6 +98,48 @@ QList<ServerTableModel::Row> ServerTableModel::rowsOf(const core::ServerState& s
             row.cells = {product.name, QString::number(product.stock)};
             row.toolTips = {product.productId, QString()};
             row.highlight = product.stock == 0 ? Highlight::Warning : Highlight::None;
+            rows.append(row);
+        }
+        break;
+    case Table::CheckoutKeys:
+        for (const auto& key : state.checkoutKeys) {
+            Row row;
+            row.cells = {QString::number(key.id),
+                         key.clientId,
+                         shortKey(key.key),
+                         key.recoveryPoint,
+                         key.orderId ? QString::number(key.orderId) : QStringLiteral("—"),
+                         key.chargeId.isEmpty() ? QStringLiteral("—") : key.chargeId,
+                         key.responseCode ? QString::number(key.responseCode) : QStringLiteral("—"),
+                         key.locked ? tr("locked") : QString()};
+            row.toolTips = {tr("The gateway's key is derived from this row id"), QString(), key.key,
+                            tr("The last finished phase: a retry or the completer resumes after it")};
+            row.highlight = key.recoveryPoint == u"finished" ? Highlight::None : Highlight::Pending;
+            rows.append(row);
+        }
+        break;
+    case Table::Charges:
+        for (const auto& charge : state.charges) {
+            Row row;
+            row.cells = {charge.chargeId,
+                         shortKey(charge.gatewayKey),
+                         money(charge.amountCents),
+                         charge.method,
+                         charge.outcome == u"succeeded"      ? tr("charged")
+                             : charge.outcome == u"declined" ? tr("declined")
+                                                             : charge.outcome,
+                         charge.recordedBy.isEmpty() ? QStringLiteral("—") : charge.recordedBy};
+            row.toolTips = {QString(), charge.gatewayKey};
+            // Money taken that our side has not recorded yet: what the completer or the webhook must settle.
+            const bool unrecorded = charge.outcome == u"succeeded" && charge.recordedBy.isEmpty();
+            row.highlight = unrecorded ? Highlight::Pending : Highlight::None;
+            rows.append(row);
+        }
+        break;
+    case Table::Webhooks:
+        for (const auto& event : state.webhooks) {
+            Row row;
+            row.cells = {event.eventId, event.type, event.effect};
             rows.append(row);
         }
         break;
@@ -133,9 +182,15 @@ int ServerTableModel::columnCount(const QModelIndex& parent) const
     case Table::Keys:
         return 7;
     case Table::Orders:
-        return 6;
+        return 7;
     case Table::Stock:
         return 2;
+    case Table::CheckoutKeys:
+        return 8;
+    case Table::Charges:
+        return 6;
+    case Table::Webhooks:
+        return 3;
     }
     return 0;
 }
@@ -149,6 +204,12 @@ bool ServerTableModel::isNumeric(int column) const
         return column == 0;
     case Table::Stock:
         return column == 1;
+    case Table::CheckoutKeys:
+        return column == 0 || column == 4 || column == 6;
+    case Table::Charges:
+        return column == 2;
+    case Table::Webhooks:
+        return false;
     }
     return false;
 }
@@ -201,11 +262,26 @@ QVariant ServerTableModel::headerData(int section, Qt::Orientation orientation, 
         return headers.value(section);
     }
     case Table::Orders: {
-        const QStringList headers {tr("Order"), tr("Client"), tr("Items"), tr("Cart"), tr("Key"), tr("Created")};
+        const QStringList headers {tr("Order"), tr("Client"), tr("Items"),  tr("Status"),
+                                   tr("Cart"),  tr("Key"),    tr("Created")};
         return headers.value(section);
     }
     case Table::Stock: {
         const QStringList headers {tr("Product"), tr("Stock")};
+        return headers.value(section);
+    }
+    case Table::CheckoutKeys: {
+        const QStringList headers {tr("Row"),   tr("Client"), tr("Key"),         tr("Recovery point"),
+                                   tr("Order"), tr("Charge"), tr("Stored code"), tr("Lock")};
+        return headers.value(section);
+    }
+    case Table::Charges: {
+        const QStringList headers {
+            tr("Charge"), tr("Our key at the gateway"), tr("Amount"), tr("Method"), tr("Outcome"), tr("Recorded by")};
+        return headers.value(section);
+    }
+    case Table::Webhooks: {
+        const QStringList headers {tr("Event"), tr("Type"), tr("Effect")};
         return headers.value(section);
     }
     }

@@ -1,4 +1,5 @@
-// ServerTableModel: one of the server's tables (idempotency keys, orders or stock) from a ServerState snapshot,
+// ServerTableModel: one of the server's tables (idempotency keys, orders, stock, and the checkout flow's key rows,
+// gateway charges and webhook events) from a ServerState snapshot,
 // for a QTableView. Snapshots arrive every half second, so an unchanged table stays untouched and new rows are
 // inserted rather than the whole view reset (the selection and the scroll position survive).
 #pragma once
@@ -20,7 +21,10 @@ public:
     {
         Keys,
         Orders,
-        Stock
+        Stock,
+        CheckoutKeys,
+        Charges,
+        Webhooks
     };
     // Highlight of a row, exposed for tests and delegates.
     static constexpr int HighlightRole = Qt::UserRole + 1;

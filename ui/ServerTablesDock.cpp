@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -36,23 +37,50 @@ ServerTablesDock::ServerTablesDock(core::ServerMonitor* monitor, QWidget* parent
     , m_keys(new ServerTableModel(ServerTableModel::Table::Keys, this))
     , m_orders(new ServerTableModel(ServerTableModel::Table::Orders, this))
     , m_stock(new ServerTableModel(ServerTableModel::Table::Stock, this))
+    , m_checkoutKeys(new ServerTableModel(ServerTableModel::Table::CheckoutKeys, this))
+    , m_charges(new ServerTableModel(ServerTableModel::Table::Charges, this))
+    , m_webhooks(new ServerTableModel(ServerTableModel::Table::Webhooks, this))
+    , m_keyTabs(new QTabWidget)
+    , m_sideTabs(new QTabWidget)
     , m_statusLabel(new QLabel(tr("Waiting for the server…")))
 {
     setObjectName(QStringLiteral("serverTablesDock"));
     m_statusLabel->setObjectName(QStringLiteral("serverTablesStatus"));
     m_statusLabel->setWordWrap(true);
 
+    m_keyTabs->setObjectName(QStringLiteral("keyTabs"));
+    m_keyTabs->setDocumentMode(true);
+    m_keyTabs->addTab(titled(tr("Idempotency keys"),
+                             tr("One row per (client, key): taken first, completed with the stored answer."),
+                             makeView(QStringLiteral("keysView"), m_keys)),
+                      QString());
+    m_keyTabs->addTab(titled(tr("Checkout keys"),
+                             tr("POST /checkout in phases: each row remembers how far it got (the recovery point)."),
+                             makeView(QStringLiteral("checkoutKeysView"), m_checkoutKeys)),
+                      QString());
+    m_sideTabs->setObjectName(QStringLiteral("sideTabs"));
+    m_sideTabs->setDocumentMode(true);
+    m_sideTabs->addTab(titled(tr("Stock"), tr("Decremented in the order's transaction."),
+                              makeView(QStringLiteral("stockView"), m_stock)),
+                       QString());
+    m_sideTabs->addTab(titled(tr("Payment gateway"),
+                              tr("Its own books: one charge per key we send it. Amber: charged, not yet recorded "
+                                 "by us."),
+                              makeView(QStringLiteral("chargesView"), m_charges)),
+                       QString());
+    m_sideTabs->addTab(titled(tr("Webhooks"), tr("Every event id once; a repeat or a twin changes nothing."),
+                              makeView(QStringLiteral("webhooksView"), m_webhooks)),
+                       QString());
+    showTabCounts(core::ServerState {});
+
     auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(titled(tr("Idempotency keys"),
-                               tr("One row per (client, key): taken first, completed with the stored answer."),
-                               makeView(QStringLiteral("keysView"), m_keys)));
+    splitter->addWidget(m_keyTabs);
     splitter->addWidget(titled(tr("Orders"), tr("What was really ordered. Red rows: one cart ordered twice."),
                                makeView(QStringLiteral("ordersView"), m_orders)));
-    splitter->addWidget(titled(tr("Stock"), tr("Decremented in the order's transaction."),
-                               makeView(QStringLiteral("stockView"), m_stock)));
-    splitter->setStretchFactor(0, 5);
+    splitter->addWidget(m_sideTabs);
+    splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 4);
-    splitter->setStretchFactor(2, 2);
+    splitter->setStretchFactor(2, 3);
 
     auto* content = new QWidget;
     auto* layout = new QVBoxLayout(content);
@@ -81,11 +109,33 @@ QWidget* ServerTablesDock::titled(const QString& title, const QString& explanati
     return box;
 }
 
+void ServerTablesDock::showTabCounts(const core::ServerState& state)
+{
+    m_keyTabs->setTabText(0, tr("Keys: /orders (%1)").arg(state.keys.size()));
+    m_keyTabs->setTabText(1, tr("Keys: /checkout (%1)").arg(state.checkoutKeys.size()));
+    m_sideTabs->setTabText(0, tr("Stock"));
+    m_sideTabs->setTabText(1, tr("Charges (%1)").arg(state.charges.size()));
+    m_sideTabs->setTabText(2, tr("Webhooks (%1)").arg(state.webhooks.size()));
+}
+
 void ServerTablesDock::showState(const core::ServerState& state)
 {
+    // Follow the flow that just moved: a new checkout row brings its keys and charges to the front, a new order
+    // key brings back the plain view.
+    if (state.checkoutKeys.size() > m_checkoutKeys->rowCount()) {
+        m_keyTabs->setCurrentIndex(1);
+        m_sideTabs->setCurrentIndex(1);
+    } else if (state.keys.size() > m_keys->rowCount()) {
+        m_keyTabs->setCurrentIndex(0);
+        m_sideTabs->setCurrentIndex(0);
+    }
     m_keys->setState(state);
     m_orders->setState(state);
     m_stock->setState(state);
+    m_checkoutKeys->setState(state);
+    m_charges->setState(state);
+    m_webhooks->setState(state);
+    showTabCounts(state);
     // Once per change, not continuously: a column the teacher widened by hand keeps its width until new data.
     for (auto* view : findChildren<QTableView*>()) {
         view->resizeColumnsToContents();

@@ -1,10 +1,12 @@
 // ServerTablesDock: the server's database, live: idempotency keys, orders and stock as GET /_debug/state reports
-// them — the "orders in the database" column of the article, updated while the dock is visible.
+// them — the "orders in the database" column of the article, updated while the dock is visible — and, in tabs
+// beside them, the checkout flow's key rows, the payment gateway's charges and the webhook events.
 #pragma once
 
 #include <QDockWidget>
 
 class QLabel;
+class QTabWidget;
 class QTableView;
 
 namespace onceorder::core {
@@ -26,9 +28,13 @@ public:
     ServerTableModel* keysModel() const { return m_keys; }
     ServerTableModel* ordersModel() const { return m_orders; }
     ServerTableModel* stockModel() const { return m_stock; }
+    ServerTableModel* checkoutKeysModel() const { return m_checkoutKeys; }
+    ServerTableModel* chargesModel() const { return m_charges; }
+    ServerTableModel* webhooksModel() const { return m_webhooks; }
 
 private:
     void showState(const core::ServerState& state);
+    void showTabCounts(const core::ServerState& state);
     void showUnavailable(const QString& reason, int httpStatus);
     QWidget* titled(const QString& title, const QString& explanation, QTableView* view);
 
@@ -36,6 +42,11 @@ private:
     ServerTableModel* m_keys;
     ServerTableModel* m_orders;
     ServerTableModel* m_stock;
+    ServerTableModel* m_checkoutKeys;
+    ServerTableModel* m_charges;
+    ServerTableModel* m_webhooks;
+    QTabWidget* m_keyTabs;
+    QTabWidget* m_sideTabs;
     QLabel* m_statusLabel;
 };
 
