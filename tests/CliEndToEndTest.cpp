@@ -1,4 +1,5 @@
 // onceorder-cli against the real server process.
+#include "support/Http.h"
 #include "support/ServerProcess.h"
 
 #include <QJsonDocument>
@@ -55,4 +56,26 @@ TEST(CliEndToEndTest, RejectionAndUsageErrorsHaveTheirExitCodes)
     EXPECT_EQ(runCli({"submit", "--server", url}).exitCode, 64) << "no product";
     EXPECT_EQ(runCli({"submit", "--product", "kniha", "--server", "not a url"}).exitCode, 64);
     EXPECT_EQ(runCli({"frobnicate"}).exitCode, 64);
+}
+
+TEST(CliEndToEndTest, PayGoesThroughCheckoutAndADeclineIsRejectedWithTheCancelledOrder)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db"), "--debug-endpoints"});
+    const QStringList common {"--server", QString::fromStdString(server.url()), "--state",
+                              QString::fromStdString(dir.file("client"))};
+    const CliRun paid = runCli(QStringList {"submit", "--product", "kniha", "--pay", "card"} + common);
+    EXPECT_EQ(paid.exitCode, 0) << paid.stderrText.toStdString();
+    EXPECT_EQ(paid.line.value("state").toString(), QStringLiteral("placed"));
+    EXPECT_EQ(paid.line.value("path").toString(), QStringLiteral("/checkout"));
+    EXPECT_EQ(paid.line.value("http_status").toInt(), 201);
+
+    ASSERT_EQ(postJson(*server.client(), "/_debug/faults", R"({"fault":"gateway-decline"})").status, 200);
+    const CliRun declined = runCli(QStringList {"submit", "--product", "hrnek", "--pay", "card"} + common);
+    EXPECT_EQ(declined.exitCode, 1);
+    EXPECT_EQ(declined.line.value("state").toString(), QStringLiteral("rejected"));
+    EXPECT_EQ(declined.line.value("http_status").toInt(), 402);
+    EXPECT_GT(declined.line.value("order_id").toInteger(), paid.line.value("order_id").toInteger());
+
+    EXPECT_EQ(runCli(QStringList {"submit", "--product", "kniha", "--pay", ""} + common).exitCode, 64);
 }
