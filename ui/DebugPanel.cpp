@@ -46,6 +46,34 @@ QGridLayout* explainedGrid()
     return grid;
 }
 
+struct NetworkMode
+{
+    QString mode;
+    QString label;
+    QString text;
+};
+
+// The conditioner's modes, as the panel offers them and the status bar names them.
+QList<NetworkMode> networkModes()
+{
+    return {
+        {QStringLiteral("pass"), DebugPanel::tr("Pass"), DebugPanel::tr("Everything goes through untouched.")},
+        {QStringLiteral("offline"), DebugPanel::tr("Offline"),
+         DebugPanel::tr("Connections are refused: the request is surely not sent, so retrying is safe.")},
+        {QStringLiteral("drop-request"), DebugPanel::tr("Drop the request"),
+         DebugPanel::tr("The request is lost on the way: the server never sees it; the retry places the order.")},
+        {QStringLiteral("drop-response"), DebugPanel::tr("Drop the response"),
+         DebugPanel::tr(
+             "The order is placed but the answer is lost: the retry with the same key is replayed, not doubled.")},
+        {QStringLiteral("delay"), DebugPanel::tr("Delay"),
+         DebugPanel::tr("Every exchange waits for the delay: slow networks make timeouts and overlapping retries.")},
+        {QStringLiteral("blackhole"), DebugPanel::tr("Black hole"),
+         DebugPanel::tr("Nothing comes back and nothing closes: only the client's timeout ends the attempt.")},
+        {QStringLiteral("flaky"), DebugPanel::tr("Flaky"),
+         DebugPanel::tr("Each exchange fails with the probability below: retries with backoff get through.")},
+    };
+}
+
 } // namespace
 
 DebugPanel::DebugPanel(core::DebugControls* controls, bool externalServer, QWidget* parent)
@@ -289,31 +317,12 @@ QGroupBox* DebugPanel::buildNetworkSection()
     auto* layout = new QVBoxLayout(box);
     m_networkModeCombo = new QComboBox;
     m_networkModeCombo->setObjectName(QStringLiteral("networkModeCombo"));
-    const struct
-    {
-        QString mode;
-        QString label;
-        QString text;
-    } kModes[] = {
-        {QStringLiteral("pass"), tr("Pass"), tr("Everything goes through untouched.")},
-        {QStringLiteral("offline"), tr("Offline"),
-         tr("Connections are refused: the request is surely not sent, so retrying is safe.")},
-        {QStringLiteral("drop-request"), tr("Drop the request"),
-         tr("The request is lost on the way: the server never sees it; the retry places the order.")},
-        {QStringLiteral("drop-response"), tr("Drop the response"),
-         tr("The order is placed but the answer is lost: the retry with the same key is replayed, not doubled.")},
-        {QStringLiteral("delay"), tr("Delay"),
-         tr("Every exchange waits for the delay: slow networks make timeouts and overlapping retries.")},
-        {QStringLiteral("blackhole"), tr("Black hole"),
-         tr("Nothing comes back and nothing closes: only the client's timeout ends the attempt.")},
-        {QStringLiteral("flaky"), tr("Flaky"),
-         tr("Each exchange fails with the probability below: retries with backoff get through.")},
-    };
+    const QList<NetworkMode> kModes = networkModes();
     for (const auto& mode : kModes) {
         m_networkModeCombo->addItem(mode.label, mode.mode);
         m_networkModeCombo->setItemData(m_networkModeCombo->count() - 1, mode.text, Qt::ToolTipRole);
     }
-    m_networkExplanation = explanation(kModes[0].text);
+    m_networkExplanation = explanation(kModes.first().text);
     m_networkExplanation->setObjectName(QStringLiteral("networkExplanation"));
     m_networkDelaySpin = new QSpinBox;
     m_networkDelaySpin->setObjectName(QStringLiteral("networkDelaySpin"));
@@ -437,6 +446,16 @@ void DebugPanel::setServerState(const core::ServerState& state)
     m_gatewayArmedLabel->setText(gateway.isEmpty() ? tr("Armed: nothing")
                                                    : tr("Armed: %1").arg(gateway.join(QStringLiteral("; "))));
     m_gatewayArmedLabel->setStyleSheet(gateway.isEmpty() ? QString() : alert);
+}
+
+QString DebugPanel::networkModeLabel(const QString& mode)
+{
+    for (const NetworkMode& known : networkModes()) {
+        if (known.mode == mode) {
+            return known.label;
+        }
+    }
+    return mode;
 }
 
 void DebugPanel::setNetworkAvailable(bool available)

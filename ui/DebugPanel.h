@@ -35,6 +35,8 @@ public:
 
     // Keeps the checkboxes and the armed fault in step with what the server reports.
     void setServerState(const core::ServerState& state);
+    // The conditioner mode's name for people ("pass" → "Pass", translated).
+    static QString networkModeLabel(const QString& mode);
     // Whether a network conditioner is wired in; without one the network controls only explain themselves.
     void setNetworkAvailable(bool available);
 

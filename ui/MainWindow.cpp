@@ -533,7 +533,7 @@ void MainWindow::setPendingCount(int count)
 
 void MainWindow::setConditionerMode(const QString& mode)
 {
-    m_conditionerLabel->setText(tr("Network: %1").arg(mode));
+    m_conditionerLabel->setText(tr("Network: %1").arg(DebugPanel::networkModeLabel(mode)));
     m_conditionerLabel->setStyleSheet(
         mode == u"pass" ? QString() : QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
 }
