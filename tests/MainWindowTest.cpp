@@ -313,6 +313,8 @@ void MainWindowTest::aDroppedResponseIsPlacedOnceAndTheReplayIsShown()
     QVERIFY(client);
     QVERIFY(!client->find<QLabel>(QStringLiteral("networkNote"))->isVisible());
     chooseNetworkMode(*client, QStringLiteral("drop-response"));
+    QCOMPARE(client->find<QLabel>(QStringLiteral("conditionerLabel"))->text(),
+             QStringLiteral("Network: Drop the response")); // the mode named for people, as in the panel
     QCOMPARE(client->session->conditioner()->mode(), core::ConditionerMode::DropResponse);
     passAfterTheFirstAttempt(*client);
     addToCart(*client, QStringLiteral("kniha"), 1);
