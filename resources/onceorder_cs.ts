@@ -42,6 +42,13 @@
     </message>
 </context>
 <context>
+    <name>onceorder::core::ClientSession</name>
+    <message>
+        <source>the network conditioner cannot listen on loopback</source>
+        <translation>síťový simulátor nemůže naslouchat na loopbacku</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::DebugControls</name>
     <message>
         <source>Disarm the server&apos;s fault</source>
@@ -70,6 +77,18 @@
     <message>
         <source>the server is external; only the bundled one can be killed</source>
         <translation>server je externí; zabít lze jen přibalený server</translation>
+    </message>
+    <message>
+        <source>Run the completer</source>
+        <translation>Spustit dokončovač</translation>
+    </message>
+    <message numerus="yes">
+        <source>the completer finished %n abandoned checkout(s)</source>
+        <translation>
+            <numerusform>dokončovač dokončil %n opuštěný nákup</numerusform>
+            <numerusform>dokončovač dokončil %n opuštěné nákupy</numerusform>
+            <numerusform>dokončovač dokončil %n opuštěných nákupů</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -139,6 +158,56 @@
     </message>
 </context>
 <context>
+    <name>onceorder::core::ScenarioContext</name>
+    <message>
+        <source>cannot create a temporary folder: %1</source>
+        <translation>nelze vytvořit dočasnou složku: %1</translation>
+    </message>
+    <message>
+        <source>the network conditioner cannot listen on loopback</source>
+        <translation>síťový simulátor nemůže naslouchat na loopbacku</translation>
+    </message>
+    <message>
+        <source>GET /_debug/state answered %1</source>
+        <translation>GET /_debug/state odpověděl %1</translation>
+    </message>
+    <message>
+        <source>POST /_debug/%1 answered %2</source>
+        <translation>POST /_debug/%1 odpověděl %2</translation>
+    </message>
+    <message>
+        <source>unexpected first line from the extra server: %1</source>
+        <translation>nečekaný první řádek od dalšího serveru: %1</translation>
+    </message>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation>nelze spustit %1: %2</translation>
+    </message>
+    <message>
+        <source>no response: %1</source>
+        <translation>žádná odpověď: %1</translation>
+    </message>
+    <message>
+        <source>connection closed</source>
+        <translation>spojení zavřeno</translation>
+    </message>
+    <message>
+        <source> order %1</source>
+        <translation> objednávka %1</translation>
+    </message>
+    <message>
+        <source> (replayed)</source>
+        <translation> (zopakováno)</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::core::ScenarioRunner</name>
+    <message>
+        <source>timed out after %1 ms in step %2 of %3</source>
+        <translation>vypršel čas po %1 ms v kroku %2 z %3</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::ServerMonitor</name>
     <message>
         <source>the server&apos;s answer is not a debug state</source>
@@ -162,6 +231,14 @@
     <message>
         <source>reconciled: the server has no order for this cart; nothing was placed</source>
         <translation>ověřeno: server pro tento košík žádnou objednávku nemá; nic nebylo objednáno</translation>
+    </message>
+    <message>
+        <source>reconciled: the server has order %1, its payment not finished yet; the server completes it, reconcile again in a few seconds</source>
+        <translation>ověřeno: server má objednávku %1, její platba ještě není dokončená; server ji dokončí, ověřte znovu za pár sekund</translation>
+    </message>
+    <message>
+        <source>reconciled: the server has order %1, cancelled because the payment failed</source>
+        <translation>ověřeno: server má objednávku %1, zrušenou, protože platba selhala</translation>
     </message>
 </context>
 <context>
@@ -257,10 +334,6 @@
     <message>
         <source>Disarm</source>
         <translation>Zrušit</translation>
-    </message>
-    <message>
-        <source>Clears the armed fault.</source>
-        <translation>Zruší nastavenou poruchu.</translation>
     </message>
     <message>
         <source>Armed: nothing</source>
@@ -454,6 +527,126 @@
         <source>The network conditioner is not part of this build yet: these controls do not change anything.</source>
         <translation>Síťový simulátor zatím není součástí tohoto sestavení: tyto ovládací prvky nic nemění.</translation>
     </message>
+    <message>
+        <source>Clears every armed fault, the gateway&apos;s too.</source>
+        <translation>Zruší všechny nastavené poruchy, i ty u platební brány.</translation>
+    </message>
+    <message>
+        <source>Payment gateway (orders paid now by card)</source>
+        <translation>Platební brána (objednávky placené hned kartou)</translation>
+    </message>
+    <message>
+        <source>POST /checkout runs in phases around the gateway call. These act on the next charges (Requests and Delay above).</source>
+        <translation>POST /checkout probíhá ve fázích kolem volání platební brány. Tyto poruchy zasáhnou další platby (Požadavků a Zpoždění viz výše).</translation>
+    </message>
+    <message>
+        <source>Decline the card</source>
+        <translation>Zamítnout kartu</translation>
+    </message>
+    <message>
+        <source>A definitive answer: the order is cancelled, 402 is stored, and every retry gets it replayed.</source>
+        <translation>Definitivní odpověď: objednávka se zruší, uloží se 402 a každý opakovaný pokus dostane tuto uloženou odpověď.</translation>
+    </message>
+    <message>
+        <source>Lose the gateway&apos;s answer</source>
+        <translation>Ztratit odpověď brány</translation>
+    </message>
+    <message>
+        <source>The card is charged, the answer lost: the retry sends the gateway the same key and is not charged again.</source>
+        <translation>Platba se z karty strhne, odpověď se ztratí: opakovaný pokus pošle bráně stejný klíč a podruhé se nic nestrhne.</translation>
+    </message>
+    <message>
+        <source>Gateway down</source>
+        <translation>Výpadek brány</translation>
+    </message>
+    <message>
+        <source>Fails before charging: 503, the recovery point stays, and the retry goes on from it.</source>
+        <translation>Selže před stržením platby: 503, bod obnovy zůstane a opakovaný pokus od něj pokračuje.</translation>
+    </message>
+    <message>
+        <source>Slow gateway</source>
+        <translation>Pomalá brána</translation>
+    </message>
+    <message>
+        <source>The charge takes the delay: a second click meanwhile finds the row locked and gets 409.</source>
+        <translation>Platba trvá po dobu zpoždění: druhé kliknutí mezitím najde řádek zamčený a dostane 409.</translation>
+    </message>
+    <message>
+        <source>Webhook sent twice</source>
+        <translation>Webhook dvakrát</translation>
+    </message>
+    <message>
+        <source>The same event id arrives twice: it is stored once, and the repeat changes nothing.</source>
+        <translation>Stejné ID události dorazí dvakrát: uloží se jednou a opakování nic nezmění.</translation>
+    </message>
+    <message>
+        <source>Twin webhooks</source>
+        <translation>Dvojčata webhooků</translation>
+    </message>
+    <message>
+        <source>Two event ids for one charge: the conditional status change lets only one of them act.</source>
+        <translation>Dvě ID událostí pro jednu platbu: podmíněná změna stavu nechá zapůsobit jen jednu z nich.</translation>
+    </message>
+    <message>
+        <source>after the key row (started)</source>
+        <translation>po řádku klíče (started)</translation>
+    </message>
+    <message>
+        <source>after the order (order_created)</source>
+        <translation>po objednávce (order_created)</translation>
+    </message>
+    <message>
+        <source>after the gateway charged</source>
+        <translation>po stržení platby v bráně</translation>
+    </message>
+    <message>
+        <source>after the payment (payment_charged)</source>
+        <translation>po zápisu platby (payment_charged)</translation>
+    </message>
+    <message>
+        <source>after the stored answer (finished)</source>
+        <translation>po uložení odpovědi (finished)</translation>
+    </message>
+    <message>
+        <source>Arm</source>
+        <translation>Nastavit</translation>
+    </message>
+    <message>
+        <source>Crash the server</source>
+        <translation>Shodit server</translation>
+    </message>
+    <message>
+        <source>It restarts; the retry or the completer resumes from the recovery point: one order, one charge.</source>
+        <translation>Server se restartuje; opakovaný pokus nebo dokončovač pokračuje od bodu obnovy: jedna objednávka, jedna platba.</translation>
+    </message>
+    <message>
+        <source>Run the completer</source>
+        <translation>Spustit dokončovač</translation>
+    </message>
+    <message>
+        <source>Finishes checkouts nobody works on any more, as the server does by itself every 5 s.</source>
+        <translation>Dokončí nákupy, na kterých už nikdo nepracuje, jako to server sám dělá každých 5 s.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 for the next %n checkout(s)</source>
+        <translation>
+            <numerusform>%1 pro další %n nákup</numerusform>
+            <numerusform>%1 pro další %n nákupy</numerusform>
+            <numerusform>%1 pro dalších %n nákupů</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 for the next %n charge(s)</source>
+        <translation>
+            <numerusform>%1 pro další %n platbu</numerusform>
+            <numerusform>%1 pro další %n platby</numerusform>
+            <numerusform>%1 pro dalších %n plateb</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Armed: %1</source>
+        <translation>Nastaveno: %1</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::MainWindow</name>
@@ -606,6 +799,113 @@
         <source>&amp;Scenarios</source>
         <translation>&amp;Scénáře</translation>
     </message>
+    <message>
+        <source>placed</source>
+        <translation>vytvořena</translation>
+    </message>
+    <message>
+        <source>paid</source>
+        <translation>zaplacena</translation>
+    </message>
+    <message>
+        <source>awaiting payment</source>
+        <translation>čeká na platbu</translation>
+    </message>
+    <message>
+        <source>payment failed</source>
+        <translation>platba selhala</translation>
+    </message>
+    <message>
+        <source>Pay now by card</source>
+        <translation>Zaplatit hned kartou</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Stav</translation>
+    </message>
+    <message>
+        <source>Order and pay in one request (POST /checkout): the server calls a payment gateway in the middle, in phases it can resume, so a retry never charges twice</source>
+        <translation>Objednat a zaplatit jedním požadavkem (POST /checkout): server uprostřed volá platební bránu, ve fázích, od kterých umí pokračovat, takže opakovaný pokus nikdy nestrhne platbu dvakrát</translation>
+    </message>
+    <message>
+        <source>Order and pay</source>
+        <translation>Objednat a zaplatit</translation>
+    </message>
+    <message>
+        <source>Order %1 placed and paid (replayed by the server).</source>
+        <translation>Objednávka %1 vytvořena a zaplacena (server zopakoval uloženou odpověď).</translation>
+    </message>
+    <message>
+        <source>Order %1 placed and paid.</source>
+        <translation>Objednávka %1 vytvořena a zaplacena.</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::ScenarioDialog</name>
+    <message>
+        <source>Play again</source>
+        <translation>Přehrát znovu</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportovat…</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Krok</translation>
+    </message>
+    <message>
+        <source>Response</source>
+        <translation>Odpověď</translation>
+    </message>
+    <message>
+        <source>Orders</source>
+        <translation>Objednávky</translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation>Očekáváno</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>Verdikt</translation>
+    </message>
+    <message>
+        <source>Playing on a fresh server: step %1 of %2…</source>
+        <translation>Přehrávám na čistém serveru: krok %1 z %2…</translation>
+    </message>
+    <message>
+        <source>Starting a fresh server…</source>
+        <translation>Spouštím čistý server…</translation>
+    </message>
+    <message>
+        <source>PASS</source>
+        <translation>PROŠLO</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation>SELHALO</translation>
+    </message>
+    <message>
+        <source>PASS in %1 s</source>
+        <translation>PROŠLO za %1 s</translation>
+    </message>
+    <message>
+        <source>FAIL in %1 s</source>
+        <translation>SELHALO za %1 s</translation>
+    </message>
+    <message>
+        <source>Could not finish: %1</source>
+        <translation>Nepodařilo se dokončit: %1</translation>
+    </message>
+    <message>
+        <source>Export the verdict table to</source>
+        <translation>Exportovat tabulku verdiktů do</translation>
+    </message>
+    <message>
+        <source>The table could not be written to %1.</source>
+        <translation>Tabulku se nepodařilo zapsat do %1.</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ServerTableModel</name>
@@ -677,6 +977,74 @@
         <source>Stock</source>
         <translation>Zásoba</translation>
     </message>
+    <message>
+        <source>locked</source>
+        <translation>zamčeno</translation>
+    </message>
+    <message>
+        <source>The gateway&apos;s key is derived from this row id</source>
+        <translation>Klíč pro platební bránu se odvozuje z ID tohoto řádku</translation>
+    </message>
+    <message>
+        <source>The last finished phase: a retry or the completer resumes after it</source>
+        <translation>Poslední dokončená fáze: opakovaný pokus nebo dokončovač pokračuje po ní</translation>
+    </message>
+    <message>
+        <source>charged</source>
+        <translation>strženo</translation>
+    </message>
+    <message>
+        <source>declined</source>
+        <translation>zamítnuto</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>Řádek</translation>
+    </message>
+    <message>
+        <source>Recovery point</source>
+        <translation>Bod obnovy</translation>
+    </message>
+    <message>
+        <source>Charge</source>
+        <translation>Platba</translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation>Zámek</translation>
+    </message>
+    <message>
+        <source>Our key at the gateway</source>
+        <translation>Náš klíč v bráně</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation>Částka</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Způsob</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Výsledek</translation>
+    </message>
+    <message>
+        <source>Recorded by</source>
+        <translation>Zapsal</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Událost</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Effect</source>
+        <translation>Účinek</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ServerTablesDock</name>
@@ -727,6 +1095,46 @@
     <message>
         <source>Cannot read the server&apos;s tables: %1</source>
         <translation>Tabulky serveru nelze načíst: %1</translation>
+    </message>
+    <message>
+        <source>Checkout keys</source>
+        <translation>Klíče pro /checkout</translation>
+    </message>
+    <message>
+        <source>POST /checkout in phases: each row remembers how far it got (the recovery point).</source>
+        <translation>POST /checkout po fázích: každý řádek si pamatuje, kam až se dostal (bod obnovy).</translation>
+    </message>
+    <message>
+        <source>Payment gateway</source>
+        <translation>Platební brána</translation>
+    </message>
+    <message>
+        <source>Its own books: one charge per key we send it. Amber: charged, not yet recorded by us.</source>
+        <translation>Její vlastní účetnictví: jedna platba na každý klíč, který jí pošleme. Žluté řádky: strženo, u nás zatím nezapsáno.</translation>
+    </message>
+    <message>
+        <source>Webhooks</source>
+        <translation>Webhooky</translation>
+    </message>
+    <message>
+        <source>Every event id once; a repeat or a twin changes nothing.</source>
+        <translation>Každé ID události jen jednou; opakování ani dvojče nic nezmění.</translation>
+    </message>
+    <message>
+        <source>Keys: /orders (%1)</source>
+        <translation>Klíče: /orders (%1)</translation>
+    </message>
+    <message>
+        <source>Keys: /checkout (%1)</source>
+        <translation>Klíče: /checkout (%1)</translation>
+    </message>
+    <message>
+        <source>Charges (%1)</source>
+        <translation>Platby (%1)</translation>
+    </message>
+    <message>
+        <source>Webhooks (%1)</source>
+        <translation>Webhooky (%1)</translation>
     </message>
 </context>
 <context>

@@ -42,6 +42,13 @@
     </message>
 </context>
 <context>
+    <name>onceorder::core::ClientSession</name>
+    <message>
+        <source>the network conditioner cannot listen on loopback</source>
+        <translation>the network conditioner cannot listen on loopback</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::DebugControls</name>
     <message>
         <source>Disarm the server&apos;s fault</source>
@@ -70,6 +77,17 @@
     <message>
         <source>the server is external; only the bundled one can be killed</source>
         <translation>the server is external; only the bundled one can be killed</translation>
+    </message>
+    <message>
+        <source>Run the completer</source>
+        <translation>Run the completer</translation>
+    </message>
+    <message numerus="yes">
+        <source>the completer finished %n abandoned checkout(s)</source>
+        <translation>
+            <numerusform>the completer finished %n abandoned checkout</numerusform>
+            <numerusform>the completer finished %n abandoned checkouts</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -138,6 +156,56 @@
     </message>
 </context>
 <context>
+    <name>onceorder::core::ScenarioContext</name>
+    <message>
+        <source>cannot create a temporary folder: %1</source>
+        <translation>cannot create a temporary folder: %1</translation>
+    </message>
+    <message>
+        <source>the network conditioner cannot listen on loopback</source>
+        <translation>the network conditioner cannot listen on loopback</translation>
+    </message>
+    <message>
+        <source>GET /_debug/state answered %1</source>
+        <translation>GET /_debug/state answered %1</translation>
+    </message>
+    <message>
+        <source>POST /_debug/%1 answered %2</source>
+        <translation>POST /_debug/%1 answered %2</translation>
+    </message>
+    <message>
+        <source>unexpected first line from the extra server: %1</source>
+        <translation>unexpected first line from the extra server: %1</translation>
+    </message>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation>cannot start %1: %2</translation>
+    </message>
+    <message>
+        <source>no response: %1</source>
+        <translation>no response: %1</translation>
+    </message>
+    <message>
+        <source>connection closed</source>
+        <translation>connection closed</translation>
+    </message>
+    <message>
+        <source> order %1</source>
+        <translation> order %1</translation>
+    </message>
+    <message>
+        <source> (replayed)</source>
+        <translation> (replayed)</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::core::ScenarioRunner</name>
+    <message>
+        <source>timed out after %1 ms in step %2 of %3</source>
+        <translation>timed out after %1 ms in step %2 of %3</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::ServerMonitor</name>
     <message>
         <source>the server&apos;s answer is not a debug state</source>
@@ -161,6 +229,14 @@
     <message>
         <source>reconciled: the server has no order for this cart; nothing was placed</source>
         <translation>reconciled: the server has no order for this cart; nothing was placed</translation>
+    </message>
+    <message>
+        <source>reconciled: the server has order %1, its payment not finished yet; the server completes it, reconcile again in a few seconds</source>
+        <translation>reconciled: the server has order %1, its payment not finished yet; the server completes it, reconcile again in a few seconds</translation>
+    </message>
+    <message>
+        <source>reconciled: the server has order %1, cancelled because the payment failed</source>
+        <translation>reconciled: the server has order %1, cancelled because the payment failed</translation>
     </message>
 </context>
 <context>
@@ -256,10 +332,6 @@
     <message>
         <source>Disarm</source>
         <translation>Disarm</translation>
-    </message>
-    <message>
-        <source>Clears the armed fault.</source>
-        <translation>Clears the armed fault.</translation>
     </message>
     <message>
         <source>Armed: nothing</source>
@@ -452,6 +524,124 @@
         <source>The network conditioner is not part of this build yet: these controls do not change anything.</source>
         <translation>The network conditioner is not part of this build yet: these controls do not change anything.</translation>
     </message>
+    <message>
+        <source>Clears every armed fault, the gateway&apos;s too.</source>
+        <translation>Clears every armed fault, the gateway&apos;s too.</translation>
+    </message>
+    <message>
+        <source>Payment gateway (orders paid now by card)</source>
+        <translation>Payment gateway (orders paid now by card)</translation>
+    </message>
+    <message>
+        <source>POST /checkout runs in phases around the gateway call. These act on the next charges (Requests and Delay above).</source>
+        <translation>POST /checkout runs in phases around the gateway call. These act on the next charges (Requests and Delay above).</translation>
+    </message>
+    <message>
+        <source>Decline the card</source>
+        <translation>Decline the card</translation>
+    </message>
+    <message>
+        <source>A definitive answer: the order is cancelled, 402 is stored, and every retry gets it replayed.</source>
+        <translation>A definitive answer: the order is cancelled, 402 is stored, and every retry gets it replayed.</translation>
+    </message>
+    <message>
+        <source>Lose the gateway&apos;s answer</source>
+        <translation>Lose the gateway&apos;s answer</translation>
+    </message>
+    <message>
+        <source>The card is charged, the answer lost: the retry sends the gateway the same key and is not charged again.</source>
+        <translation>The card is charged, the answer lost: the retry sends the gateway the same key and is not charged again.</translation>
+    </message>
+    <message>
+        <source>Gateway down</source>
+        <translation>Gateway down</translation>
+    </message>
+    <message>
+        <source>Fails before charging: 503, the recovery point stays, and the retry goes on from it.</source>
+        <translation>Fails before charging: 503, the recovery point stays, and the retry goes on from it.</translation>
+    </message>
+    <message>
+        <source>Slow gateway</source>
+        <translation>Slow gateway</translation>
+    </message>
+    <message>
+        <source>The charge takes the delay: a second click meanwhile finds the row locked and gets 409.</source>
+        <translation>The charge takes the delay: a second click meanwhile finds the row locked and gets 409.</translation>
+    </message>
+    <message>
+        <source>Webhook sent twice</source>
+        <translation>Webhook sent twice</translation>
+    </message>
+    <message>
+        <source>The same event id arrives twice: it is stored once, and the repeat changes nothing.</source>
+        <translation>The same event id arrives twice: it is stored once, and the repeat changes nothing.</translation>
+    </message>
+    <message>
+        <source>Twin webhooks</source>
+        <translation>Twin webhooks</translation>
+    </message>
+    <message>
+        <source>Two event ids for one charge: the conditional status change lets only one of them act.</source>
+        <translation>Two event ids for one charge: the conditional status change lets only one of them act.</translation>
+    </message>
+    <message>
+        <source>after the key row (started)</source>
+        <translation>after the key row (started)</translation>
+    </message>
+    <message>
+        <source>after the order (order_created)</source>
+        <translation>after the order (order_created)</translation>
+    </message>
+    <message>
+        <source>after the gateway charged</source>
+        <translation>after the gateway charged</translation>
+    </message>
+    <message>
+        <source>after the payment (payment_charged)</source>
+        <translation>after the payment (payment_charged)</translation>
+    </message>
+    <message>
+        <source>after the stored answer (finished)</source>
+        <translation>after the stored answer (finished)</translation>
+    </message>
+    <message>
+        <source>Arm</source>
+        <translation>Arm</translation>
+    </message>
+    <message>
+        <source>Crash the server</source>
+        <translation>Crash the server</translation>
+    </message>
+    <message>
+        <source>It restarts; the retry or the completer resumes from the recovery point: one order, one charge.</source>
+        <translation>It restarts; the retry or the completer resumes from the recovery point: one order, one charge.</translation>
+    </message>
+    <message>
+        <source>Run the completer</source>
+        <translation>Run the completer</translation>
+    </message>
+    <message>
+        <source>Finishes checkouts nobody works on any more, as the server does by itself every 5 s.</source>
+        <translation>Finishes checkouts nobody works on any more, as the server does by itself every 5 s.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 for the next %n checkout(s)</source>
+        <translation>
+            <numerusform>%1 for the next checkout</numerusform>
+            <numerusform>%1 for the next %n checkouts</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 for the next %n charge(s)</source>
+        <translation>
+            <numerusform>%1 for the next charge</numerusform>
+            <numerusform>%1 for the next %n charges</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Armed: %1</source>
+        <translation>Armed: %1</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::MainWindow</name>
@@ -604,6 +794,113 @@
         <source>&amp;Scenarios</source>
         <translation>&amp;Scenarios</translation>
     </message>
+    <message>
+        <source>placed</source>
+        <translation>placed</translation>
+    </message>
+    <message>
+        <source>paid</source>
+        <translation>paid</translation>
+    </message>
+    <message>
+        <source>awaiting payment</source>
+        <translation>awaiting payment</translation>
+    </message>
+    <message>
+        <source>payment failed</source>
+        <translation>payment failed</translation>
+    </message>
+    <message>
+        <source>Pay now by card</source>
+        <translation>Pay now by card</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Order and pay in one request (POST /checkout): the server calls a payment gateway in the middle, in phases it can resume, so a retry never charges twice</source>
+        <translation>Order and pay in one request (POST /checkout): the server calls a payment gateway in the middle, in phases it can resume, so a retry never charges twice</translation>
+    </message>
+    <message>
+        <source>Order and pay</source>
+        <translation>Order and pay</translation>
+    </message>
+    <message>
+        <source>Order %1 placed and paid (replayed by the server).</source>
+        <translation>Order %1 placed and paid (replayed by the server).</translation>
+    </message>
+    <message>
+        <source>Order %1 placed and paid.</source>
+        <translation>Order %1 placed and paid.</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::ScenarioDialog</name>
+    <message>
+        <source>Play again</source>
+        <translation>Play again</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
+    <message>
+        <source>Response</source>
+        <translation>Response</translation>
+    </message>
+    <message>
+        <source>Orders</source>
+        <translation>Orders</translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation>Expected</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>Verdict</translation>
+    </message>
+    <message>
+        <source>Playing on a fresh server: step %1 of %2…</source>
+        <translation>Playing on a fresh server: step %1 of %2…</translation>
+    </message>
+    <message>
+        <source>Starting a fresh server…</source>
+        <translation>Starting a fresh server…</translation>
+    </message>
+    <message>
+        <source>PASS</source>
+        <translation>PASS</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation>FAIL</translation>
+    </message>
+    <message>
+        <source>PASS in %1 s</source>
+        <translation>PASS in %1 s</translation>
+    </message>
+    <message>
+        <source>FAIL in %1 s</source>
+        <translation>FAIL in %1 s</translation>
+    </message>
+    <message>
+        <source>Could not finish: %1</source>
+        <translation>Could not finish: %1</translation>
+    </message>
+    <message>
+        <source>Export the verdict table to</source>
+        <translation>Export the verdict table to</translation>
+    </message>
+    <message>
+        <source>The table could not be written to %1.</source>
+        <translation>The table could not be written to %1.</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ServerTableModel</name>
@@ -674,6 +971,74 @@
         <source>Stock</source>
         <translation>Stock</translation>
     </message>
+    <message>
+        <source>locked</source>
+        <translation>locked</translation>
+    </message>
+    <message>
+        <source>The gateway&apos;s key is derived from this row id</source>
+        <translation>The gateway&apos;s key is derived from this row id</translation>
+    </message>
+    <message>
+        <source>The last finished phase: a retry or the completer resumes after it</source>
+        <translation>The last finished phase: a retry or the completer resumes after it</translation>
+    </message>
+    <message>
+        <source>charged</source>
+        <translation>charged</translation>
+    </message>
+    <message>
+        <source>declined</source>
+        <translation>declined</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>Row</translation>
+    </message>
+    <message>
+        <source>Recovery point</source>
+        <translation>Recovery point</translation>
+    </message>
+    <message>
+        <source>Charge</source>
+        <translation>Charge</translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation>Lock</translation>
+    </message>
+    <message>
+        <source>Our key at the gateway</source>
+        <translation>Our key at the gateway</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation>Amount</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Method</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Outcome</translation>
+    </message>
+    <message>
+        <source>Recorded by</source>
+        <translation>Recorded by</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Event</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <source>Effect</source>
+        <translation>Effect</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ServerTablesDock</name>
@@ -723,6 +1088,46 @@
     <message>
         <source>Cannot read the server&apos;s tables: %1</source>
         <translation>Cannot read the server&apos;s tables: %1</translation>
+    </message>
+    <message>
+        <source>Checkout keys</source>
+        <translation>Checkout keys</translation>
+    </message>
+    <message>
+        <source>POST /checkout in phases: each row remembers how far it got (the recovery point).</source>
+        <translation>POST /checkout in phases: each row remembers how far it got (the recovery point).</translation>
+    </message>
+    <message>
+        <source>Payment gateway</source>
+        <translation>Payment gateway</translation>
+    </message>
+    <message>
+        <source>Its own books: one charge per key we send it. Amber: charged, not yet recorded by us.</source>
+        <translation>Its own books: one charge per key we send it. Amber: charged, not yet recorded by us.</translation>
+    </message>
+    <message>
+        <source>Webhooks</source>
+        <translation>Webhooks</translation>
+    </message>
+    <message>
+        <source>Every event id once; a repeat or a twin changes nothing.</source>
+        <translation>Every event id once; a repeat or a twin changes nothing.</translation>
+    </message>
+    <message>
+        <source>Keys: /orders (%1)</source>
+        <translation>Keys: /orders (%1)</translation>
+    </message>
+    <message>
+        <source>Keys: /checkout (%1)</source>
+        <translation>Keys: /checkout (%1)</translation>
+    </message>
+    <message>
+        <source>Charges (%1)</source>
+        <translation>Charges (%1)</translation>
+    </message>
+    <message>
+        <source>Webhooks (%1)</source>
+        <translation>Webhooks (%1)</translation>
     </message>
 </context>
 <context>
