@@ -137,16 +137,19 @@ QGroupBox* DebugPanel::buildServerSection()
     m_retryAfterSpin->setRange(0, 600);
     m_retryAfterSpin->setValue(2);
     m_retryAfterSpin->setSuffix(tr(" s"));
-    auto* parameters = new QHBoxLayout;
-    parameters->addWidget(new QLabel(tr("Requests:")));
-    parameters->addWidget(m_countSpin);
-    parameters->addSpacing(8);
-    parameters->addWidget(new QLabel(tr("Delay:")));
-    parameters->addWidget(m_delaySpin);
-    parameters->addSpacing(8);
-    parameters->addWidget(new QLabel(tr("Retry-After:")));
-    parameters->addWidget(m_retryAfterSpin);
-    parameters->addStretch();
+    // Each label above its box: side by side they do not fit the dock in every language (Czech is longer).
+    auto* parameters = new QGridLayout;
+    parameters->setHorizontalSpacing(12);
+    parameters->setVerticalSpacing(2);
+    const std::pair<QString, QWidget*> kParameters[] = {
+        {tr("Requests:"), m_countSpin}, {tr("Delay:"), m_delaySpin}, {tr("Retry-After:"), m_retryAfterSpin}};
+    int column = 0;
+    for (const auto& [label, field] : kParameters) {
+        parameters->addWidget(new QLabel(label), 0, column);
+        parameters->addWidget(field, 1, column);
+        ++column;
+    }
+    parameters->setColumnStretch(column, 1);
     layout->addLayout(parameters);
 
     auto* faults = explainedGrid();
