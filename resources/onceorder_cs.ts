@@ -793,7 +793,7 @@
     <message>
         <source>Order</source>
         <comment>column: the order number</comment>
-        <translation>Objednávka</translation>
+        <translation>Číslo</translation>
     </message>
     <message>
         <source>&amp;Scenarios</source>
