@@ -1,0 +1,512 @@
+// GuiBench: the window's event loop under retries, and the memory of the window and of its bundled server.
+//
+// Starts the client as app/main.cpp does: a ClientSession with the network conditioner, the MainWindow shown (live
+// tables polling, debug panel), the real bundled onceorder-server as a child process. A 1 ms timer measures the
+// gaps between its ticks (a gap longer than 1 ms is time the event loop could not react to input or paint).
+//   1. rest: the window idles; then the GUI's and the server's VmRSS / VmHWM are read from /proc.
+//   2. run: the debug panel's network is set to "flaky" (its own combo box and spin box), N carts, each with its own
+//      cart id, go into the window's SubmissionEngine one every --spacing-ms (as the Order button does, which only
+//      lets a user order the current cart), and run until every one has settled; the window updates its timeline,
+//      orders list and counters from the engine's signals as in the application.
+// Then it checks that every submission is Placed with its own order id and that the server's database holds
+// exactly one order per cart, and prints a Markdown report. --server-db starts the bundled server on a copy of a
+// given database (e.g. one with 100,000 orders). Not a test: run it with bench/run-client or bench/run.
+#include "Cart.h"
+#include "ClientSession.h"
+#include "MainWindow.h"
+#include "NetworkConditioner.h"
+#include "ServerTableModel.h"
+#include "ServerTablesDock.h"
+#include "SubmissionEngine.h"
+#include "Translations.h"
+
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QSet>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <unistd.h>
+#include <vector>
+
+using namespace onceorder;
+
+namespace {
+
+QString benchRoot()
+{
+    const QByteArray base = qgetenv("ONCEORDER_BENCH_DIR");
+    return base.isEmpty() ? QDir::tempPath() : QString::fromLocal8Bit(base);
+}
+
+struct Memory
+{
+    qint64 rssKb = 0;
+    qint64 hwmKb = 0;
+};
+
+Memory memoryOf(qint64 pid)
+{
+    Memory memory;
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly)) {
+        return memory;
+    }
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        const QList<QByteArray> fields = line.simplified().split(' ');
+        if (fields.size() >= 2 && fields[0] == "VmRSS:") {
+            memory.rssKb = fields[1].toLongLong();
+        } else if (fields.size() >= 2 && fields[0] == "VmHWM:") {
+            memory.hwmKb = fields[1].toLongLong();
+        }
+    }
+    return memory;
+}
+
+// User + system CPU of a process so far, in milliseconds (fields 14 and 15 of /proc/PID/stat).
+double cpuMs(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly)) {
+        return 0;
+    }
+    const QByteArray text = stat.readAll();
+    // The command name (field 2) may contain spaces; the fields after it start after the last ')'.
+    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+    const double ticks = fields.value(11).toDouble() + fields.value(12).toDouble();
+    return ticks * 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// The bundled server: the child process of this one (BundledServer keeps its QProcess to itself).
+qint64 childPid()
+{
+    const qint64 self = QCoreApplication::applicationPid();
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& entry : entries) {
+        bool numeric = false;
+        const qint64 pid = entry.toLongLong(&numeric);
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
+        if (!numeric || !stat.open(QIODevice::ReadOnly)) {
+            continue;
+        }
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.value(1).toLongLong() == self) {
+            return pid;
+        }
+    }
+    return 0;
+}
+
+// Runs the event loop (a real QEventLoop, as QApplication::exec does; no sleeping between polls) until done() holds
+// or timeoutMs passes. Returns whether done() held.
+bool runUntil(const std::function<bool()>& done, int timeoutMs)
+{
+    if (done()) {
+        return true;
+    }
+    QEventLoop loop;
+    QTimer check;
+    check.setInterval(20);
+    QObject::connect(&check, &QTimer::timeout, &loop, [&] {
+        if (done()) {
+            loop.exit(0);
+        }
+    });
+    QTimer::singleShot(timeoutMs, &loop, [&loop] { loop.exit(1); });
+    check.start();
+    return loop.exec() == 0;
+}
+
+void idle(int ms)
+{
+    runUntil([] { return false; }, ms);
+}
+
+// Measures the event loop: a 1 ms timer records the time between consecutive ticks.
+class StallMeter : public QObject
+{
+public:
+    struct Gap
+    {
+        qint64 atNs; // when the late tick came, from start()
+        qint64 ns; // time since the tick before it
+    };
+
+    StallMeter()
+    {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(1);
+        connect(&m_timer, &QTimer::timeout, this, [this] {
+            const qint64 now = m_clock.nsecsElapsed();
+            m_gaps.push_back(Gap {now, now - m_last});
+            m_last = now;
+        });
+    }
+    void start()
+    {
+        m_clock.start();
+        m_last = 0;
+        m_timer.start();
+    }
+    void stop() { m_timer.stop(); }
+    qint64 nowNs() const { return m_clock.nsecsElapsed(); }
+    std::vector<Gap> between(qint64 fromNs, qint64 toNs) const
+    {
+        std::vector<Gap> gaps;
+        for (const Gap& gap : m_gaps) {
+            if (gap.atNs > fromNs && gap.atNs <= toNs) {
+                gaps.push_back(gap);
+            }
+        }
+        return gaps;
+    }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_last = 0;
+    std::vector<Gap> m_gaps;
+};
+
+double percentileMs(std::vector<qint64> ns, double p)
+{
+    if (ns.empty()) {
+        return 0;
+    }
+    std::sort(ns.begin(), ns.end());
+    const auto index = static_cast<size_t>(p * static_cast<double>(ns.size() - 1) + 0.5);
+    return static_cast<double>(ns[std::min(index, ns.size() - 1)]) / 1e6;
+}
+
+void printGapRow(const char* phase, const std::vector<StallMeter::Gap>& gaps, qint64 fromNs, qint64 toNs)
+{
+    std::vector<qint64> ns;
+    int over16 = 0;
+    int over100 = 0;
+    for (const auto& gap : gaps) {
+        ns.push_back(gap.ns);
+        over16 += gap.ns > 16'000'000 ? 1 : 0;
+        over100 += gap.ns > 100'000'000 ? 1 : 0;
+    }
+    std::printf("| %s | %.1f | %zu | %.2f | %.2f | %.2f | %.1f | %d | %d |\n", phase,
+                static_cast<double>(toNs - fromNs) / 1e9, ns.size(), percentileMs(ns, 0.5), percentileMs(ns, 0.99),
+                percentileMs(ns, 0.999), percentileMs(ns, 1.0), over16, over100);
+}
+
+// The operator sets an absolute stock (SPEC: PUT /products/{id}/stock), so a hundred carts never run a product dry.
+bool raiseStock(const QUrl& server, const QStringList& products)
+{
+    QNetworkAccessManager network;
+    int answered = 0;
+    int ok = 0;
+    for (const QString& product : products) {
+        QUrl url = server;
+        url.setPath(QStringLiteral("/products/%1/stock").arg(product));
+        QNetworkRequest request(url);
+        request.setRawHeader("Authorization", "Bearer demo-key-admin");
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+        QNetworkReply* reply = network.put(request, QByteArray(R"({"stock":1000000000})"));
+        QObject::connect(reply, &QNetworkReply::finished, reply, [&answered, &ok, reply] {
+            ++answered;
+            ok += reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200 ? 1 : 0;
+            reply->deleteLater();
+        });
+    }
+    runUntil([&] { return answered == products.size(); }, 10'000);
+    return ok == products.size();
+}
+
+// What the window asked the server during a phase: requests per method and path, from the bundled server's request
+// log (one JSON line per request, beside its database), read from `offset` on.
+QMap<QString, int> requestsInLog(const QString& logPath, qint64 offset)
+{
+    QMap<QString, int> counts;
+    QFile log(logPath);
+    if (!log.open(QIODevice::ReadOnly) || !log.seek(offset)) {
+        return counts;
+    }
+    for (const QByteArray& line : log.readAll().split('\n')) {
+        const QJsonObject entry = QJsonDocument::fromJson(line).object();
+        if (!entry.isEmpty()) {
+            ++counts[entry.value("method").toString() + u' ' + entry.value("path").toString()];
+        }
+    }
+    return counts;
+}
+
+QString kb(qint64 value)
+{
+    return QStringLiteral("%1 MB").arg(static_cast<double>(value) / 1024.0, 0, 'f', 1);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("onceorder-gui-bench"));
+    core::Translations::install(app, QString()); // as app/main.cpp does (the system locale)
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("The window's longest event-loop stall while submissions retry "
+                                                    "through a flaky network, and the memory of window and server."));
+    parser.addHelpOption();
+    const QCommandLineOption submissionsOption(QStringLiteral("submissions"), QStringLiteral("carts to order (100)"),
+                                               QStringLiteral("N"), QStringLiteral("100"));
+    const QCommandLineOption dropOption(QStringLiteral("drop"),
+                                        QStringLiteral("the flaky network's failure probability in % (50)"),
+                                        QStringLiteral("PERCENT"), QStringLiteral("50"));
+    const QCommandLineOption spacingOption(QStringLiteral("spacing-ms"),
+                                           QStringLiteral("time between two new carts (20; 0: all in one go)"),
+                                           QStringLiteral("MS"), QStringLiteral("20"));
+    const QCommandLineOption restOption(QStringLiteral("rest-ms"), QStringLiteral("idle time before measuring (5000)"),
+                                        QStringLiteral("MS"), QStringLiteral("5000"));
+    const QCommandLineOption timeoutOption(QStringLiteral("timeout-s"),
+                                           QStringLiteral("give up if not all settled after this (900)"),
+                                           QStringLiteral("S"), QStringLiteral("900"));
+    const QCommandLineOption serverDbOption(QStringLiteral("server-db"),
+                                            QStringLiteral("start the bundled server on a copy of this database"),
+                                            QStringLiteral("PATH"));
+    const QCommandLineOption whatIfOption(
+        QStringLiteral("what-if-fixed-orders-columns"),
+        QStringLiteral("a what-if, not the application: the orders list's columns are sized once per refresh "
+                       "(its header set to Interactive; refreshOrders already calls resizeColumnsToContents) instead "
+                       "of re-measuring every row on every cell set (ResizeToContents)"));
+    parser.addOptions(
+        {submissionsOption, dropOption, spacingOption, restOption, timeoutOption, serverDbOption, whatIfOption});
+    parser.process(app);
+    const int submissions = parser.value(submissionsOption).toInt();
+    const double dropPercent = parser.value(dropOption).toDouble();
+    const int spacingMs = parser.value(spacingOption).toInt();
+    const int restMs = parser.value(restOption).toInt();
+    const int timeoutS = parser.value(timeoutOption).toInt();
+
+    QTemporaryDir state(benchRoot() + QStringLiteral("/onceorder-gui-bench-XXXXXX"));
+    const QString serverDb = QDir(state.path()).filePath(QStringLiteral("server.db"));
+    if (parser.isSet(serverDbOption) && !QFile::copy(parser.value(serverDbOption), serverDb)) {
+        std::fprintf(stderr, "gui-bench: cannot copy %s\n", qPrintable(parser.value(serverDbOption)));
+        return 2;
+    }
+
+    core::ClientOptions options;
+    options.stateDir = state.path();
+    core::ClientSession session(options);
+    session.enableConditioner(); // as app/main.cpp: the debug panel's network controls act on it
+    ui::MainWindow window(&session);
+    if (parser.isSet(whatIfOption)) {
+        window.findChild<QTableWidget*>(QStringLiteral("ordersTable"))
+            ->horizontalHeader()
+            ->setSectionResizeMode(QHeaderView::Interactive);
+    }
+    window.show();
+
+    StallMeter meter;
+    meter.start();
+    bool ready = false;
+    QObject::connect(&session, &core::ClientSession::serverReady, &window, [&ready] { ready = true; });
+    session.start();
+    auto* productCombo = window.findChild<QComboBox*>(QStringLiteral("productCombo"));
+    if (!runUntil([&] { return ready && productCombo->count() == 3; }, 60'000)) {
+        std::fprintf(stderr, "gui-bench: the window did not load the catalogue\n");
+        return 1;
+    }
+    const qint64 startedNs = meter.nowNs();
+    const QUrl serverUrl = session.bundledServer()->url();
+    const QStringList products = {QStringLiteral("kniha"), QStringLiteral("hrnek"), QStringLiteral("propiska")};
+    if (!raiseStock(serverUrl, products)) {
+        std::fprintf(stderr, "gui-bench: cannot set the stock\n");
+        return 1;
+    }
+    const qint64 self = QCoreApplication::applicationPid();
+    const qint64 server = childPid();
+    const double serverRestCpu = cpuMs(server);
+
+    // 1. Rest: the window is up, the live tables poll, nothing is ordered.
+    const qint64 restFromNs = meter.nowNs();
+    idle(restMs);
+    const qint64 restToNs = meter.nowNs();
+    const Memory guiRest = memoryOf(self);
+    const Memory serverRest = memoryOf(server);
+    const double serverIdleCpuMs = cpuMs(server) - serverRestCpu;
+
+    // 2. Run: the debug panel's network goes flaky, the carts go into the window's engine.
+    auto* probability = window.findChild<QDoubleSpinBox*>(QStringLiteral("networkProbabilitySpin"));
+    auto* modeCombo = window.findChild<QComboBox*>(QStringLiteral("networkModeCombo"));
+    probability->setValue(dropPercent);
+    modeCombo->setCurrentIndex(modeCombo->findData(QStringLiteral("flaky")));
+    core::NetworkConditioner* conditioner = session.conditioner();
+    if (conditioner->mode() != core::ConditionerMode::Flaky) {
+        std::fprintf(stderr, "gui-bench: the network did not go flaky\n");
+        return 1;
+    }
+    conditioner->resetCounters();
+    core::SubmissionEngine* engine = session.engine();
+    int settled = 0;
+    QObject::connect(engine, &core::SubmissionEngine::settled, &window, [&settled] { ++settled; });
+
+    QList<qint64> ids;
+    QSet<QString> cartIds;
+    const QString serverLog = QDir(state.path()).filePath(QStringLiteral("server.log"));
+    const qint64 logOffset = QFileInfo(serverLog).size();
+    const double guiCpuBefore = cpuMs(self);
+    const double serverCpuBefore = cpuMs(server);
+    const qint64 runFromNs = meter.nowNs();
+    qint64 submittedNs = runFromNs;
+    QTimer submitter;
+    submitter.setInterval(spacingMs);
+    QObject::connect(&submitter, &QTimer::timeout, &window, [&] {
+        // With --spacing-ms 0 every cart goes in from one callback: the burst a resume of N carts would make.
+        do {
+            const int i = static_cast<int>(ids.size());
+            core::Cart cart(core::Cart::newCartId());
+            cart.add(products.at(i % products.size()), 1 + i % 2);
+            cartIds.insert(cart.cartId());
+            ids.append(engine->submit(cart));
+        } while (spacingMs == 0 && ids.size() < submissions);
+        if (ids.size() >= submissions) {
+            submitter.stop();
+            submittedNs = meter.nowNs();
+        }
+    });
+    if (submissions > 0) {
+        submitter.start();
+    }
+    const bool allSettled =
+        runUntil([&] { return ids.size() >= submissions && settled >= submissions; }, timeoutS * 1000);
+    const qint64 settledNs = meter.nowNs();
+    const double guiCpuRun = cpuMs(self) - guiCpuBefore;
+    const double serverCpuRun = cpuMs(server) - serverCpuBefore;
+    // The window refreshes its orders list, the catalogue and the live tables after the last outcome: let them land.
+    idle(2000);
+    const qint64 runToNs = meter.nowNs();
+    meter.stop();
+    const Memory guiAfter = memoryOf(self);
+    const Memory serverAfter = memoryOf(server);
+
+    // Checks: every submission placed with its own order id; one order per cart in the server's database.
+    int placed = 0;
+    int replayed = 0;
+    int attempts = 0;
+    int maxAttempts = 0;
+    QSet<qint64> orderIds;
+    for (const qint64 id : ids) {
+        const auto submission = engine->submission(id);
+        if (!submission) {
+            continue;
+        }
+        attempts += static_cast<int>(submission->attempts.size());
+        maxAttempts = std::max(maxAttempts, static_cast<int>(submission->attempts.size()));
+        if (submission->state == core::SubmissionState::Placed) {
+            ++placed;
+            orderIds.insert(submission->orderId);
+            replayed += submission->replayed ? 1 : 0;
+        }
+    }
+    qint64 serverOrders = 0;
+    qint64 ourOrders = 0;
+    qint64 cartsOrderedTwice = 0;
+    {
+        SQLite::Database db(serverDb.toStdString(), SQLite::OPEN_READONLY);
+        serverOrders = db.execAndGet("SELECT count(*) FROM orders").getInt64();
+        SQLite::Statement perCart(db,
+                                  "SELECT cart_id, count(*) FROM orders WHERE cart_id IS NOT NULL GROUP BY cart_id");
+        while (perCart.executeStep()) {
+            if (cartIds.contains(QString::fromStdString(perCart.getColumn(0).getString()))) {
+                ourOrders += perCart.getColumn(1).getInt64();
+                cartsOrderedTwice += perCart.getColumn(1).getInt64() > 1 ? 1 : 0;
+            }
+        }
+    }
+    const bool ok = allSettled && placed == submissions && orderIds.size() == submissions && ourOrders == submissions &&
+        cartsOrderedTwice == 0;
+    const auto& counters = conditioner->counters();
+    const double runSeconds = static_cast<double>(settledNs - runFromNs) / 1e9;
+
+    std::printf("### GUI event loop and memory (onceorder-gui-bench)\n\n");
+    std::printf("%d carts, one every %d ms, network flaky at %.0f %%, %s; server database %s (%lld orders at the "
+                "end), live tables polling; QT_QPA_PLATFORM=%s%s\n\n",
+                submissions, spacingMs, dropPercent, parser.isSet(serverDbOption) ? "copied database" : "fresh",
+                qPrintable(serverDb), static_cast<long long>(serverOrders), qgetenv("QT_QPA_PLATFORM").constData(),
+                parser.isSet(whatIfOption) ? "; WHAT-IF: orders list sized once per refresh" : "");
+    std::printf("Gaps between the ticks of a 1 ms timer (ms; a gap is the longest the window could not react):\n\n");
+    std::printf("| phase | seconds | ticks | p50 | p99 | p99.9 | max | > 16 ms | > 100 ms |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    printGapRow("start-up (server start, first paint, catalogue)", meter.between(0, startedNs), 0, startedNs);
+    printGapRow("rest (window idle, live tables polling)", meter.between(restFromNs, restToNs), restFromNs, restToNs);
+    printGapRow("run: carts going in", meter.between(runFromNs, submittedNs), runFromNs, submittedNs);
+    printGapRow("run: retrying until the last settled", meter.between(submittedNs, settledNs), submittedNs, settledNs);
+    printGapRow("run: whole (+2 s for the last refreshes)", meter.between(runFromNs, runToNs), runFromNs, runToNs);
+    std::vector<StallMeter::Gap> worst = meter.between(runFromNs, runToNs);
+    std::sort(worst.begin(), worst.end(), [](const auto& a, const auto& b) { return a.ns > b.ns; });
+    std::printf("\nLongest gaps of the run (ms, at seconds after the first cart):");
+    for (size_t i = 0; i < std::min<size_t>(8, worst.size()); ++i) {
+        std::printf(" %.1f @%.2f s%s", static_cast<double>(worst[i].ns) / 1e6,
+                    static_cast<double>(worst[i].atNs - runFromNs) / 1e9, i + 1 < 8 ? "," : "");
+    }
+    std::printf("\n\n| run | value |\n|---|---:|\n");
+    std::printf("| settled | %d of %d in %.1f s%s |\n", settled, submissions, runSeconds,
+                allSettled ? "" : " (TIMED OUT)");
+    std::printf("| placed, distinct order ids | %d, %lld |\n", placed, static_cast<long long>(orderIds.size()));
+    std::printf("| placed by a replay (the first answer was dropped) | %d |\n", replayed);
+    std::printf("| attempts (outbox) | %d (%.2f per cart, max %d) |\n", attempts,
+                submissions ? static_cast<double>(attempts) / submissions : 0.0, maxAttempts);
+    std::printf("| attempts per second | %.1f |\n", runSeconds > 0 ? attempts / runSeconds : 0.0);
+    std::printf("| conditioner: requests forwarded, responses dropped, connections | %d, %d, %d |\n",
+                counters.requestsForwarded, counters.responsesDropped, counters.connectionsAccepted);
+    std::printf("| server orders for these carts, carts ordered twice | %lld, %lld |\n",
+                static_cast<long long>(ourOrders), static_cast<long long>(cartsOrderedTwice));
+    std::printf("| GUI process CPU during the run (all threads), per attempt | %.0f ms, %.2f ms |\n", guiCpuRun,
+                attempts ? guiCpuRun / attempts : 0.0);
+    std::printf("| server CPU during the run, at rest per second | %.0f ms, %.1f ms/s |\n", serverCpuRun,
+                restMs ? serverIdleCpuMs * 1000.0 / restMs : 0.0);
+    const QMap<QString, int> requests = requestsInLog(serverLog, logOffset);
+    QStringList requestCounts;
+    for (auto it = requests.cbegin(); it != requests.cend(); ++it) {
+        requestCounts.append(QStringLiteral("%1 %2").arg(it.key()).arg(it.value()));
+    }
+    std::printf("| requests the server answered during the run (its log) | %s |\n",
+                qPrintable(requestCounts.join(QStringLiteral(", "))));
+    std::printf("| what the window shows at the end: its orders list, the live orders table | %d rows, %d rows |\n",
+                window.findChild<QTableWidget*>(QStringLiteral("ordersTable"))->rowCount(),
+                window.serverTablesDock()->ordersModel()->rowCount());
+    std::printf("| check | %s |\n", ok ? "ok" : "FAIL");
+    std::printf("\n| memory | VmRSS | VmHWM |\n|---|---:|---:|\n");
+    std::printf("| GUI at rest (window up, idle %.1f s) | %s | %s |\n", restMs / 1000.0, qPrintable(kb(guiRest.rssKb)),
+                qPrintable(kb(guiRest.hwmKb)));
+    std::printf("| GUI after the run | %s | %s |\n", qPrintable(kb(guiAfter.rssKb)), qPrintable(kb(guiAfter.hwmKb)));
+    std::printf("| bundled server at rest | %s | %s |\n", qPrintable(kb(serverRest.rssKb)),
+                qPrintable(kb(serverRest.hwmKb)));
+    std::printf("| bundled server after the run | %s | %s |\n", qPrintable(kb(serverAfter.rssKb)),
+                qPrintable(kb(serverAfter.hwmKb)));
+    std::printf("\nRESULT ok=%d max_ms=%.1f attempts=%d gui_rss_rest_kb=%lld gui_rss_after_kb=%lld\n", ok ? 1 : 0,
+                worst.empty() ? 0.0 : static_cast<double>(worst.front().ns) / 1e6, attempts,
+                static_cast<long long>(guiRest.rssKb), static_cast<long long>(guiAfter.rssKb));
+    std::fflush(stdout);
+    return ok ? 0 : 1;
+}
