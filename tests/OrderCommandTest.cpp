@@ -57,6 +57,13 @@ TEST(OrderCommandTest, DifferentIntentGivesADifferentFingerprint)
     EXPECT_EQ(one.size(), 64u);
 }
 
+TEST(OrderCommandTest, FingerprintValueIsStable)
+{
+    // Stored keys are compared against it: the value itself must never change (taken from a database of 1618015).
+    EXPECT_EQ(OrderService::fingerprint(commandOf(R"({"product":"kniha","quantity":1})")),
+              "2b4d2568f1c30cff33faf58db523f9e99cd876cbd645d337ca9ac30d227b4c59");
+}
+
 TEST(OrderCommandTest, RejectsInvalidCommandsWithAReason)
 {
     struct Case
