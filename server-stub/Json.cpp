@@ -411,10 +411,13 @@ std::variant<JsonValue, JsonError> parseJson(std::string_view text, int maxDepth
     return Parser(text, maxDepth).parseDocument();
 }
 
-std::string jsonQuote(std::string_view text)
+namespace {
+
+// Appends text as a JSON string; the writer quotes straight into its buffer, with no string per name and value.
+void appendQuoted(std::string& out, std::string_view text)
 {
     static constexpr char kHex[] = "0123456789abcdef";
-    std::string out = "\"";
+    out += '"';
     for (const char ch : text) {
         const auto c = static_cast<unsigned char>(ch);
         switch (c) {
@@ -444,6 +447,14 @@ std::string jsonQuote(std::string_view text)
         }
     }
     out += '"';
+}
+
+} // namespace
+
+std::string jsonQuote(std::string_view text)
+{
+    std::string out;
+    appendQuoted(out, text);
     return out;
 }
 
@@ -452,7 +463,7 @@ JsonObjectWriter& JsonObjectWriter::raw(std::string_view name, std::string_view 
     if (m_text.size() > 1) {
         m_text += ',';
     }
-    m_text += jsonQuote(name);
+    appendQuoted(m_text, name);
     m_text += ':';
     m_text += encodedValue;
     return *this;
@@ -460,7 +471,9 @@ JsonObjectWriter& JsonObjectWriter::raw(std::string_view name, std::string_view 
 
 JsonObjectWriter& JsonObjectWriter::str(std::string_view name, std::string_view value)
 {
-    return raw(name, jsonQuote(value));
+    raw(name, {});
+    appendQuoted(m_text, value);
+    return *this;
 }
 
 JsonObjectWriter& JsonObjectWriter::num(std::string_view name, long long value)
