@@ -7,6 +7,7 @@
 
 #include <httplib.h>
 
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -564,20 +565,22 @@ void HttpApi::answer(httplib::Response& res, const Problem& problem, Exchange& e
 
 void HttpApi::log(const httplib::Request& req, const httplib::Response& res, const Exchange& exchange, double seconds)
 {
+    // std::to_chars writes what "%.2f" writes, without printf's format parsing.
     char ms[32];
-    std::snprintf(ms, sizeof ms, "%.2f", seconds * 1000);
-    const std::string line = JsonObjectWriter()
-                                 .str("ts", isoTime(SystemClock().nowMs()))
-                                 .str("method", req.method)
-                                 .str("path", req.path)
-                                 .str("client", exchange.client)
-                                 .str("key", exchange.key)
-                                 .str("outcome", exchange.outcome)
-                                 .num("status", res.status)
-                                 .raw("ms", ms)
-                                 .finish();
+    const auto written = std::to_chars(ms, ms + sizeof ms, seconds * 1000, std::chars_format::fixed, 2);
+    std::string line = JsonObjectWriter()
+                           .str("ts", isoTime(SystemClock().nowMs()))
+                           .str("method", req.method)
+                           .str("path", req.path)
+                           .str("client", exchange.client)
+                           .str("key", exchange.key)
+                           .str("outcome", exchange.outcome)
+                           .num("status", res.status)
+                           .raw("ms", std::string_view(ms, static_cast<std::size_t>(written.ptr - ms)))
+                           .finish();
+    line += '\n';
     std::lock_guard lock(m_logLock);
-    std::fprintf(stderr, "%s\n", line.c_str());
+    std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
 } // namespace onceorder::server

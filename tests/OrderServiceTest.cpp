@@ -52,6 +52,14 @@ constexpr const char* kOne = R"({"product":"kniha","quantity":1})";
 
 } // namespace
 
+TEST(IsoTimeTest, WritesUtcWithMilliseconds)
+{
+    EXPECT_EQ(isoTime(0), "1970-01-01T00:00:00.000Z");
+    EXPECT_EQ(isoTime(1'764'681'212'345), "2025-12-02T13:13:32.345Z");
+    EXPECT_EQ(isoTime(951'782'400'007), "2000-02-29T00:00:00.007Z");
+    EXPECT_EQ(isoTime(253'402'300'799'999), "9999-12-31T23:59:59.999Z");
+}
+
 TEST_F(OrderServiceTest, FirstRequestCreatesAndARetryReplaysByteForByte)
 {
     const OrderResponse first = place(a, "k1", kOne);
