@@ -36,11 +36,27 @@ Metrics::Metrics()
 
 void Metrics::recordRequest(const std::string& route, const std::string& outcome, double seconds)
 {
-    // Family::Add is thread-safe and returns the existing series for known labels.
-    m_requests.Add({{"route", route}, {"outcome", outcome}}).Increment();
     static const prometheus::Histogram::BucketBoundaries kBuckets {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
                                                                    0.05,   0.1,   0.25,   0.5,   1,    2.5};
-    m_latency.Add({{"route", route}}, kBuckets).Observe(seconds);
+    Series series {};
+    {
+        // Family::Add builds a label map and a new histogram to look up an existing series (a tenth of a
+        // /healthz request); the series of a route and outcome are looked up there once and remembered.
+        // Family::Add returns references that stay valid: no series is ever removed.
+        std::lock_guard lock(m_seriesLock);
+        auto& outcomes = m_series[route];
+        auto found = outcomes.find(outcome);
+        if (found == outcomes.end()) {
+            found = outcomes
+                        .emplace(outcome,
+                                 Series {&m_requests.Add({{"route", route}, {"outcome", outcome}}),
+                                         &m_latency.Add({{"route", route}}, kBuckets)})
+                        .first;
+        }
+        series = found->second;
+    }
+    series.requests->Increment();
+    series.latency->Observe(seconds);
 }
 
 void Metrics::recordOrderCreated()

@@ -6,7 +6,9 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace onceorder::server {
@@ -23,12 +25,20 @@ public:
     std::string render() const;
 
 private:
+    struct Series
+    {
+        prometheus::Counter* requests;
+        prometheus::Histogram* latency;
+    };
+
     std::shared_ptr<prometheus::Registry> m_registry;
     prometheus::Family<prometheus::Counter>& m_requests;
     prometheus::Family<prometheus::Histogram>& m_latency;
     prometheus::Counter& m_ordersCreated;
     prometheus::Counter& m_keysReaped;
     prometheus::Counter& m_checkoutsCompleted;
+    std::mutex m_seriesLock;
+    std::map<std::string, std::map<std::string, Series, std::less<>>, std::less<>> m_series; // route, outcome
 };
 
 } // namespace onceorder::server
