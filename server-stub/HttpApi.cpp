@@ -263,7 +263,9 @@ std::optional<Client> HttpApi::keyedRequest(const httplib::Request& req, httplib
                exchange);
         return std::nullopt;
     }
-    if (!req.has_header("Idempotency-Key")) {
+    // One look-up, not has_header and get_header_value: each is a case-insensitive search of the headers.
+    const auto keyHeader = req.headers.find("Idempotency-Key");
+    if (keyHeader == req.headers.end()) {
         answer(res,
                Problem {400,
                         "missing-idempotency-key",
@@ -275,7 +277,7 @@ std::optional<Client> HttpApi::keyedRequest(const httplib::Request& req, httplib
         exchange.outcome = "missing-key";
         return std::nullopt;
     }
-    auto key = parseIdempotencyKey(req.get_header_value("Idempotency-Key"));
+    auto key = parseIdempotencyKey(keyHeader->second.c_str()); // up to a NUL, as get_header_value reads it
     if (auto* error = std::get_if<KeyError>(&key)) {
         answer(res, Problem {400, "invalid-idempotency-key", "Invalid Idempotency-Key", error->detail, {}, {}},
                exchange);
