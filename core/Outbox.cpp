@@ -220,6 +220,16 @@ QList<Submission> Outbox::pending(const QString& target, const QString& apiKey) 
     return loadEach(rows);
 }
 
+int Outbox::pendingCount(const QString& target, const QString& apiKey) const
+{
+    SQLite::Statement count(*m_db,
+                            "SELECT count(*) FROM submissions WHERE state = 'pending' AND target = ? AND api_key = ?");
+    count.bind(1, utf8(target));
+    count.bind(2, utf8(apiKey));
+    count.executeStep();
+    return count.getColumn(0).getInt();
+}
+
 QList<Submission> Outbox::all() const
 {
     SQLite::Statement rows(*m_db, "SELECT id FROM submissions ORDER BY id");

@@ -36,6 +36,8 @@ public:
     std::optional<Submission> find(qint64 id) const;
     // Pending submissions for this target and client, oldest first.
     QList<Submission> pending(const QString& target, const QString& apiKey) const;
+    // How many there are, without loading them (the window asks on every change).
+    int pendingCount(const QString& target, const QString& apiKey) const;
     QList<Submission> all() const;
 
     void recordAttemptStart(qint64 submissionId, const Attempt& attempt);

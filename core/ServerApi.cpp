@@ -28,6 +28,9 @@ QNetworkRequest ServerApi::request(const QString& path, int timeoutMs) const
     }
     QNetworkRequest request(url);
     request.setRawHeader("Authorization", "Bearer " + m_apiKey.toUtf8());
+    // Uncompressed: the server is near, and it would compress every poll of the live tables with Brotli at its
+    // highest quality (measured: 104–233 ms per /_debug/state of 100 orders, against 5.5 ms without).
+    request.setRawHeader("Accept-Encoding", "identity");
     request.setTransferTimeout(timeoutMs);
     // A retry must not be hidden inside Qt: every attempt is ours, counted and logged.
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);

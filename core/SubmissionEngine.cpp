@@ -182,7 +182,7 @@ void SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply)
 
 int SubmissionEngine::pendingCount() const
 {
-    return static_cast<int>(m_outbox.pending(m_target, m_api ? m_api->apiKey() : QString()).size());
+    return m_outbox.pendingCount(m_target, m_api ? m_api->apiKey() : QString());
 }
 
 int SubmissionEngine::inFlightCount() const

@@ -62,6 +62,9 @@ TEST(OutboxTest, ASubmissionSurvivesReopeningWithItsKeyBytesAndAttempts)
     EXPECT_EQ(reopened.pending(QStringLiteral("bundled"), QStringLiteral("demo-key-A")).size(), 1);
     EXPECT_TRUE(reopened.pending(QStringLiteral("http://elsewhere"), QStringLiteral("demo-key-A")).isEmpty());
     EXPECT_TRUE(reopened.pending(QStringLiteral("bundled"), QStringLiteral("demo-key-B")).isEmpty());
+    EXPECT_EQ(reopened.pendingCount(QStringLiteral("bundled"), QStringLiteral("demo-key-A")), 1);
+    EXPECT_EQ(reopened.pendingCount(QStringLiteral("http://elsewhere"), QStringLiteral("demo-key-A")), 0);
+    EXPECT_EQ(reopened.pendingCount(QStringLiteral("bundled"), QStringLiteral("demo-key-B")), 0);
 }
 
 TEST(OutboxTest, OneCartHasAtMostOnePendingSubmission)

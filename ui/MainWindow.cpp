@@ -25,6 +25,7 @@
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -34,6 +35,7 @@ namespace onceorder::ui {
 namespace {
 
 constexpr int kReadTimeoutMs = 5000;
+constexpr int kRefreshCoalesceMs = 150;
 
 QTableWidget* makeTable(const QString& objectName, const QStringList& headers)
 {
@@ -114,6 +116,7 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     , m_serverLabel(new QLabel(tr("Starting the server…")))
     , m_conditionerLabel(new QLabel)
     , m_pendingLabel(new QLabel)
+    , m_refreshTimer(new QTimer(this))
 {
     const QString client = clientName(session->options().apiKey);
     setWindowTitle(tr("OnceOrder — client %1").arg(client));
@@ -160,6 +163,16 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     statusBar()->addWidget(m_serverLabel, 1);
     statusBar()->addPermanentWidget(m_conditionerLabel);
     statusBar()->addPermanentWidget(m_pendingLabel);
+    m_refreshTimer->setSingleShot(true);
+    m_refreshTimer->setInterval(kRefreshCoalesceMs);
+    connect(m_refreshTimer, &QTimer::timeout, this, [this] {
+        refreshProducts();
+        refreshOrders();
+        m_monitor->pollNow();
+    });
+    // Sized once per refill (refreshOrders), not re-measured on every cell: with many orders that was quadratic
+    // and froze the window for seconds.
+    m_ordersTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     setConditionerMode(QStringLiteral("pass"));
     setPendingCount(0);
     resize(1400, 900);
@@ -369,6 +382,10 @@ void MainWindow::refreshOrders()
                 return;
             }
             const auto orders = core::ServerState::ordersFromJson(reply.body);
+            if (orders == m_shownOrders) {
+                return; // refilling an unchanged table costs the event loop for nothing
+            }
+            m_shownOrders = orders;
             m_ordersTable->setRowCount(static_cast<int>(orders.size()));
             for (int row = 0; row < orders.size(); ++row) {
                 const auto& order = orders.at(row);
@@ -461,9 +478,13 @@ void MainWindow::showSubmission(const core::Submission& submission)
     setPendingCount(m_session->engine()->pendingCount());
     const bool ofThisCart = submission.cartId == m_cart.cartId();
     if (submission.id != m_currentId && !ofThisCart) {
-        // A resumed submission of an earlier run: shown while nothing newer is.
-        if (m_currentId != 0 || submission.state != core::SubmissionState::Pending) {
-            refreshOrders();
+        // Another submission (resumed from an earlier run, or an earlier cart still retrying): the orders change
+        // only when it settles. Shown in the timeline while nothing newer is.
+        if (submission.state != core::SubmissionState::Pending) {
+            scheduleRefresh();
+            return;
+        }
+        if (m_currentId != 0) {
             return;
         }
     }
@@ -518,9 +539,15 @@ void MainWindow::showSubmission(const core::Submission& submission)
         m_cart.renewId();
     }
     if (submission.state != core::SubmissionState::Pending) {
-        refreshProducts();
-        refreshOrders();
-        m_monitor->pollNow();
+        scheduleRefresh();
+    }
+}
+
+void MainWindow::scheduleRefresh()
+{
+    // One refresh for a burst of outcomes: a hundred carts settling within a second is one round of requests.
+    if (!m_refreshTimer->isActive()) {
+        m_refreshTimer->start();
     }
 }
 

@@ -7,6 +7,7 @@
 #include "Clock.h"
 #include "KeyStrategy.h"
 #include "ServerApi.h"
+#include "ServerState.h"
 #include "Submission.h"
 
 #include <QMainWindow>
@@ -17,12 +18,12 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
+class QTimer;
 
 namespace onceorder::core {
 class ClientSession;
 class DebugControls;
 class ServerMonitor;
-struct ServerState;
 } // namespace onceorder::core
 
 namespace onceorder::ui {
@@ -66,6 +67,8 @@ private:
     void onServerDown();
     void refreshProducts();
     void refreshOrders();
+    // Refreshes products, orders and the live tables once, shortly, however many outcomes arrive meanwhile.
+    void scheduleRefresh();
     void showProducts(const QList<core::Product>& products);
     void showServerState(const core::ServerState& state);
     void addToCart();
@@ -104,6 +107,8 @@ private:
     QLabel* m_serverLabel;
     QLabel* m_conditionerLabel;
     QLabel* m_pendingLabel;
+    QTimer* m_refreshTimer;
+    QList<core::ServerOrderRow> m_shownOrders;
 };
 
 } // namespace onceorder::ui
