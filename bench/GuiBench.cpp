@@ -32,7 +32,6 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
-#include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
@@ -293,13 +292,7 @@ int main(int argc, char** argv)
     const QCommandLineOption serverDbOption(QStringLiteral("server-db"),
                                             QStringLiteral("start the bundled server on a copy of this database"),
                                             QStringLiteral("PATH"));
-    const QCommandLineOption whatIfOption(
-        QStringLiteral("what-if-fixed-orders-columns"),
-        QStringLiteral("a what-if, not the application: the orders list's columns are sized once per refresh "
-                       "(its header set to Interactive; refreshOrders already calls resizeColumnsToContents) instead "
-                       "of re-measuring every row on every cell set (ResizeToContents)"));
-    parser.addOptions(
-        {submissionsOption, dropOption, spacingOption, restOption, timeoutOption, serverDbOption, whatIfOption});
+    parser.addOptions({submissionsOption, dropOption, spacingOption, restOption, timeoutOption, serverDbOption});
     parser.process(app);
     const int submissions = parser.value(submissionsOption).toInt();
     const double dropPercent = parser.value(dropOption).toDouble();
@@ -319,11 +312,6 @@ int main(int argc, char** argv)
     core::ClientSession session(options);
     session.enableConditioner(); // as app/main.cpp: the debug panel's network controls act on it
     ui::MainWindow window(&session);
-    if (parser.isSet(whatIfOption)) {
-        window.findChild<QTableWidget*>(QStringLiteral("ordersTable"))
-            ->horizontalHeader()
-            ->setSectionResizeMode(QHeaderView::Interactive);
-    }
     window.show();
 
     StallMeter meter;
@@ -450,10 +438,9 @@ int main(int argc, char** argv)
 
     std::printf("### GUI event loop and memory (onceorder-gui-bench)\n\n");
     std::printf("%d carts, one every %d ms, network flaky at %.0f %%, %s; server database %s (%lld orders at the "
-                "end), live tables polling; QT_QPA_PLATFORM=%s%s\n\n",
+                "end), live tables polling; QT_QPA_PLATFORM=%s\n\n",
                 submissions, spacingMs, dropPercent, parser.isSet(serverDbOption) ? "copied database" : "fresh",
-                qPrintable(serverDb), static_cast<long long>(serverOrders), qgetenv("QT_QPA_PLATFORM").constData(),
-                parser.isSet(whatIfOption) ? "; WHAT-IF: orders list sized once per refresh" : "");
+                qPrintable(serverDb), static_cast<long long>(serverOrders), qgetenv("QT_QPA_PLATFORM").constData());
     std::printf("Gaps between the ticks of a 1 ms timer (ms; a gap is the longest the window could not react):\n\n");
     std::printf("| phase | seconds | ticks | p50 | p99 | p99.9 | max | > 16 ms | > 100 ms |\n");
     std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
