@@ -7,10 +7,12 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <variant>
 
 namespace onceorder::server {
 
@@ -72,6 +74,33 @@ std::optional<Problem> checkJsonBody(const httplib::Request& req)
     return std::nullopt;
 }
 
+// ?limit=N on GET /orders and the /_debug/* state: absent is no limit; otherwise a whole number 1–1000 written
+// plainly (digits, no sign, no leading zero), given once. Anything else is the problem to answer.
+std::variant<std::optional<int>, Problem> parseLimit(const httplib::Request& req)
+{
+    if (!req.has_param("limit")) {
+        return std::optional<int> {};
+    }
+    const std::string value = req.get_param_value("limit");
+    const bool once = req.get_param_value_count("limit") == 1;
+    const bool plain = !value.empty() && value.size() <= 4 && value.front() != '0' &&
+        std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const int limit = plain ? std::stoi(value) : 0;
+    if (!once || !plain || limit > kMaxLimit) {
+        // Echo the value only when it is short, visible ASCII: the detail must stay valid UTF-8 JSON text.
+        const bool echo = value.size() <= 16 &&
+            std::all_of(value.begin(), value.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
+        return Problem {400,
+                        "invalid-limit",
+                        "Invalid limit",
+                        "limit must be given once, as a whole number from 1 to " + std::to_string(kMaxLimit) +
+                            (echo ? " (got \"" + value + "\")" : std::string()),
+                        {},
+                        {}};
+    }
+    return std::optional<int> {limit};
+}
+
 } // namespace
 
 HttpApi::HttpApi(Store& store, OrderService& orders, OrderQueries& queries, Faults& faults, Metrics& metrics,
@@ -92,14 +121,27 @@ void HttpApi::enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks
     m_gateway = &gateway;
 }
 
-std::string HttpApi::debugState()
+std::string HttpApi::debugState(std::optional<int> limit)
 {
-    std::string state = m_queries.debugStateJson(m_faults);
+    auto state = m_queries.debugState(m_faults, limit);
+    state.json.pop_back(); // reopen the object for the gateway (it keeps its own books) and the totals
     if (m_gateway) {
-        state.pop_back(); // one more member: the gateway keeps its own books
-        state += ",\"gateway\":" + m_gateway->stateJson() + "}";
+        auto books = m_gateway->books(limit);
+        state.json += ",\"gateway\":" + books.json;
+        state.totals.num("gateway_charges", books.charges);
     }
-    return state;
+    return state.json + ",\"totals\":" + state.totals.finish() + "}";
+}
+
+std::optional<std::optional<int>> HttpApi::limitOf(const httplib::Request& req, httplib::Response& res,
+                                                   Exchange& exchange)
+{
+    auto limit = parseLimit(req);
+    if (auto* problem = std::get_if<Problem>(&limit)) {
+        answer(res, *problem, exchange);
+        return std::nullopt;
+    }
+    return std::get<std::optional<int>>(limit);
 }
 
 void HttpApi::registerRoutes(httplib::Server& server)
@@ -136,22 +178,28 @@ void HttpApi::registerRoutes(httplib::Server& server)
         res.set_content(m_metrics.render(), "text/plain; version=0.0.4; charset=utf-8");
     });
 
-    server.Get("/_debug/state", debugRoute("GET /_debug/state", [this](auto&, auto& res, auto& ex) {
-                   answer(res, 200, debugState());
-                   ex.outcome = "ok";
+    server.Get("/_debug/state", debugRoute("GET /_debug/state", [this](auto& req, auto& res, auto& ex) {
+                   if (auto limit = limitOf(req, res, ex)) {
+                       answer(res, 200, debugState(*limit));
+                       ex.outcome = "ok";
+                   }
                }));
     server.Post("/_debug/faults", debugRoute("POST /_debug/faults", [this](auto& req, auto& res, auto& ex) {
                     postFaults(req, res, ex);
                 }));
     server.Post("/_debug/mode",
                 debugRoute("POST /_debug/mode", [this](auto& req, auto& res, auto& ex) { postMode(req, res, ex); }));
-    server.Post("/_debug/reset", debugRoute("POST /_debug/reset", [this](auto&, auto& res, auto& ex) {
+    server.Post("/_debug/reset", debugRoute("POST /_debug/reset", [this](auto& req, auto& res, auto& ex) {
+                    auto limit = limitOf(req, res, ex);
+                    if (!limit) {
+                        return;
+                    }
                     m_faults.clear();
                     m_store.resetDemoData();
                     if (m_gateway) {
                         m_gateway->reset();
                     }
-                    answer(res, 200, debugState());
+                    answer(res, 200, debugState(*limit));
                     ex.outcome = "reset";
                 }));
 
@@ -375,11 +423,15 @@ void HttpApi::getOrders(const httplib::Request& req, httplib::Response& res, Exc
     if (!client) {
         return;
     }
+    auto limit = limitOf(req, res, exchange);
+    if (!limit) {
+        return;
+    }
     std::optional<std::string> cartId;
     if (req.has_param("cart_id")) {
         cartId = req.get_param_value("cart_id");
     }
-    answer(res, 200, m_queries.ordersJson(client->id, cartId));
+    answer(res, 200, m_queries.ordersJson(client->id, cartId, *limit));
     exchange.outcome = "ok";
 }
 
@@ -467,6 +519,10 @@ void HttpApi::postFaults(const httplib::Request& req, httplib::Response& res, Ex
         answer(res, *problem, exchange);
         return;
     }
+    auto limit = limitOf(req, res, exchange);
+    if (!limit) {
+        return;
+    }
     auto parsed = parseJson(req.body);
     if (!std::holds_alternative<JsonValue>(parsed) || !std::get<JsonValue>(parsed).isObject()) {
         bad("send a JSON object such as {\"fault\":\"fail-before-commit\",\"count\":1}");
@@ -502,7 +558,7 @@ void HttpApi::postFaults(const httplib::Request& req, httplib::Response& res, Ex
         return;
     }
     m_faults.arm(fault);
-    answer(res, 200, debugState());
+    answer(res, 200, debugState(*limit));
     exchange.outcome = std::string(faultKindName(fault.kind));
 }
 
@@ -510,6 +566,10 @@ void HttpApi::postMode(const httplib::Request& req, httplib::Response& res, Exch
 {
     if (auto problem = checkJsonBody(req)) {
         answer(res, *problem, exchange);
+        return;
+    }
+    auto limit = limitOf(req, res, exchange);
+    if (!limit) {
         return;
     }
     auto parsed = parseJson(req.body);
@@ -545,7 +605,7 @@ void HttpApi::postMode(const httplib::Request& req, httplib::Response& res, Exch
         *target = *flag;
     }
     m_faults.setModes(modes);
-    answer(res, 200, debugState());
+    answer(res, 200, debugState(*limit));
     exchange.outcome = "ok";
 }
 

@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace httplib {
@@ -25,6 +26,8 @@ struct Response;
 namespace onceorder::server {
 
 inline constexpr std::size_t kMaxBodyBytes = 64 * 1024;
+// The most rows one ?limit= may ask for (GET /orders, the /_debug/* state).
+inline constexpr int kMaxLimit = 1000;
 
 class HttpApi
 {
@@ -58,7 +61,10 @@ private:
     // Unknown products are refused before the key is used.
     bool productsExist(const OrderCommand& command, httplib::Response& res, Exchange& exchange);
     void answer(httplib::Response& res, const OrderResponse& response, Exchange& exchange);
-    std::string debugState();
+    // The debug state with each row list capped at its newest `limit` rows (all without one), plus "totals".
+    std::string debugState(std::optional<int> limit);
+    // The request's ?limit= (an empty optional if absent), or nothing with a 400 invalid-limit already answered.
+    std::optional<std::optional<int>> limitOf(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
     void getOrders(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
     void getOrder(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
     void putStock(const httplib::Request& req, httplib::Response& res, Exchange& exchange);

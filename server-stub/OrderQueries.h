@@ -2,6 +2,7 @@
 #pragma once
 
 #include "Faults.h"
+#include "Json.h"
 #include "Store.h"
 
 #include <optional>
@@ -16,12 +17,23 @@ public:
 
     // One order of this client as JSON, or nothing (also for another client's order: no leak of existence).
     std::optional<std::string> orderJson(const std::string& clientId, long long orderId);
-    // This client's orders, newest first; optionally only the one holding a cart id (for reconciliation).
-    std::string ordersJson(const std::string& clientId, const std::optional<std::string>& cartId);
+    // This client's orders, newest first, at most `limit` of them (all without one); optionally only the one
+    // holding a cart id (for reconciliation). One query however many orders: their lines come in the same rows.
+    std::string ordersJson(const std::string& clientId, const std::optional<std::string>& cartId,
+                           std::optional<int> limit);
     std::string productsJson();
     // The article's "absolute value instead of a delta": repeating it changes nothing. False if no such product.
     bool setStock(const std::string& productId, int stock);
-    std::string debugStateJson(const Faults& faults);
+
+    // The debug state and the full count of each row list it holds; `totals` is left open for the caller's own
+    // lists (the gateway's charges) and is not yet part of `json`.
+    struct DebugState
+    {
+        std::string json;
+        JsonObjectWriter totals;
+    };
+    // Each row list holds its newest `limit` rows (all without one), oldest first as without a limit.
+    DebugState debugState(const Faults& faults, std::optional<int> limit);
 
 private:
     static std::string productsOn(Store::Lease& db);

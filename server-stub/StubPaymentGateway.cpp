@@ -180,11 +180,15 @@ long long StubPaymentGateway::chargeCount()
     return m_db.execAndGet("SELECT count(*) FROM gateway_charges").getInt64();
 }
 
-std::string StubPaymentGateway::stateJson()
+StubPaymentGateway::Books StubPaymentGateway::books(std::optional<int> limit)
 {
     std::lock_guard lock(m_lock);
-    SQLite::Statement rows(m_db,
-                           "SELECT id, idempotency_key, amount, method, outcome FROM gateway_charges ORDER BY id");
+    SQLite::Statement rows(
+        m_db,
+        "SELECT id, idempotency_key, amount, method, outcome FROM "
+        "(SELECT id, idempotency_key, amount, method, outcome FROM gateway_charges ORDER BY id DESC LIMIT ?) "
+        "ORDER BY id");
+    rows.bind(1, limit.value_or(-1)); // LIMIT -1 is no limit
     std::string charges = "[";
     while (rows.executeStep()) {
         if (charges.size() > 1) {
@@ -198,7 +202,8 @@ std::string StubPaymentGateway::stateJson()
                        .str("outcome", rows.getColumn(4).getString())
                        .finish();
     }
-    return JsonObjectWriter().raw("charges", charges + "]").finish();
+    return Books {JsonObjectWriter().raw("charges", charges + "]").finish(),
+                  m_db.execAndGet("SELECT count(*) FROM gateway_charges").getInt64()};
 }
 
 void StubPaymentGateway::reset()

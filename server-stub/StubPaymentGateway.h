@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,15 @@ public:
     static std::string signature(const std::string& secret, const std::string& body);
 
     long long chargeCount();
-    std::string stateJson(); // {"charges":[…]} for /_debug/state
+    // For /_debug/state: {"charges":[…]} with the newest `limit` charges (all without one), oldest first, and how
+    // many there are in all, read together.
+    struct Books
+    {
+        std::string json;
+        long long charges = 0;
+    };
+    Books books(std::optional<int> limit);
+    std::string stateJson() { return books(std::nullopt).json; }
     void reset();
 
 private:

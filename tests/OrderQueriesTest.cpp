@@ -1,0 +1,86 @@
+// The read side on a fresh SQLite file: how many SQL statements a listing runs, counted by SQLite itself
+// (sqlite3_trace_v2), so a page of orders and their lines costs the same few queries however long it is.
+#include "OrderQueries.h"
+#include "OrderService.h"
+#include "support/ServerProcess.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+using namespace onceorder::server;
+using onceorder::test::TempDir;
+
+namespace {
+
+class OrderQueriesTest : public ::testing::Test
+{
+protected:
+    TempDir dir;
+    // One connection, so every lease is the connection the trace is installed on.
+    Store store {dir.file("server.db"), Synchronous::Normal, 1};
+    Faults faults;
+    ManualClock clock {1'790'000'000'000};
+    OrderService service {store, faults, clock, std::chrono::seconds(3600)};
+    OrderQueries queries {store};
+    Client a {"A", false};
+    int placed = 0;
+
+    void place(int count)
+    {
+        queries.setStock("propiska", 1'000'000);
+        queries.setStock("hrnek", 1'000'000);
+        for (int i = 0; i < count; ++i, ++placed) {
+            auto command = parseOrderCommand(
+                placed % 2 ? R"({"items":[{"product":"propiska","quantity":1},{"product":"hrnek","quantity":1}]})"
+                           : R"({"product":"propiska","quantity":1})");
+            ASSERT_EQ(service.placeOrder(a, "k" + std::to_string(placed), std::get<OrderCommand>(command)).status, 201);
+            clock.advanceMs(1);
+        }
+    }
+
+    // The SQL statements `read` runs on the store's connection.
+    template<typename Fn>
+    int statementsRunBy(Fn&& read)
+    {
+        int count = 0;
+        auto onStatement = [](unsigned, void* counter, void*, void*) {
+            ++*static_cast<int*>(counter);
+            return 0;
+        };
+        {
+            auto db = store.lease();
+            sqlite3_trace_v2(db->getHandle(), SQLITE_TRACE_STMT, onStatement, &count);
+        }
+        read();
+        auto db = store.lease();
+        sqlite3_trace_v2(db->getHandle(), 0, nullptr, nullptr);
+        return count;
+    }
+};
+
+} // namespace
+
+TEST_F(OrderQueriesTest, ListingOrdersRunsTheSameNumberOfQueriesForThreeOrForThreeHundredOrders)
+{
+    place(3);
+    const int few = statementsRunBy([&] { EXPECT_EQ(queries.ordersJson("A", std::nullopt, 1000).size() > 2, true); });
+    place(297);
+    std::string page;
+    const int many = statementsRunBy([&] { page = queries.ordersJson("A", std::nullopt, 1000); });
+    const int unlimited = statementsRunBy([&] { queries.ordersJson("A", std::nullopt, std::nullopt); });
+    EXPECT_EQ(many, few);
+    EXPECT_EQ(unlimited, few);
+    EXPECT_LE(few, 3) << "BEGIN, the one SELECT, COMMIT";
+    EXPECT_EQ(page.rfind("[{\"order_id\":300,", 0), 0u) << "newest first";
+}
+
+TEST_F(OrderQueriesTest, DebugStateRunsTheSameNumberOfQueriesHoweverManyRowsItLists)
+{
+    place(2);
+    const int few = statementsRunBy([&] { queries.debugState(faults, std::nullopt); });
+    place(150);
+    const int many = statementsRunBy([&] { queries.debugState(faults, std::nullopt); });
+    const int capped = statementsRunBy([&] { queries.debugState(faults, 10); });
+    EXPECT_EQ(many, few);
+    EXPECT_EQ(capped, few);
+}
