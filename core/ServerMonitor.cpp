@@ -56,7 +56,7 @@ void ServerMonitor::poll()
         return;
     }
     m_inFlight = true;
-    m_api->get(QStringLiteral("/_debug/state"), kPollTimeoutMs, [this, alive = QPointer(this)](const HttpReply& reply) {
+    m_api->get(kLiveStatePath, kPollTimeoutMs, [this, alive = QPointer(this)](const HttpReply& reply) {
         if (!alive) {
             return; // the reply outlived the monitor
         }

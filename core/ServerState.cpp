@@ -74,6 +74,13 @@ std::optional<ServerState> ServerState::fromJson(const QByteArray& json)
                                            object.value(QLatin1String("name")).toString(),
                                            object.value(QLatin1String("stock")).toInteger()});
     }
+    // Servers before "totals" sent every row: then the lists are the totals.
+    const QJsonObject totals = root.value(QLatin1String("totals")).toObject();
+    const auto total = [&totals](const char* name, qsizetype listed) {
+        return totals.value(QLatin1String(name)).toInteger(listed);
+    };
+    state.totalKeys = total("keys", state.keys.size());
+    state.totalOrders = total("orders", state.orders.size());
     state.fault = faultFrom(root.value(QLatin1String("fault")).toObject());
     state.checkoutFault = faultFrom(root.value(QLatin1String("checkout_fault")).toObject());
     state.gatewayFault = faultFrom(root.value(QLatin1String("gateway_fault")).toObject());
@@ -119,6 +126,9 @@ std::optional<ServerState> ServerState::fromJson(const QByteArray& json)
     state.modes.unscopedKeys = modes.value(QLatin1String("unscoped_keys")).toBool();
     state.modes.storeTransient = modes.value(QLatin1String("store_transient")).toBool();
     state.modes.businessKeyOff = modes.value(QLatin1String("business_key_off")).toBool();
+    state.totalCheckoutKeys = total("checkout_keys", state.checkoutKeys.size());
+    state.totalCharges = total("gateway_charges", state.charges.size());
+    state.totalWebhooks = total("webhook_events", state.webhooks.size());
     return state;
 }
 

@@ -69,6 +69,8 @@ void ServerTableModelTest::parsesTheDebugState()
     QVERIFY(state->modes.unscopedKeys);
     QVERIFY(state->modes.businessKeyOff);
     QVERIFY(!state->modes.checkThenInsert);
+    QCOMPARE(state->totalKeys, 2); // no "totals" (an older server): the lists are complete
+    QCOMPARE(state->totalOrders, 1);
 }
 
 void ServerTableModelTest::rejectsWhatIsNotADebugState()
@@ -194,6 +196,7 @@ void ServerTableModelTest::theCheckoutTablesShowRecoveryPointsChargesAndWebhooks
      "payments":[{"charge_id":"ch_1","order_id":1,"amount":19900,"source":"webhook"}],
      "webhook_events":[{"event_id":"evt_1","type":"charge.succeeded","effect":"applied"},
                        {"event_id":"evt_2","type":"charge.succeeded","effect":"no-change"}],
+     "totals":{"keys":0,"orders":0,"checkout_keys":2,"payments":1,"webhook_events":5,"gateway_charges":2},
      "checkout_fault":{"fault":"crash-after-charge","remaining":1,"delay_ms":0,"retry_after":1},
      "gateway_fault":{"fault":"none","remaining":0,"delay_ms":0,"retry_after":1},
      "gateway":{"charges":[
@@ -203,6 +206,8 @@ void ServerTableModelTest::theCheckoutTablesShowRecoveryPointsChargesAndWebhooks
     QVERIFY(state);
     QCOMPARE(state->checkoutFault.fault, QStringLiteral("crash-after-charge"));
     QCOMPARE(state->gatewayFault.remaining, 0);
+    QCOMPARE(state->totalWebhooks, 5); // a capped list: the totals count every row, not the two listed
+    QCOMPARE(state->totalCharges, 2);
 
     ui::ServerTableModel keys(ui::ServerTableModel::Table::CheckoutKeys);
     QAbstractItemModelTester keysTester(&keys, QAbstractItemModelTester::FailureReportingMode::QtTest);

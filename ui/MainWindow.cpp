@@ -377,7 +377,8 @@ void MainWindow::refreshProducts()
 void MainWindow::refreshOrders()
 {
     m_session->api()->get(
-        QStringLiteral("/orders"), kReadTimeoutMs, [this, alive = QPointer(this)](const core::HttpReply& reply) {
+        QStringLiteral("/orders?limit=%1").arg(core::kLiveRowLimit), kReadTimeoutMs,
+        [this, alive = QPointer(this)](const core::HttpReply& reply) {
             if (!alive || reply.status != 200) {
                 return;
             }

@@ -111,11 +111,11 @@ QWidget* ServerTablesDock::titled(const QString& title, const QString& explanati
 
 void ServerTablesDock::showTabCounts(const core::ServerState& state)
 {
-    m_keyTabs->setTabText(0, tr("Keys: /orders (%1)").arg(state.keys.size()));
-    m_keyTabs->setTabText(1, tr("Keys: /checkout (%1)").arg(state.checkoutKeys.size()));
+    m_keyTabs->setTabText(0, tr("Keys: /orders (%1)").arg(state.totalKeys));
+    m_keyTabs->setTabText(1, tr("Keys: /checkout (%1)").arg(state.totalCheckoutKeys));
     m_sideTabs->setTabText(0, tr("Stock"));
-    m_sideTabs->setTabText(1, tr("Charges (%1)").arg(state.charges.size()));
-    m_sideTabs->setTabText(2, tr("Webhooks (%1)").arg(state.webhooks.size()));
+    m_sideTabs->setTabText(1, tr("Charges (%1)").arg(state.totalCharges));
+    m_sideTabs->setTabText(2, tr("Webhooks (%1)").arg(state.totalWebhooks));
 }
 
 void ServerTablesDock::showState(const core::ServerState& state)
@@ -140,10 +140,9 @@ void ServerTablesDock::showState(const core::ServerState& state)
     for (auto* view : findChildren<QTableView*>()) {
         view->resizeColumnsToContents();
     }
-    m_statusLabel->setText(
-        tr("Live: %n order(s), %1 key(s); updated %2", nullptr, static_cast<int>(state.orders.size()))
-            .arg(state.keys.size())
-            .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
+    m_statusLabel->setText(tr("Live: %n order(s), %1 key(s); updated %2", nullptr, static_cast<int>(state.totalOrders))
+                               .arg(state.totalKeys)
+                               .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
     m_statusLabel->setStyleSheet(QString());
 }
 
