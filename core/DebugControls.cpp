@@ -71,13 +71,14 @@ void DebugControls::runCompleter()
                         const int completed =
                             QJsonDocument::fromJson(reply.body).object().value(QStringLiteral("completed")).toInt();
                         // Its answer is a count, not the tables: fetch them so the panel shows what it did.
-                        m_api->get(kLiveStatePath, kDebugTimeoutMs, [this, alive, completed](const HttpReply& state) {
-                            if (alive && state.status == 200) {
-                                Q_EMIT succeeded(
-                                    tr("the completer finished %n abandoned checkout(s)", nullptr, completed),
-                                    ServerState::fromJson(state.body).value_or(ServerState {}));
-                            }
-                        });
+                        m_api->get(withLiveLimit(QStringLiteral("/_debug/state")), kDebugTimeoutMs,
+                                   [this, alive, completed](const HttpReply& state) {
+                                       if (alive && state.status == 200) {
+                                           Q_EMIT succeeded(tr("the completer finished %n abandoned checkout(s)",
+                                                               nullptr, completed),
+                                                            ServerState::fromJson(state.body).value_or(ServerState {}));
+                                       }
+                                   });
                     });
 }
 
@@ -93,7 +94,7 @@ void DebugControls::killBundledServer()
 void DebugControls::post(const QString& path, const QByteArray& body, const QString& what)
 {
     // The answer is the state: the newest rows only, as the live tables show them.
-    const QString capped = path + QStringLiteral("?limit=%1").arg(kLiveRowLimit);
+    const QString capped = withLiveLimit(path);
     m_api->postJson(capped, body, kDebugTimeoutMs, [this, alive = QPointer(this), what](const HttpReply& reply) {
         if (!alive) {
             return;

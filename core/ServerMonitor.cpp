@@ -56,27 +56,28 @@ void ServerMonitor::poll()
         return;
     }
     m_inFlight = true;
-    m_api->get(kLiveStatePath, kPollTimeoutMs, [this, alive = QPointer(this)](const HttpReply& reply) {
-        if (!alive) {
-            return; // the reply outlived the monitor
-        }
-        m_inFlight = false;
-        if (reply.status == 200) {
-            if (auto state = ServerState::fromJson(reply.body)) {
-                acceptState(*state);
-            } else {
-                Q_EMIT unavailable(tr("the server's answer is not a debug state"), reply.status);
-            }
-        } else {
-            Q_EMIT unavailable(describeReply(reply), reply.status);
-        }
-        if (m_pollAgain) {
-            m_pollAgain = false;
-            poll();
-            return;
-        }
-        schedule();
-    });
+    m_api->get(withLiveLimit(QStringLiteral("/_debug/state")), kPollTimeoutMs,
+               [this, alive = QPointer(this)](const HttpReply& reply) {
+                   if (!alive) {
+                       return; // the reply outlived the monitor
+                   }
+                   m_inFlight = false;
+                   if (reply.status == 200) {
+                       if (auto state = ServerState::fromJson(reply.body)) {
+                           acceptState(*state);
+                       } else {
+                           Q_EMIT unavailable(tr("the server's answer is not a debug state"), reply.status);
+                       }
+                   } else {
+                       Q_EMIT unavailable(describeReply(reply), reply.status);
+                   }
+                   if (m_pollAgain) {
+                       m_pollAgain = false;
+                       poll();
+                       return;
+                   }
+                   schedule();
+               });
 }
 
 void ServerMonitor::schedule()

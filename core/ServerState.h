@@ -96,7 +96,11 @@ struct ServerWebhookRow
 
 // The live tables ask for the newest rows only: a database after a benchmark holds 100,000 orders (46 MB of JSON).
 inline constexpr int kLiveRowLimit = 200;
-inline const QString kLiveStatePath = QStringLiteral("/_debug/state?limit=200");
+// path ("/orders", "/_debug/state", …) asking for the newest kLiveRowLimit rows.
+inline QString withLiveLimit(const QString& path)
+{
+    return path + QStringLiteral("?limit=%1").arg(kLiveRowLimit);
+}
 
 struct ServerState
 {

@@ -377,7 +377,7 @@ void MainWindow::refreshProducts()
 void MainWindow::refreshOrders()
 {
     m_session->api()->get(
-        QStringLiteral("/orders?limit=%1").arg(core::kLiveRowLimit), kReadTimeoutMs,
+        core::withLiveLimit(QStringLiteral("/orders")), kReadTimeoutMs,
         [this, alive = QPointer(this)](const core::HttpReply& reply) {
             if (!alive || reply.status != 200) {
                 return;
