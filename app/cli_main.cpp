@@ -1,5 +1,5 @@
 // onceorder-cli: the headless client on the same core as the window.
-#include "CliRunner.h"
+#include "session/CliRunner.h"
 
 #include <QCoreApplication>
 

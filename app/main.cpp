@@ -1,9 +1,9 @@
 // onceorder: the desktop client. Parses the command line, starts the session, shows the window.
-#include "ClientOptions.h"
-#include "ClientSession.h"
 #include "MainWindow.h"
-#include "ScenarioCommand.h"
-#include "Translations.h"
+#include "session/ClientOptions.h"
+#include "session/ClientSession.h"
+#include "session/Translations.h"
+#include "teaching/ScenarioCommand.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

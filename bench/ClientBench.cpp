@@ -3,10 +3,10 @@
 // 1,000 pending submissions (SubmissionEngine::resumePending until every one has its timer), with and without an
 // attempt left in flight by a crash. The outbox is SQLite with synchronous=FULL on a real disk (ONCEORDER_BENCH_DIR,
 // else the system temp dir), as on a user's machine.
-#include "Clock.h"
-#include "Outbox.h"
-#include "ServerApi.h"
-#include "SubmissionEngine.h"
+#include "net/ServerApi.h"
+#include "retry/Clock.h"
+#include "submission/Outbox.h"
+#include "submission/SubmissionEngine.h"
 
 #include <QCoreApplication>
 #include <QDir>

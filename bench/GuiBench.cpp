@@ -11,14 +11,14 @@
 // Then it checks that every submission is Placed with its own order id and that the server's database holds
 // exactly one order per cart, and prints a Markdown report. --server-db starts the bundled server on a copy of a
 // given database (e.g. one with 100,000 orders). Not a test: run it with bench/run-client or bench/run.
-#include "Cart.h"
-#include "ClientSession.h"
 #include "MainWindow.h"
-#include "NetworkConditioner.h"
 #include "ServerTableModel.h"
 #include "ServerTablesDock.h"
-#include "SubmissionEngine.h"
-#include "Translations.h"
+#include "net/NetworkConditioner.h"
+#include "session/ClientSession.h"
+#include "session/Translations.h"
+#include "submission/Cart.h"
+#include "submission/SubmissionEngine.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>

@@ -8,8 +8,8 @@
 // prints one Markdown table: per client count and strategy, the median over the seeds of the total calls, the
 // calls once the server is up, the time until every client is done, the peak calls in any 100 ms window (overall
 // and once the server is up), and how many clients gave up.
-#include "Clock.h"
-#include "RetryPolicy.h"
+#include "retry/Clock.h"
+#include "retry/RetryPolicy.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -2,10 +2,10 @@
 // (OrderService::placeOrder on a Store backed by a file), with no HTTP in front of it, at both --synchronous
 // settings; the replay path (same key); and the CPU work before the transaction (JSON parse, fingerprint).
 // The HTTP numbers of bench/run-server are judged against these, measured in the same run.
-#include "Faults.h"
-#include "OrderCommand.h"
-#include "OrderService.h"
-#include "Store.h"
+#include "orders/OrderCommand.h"
+#include "orders/OrderService.h"
+#include "storage/Store.h"
+#include "teaching/Faults.h"
 
 #include <SQLiteCpp/Statement.h>
 #include <benchmark/benchmark.h>

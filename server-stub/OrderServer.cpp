@@ -1,12 +1,12 @@
 #include "OrderServer.h"
 
-#include "CheckoutService.h"
-#include "HttpApi.h"
-#include "OrderQueries.h"
-#include "OrderService.h"
-#include "Store.h"
-#include "StubPaymentGateway.h"
-#include "WebhookHandler.h"
+#include "checkout/CheckoutService.h"
+#include "checkout/StubPaymentGateway.h"
+#include "checkout/WebhookHandler.h"
+#include "http/HttpApi.h"
+#include "orders/OrderQueries.h"
+#include "orders/OrderService.h"
+#include "storage/Store.h"
 
 #include <httplib.h>
 

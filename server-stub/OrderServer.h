@@ -1,10 +1,10 @@
 // OrderServer: the whole server assembled (store, service, HTTP, reaper), for main() and in-process tests.
 #pragma once
 
-#include "Clock.h"
-#include "Faults.h"
-#include "Metrics.h"
 #include "ServerOptions.h"
+#include "http/Metrics.h"
+#include "support/Clock.h"
+#include "teaching/Faults.h"
 
 #include <condition_variable>
 #include <memory>

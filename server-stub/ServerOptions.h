@@ -1,7 +1,7 @@
 // ServerOptions: the command line of onceorder-server (SPEC §3), parsed without side effects.
 #pragma once
 
-#include "Store.h"
+#include "storage/Store.h"
 
 #include <chrono>
 #include <string>

@@ -1,4 +1,4 @@
-#include "Cart.h"
+#include "submission/Cart.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,7 +1,7 @@
 // POST /checkout against the real onceorder-server process: the process killed between any two phases and
 // restarted on the same database files, the completer, a concurrent duplicate, a decline, and webhooks that
 // arrive twice or as twins, checked in the server's and the gateway's own SQLite files.
-#include "StubPaymentGateway.h"
+#include "checkout/StubPaymentGateway.h"
 #include "support/Http.h"
 #include "support/ServerProcess.h"
 

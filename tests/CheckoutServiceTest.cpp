@@ -1,9 +1,9 @@
 // POST /checkout's phases in process, on fresh SQLite files, with an injected clock: crashes between phases
 // (thrown instead of killing the process), the lock timeout, the completer, the gateway's behaviours and the
 // webhooks, all without sleeping.
-#include "CheckoutService.h"
-#include "StubPaymentGateway.h"
-#include "WebhookHandler.h"
+#include "checkout/CheckoutService.h"
+#include "checkout/StubPaymentGateway.h"
+#include "checkout/WebhookHandler.h"
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Statement.h>

@@ -1,5 +1,5 @@
 // HttpExchange's response framing, without sockets.
-#include "HttpExchange.h"
+#include "net/HttpExchange.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "IdempotencyKey.h"
+#include "support/IdempotencyKey.h"
 
 #include <gtest/gtest.h>
 

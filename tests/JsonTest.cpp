@@ -1,4 +1,4 @@
-#include "Json.h"
+#include "support/Json.h"
 
 #include <gtest/gtest.h>
 

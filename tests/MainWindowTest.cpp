@@ -1,12 +1,12 @@
 // The real window, the real bundled server (started by the session as a child process), real clicks.
 #include "MainWindow.h"
-#include "ClientSession.h"
-#include "DebugControls.h"
 #include "DebugPanel.h"
 #include "ServerTableModel.h"
 #include "ServerTablesDock.h"
-#include "SubmissionEngine.h"
-#include "Translations.h"
+#include "server/DebugControls.h"
+#include "session/ClientSession.h"
+#include "session/Translations.h"
+#include "submission/SubmissionEngine.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -1,9 +1,9 @@
 // NetworkConditioner between a real ServerApi (QNetworkAccessManager) and the real onceorder-server process: each
 // mode breaks the exchange where it says, and the server's SQLite file shows what the server actually saw.
-#include "NetworkConditioner.h"
-#include "Clock.h"
-#include "HttpExchange.h"
-#include "ServerApi.h"
+#include "net/NetworkConditioner.h"
+#include "net/HttpExchange.h"
+#include "net/ServerApi.h"
+#include "retry/Clock.h"
 #include "support/ServerProcess.h"
 
 #include <QCoreApplication>

@@ -1,5 +1,5 @@
-#include "OrderCommand.h"
-#include "OrderService.h"
+#include "orders/OrderCommand.h"
+#include "orders/OrderService.h"
 
 #include <gtest/gtest.h>
 

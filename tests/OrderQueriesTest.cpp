@@ -1,7 +1,7 @@
 // The read side on a fresh SQLite file: how many SQL statements a listing runs, counted by SQLite itself
 // (sqlite3_trace_v2), so a page of orders and their lines costs the same few queries however long it is.
-#include "OrderQueries.h"
-#include "OrderService.h"
+#include "orders/OrderQueries.h"
+#include "orders/OrderService.h"
 #include "support/ServerProcess.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // The server's transaction, in process, on a fresh SQLite file per test, with an injected clock.
-#include "OrderService.h"
+#include "orders/OrderService.h"
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Statement.h>

@@ -1,5 +1,5 @@
 // The client's state database, on a fresh folder per test.
-#include "Outbox.h"
+#include "submission/Outbox.h"
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Database.h>

@@ -1,4 +1,4 @@
-#include "RetryBudget.h"
+#include "retry/RetryBudget.h"
 
 #include <gtest/gtest.h>
 

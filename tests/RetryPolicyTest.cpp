@@ -1,5 +1,5 @@
 // The retry decision, deterministic: a seeded random source and explicit times, no network, no sleeping.
-#include "RetryPolicy.h"
+#include "retry/RetryPolicy.h"
 
 #include <QTimeZone>
 #include <gtest/gtest.h>

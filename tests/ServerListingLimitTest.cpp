@@ -1,7 +1,7 @@
 // ?limit= on GET /orders and on the debug state, against the real onceorder-server process: a page is the
 // listing's newest rows byte for byte, a bad limit is a 400 that changes nothing, and the totals count every row.
-#include "Json.h"
 #include "support/Http.h"
+#include "support/Json.h"
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Database.h>

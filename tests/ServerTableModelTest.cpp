@@ -1,7 +1,7 @@
 // The live tables' models: parsing /_debug/state, QAbstractItemModelTester on every kind of update, the duplicate
 // highlight. No server: the JSON is what OrderQueries::debugStateJson writes.
 #include "ServerTableModel.h"
-#include "ServerState.h"
+#include "server/ServerState.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

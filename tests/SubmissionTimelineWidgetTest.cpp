@@ -1,6 +1,6 @@
 // The timeline on constructed Submission values: no network, a manual clock, real clicks.
 #include "SubmissionTimelineWidget.h"
-#include "Clock.h"
+#include "retry/Clock.h"
 
 #include <QLabel>
 #include <QLineEdit>

@@ -1,7 +1,7 @@
 #include "DebugPanel.h"
 
-#include "DebugControls.h"
-#include "ServerState.h"
+#include "server/DebugControls.h"
+#include "server/ServerState.h"
 
 #include <QCheckBox>
 #include <QComboBox>

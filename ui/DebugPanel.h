@@ -4,7 +4,7 @@
 // line what it will show. Server commands go through core::DebugControls; the rest are signals.
 #pragma once
 
-#include "KeyStrategy.h"
+#include "submission/KeyStrategy.h"
 
 #include <QDockWidget>
 #include <QMap>

@@ -1,14 +1,14 @@
 #include "MainWindow.h"
 
-#include "ClientSession.h"
-#include "CrashPoint.h"
-#include "DebugControls.h"
 #include "DebugPanel.h"
 #include "ScenarioDialog.h"
-#include "ServerMonitor.h"
-#include "ServerState.h"
 #include "ServerTablesDock.h"
 #include "SubmissionTimelineWidget.h"
+#include "server/DebugControls.h"
+#include "server/ServerMonitor.h"
+#include "server/ServerState.h"
+#include "session/ClientSession.h"
+#include "submission/CrashPoint.h"
 
 #include <QCheckBox>
 #include <QComboBox>

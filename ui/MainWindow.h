@@ -3,12 +3,12 @@
 // panel. It displays what the core reports; it holds no retry or HTTP logic.
 #pragma once
 
-#include "Cart.h"
-#include "Clock.h"
-#include "KeyStrategy.h"
-#include "ServerApi.h"
-#include "ServerState.h"
-#include "Submission.h"
+#include "net/ServerApi.h"
+#include "retry/Clock.h"
+#include "server/ServerState.h"
+#include "submission/Cart.h"
+#include "submission/KeyStrategy.h"
+#include "submission/Submission.h"
 
 #include <QMainWindow>
 

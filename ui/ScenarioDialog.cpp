@@ -1,6 +1,6 @@
 #include "ScenarioDialog.h"
 
-#include "ScenarioRunner.h"
+#include "teaching/ScenarioRunner.h"
 
 #include <QColor>
 #include <QDialogButtonBox>

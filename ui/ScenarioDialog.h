@@ -2,7 +2,7 @@
 // beside it and, once it has run, the verdict table; the table can be exported as Markdown and CSV for slides.
 #pragma once
 
-#include "Scenario.h"
+#include "teaching/Scenario.h"
 
 #include <QDialog>
 

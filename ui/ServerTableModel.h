@@ -4,7 +4,7 @@
 // inserted rather than the whole view reset (the selection and the scroll position survive).
 #pragma once
 
-#include "ServerState.h"
+#include "server/ServerState.h"
 
 #include <QAbstractTableModel>
 #include <QList>

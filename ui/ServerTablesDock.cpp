@@ -1,7 +1,7 @@
 #include "ServerTablesDock.h"
 
-#include "ServerMonitor.h"
 #include "ServerTableModel.h"
+#include "server/ServerMonitor.h"
 
 #include <QDateTime>
 #include <QHeaderView>

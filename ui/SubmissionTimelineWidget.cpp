@@ -1,6 +1,6 @@
 #include "SubmissionTimelineWidget.h"
 
-#include "Clock.h"
+#include "retry/Clock.h"
 
 #include <QApplication>
 #include <QBrush>

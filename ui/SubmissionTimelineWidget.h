@@ -3,7 +3,7 @@
 // displays a core::Submission value and asks for actions through signals; it decides nothing itself.
 #pragma once
 
-#include "Submission.h"
+#include "submission/Submission.h"
 
 #include <QPointer>
 #include <QTimer>

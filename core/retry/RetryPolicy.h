@@ -1,0 +1,71 @@
+// RetryPolicy: the client's retry decision as pure functions of the attempt's outcome, the time and a random
+// source. Capped exponential backoff with full jitter (AWS Architecture Blog, "Exponential Backoff And
+// Jitter", 2015), Retry-After honoured but capped, and a retry window that ends well before the server forgets
+// the key (24 h): a retry after the key has expired would be a new order.
+#pragma once
+
+#include "net/HttpReply.h"
+#include "retry/Clock.h"
+#include "submission/Submission.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <optional>
+
+namespace onceorder::core {
+
+enum class JitterStrategy
+{
+    None, // base·2^n, capped: every client retries in lockstep (the thundering herd)
+    Full, // random(0, min(cap, base·2^n)): the default
+    Equal, // half fixed, half random
+    Decorrelated, // min(cap, random(base, previous·3))
+};
+
+struct RetryPolicyConfig
+{
+    qint64 baseDelayMs = 500;
+    qint64 maxDelayMs = 30'000; // the cap of the exponential part
+    qint64 retryWindowMs = 15 * 60 * 1000; // 15 min: far inside the server's 24 h key TTL
+    qint64 maxRetryAfterMs = 120'000; // a server asking for longer is not obeyed beyond this
+    int transferTimeoutMs = 10'000; // per attempt: no bytes for this long = the attempt failed
+    JitterStrategy jitter = JitterStrategy::Full;
+};
+
+struct RetryDecision
+{
+    bool retry = false;
+    qint64 delayMs = -1;
+    QString reason; // for the timeline: why this delay, or why not again
+};
+
+class RetryPolicy
+{
+public:
+    explicit RetryPolicy(RetryPolicyConfig config = {});
+
+    const RetryPolicyConfig& config() const { return m_config; }
+
+    // How an HTTP exchange is to be read by the retry logic.
+    static AttemptOutcome classify(const HttpReply& reply);
+
+    // The delay before retry number `retryNumber` (1 for the first retry) by the configured jitter strategy.
+    // `previousDelayMs` is only used by the decorrelated strategy.
+    qint64 backoffMs(int retryNumber, qint64 previousDelayMs, RandomSource& random) const;
+
+    // Retry-After as delta-seconds or an HTTP-date, in milliseconds from nowMs; nothing if unparseable.
+    static std::optional<qint64> parseRetryAfter(const QByteArray& value, qint64 nowMs);
+
+    // After an attempt of a submission first tried at firstAttemptMs: retry, when, and why.
+    RetryDecision decide(AttemptOutcome outcome, int attemptsSoFar, qint64 firstAttemptMs, qint64 nowMs,
+                         std::optional<qint64> retryAfterMs, qint64 previousDelayMs, RandomSource& random) const;
+
+private:
+    RetryPolicyConfig m_config;
+};
+
+QString attemptOutcomeName(AttemptOutcome outcome);
+std::optional<AttemptOutcome> attemptOutcomeFromName(const QString& name);
+
+} // namespace onceorder::core

@@ -1,0 +1,153 @@
+#include "server/BundledServer.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+
+#include <csignal>
+#include <sys/prctl.h>
+
+namespace onceorder::core {
+
+BundledServer::BundledServer(QObject* parent)
+    : QObject(parent)
+    , m_process(this)
+{
+    m_process.setProcessChannelMode(QProcess::SeparateChannels);
+    // If the client dies without stopping us (a crash, kill -9), the server must not linger on as an orphan.
+    m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+    connect(&m_process, &QProcess::readyReadStandardOutput, this, &BundledServer::readStandardOutput);
+    connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart) {
+            Q_EMIT failed(tr("cannot start %1: %2").arg(m_process.program(), m_process.errorString()));
+        }
+    });
+    connect(&m_process, &QProcess::finished, this,
+            [this](int exitCode, QProcess::ExitStatus) { onFinished(exitCode); });
+    m_restartTimer.setSingleShot(true);
+    connect(&m_restartTimer, &QTimer::timeout, this, &BundledServer::launch);
+}
+
+void BundledServer::setAutoRestart(bool on, int delayMs)
+{
+    m_autoRestart = on;
+    m_restartDelayMs = delayMs;
+}
+
+void BundledServer::onFinished(int exitCode)
+{
+    const bool wasReady = m_url.isValid();
+    m_url = QUrl();
+    if (!wasReady && m_restarting && m_port != 0) {
+        // The old port was taken meanwhile: any free one will do, the new URL goes out with ready().
+        m_port = 0;
+        m_restartTimer.start(0);
+        return;
+    }
+    if (!wasReady) {
+        m_restarting = false;
+        Q_EMIT failed(tr("the server exited before it was ready:\n%1")
+                          .arg(QString::fromUtf8(m_process.readAllStandardError()).trimmed().right(2000)));
+    }
+    Q_EMIT exited(exitCode);
+    if (!wasReady || m_stopping) {
+        return;
+    }
+    Q_EMIT down(exitCode);
+    if (!m_autoRestart) {
+        return;
+    }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_recentRestartsMs.removeIf([now](qint64 at) { return now - at > 60'000; });
+    if (m_recentRestartsMs.size() >= 10) {
+        Q_EMIT failed(tr("the server died 10 times within a minute; it is not restarted again"));
+        return;
+    }
+    m_recentRestartsMs.append(now);
+    m_restarting = true;
+    m_restartTimer.start(m_restartDelayMs);
+}
+
+BundledServer::~BundledServer()
+{
+    stop();
+}
+
+QString BundledServer::defaultExecutable()
+{
+    return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("onceorder-server"));
+}
+
+void BundledServer::start(const QString& dataDir, const QString& executable)
+{
+    m_dataDir = dataDir;
+    m_executable = executable;
+    m_port = 0;
+    m_stopping = false;
+    m_restarting = false;
+    launch();
+}
+
+void BundledServer::launch()
+{
+    QDir().mkpath(m_dataDir);
+    m_stdout.clear();
+    m_url = QUrl();
+    // The server's request log goes to a file beside its database, not into the client's terminal.
+    m_process.setStandardErrorFile(QDir(m_dataDir).filePath(QStringLiteral("server.log")), QIODevice::Append);
+    m_process.start(m_executable,
+                    {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(m_port), QStringLiteral("--db"),
+                     QDir(m_dataDir).filePath(QStringLiteral("server.db")), QStringLiteral("--debug-endpoints")});
+}
+
+void BundledServer::stop()
+{
+    m_stopping = true;
+    m_restartTimer.stop();
+    if (m_process.state() == QProcess::NotRunning) {
+        return;
+    }
+    m_process.terminate();
+    if (!m_process.waitForFinished(5000)) {
+        m_process.kill();
+        m_process.waitForFinished(2000);
+    }
+}
+
+void BundledServer::kill()
+{
+    if (m_process.state() != QProcess::NotRunning) {
+        m_process.kill();
+        m_process.waitForFinished(2000);
+    }
+}
+
+bool BundledServer::isRunning() const
+{
+    return m_process.state() == QProcess::Running && m_url.isValid();
+}
+
+void BundledServer::readStandardOutput()
+{
+    m_stdout += m_process.readAllStandardOutput();
+    if (m_url.isValid()) {
+        return;
+    }
+    const int newline = m_stdout.indexOf('\n');
+    if (newline < 0) {
+        return;
+    }
+    static const QByteArray kPrefix = "listening on ";
+    const QByteArray line = m_stdout.left(newline).trimmed();
+    if (!line.startsWith(kPrefix)) {
+        Q_EMIT failed(tr("unexpected first line from the server: %1").arg(QString::fromUtf8(line)));
+        return;
+    }
+    m_url = QUrl(QString::fromUtf8(line.mid(kPrefix.size())));
+    // A restart keeps this port, so requests already bound to the URL find the server again.
+    m_port = static_cast<quint16>(m_url.port(0));
+    m_restarting = false;
+    Q_EMIT ready(m_url);
+}
+
+} // namespace onceorder::core

@@ -1,0 +1,230 @@
+#include "session/CliRunner.h"
+
+#include "session/ClientOptions.h"
+#include "session/ClientSession.h"
+#include "submission/Outbox.h"
+
+#include <SQLiteCpp/Exception.h>
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QTextStream>
+
+namespace onceorder::core {
+
+namespace {
+
+// Documented in docs/cli.md.
+enum ExitCode
+{
+    Placed = 0,
+    Rejected = 1,
+    NotPlaced = 2,
+    StateError = 3,
+    UsageError = 64
+};
+
+void printLine(const QJsonObject& object)
+{
+    QTextStream(stdout) << QJsonDocument(object).toJson(QJsonDocument::Compact) << Qt::endl;
+}
+
+int usage(const QString& message)
+{
+    QTextStream(stderr) << "onceorder-cli: " << message << " (see --help)" << Qt::endl;
+    return UsageError;
+}
+
+QJsonObject submissionJson(const Submission& s)
+{
+    QJsonObject json {{"state", submissionStateName(s.state)},
+                      {"id", s.id},
+                      {"cart_id", s.cartId},
+                      {"key", s.key},
+                      {"attempts", s.attempts.size()},
+                      {"replayed", s.replayed}};
+    if (s.path != u"/orders") {
+        json.insert("path", s.path);
+    }
+    if (s.state == SubmissionState::Placed || (s.state == SubmissionState::Rejected && s.orderId > 0)) {
+        json.insert("order_id", s.orderId);
+    }
+    if (s.httpStatus != 0) {
+        json.insert("http_status", s.httpStatus);
+    }
+    if (!s.problemType.isEmpty()) {
+        json.insert("problem_type", s.problemType);
+    }
+    if (!s.problemDetail.isEmpty()) {
+        json.insert("detail", s.problemDetail);
+    }
+    return json;
+}
+
+int exitCodeFor(SubmissionState state)
+{
+    switch (state) {
+    case SubmissionState::Placed:
+        return Placed;
+    case SubmissionState::Rejected:
+        return Rejected;
+    default:
+        return NotPlaced;
+    }
+}
+
+// Reads the engine tuning flags; returns an error message or an empty string.
+QString readEngineConfig(const QCommandLineParser& parser, EngineConfig& config)
+{
+    auto number = [&](const char* name, qint64 min, qint64 max, qint64& target) -> QString {
+        const QString option = QString::fromLatin1(name);
+        if (!parser.isSet(option)) {
+            return {};
+        }
+        bool ok = false;
+        const qint64 value = parser.value(option).toLongLong(&ok);
+        if (!ok || value < min || value > max) {
+            return QStringLiteral("--%1 wants a whole number from %2 to %3").arg(option).arg(min).arg(max);
+        }
+        target = value;
+        return {};
+    };
+    qint64 windowSeconds = config.policy.retryWindowMs / 1000;
+    qint64 timeout = config.policy.transferTimeoutMs;
+    for (const QString& error :
+         {number("retry-window", 1, 23 * 3600, windowSeconds),
+          number("base-delay-ms", 1, 600'000, config.policy.baseDelayMs),
+          number("max-delay-ms", 1, 3'600'000, config.policy.maxDelayMs), number("timeout-ms", 50, 600'000, timeout)}) {
+        if (!error.isEmpty()) {
+            return error;
+        }
+    }
+    config.policy.retryWindowMs = windowSeconds * 1000;
+    config.policy.transferTimeoutMs = static_cast<int>(timeout);
+    return {};
+}
+
+} // namespace
+
+int runCli(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Places orders exactly once, from a terminal.\n\n"
+                       "Commands:\n"
+                       "  submit   order --quantity of --product (one cart) and wait for the outcome\n"
+                       "  resume   finish the pending submissions a crashed run left behind\n"
+                       "  status   list every submission in the state folder"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    ClientOptions::addTo(parser);
+    parser.addOptions({
+        {QStringLiteral("product"), QStringLiteral("Product to order (submit)."), QStringLiteral("P")},
+        {QStringLiteral("quantity"), QStringLiteral("Quantity (submit); default 1."), QStringLiteral("N"),
+         QStringLiteral("1")},
+        {QStringLiteral("cart-id"),
+         QStringLiteral("Cart id (submit); default a new one. Submitting a cart id that "
+                        "is still pending retries it with its key."),
+         QStringLiteral("ID")},
+        {QStringLiteral("pay"),
+         QStringLiteral("Pay now with this method, e.g. card (submit): the order goes through POST /checkout, "
+                        "with the payment gateway in the middle."),
+         QStringLiteral("METHOD")},
+        {QStringLiteral("retry-window"), QStringLiteral("Give up retrying after this many seconds (default 900)."),
+         QStringLiteral("SECONDS")},
+        {QStringLiteral("base-delay-ms"), QStringLiteral("Backoff base (default 500)."), QStringLiteral("MS")},
+        {QStringLiteral("max-delay-ms"), QStringLiteral("Backoff cap (default 30000)."), QStringLiteral("MS")},
+        {QStringLiteral("timeout-ms"), QStringLiteral("Per-attempt transfer timeout (default 10000)."),
+         QStringLiteral("MS")},
+    });
+    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("submit, resume or status"));
+    parser.process(arguments);
+
+    ClientOptions options;
+    if (const QString error = ClientOptions::readFrom(parser, options); !error.isEmpty()) {
+        return usage(error);
+    }
+    EngineConfig config;
+    if (const QString error = readEngineConfig(parser, config); !error.isEmpty()) {
+        return usage(error);
+    }
+    const QStringList positional = parser.positionalArguments();
+    const QString command = positional.value(0);
+    if (positional.size() != 1 || (command != u"submit" && command != u"resume" && command != u"status")) {
+        return usage(QStringLiteral("expected one command: submit, resume or status"));
+    }
+
+    Cart cart(parser.value(QStringLiteral("cart-id")));
+    if (command == u"submit") {
+        bool quantityOk = false;
+        const int quantity = parser.value(QStringLiteral("quantity")).toInt(&quantityOk);
+        if (parser.value(QStringLiteral("product")).isEmpty() || !quantityOk || quantity < 1) {
+            return usage(QStringLiteral("submit needs --product P and a positive --quantity N"));
+        }
+        cart.add(parser.value(QStringLiteral("product")), quantity);
+        if (parser.isSet(QStringLiteral("pay"))) {
+            const QString method = parser.value(QStringLiteral("pay"));
+            if (method.isEmpty()) {
+                return usage(QStringLiteral("--pay needs a payment method, e.g. --pay card"));
+            }
+            cart.setPaymentMethod(method);
+        }
+    }
+
+    std::unique_ptr<ClientSession> session;
+    try {
+        session = std::make_unique<ClientSession>(options, config);
+    } catch (const SQLite::Exception& error) {
+        QTextStream(stderr) << "onceorder-cli: cannot open the state database in " << options.stateDir << ": "
+                            << error.what() << Qt::endl;
+        return StateError;
+    }
+
+    if (command == u"status") {
+        for (const Submission& submission : session->outbox().all()) {
+            printLine(submissionJson(submission));
+        }
+        return Placed;
+    }
+
+    SubmissionEngine* engine = session->engine();
+    QSet<qint64> waitingFor;
+    int exitCode = Placed;
+    QObject::connect(engine, &SubmissionEngine::settled, session.get(), [&](const Submission& submission) {
+        if (!waitingFor.remove(submission.id)) {
+            return;
+        }
+        printLine(submissionJson(submission));
+        exitCode = std::max(exitCode, exitCodeFor(submission.state));
+        if (waitingFor.isEmpty()) {
+            QCoreApplication::exit(exitCode);
+        }
+    });
+    QObject::connect(session.get(), &ClientSession::serverFailed, session.get(), [&](const QString& reason) {
+        QTextStream(stderr) << "onceorder-cli: " << reason << Qt::endl;
+        QCoreApplication::exit(NotPlaced);
+    });
+    QObject::connect(session.get(), &ClientSession::serverReady, session.get(), [&] {
+        if (command == u"submit") {
+            waitingFor.insert(engine->submit(cart));
+            return;
+        }
+        for (const Submission& submission : session->outbox().pending(session->target(), options.apiKey)) {
+            waitingFor.insert(submission.id);
+        }
+        if (waitingFor.isEmpty()) {
+            QTextStream(stderr) << "onceorder-cli: nothing pending to resume" << Qt::endl;
+            QCoreApplication::exit(Placed);
+            return;
+        }
+        engine->resumePending();
+    });
+    session->start();
+    return QCoreApplication::exec();
+}
+
+} // namespace onceorder::core

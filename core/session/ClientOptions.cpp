@@ -1,0 +1,48 @@
+#include "session/ClientOptions.h"
+
+#include <QStandardPaths>
+
+namespace onceorder::core {
+
+void ClientOptions::addTo(QCommandLineParser& parser)
+{
+    parser.addOption({QStringLiteral("server"),
+                      QStringLiteral("Use the server at URL instead of starting the bundled one."),
+                      QStringLiteral("URL")});
+    parser.addOption({QStringLiteral("api-key"), QStringLiteral("API key (client identity); default demo-key-A."),
+                      QStringLiteral("KEY"), QStringLiteral("demo-key-A")});
+    parser.addOption(
+        {QStringLiteral("state"), QStringLiteral("Folder of the client's state database."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("lang"), QStringLiteral("Language: en or cs (default: the system's)."),
+                      QStringLiteral("LANG")});
+}
+
+QString ClientOptions::readFrom(const QCommandLineParser& parser, ClientOptions& options)
+{
+    if (parser.isSet(QStringLiteral("server"))) {
+        options.server = QUrl(parser.value(QStringLiteral("server")), QUrl::StrictMode);
+        if (!options.server.isValid() || (options.server.scheme() != u"http" && options.server.scheme() != u"https") ||
+            options.server.host().isEmpty()) {
+            return QStringLiteral("--server wants an http:// or https:// URL, got \"%1\"")
+                .arg(parser.value(QStringLiteral("server")));
+        }
+    }
+    options.apiKey = parser.value(QStringLiteral("api-key"));
+    if (options.apiKey.isEmpty()) {
+        return QStringLiteral("--api-key must not be empty");
+    }
+    options.stateDir =
+        parser.isSet(QStringLiteral("state")) ? parser.value(QStringLiteral("state")) : defaultStateDir();
+    options.language = parser.value(QStringLiteral("lang"));
+    if (!options.language.isEmpty() && options.language != u"en" && options.language != u"cs") {
+        return QStringLiteral("--lang wants en or cs, got \"%1\"").arg(options.language);
+    }
+    return {};
+}
+
+QString ClientOptions::defaultStateDir()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+}
+
+} // namespace onceorder::core

@@ -1,0 +1,80 @@
+#include "teaching/Scenario.h"
+
+#include <QStringList>
+
+#include <algorithm>
+
+namespace onceorder::core {
+
+namespace {
+
+QString markdownCell(QString text)
+{
+    return text.replace(u'|', QStringLiteral("\\|")).replace(u'\n', u' ');
+}
+
+QString csvCell(const QString& text)
+{
+    if (!text.contains(u',') && !text.contains(u'"') && !text.contains(u'\n')) {
+        return text;
+    }
+    return u'"' + QString(text).replace(u'"', QStringLiteral("\"\"")) + u'"';
+}
+
+QString ordersText(int orders)
+{
+    return orders < 0 ? QStringLiteral("–") : QString::number(orders);
+}
+
+QString verdictText(const VerdictRow& row)
+{
+    if (row.expected.isEmpty()) {
+        return QStringLiteral("–"); // a set-up row is narrated, not judged
+    }
+    return row.pass ? QStringLiteral("PASS") : QStringLiteral("FAIL");
+}
+
+} // namespace
+
+bool ScenarioResult::passed() const
+{
+    return error.isEmpty() && !rows.isEmpty() &&
+        std::all_of(rows.begin(), rows.end(), [](const VerdictRow& row) { return row.pass; });
+}
+
+QString ScenarioResult::toMarkdown() const
+{
+    QString text = QStringLiteral("## %1 (`%2`)\n\n%3\n\n").arg(title, id, explanation);
+    text += QStringLiteral("| # | step | response | orders | expected | verdict |\n|---|---|---|---|---|---|\n");
+    for (int i = 0; i < rows.size(); ++i) {
+        const VerdictRow& row = rows.at(i);
+        text += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 |\n")
+                    .arg(i + 1)
+                    .arg(markdownCell(row.step), markdownCell(row.response), ordersText(row.orders),
+                         markdownCell(row.expected), verdictText(row));
+    }
+    if (!error.isEmpty()) {
+        text += QStringLiteral("\n**Could not finish:** %1\n").arg(error);
+    }
+    text += QStringLiteral("\n**%1** in %2 s\n")
+                .arg(passed() ? QStringLiteral("PASS") : QStringLiteral("FAIL"))
+                .arg(static_cast<double>(elapsedMs) / 1000.0, 0, 'f', 1);
+    return text;
+}
+
+QString ScenarioResult::toCsv() const
+{
+    QString text = QStringLiteral("step,response,orders,expected,verdict\n");
+    for (const VerdictRow& row : rows) {
+        text += QStringList {csvCell(row.step), csvCell(row.response), ordersText(row.orders), csvCell(row.expected),
+                             verdictText(row)}
+                    .join(u',') +
+            u'\n';
+    }
+    if (!error.isEmpty()) {
+        text += QStringLiteral("%1,,,,FAIL\n").arg(csvCell(error));
+    }
+    return text;
+}
+
+} // namespace onceorder::core

@@ -1,0 +1,168 @@
+#include "teaching/ScenarioCommand.h"
+
+#include "teaching/Scenario.h"
+#include "teaching/ScenarioRunner.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QSaveFile>
+
+#include <cstdio>
+#include <cstring>
+
+#include <algorithm>
+
+namespace onceorder::core {
+
+namespace {
+
+void print(const QString& text, FILE* stream = stdout)
+{
+    std::fputs(text.toUtf8().constData(), stream);
+    std::fflush(stream);
+}
+
+QStringList scenarioIds()
+{
+    QStringList ids;
+    for (const Scenario& scenario : allScenarios()) {
+        ids.append(scenario.id);
+    }
+    return ids;
+}
+
+bool writeFile(const QString& path, const QString& text)
+{
+    QSaveFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text.toUtf8()) >= 0 && file.commit();
+}
+
+} // namespace
+
+bool scenarioRequested(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--scenario") == 0 || std::strncmp(argv[i], "--scenario=", 11) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+int runScenarioCommand(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Plays the teaching scenarios headless."));
+    const QCommandLineOption scenario(QStringLiteral("scenario"),
+                                      QStringLiteral("A scenario id, a comma-separated list, all, or list."),
+                                      QStringLiteral("NAME"));
+    const QCommandLineOption exportDir(QStringLiteral("export-dir"),
+                                       QStringLiteral("Also write each verdict table as Markdown and CSV here."),
+                                       QStringLiteral("DIR"));
+    parser.addOption(scenario);
+    parser.addOption(exportDir);
+    if (!parser.parse(arguments)) {
+        print(parser.errorText() + u'\n', stderr);
+        return 64;
+    }
+    QStringList names;
+    for (const QString& value : parser.values(scenario)) {
+        names += value.split(u',', Qt::SkipEmptyParts);
+    }
+    if (names == QStringList {QStringLiteral("list")}) {
+        for (const Scenario& s : allScenarios()) {
+            print(QStringLiteral("%1\t%2\n").arg(s.id, s.title));
+        }
+        return 0;
+    }
+    return runScenariosHeadless(names, parser.value(exportDir));
+}
+
+int runScenariosHeadless(const QStringList& names, const QString& exportDir)
+{
+    QList<Scenario> chosen;
+    const QList<Scenario> all = allScenarios();
+    for (const QString& name : names) {
+        if (name == u"all") {
+            chosen += all;
+            continue;
+        }
+        const auto found = std::find_if(all.begin(), all.end(), [&name](const Scenario& s) { return s.id == name; });
+        if (found == all.end()) {
+            print(QStringLiteral("onceorder: unknown scenario \"%1\"; known: all, list, %2\n")
+                      .arg(name, scenarioIds().join(QStringLiteral(", "))),
+                  stderr);
+            return 64;
+        }
+        chosen.append(*found);
+    }
+    if (chosen.isEmpty()) {
+        print(QStringLiteral("onceorder: --scenario needs a name; known: all, list, %1\n")
+                  .arg(scenarioIds().join(QStringLiteral(", "))),
+              stderr);
+        return 64;
+    }
+    if (!exportDir.isEmpty() && !QDir().mkpath(exportDir)) {
+        print(QStringLiteral("onceorder: cannot create %1\n").arg(exportDir), stderr);
+        return 64;
+    }
+
+    QElapsedTimer total;
+    total.start();
+    QEventLoop loop;
+    ScenarioRunner runner;
+    QList<ScenarioResult> results;
+    int exportFailures = 0;
+    qsizetype index = 0;
+    QObject::connect(&runner, &ScenarioRunner::finished, &loop, [&](const ScenarioResult& result) {
+        results.append(result);
+        print(QStringLiteral("%1\n").arg(result.toMarkdown()));
+        if (!exportDir.isEmpty()) {
+            const QDir dir(exportDir);
+            const bool ok = writeFile(dir.filePath(result.id + QStringLiteral(".md")), result.toMarkdown()) &&
+                writeFile(dir.filePath(result.id + QStringLiteral(".csv")), result.toCsv());
+            exportFailures += ok ? 0 : 1;
+        }
+        if (++index < chosen.size()) {
+            // Queued: the finished scenario's stack is torn down before the next one starts.
+            QMetaObject::invokeMethod(
+                &runner, [&] { runner.run(chosen.at(index)); }, Qt::QueuedConnection);
+        } else {
+            loop.quit();
+        }
+    });
+    print(QStringLiteral("# OnceOrder teaching scenarios\n\n"));
+    runner.run(chosen.first());
+    loop.exec();
+    // The last scenario's stack (server process, temporary folder) goes away before we report.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+
+    const auto passed =
+        std::count_if(results.begin(), results.end(), [](const ScenarioResult& r) { return r.passed(); });
+    QStringList failedIds;
+    for (const ScenarioResult& r : results) {
+        if (!r.passed()) {
+            failedIds.append(r.id);
+        }
+    }
+    QString summary = QStringLiteral("Summary: %1/%2 scenarios passed in %3 s")
+                          .arg(passed)
+                          .arg(results.size())
+                          .arg(static_cast<double>(total.elapsed()) / 1000.0, 0, 'f', 1);
+    if (!failedIds.isEmpty()) {
+        summary += QStringLiteral("; failed: ") + failedIds.join(QStringLiteral(", "));
+    }
+    print(summary + u'\n');
+    if (exportFailures > 0) {
+        print(QStringLiteral("onceorder: %1 table(s) could not be written to %2\n").arg(exportFailures).arg(exportDir),
+              stderr);
+        return 1;
+    }
+    return failedIds.isEmpty() ? 0 : 1;
+}
+
+} // namespace onceorder::core

@@ -1,0 +1,304 @@
+#include "teaching/ScenarioContext.h"
+
+#include "net/NetworkConditioner.h"
+#include "server/BundledServer.h"
+#include "server/ServerState.h"
+#include "submission/Outbox.h"
+
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTimer>
+
+#include <utility>
+
+namespace onceorder::core {
+
+namespace {
+
+constexpr int kDebugTimeoutMs = 5000;
+
+SystemClock& sharedClock()
+{
+    static SystemClock clock;
+    return clock;
+}
+
+SystemRandom& sharedRandom()
+{
+    static SystemRandom random;
+    return random;
+}
+
+} // namespace
+
+EngineConfig fastEngineConfig()
+{
+    EngineConfig config;
+    config.policy.baseDelayMs = 20;
+    config.policy.maxDelayMs = 200;
+    config.policy.retryWindowMs = 20'000;
+    config.policy.transferTimeoutMs = 5'000;
+    config.budget.capacity = 1000;
+    config.resumeSpreadMs = 0;
+    return config;
+}
+
+ScenarioContext::ScenarioContext(QObject* parent)
+    : QObject(parent)
+    , m_server(new BundledServer(this))
+    , m_conditioner(new NetworkConditioner(this))
+    , m_outbox(std::make_unique<Outbox>(QDir(m_dir.path()).filePath(QStringLiteral("client"))))
+{
+    // A crash fault brings the server back on the same port if it can; if not, the relay follows it.
+    m_server->setAutoRestart(true, 100);
+    connect(m_server, &BundledServer::ready, this, &ScenarioContext::onServerReady);
+    connect(m_server, &BundledServer::failed, this, &ScenarioContext::fail);
+}
+
+ScenarioContext::~ScenarioContext()
+{
+    m_engines.clear();
+    // Open keep-alive connections would hold the server's worker threads (and its SIGTERM) until they time out:
+    // close ours first, the relay's with it.
+    qDeleteAll(m_apis);
+    m_apis.clear();
+    delete m_conditioner;
+    m_server->stop();
+    for (QProcess* process : findChildren<QProcess*>(Qt::FindDirectChildrenOnly)) {
+        process->disconnect(this);
+        process->kill();
+        process->waitForFinished(2000);
+    }
+}
+
+void ScenarioContext::start()
+{
+    if (!m_dir.isValid()) {
+        fail(tr("cannot create a temporary folder: %1").arg(m_dir.errorString()));
+        return;
+    }
+    m_server->start(QDir(m_dir.path()).filePath(QStringLiteral("server")));
+}
+
+void ScenarioContext::onServerReady(const QUrl& url)
+{
+    const bool first = !m_serverUrl.isValid();
+    m_serverUrl = url;
+    for (ServerApi* api : std::as_const(m_apis)) {
+        if (!api->property("conditioned").toBool() && api->property("bundled").toBool()) {
+            api->setBaseUrl(url);
+        }
+    }
+    if (!first) {
+        m_conditioner->setUpstream(url);
+        return;
+    }
+    if (!m_conditioner->listen(url)) {
+        fail(tr("the network conditioner cannot listen on loopback"));
+        return;
+    }
+    Q_EMIT ready();
+}
+
+ServerApi* ScenarioContext::apiFor(const QString& apiKey, const QUrl& server, bool throughConditioner)
+{
+    const QUrl base = throughConditioner ? m_conditioner->url() : (server.isEmpty() ? m_serverUrl : server);
+    const QString id = apiKey + u'|' + base.toString();
+    if (ServerApi* api = m_apis.value(id)) {
+        return api;
+    }
+    auto* api = new ServerApi(base, apiKey, this);
+    api->setProperty("conditioned", throughConditioner);
+    api->setProperty("bundled", server.isEmpty());
+    m_apis.insert(id, api);
+    return api;
+}
+
+void ScenarioContext::post(const QString& apiKey, const QString& key, const QByteArray& body,
+                           std::function<void(const HttpReply&)> done, const QUrl& server)
+{
+    apiFor(apiKey, server, false)
+        ->postIdempotent(QStringLiteral("/orders"), key, body, kDebugTimeoutMs, std::move(done));
+}
+
+void ScenarioContext::checkout(const QString& apiKey, const QString& key, const QByteArray& body,
+                               std::function<void(const HttpReply&)> done)
+{
+    apiFor(apiKey, {}, false)->postIdempotent(QStringLiteral("/checkout"), key, body, kDebugTimeoutMs, std::move(done));
+}
+
+void ScenarioContext::state(std::function<void(const QJsonObject&)> done)
+{
+    apiFor(QStringLiteral("demo-key-admin"), {}, false)
+        ->get(QStringLiteral("/_debug/state"), kDebugTimeoutMs, [this, done = std::move(done)](const HttpReply& reply) {
+            const QJsonDocument json = QJsonDocument::fromJson(reply.body);
+            if (reply.status != 200 || !json.isObject()) {
+                fail(tr("GET /_debug/state answered %1").arg(describe(reply)));
+                return;
+            }
+            done(json.object());
+        });
+}
+
+void ScenarioContext::debug(const QString& what, const QByteArray& json, std::function<void()> done, const QUrl& server)
+{
+    apiFor(QStringLiteral("demo-key-admin"), server, false)
+        ->postJson(QStringLiteral("/_debug/") + what, json, kDebugTimeoutMs,
+                   [this, what, done = std::move(done)](const HttpReply& reply) {
+                       if (reply.status != 200) {
+                           fail(tr("POST /_debug/%1 answered %2").arg(what, describe(reply)));
+                           return;
+                       }
+                       done();
+                   });
+}
+
+void ScenarioContext::countOrders(std::function<void(int)> done, const QUrl& server)
+{
+    apiFor(QStringLiteral("demo-key-admin"), server, false)
+        ->get(QStringLiteral("/_debug/state"), kDebugTimeoutMs, [this, done = std::move(done)](const HttpReply& reply) {
+            const std::optional<ServerState> state = ServerState::fromJson(reply.body);
+            if (reply.status != 200 || !state) {
+                fail(tr("GET /_debug/state answered %1").arg(describe(reply)));
+                return;
+            }
+            done(static_cast<int>(state->orders.size()));
+        });
+}
+
+void ScenarioContext::verdict(const QString& step, const QString& response, const QString& expected, bool ok,
+                              int expectedOrders, std::function<void()> next, const QUrl& server)
+{
+    verdictIf(
+        step, response, expected, ok, [expectedOrders](int orders) { return orders == expectedOrders; },
+        std::move(next), server);
+}
+
+void ScenarioContext::verdictIf(const QString& step, const QString& response, const QString& expected, bool ok,
+                                std::function<bool(int orders)> ordersOk, std::function<void()> next,
+                                const QUrl& server)
+{
+    countOrders(
+        [this, step, response, expected, ok, ordersOk = std::move(ordersOk), next = std::move(next)](int orders) {
+            m_rows.append(VerdictRow {step, response, orders, expected, ok && ordersOk(orders)});
+            next();
+        },
+        server);
+}
+
+void ScenarioContext::submit(const Cart& cart, const EngineConfig& config,
+                             std::function<void(const Submission&)> changed,
+                             std::function<void(const Submission&)> done)
+{
+    auto engine = std::make_unique<SubmissionEngine>(*m_outbox, apiFor(QStringLiteral("demo-key-A"), {}, true),
+                                                     QStringLiteral("scenario"), sharedClock(), sharedRandom(), config);
+    SubmissionEngine* raw = engine.get();
+    m_engines.push_back(std::move(engine));
+    if (changed) {
+        connect(raw, &SubmissionEngine::submissionChanged, this, changed);
+    }
+    // The id is known only once submit() returns, and settling is always later (a network answer).
+    auto id = std::make_shared<qint64>(0);
+    connect(raw, &SubmissionEngine::settled, this, [id, done = std::move(done)](const Submission& submission) {
+        if (submission.id == *id) {
+            done(submission);
+        }
+    });
+    *id = raw->submit(cart);
+}
+
+void ScenarioContext::startExtraServer(const QStringList& extraArgs, std::function<void(const QUrl&)> done)
+{
+    auto* process = new QProcess(this);
+    const QString db = QDir(m_dir.path()).filePath(QStringLiteral("extra-%1.db").arg(++m_extraServers));
+    process->setStandardErrorFile(db + QStringLiteral(".log"));
+    auto buffer = std::make_shared<QByteArray>();
+    connect(process, &QProcess::readyReadStandardOutput, this, [this, process, buffer, done = std::move(done)] {
+        *buffer += process->readAllStandardOutput();
+        const qsizetype newline = buffer->indexOf('\n');
+        if (newline < 0 || process->property("ready").toBool()) {
+            return;
+        }
+        process->setProperty("ready", true);
+        static const QByteArray kPrefix = "listening on ";
+        const QByteArray line = buffer->left(newline).trimmed();
+        if (!line.startsWith(kPrefix)) {
+            fail(tr("unexpected first line from the extra server: %1").arg(QString::fromUtf8(line)));
+            return;
+        }
+        done(QUrl(QString::fromUtf8(line.mid(kPrefix.size()))));
+    });
+    connect(process, &QProcess::errorOccurred, this, [this, process](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart) {
+            fail(tr("cannot start %1: %2").arg(process->program(), process->errorString()));
+        }
+    });
+    process->start(BundledServer::defaultExecutable(),
+                   QStringList {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--db"), db,
+                                QStringLiteral("--debug-endpoints")} +
+                       extraArgs);
+}
+
+void ScenarioContext::runProcess(const QString& program, const QStringList& args, const QProcessEnvironment& env,
+                                 std::function<void(bool crashed, int exitCode, const QByteArray& out)> done)
+{
+    auto* process = new QProcess(this);
+    process->setProcessEnvironment(env);
+    process->setStandardErrorFile(QDir(m_dir.path()).filePath(QStringLiteral("process.log")), QIODevice::Append);
+    connect(process, &QProcess::errorOccurred, this, [this, process](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart) {
+            fail(tr("cannot start %1: %2").arg(process->program(), process->errorString()));
+        }
+    });
+    connect(process, &QProcess::finished, this,
+            [process, done = std::move(done)](int exitCode, QProcess::ExitStatus status) {
+                process->deleteLater();
+                done(status == QProcess::CrashExit, exitCode, process->readAllStandardOutput());
+            });
+    process->start(program, args);
+}
+
+void ScenarioContext::after(int ms, std::function<void()> done)
+{
+    QTimer::singleShot(ms, this, std::move(done));
+}
+
+void ScenarioContext::fail(const QString& reason)
+{
+    if (m_failed) {
+        return;
+    }
+    m_failed = true;
+    Q_EMIT failed(reason);
+}
+
+qint64 ScenarioContext::orderIdOf(const HttpReply& reply)
+{
+    return QJsonDocument::fromJson(reply.body).object().value(QStringLiteral("order_id")).toInteger();
+}
+
+QString ScenarioContext::problemTypeOf(const HttpReply& reply)
+{
+    return QJsonDocument::fromJson(reply.body).object().value(QStringLiteral("type")).toString();
+}
+
+QString ScenarioContext::describe(const HttpReply& reply)
+{
+    if (reply.status == 0) {
+        return tr("no response: %1").arg(reply.errorString.isEmpty() ? tr("connection closed") : reply.errorString);
+    }
+    QString text = QString::number(reply.status);
+    if (reply.status >= 200 && reply.status < 300) {
+        text += tr(" order %1").arg(orderIdOf(reply));
+    } else if (const QString type = problemTypeOf(reply); !type.isEmpty()) {
+        text += u' ' + type;
+    }
+    if (reply.replayed) {
+        text += tr(" (replayed)");
+    }
+    return text;
+}
+
+} // namespace onceorder::core

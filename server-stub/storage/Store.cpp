@@ -1,0 +1,258 @@
+#include "storage/Store.h"
+
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+
+#include <algorithm>
+#include <tuple>
+
+namespace onceorder::server {
+
+namespace {
+
+struct DemoProduct
+{
+    const char* id;
+    const char* name;
+    int stock;
+};
+
+constexpr DemoProduct kDemoProducts[] = {
+    {"kniha", "Kniha: Idempotence v praxi", 100},
+    {"hrnek", "Hrnek OnceOrder", 50},
+    {"propiska", "Propiska", 500},
+};
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS clients (
+    id      TEXT PRIMARY KEY,
+    api_key TEXT NOT NULL UNIQUE,
+    role    TEXT NOT NULL CHECK (role IN ('client', 'operator'))
+);
+CREATE TABLE IF NOT EXISTS products (
+    id            TEXT PRIMARY KEY,
+    name          TEXT NOT NULL,
+    stock         INTEGER NOT NULL CHECK (stock >= 0),
+    initial_stock INTEGER NOT NULL
+);
+-- The heart of the scheme: who was first is decided by this primary key, scoped per client.
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+    client_id     TEXT NOT NULL,
+    idem_key      TEXT NOT NULL,
+    fingerprint   TEXT NOT NULL,
+    status        TEXT NOT NULL CHECK (status IN ('started', 'completed')),
+    response_code INTEGER,
+    response_body TEXT,
+    order_id      INTEGER,
+    created_at    INTEGER NOT NULL,
+    expires_at    INTEGER NOT NULL,
+    locked_at     INTEGER,
+    PRIMARY KEY (client_id, idem_key)
+);
+CREATE INDEX IF NOT EXISTS idempotency_keys_expiry ON idempotency_keys (expires_at);
+CREATE TABLE IF NOT EXISTS orders (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    client_id  TEXT NOT NULL,
+    cart_id    TEXT,
+    cart_key   TEXT, -- the business key; NULL when the teaching mode "business key off" is on
+    idem_key   TEXT,
+    status     TEXT NOT NULL DEFAULT 'placed',
+    created_at INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS orders_business_key ON orders (client_id, cart_key) WHERE cart_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS orders_by_client ON orders (client_id, id);
+CREATE TABLE IF NOT EXISTS order_lines (
+    order_id   INTEGER NOT NULL REFERENCES orders (id),
+    product_id TEXT NOT NULL REFERENCES products (id),
+    quantity   INTEGER NOT NULL CHECK (quantity > 0),
+    PRIMARY KEY (order_id, product_id)
+);
+-- POST /checkout: one row per client and key, like idempotency_keys, but the request runs as phases, each its
+-- own transaction, and the row remembers how far it got (the recovery point) so a retry or the completer
+-- resumes there. Its id, never reused (AUTOINCREMENT), names the request at the payment gateway.
+CREATE TABLE IF NOT EXISTS checkout_keys (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    client_id      TEXT NOT NULL,
+    idem_key       TEXT NOT NULL,
+    fingerprint    TEXT NOT NULL,
+    request_json   TEXT NOT NULL, -- the canonical command: enough for the completer to finish without the client
+    recovery_point TEXT NOT NULL
+        CHECK (recovery_point IN ('started', 'order_created', 'payment_charged', 'finished')),
+    order_id       INTEGER REFERENCES orders (id),
+    charge_id      TEXT,
+    response_code  INTEGER,
+    response_body  TEXT,
+    created_at     INTEGER NOT NULL,
+    expires_at     INTEGER NOT NULL,
+    locked_at      INTEGER, -- set while a request or the completer works on the row; stale after the lock timeout
+    UNIQUE (client_id, idem_key)
+);
+CREATE INDEX IF NOT EXISTS checkout_keys_unfinished ON checkout_keys (recovery_point, locked_at);
+CREATE TABLE IF NOT EXISTS payments (
+    charge_id   TEXT PRIMARY KEY, -- a payment is recorded once per charge, whoever reports it first
+    order_id    INTEGER NOT NULL REFERENCES orders (id),
+    amount      INTEGER NOT NULL,
+    source      TEXT NOT NULL CHECK (source IN ('checkout', 'webhook')),
+    recorded_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS webhook_events (
+    event_id    TEXT PRIMARY KEY, -- a redelivered event is recognised and changes nothing
+    type        TEXT NOT NULL,
+    charge_id   TEXT,
+    effect      TEXT NOT NULL,
+    received_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS order_status_changes (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    order_id    INTEGER NOT NULL REFERENCES orders (id),
+    from_status TEXT,
+    to_status   TEXT NOT NULL,
+    cause       TEXT NOT NULL,
+    changed_at  INTEGER NOT NULL
+);
+-- Names this database at the payment gateway, so a new database never meets the charges of an old one.
+CREATE TABLE IF NOT EXISTS server_meta (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+INSERT INTO server_meta (name, value) VALUES ('instance', lower(hex(randomblob(8)))) ON CONFLICT DO NOTHING;
+)sql";
+
+} // namespace
+
+Store::Store(const std::string& path, Synchronous synchronous, int connections)
+    : m_path(path)
+    , m_synchronous(synchronous)
+{
+    // Each connection to ":memory:" would be its own empty database, so an in-memory store has one connection.
+    const int poolSize = path == ":memory:" ? 1 : std::max(1, connections);
+    for (int i = 0; i < poolSize; ++i) {
+        m_pool.push_back(open());
+    }
+    // Start-up's one-off statements are prepared on the spot; the cache is for what every request runs.
+    SQLite::Database& db = m_pool.front()->database();
+    createSchema(db);
+
+    SQLite::Statement clients(db, "SELECT api_key, id, role FROM clients");
+    while (clients.executeStep()) {
+        m_clients.emplace_back(
+            clients.getColumn(0).getString(),
+            Client {clients.getColumn(1).getString(), clients.getColumn(2).getString() == "operator"});
+    }
+    m_instance = db.execAndGet("SELECT value FROM server_meta WHERE name = 'instance'").getString();
+    SQLite::Statement products(db, "SELECT id FROM products");
+    while (products.executeStep()) {
+        m_products.push_back(products.getColumn(0).getString());
+    }
+}
+
+Store::~Store() = default;
+
+std::unique_ptr<Connection> Store::open() const
+{
+    auto db = std::make_unique<SQLite::Database>(m_path,
+                                                 SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX);
+    db->setBusyTimeout(10'000); // another process on the same file (a second server, the sqlite3 shell)
+    db->exec("PRAGMA journal_mode = WAL");
+    db->exec(m_synchronous == Synchronous::Full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
+    db->exec("PRAGMA foreign_keys = ON");
+    return std::make_unique<Connection>(std::move(db));
+}
+
+void Store::createSchema(SQLite::Database& db)
+{
+    SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+    db.exec(kSchema);
+    SQLite::Statement client(db, "INSERT INTO clients (id, api_key, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING");
+    for (const auto& [id, key, role] :
+         {std::tuple {"A", "demo-key-A", "client"}, std::tuple {"B", "demo-key-B", "client"},
+          std::tuple {"admin", "demo-key-admin", "operator"}}) {
+        client.bind(1, id);
+        client.bind(2, key);
+        client.bind(3, role);
+        client.exec();
+        client.reset();
+    }
+    SQLite::Statement product(
+        db, "INSERT INTO products (id, name, stock, initial_stock) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING");
+    for (const auto& p : kDemoProducts) {
+        product.bind(1, p.id);
+        product.bind(2, p.name);
+        product.bind(3, p.stock);
+        product.bind(4, p.stock);
+        product.exec();
+        product.reset();
+    }
+    tx.commit();
+}
+
+Store::Lease::Lease(Store& store, std::unique_ptr<Connection> connection)
+    : m_store(store)
+    , m_connection(std::move(connection))
+{
+}
+
+Store::Lease::~Lease()
+{
+    m_store.release(std::move(m_connection));
+}
+
+Store::Lease Store::lease()
+{
+    std::unique_lock lock(m_poolLock);
+    m_poolAvailable.wait(lock, [this] { return !m_pool.empty(); });
+    auto connection = std::move(m_pool.back());
+    m_pool.pop_back();
+    return Lease(*this, std::move(connection));
+}
+
+void Store::release(std::unique_ptr<Connection> connection)
+{
+    {
+        std::lock_guard lock(m_poolLock);
+        m_pool.push_back(std::move(connection));
+    }
+    m_poolAvailable.notify_one();
+}
+
+std::optional<Client> Store::clientForApiKey(const std::string& apiKey) const
+{
+    for (const auto& [key, client] : m_clients) {
+        if (key == apiKey) {
+            return client;
+        }
+    }
+    return std::nullopt;
+}
+
+bool Store::productExists(const std::string& productId) const
+{
+    return std::find(m_products.begin(), m_products.end(), productId) != m_products.end();
+}
+
+void Store::resetDemoData()
+{
+    auto db = lease();
+    std::lock_guard writer(m_writerLock);
+    SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
+    // checkout_keys keeps its sequence: its ids name charges at the gateway and must never come back.
+    db->exec("DELETE FROM order_status_changes; DELETE FROM webhook_events; DELETE FROM payments;"
+             "DELETE FROM checkout_keys; DELETE FROM order_lines; DELETE FROM orders; DELETE FROM idempotency_keys;"
+             "DELETE FROM sqlite_sequence WHERE name = 'orders'; UPDATE products SET stock = initial_stock;");
+    tx.commit();
+}
+
+int Store::reapExpiredKeys(std::int64_t nowMs, int batch)
+{
+    auto db = lease();
+    std::lock_guard writer(m_writerLock);
+    // Only finished keys: a 'started' row belongs to a request in flight (or to the completer of the
+    // multi-phase flow), which decides its fate itself.
+    auto reap = db.statement("DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys "
+                             "WHERE expires_at <= ? AND status = 'completed' LIMIT ?)");
+    reap->bind(1, static_cast<int64_t>(nowMs));
+    reap->bind(2, batch);
+    return reap->exec();
+}
+
+} // namespace onceorder::server

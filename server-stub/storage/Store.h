@@ -1,0 +1,94 @@
+// Store: the server's SQLite database: connections, schema, demo data and the read-side queries.
+//
+// Every request thread leases its own connection (SQLite connections must not be shared between threads), with
+// the statements already prepared on it (Connection); writers additionally take one in-process lock, so a duplicate
+// request queues behind the first writer the way the article's second transaction waits on PostgreSQL's unique index,
+// instead of polling SQLITE_BUSY.
+#pragma once
+
+#include "storage/Connection.h"
+
+#include <SQLiteCpp/Database.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace onceorder::server {
+
+enum class Synchronous
+{
+    Full,
+    Normal
+};
+
+struct Client
+{
+    std::string id;
+    bool isOperator = false;
+};
+
+class Store
+{
+public:
+    Store(const std::string& path, Synchronous synchronous, int connections);
+    ~Store();
+    Store(const Store&) = delete;
+    Store& operator=(const Store&) = delete;
+
+    // A connection borrowed for the duration of one request.
+    class Lease
+    {
+    public:
+        Lease(Store& store, std::unique_ptr<Connection> connection);
+        ~Lease();
+        Lease(const Lease&) = delete;
+        Lease& operator=(const Lease&) = delete;
+        SQLite::Database& operator*() const { return m_connection->database(); }
+        SQLite::Database* operator->() const { return &m_connection->database(); }
+
+        // The statement for this SQL, prepared once per connection and kept (see Connection); use it for every
+        // query a request runs, so that no request compiles SQL again.
+        Connection::CachedStatement statement(std::string_view sql) { return m_connection->statement(sql); }
+
+    private:
+        Store& m_store;
+        std::unique_ptr<Connection> m_connection;
+    };
+
+    Lease lease();
+    std::mutex& writerLock() { return m_writerLock; }
+
+    std::optional<Client> clientForApiKey(const std::string& apiKey) const;
+    // A random id made when the database was created; names this database at the payment gateway.
+    const std::string& instanceId() const { return m_instance; }
+    bool productExists(const std::string& productId) const;
+
+    // Puts the demo data back: stock to its initial values, no orders, no keys.
+    void resetDemoData();
+
+    // Deletes up to `batch` key rows that expired at or before nowMs; returns how many went.
+    int reapExpiredKeys(std::int64_t nowMs, int batch);
+
+private:
+    std::unique_ptr<Connection> open() const;
+    void createSchema(SQLite::Database& db);
+    void release(std::unique_ptr<Connection> connection);
+
+    std::string m_path;
+    Synchronous m_synchronous;
+    std::mutex m_poolLock;
+    std::condition_variable m_poolAvailable;
+    std::vector<std::unique_ptr<Connection>> m_pool;
+    std::mutex m_writerLock;
+    std::vector<std::pair<std::string, Client>> m_clients; // api key -> client; fixed after start
+    std::vector<std::string> m_products; // product ids; fixed after start
+    std::string m_instance;
+};
+
+} // namespace onceorder::server
