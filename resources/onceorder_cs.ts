@@ -201,6 +201,77 @@
     </message>
 </context>
 <context>
+    <name>onceorder::core::ScenarioResult</name>
+    <message>
+        <source>PASS</source>
+        <translation>PROŠLO</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation>SELHALO</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>krok</translation>
+    </message>
+    <message>
+        <source>response</source>
+        <translation>odpověď</translation>
+    </message>
+    <message>
+        <source>orders</source>
+        <translation>objednávky</translation>
+    </message>
+    <message>
+        <source>expected</source>
+        <translation>očekáváno</translation>
+    </message>
+    <message>
+        <source>verdict</source>
+        <translation>verdikt</translation>
+    </message>
+    <message>
+        <source>Could not finish:</source>
+        <translation>Nepodařilo se dokončit:</translation>
+    </message>
+    <message>
+        <source>**%1** in %2 s</source>
+        <translation>**%1** za %2 s</translation>
+    </message>
+    <message>
+        <source>OnceOrder teaching scenarios</source>
+        <translation>Výukové scénáře OnceOrder</translation>
+    </message>
+    <message>
+        <source>Summary: %1/%2 scenarios passed in %3 s</source>
+        <translation>Shrnutí: prošlo %1/%2 scénářů za %3 s</translation>
+    </message>
+    <message>
+        <source>; failed: %1</source>
+        <translation>; selhaly: %1</translation>
+    </message>
+    <message>
+        <source>onceorder: --%1 does not apply to --scenario: every scenario runs on a fresh temporary state with its own bundled server and demo clients.</source>
+        <translation>onceorder: --%1 se na --scenario nevztahuje: každý scénář běží na čistém dočasném stavu s vlastním přibaleným serverem a ukázkovými klienty.</translation>
+    </message>
+    <message>
+        <source>onceorder: unknown scenario &quot;%1&quot;; known: all, list, %2</source>
+        <translation>onceorder: neznámý scénář „%1“; známé: all, list, %2</translation>
+    </message>
+    <message>
+        <source>onceorder: --scenario needs a name; known: all, list, %1</source>
+        <translation>onceorder: --scenario potřebuje název; známé: all, list, %1</translation>
+    </message>
+    <message>
+        <source>onceorder: cannot create %1</source>
+        <translation>onceorder: nelze vytvořit %1</translation>
+    </message>
+    <message>
+        <source>onceorder: %1 table(s) could not be written to %2</source>
+        <translation>onceorder: %1 tabulek se nepodařilo zapsat do %2</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::ScenarioRunner</name>
     <message>
         <source>timed out after %1 ms in step %2 of %3</source>
@@ -838,6 +909,13 @@
     <message>
         <source>Order %1 placed and paid.</source>
         <translation>Objednávka %1 vytvořena a zaplacena.</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::ScenarioChartExporter</name>
+    <message>
+        <source>cannot write %1</source>
+        <translation>nelze zapsat %1</translation>
     </message>
 </context>
 <context>

@@ -199,6 +199,77 @@
     </message>
 </context>
 <context>
+    <name>onceorder::core::ScenarioResult</name>
+    <message>
+        <source>PASS</source>
+        <translation type="unfinished">PASS</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation type="unfinished">FAIL</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>response</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>orders</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>verdict</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not finish:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>**%1** in %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OnceOrder teaching scenarios</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summary: %1/%2 scenarios passed in %3 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>onceorder: --%1 does not apply to --scenario: every scenario runs on a fresh temporary state with its own bundled server and demo clients.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>onceorder: unknown scenario &quot;%1&quot;; known: all, list, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>onceorder: --scenario needs a name; known: all, list, %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>onceorder: cannot create %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>onceorder: %1 table(s) could not be written to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::ScenarioRunner</name>
     <message>
         <source>timed out after %1 ms in step %2 of %3</source>
@@ -833,6 +904,13 @@
     <message>
         <source>Order %1 placed and paid.</source>
         <translation>Order %1 placed and paid.</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::ScenarioChartExporter</name>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
