@@ -988,14 +988,6 @@
 <context>
     <name>onceorder::ui::ServerTableModel</name>
     <message>
-        <source>completed</source>
-        <translation>dokončeno</translation>
-    </message>
-    <message>
-        <source>in progress</source>
-        <translation>zpracovává se</translation>
-    </message>
-    <message>
         <source>(none)</source>
         <translation>(žádný)</translation>
     </message>
@@ -1064,18 +1056,6 @@
         <translation>Klíč pro platební bránu se odvozuje z ID tohoto řádku</translation>
     </message>
     <message>
-        <source>The last finished phase: a retry or the completer resumes after it</source>
-        <translation>Poslední dokončená fáze: opakovaný pokus nebo dokončovač pokračuje po ní</translation>
-    </message>
-    <message>
-        <source>charged</source>
-        <translation>strženo</translation>
-    </message>
-    <message>
-        <source>declined</source>
-        <translation>zamítnuto</translation>
-    </message>
-    <message>
         <source>Row</source>
         <translation>Řádek</translation>
     </message>
@@ -1122,6 +1102,10 @@
     <message>
         <source>Effect</source>
         <translation>Účinek</translation>
+    </message>
+    <message>
+        <source>The last finished phase (%1): a retry or the completer resumes after it</source>
+        <translation>Poslední dokončená fáze (%1): opakovaný pokus nebo dokončovač pokračuje po ní</translation>
     </message>
 </context>
 <context>
@@ -1213,6 +1197,104 @@
     <message>
         <source>Webhooks (%1)</source>
         <translation>Webhooky (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::ServerWords</name>
+    <message>
+        <source>placed</source>
+        <comment>order status</comment>
+        <translation>vytvořena</translation>
+    </message>
+    <message>
+        <source>awaiting payment</source>
+        <comment>order status</comment>
+        <translation>čeká na platbu</translation>
+    </message>
+    <message>
+        <source>paid</source>
+        <comment>order status</comment>
+        <translation>zaplacena</translation>
+    </message>
+    <message>
+        <source>payment failed</source>
+        <comment>order status</comment>
+        <translation>platba selhala</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <comment>idempotency key status</comment>
+        <translation>dokončeno</translation>
+    </message>
+    <message>
+        <source>in progress</source>
+        <comment>idempotency key status</comment>
+        <translation>zpracovává se</translation>
+    </message>
+    <message>
+        <source>started</source>
+        <comment>recovery point</comment>
+        <translation>zahájeno</translation>
+    </message>
+    <message>
+        <source>order created</source>
+        <comment>recovery point</comment>
+        <translation>objednávka vytvořena</translation>
+    </message>
+    <message>
+        <source>payment charged</source>
+        <comment>recovery point</comment>
+        <translation>platba stržena</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <comment>recovery point</comment>
+        <translation>dokončeno</translation>
+    </message>
+    <message>
+        <source>card</source>
+        <comment>payment method</comment>
+        <translation>karta</translation>
+    </message>
+    <message>
+        <source>charged</source>
+        <comment>gateway charge outcome</comment>
+        <translation>strženo</translation>
+    </message>
+    <message>
+        <source>declined</source>
+        <comment>gateway charge outcome</comment>
+        <translation>zamítnuto</translation>
+    </message>
+    <message>
+        <source>checkout</source>
+        <comment>who recorded the payment</comment>
+        <translation>pokladna</translation>
+    </message>
+    <message>
+        <source>webhook</source>
+        <comment>who recorded the payment</comment>
+        <translation>webhook</translation>
+    </message>
+    <message>
+        <source>applied: order paid</source>
+        <comment>webhook effect</comment>
+        <translation>použito: objednávka zaplacena</translation>
+    </message>
+    <message>
+        <source>no change</source>
+        <comment>webhook effect</comment>
+        <translation>beze změny</translation>
+    </message>
+    <message>
+        <source>repeat, ignored</source>
+        <comment>webhook effect</comment>
+        <translation>opakování, ignorováno</translation>
+    </message>
+    <message>
+        <source>ignored</source>
+        <comment>webhook effect</comment>
+        <translation>ignorováno</translation>
     </message>
 </context>
 <context>

@@ -983,14 +983,6 @@
 <context>
     <name>onceorder::ui::ServerTableModel</name>
     <message>
-        <source>completed</source>
-        <translation>completed</translation>
-    </message>
-    <message>
-        <source>in progress</source>
-        <translation>in progress</translation>
-    </message>
-    <message>
         <source>(none)</source>
         <translation>(none)</translation>
     </message>
@@ -1058,18 +1050,6 @@
         <translation>The gateway&apos;s key is derived from this row id</translation>
     </message>
     <message>
-        <source>The last finished phase: a retry or the completer resumes after it</source>
-        <translation>The last finished phase: a retry or the completer resumes after it</translation>
-    </message>
-    <message>
-        <source>charged</source>
-        <translation>charged</translation>
-    </message>
-    <message>
-        <source>declined</source>
-        <translation>declined</translation>
-    </message>
-    <message>
         <source>Row</source>
         <translation>Row</translation>
     </message>
@@ -1116,6 +1096,10 @@
     <message>
         <source>Effect</source>
         <translation>Effect</translation>
+    </message>
+    <message>
+        <source>The last finished phase (%1): a retry or the completer resumes after it</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1206,6 +1190,104 @@
     <message>
         <source>Webhooks (%1)</source>
         <translation>Webhooks (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::ServerWords</name>
+    <message>
+        <source>placed</source>
+        <comment>order status</comment>
+        <translation type="unfinished">placed</translation>
+    </message>
+    <message>
+        <source>awaiting payment</source>
+        <comment>order status</comment>
+        <translation type="unfinished">awaiting payment</translation>
+    </message>
+    <message>
+        <source>paid</source>
+        <comment>order status</comment>
+        <translation type="unfinished">paid</translation>
+    </message>
+    <message>
+        <source>payment failed</source>
+        <comment>order status</comment>
+        <translation type="unfinished">payment failed</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <comment>idempotency key status</comment>
+        <translation type="unfinished">completed</translation>
+    </message>
+    <message>
+        <source>in progress</source>
+        <comment>idempotency key status</comment>
+        <translation type="unfinished">in progress</translation>
+    </message>
+    <message>
+        <source>started</source>
+        <comment>recovery point</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>order created</source>
+        <comment>recovery point</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>payment charged</source>
+        <comment>recovery point</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <comment>recovery point</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>card</source>
+        <comment>payment method</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>charged</source>
+        <comment>gateway charge outcome</comment>
+        <translation type="unfinished">charged</translation>
+    </message>
+    <message>
+        <source>declined</source>
+        <comment>gateway charge outcome</comment>
+        <translation type="unfinished">declined</translation>
+    </message>
+    <message>
+        <source>checkout</source>
+        <comment>who recorded the payment</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>webhook</source>
+        <comment>who recorded the payment</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>applied: order paid</source>
+        <comment>webhook effect</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no change</source>
+        <comment>webhook effect</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>repeat, ignored</source>
+        <comment>webhook effect</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ignored</source>
+        <comment>webhook effect</comment>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
