@@ -912,6 +912,21 @@
     </message>
 </context>
 <context>
+    <name>onceorder::ui::PresentationZoom</name>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>&amp;Přiblížit</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>&amp;Oddálit</translation>
+    </message>
+    <message>
+        <source>&amp;Reset zoom</source>
+        <translation>&amp;Původní velikost</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::ui::ScenarioChartExporter</name>
     <message>
         <source>cannot write %1</source>

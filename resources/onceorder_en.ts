@@ -907,6 +907,21 @@
     </message>
 </context>
 <context>
+    <name>onceorder::ui::PresentationZoom</name>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Reset zoom</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>onceorder::ui::ScenarioChartExporter</name>
     <message>
         <source>cannot write %1</source>
