@@ -73,7 +73,11 @@ QChart* ScenarioChartBuilder::build(const core::ScenarioChart& data)
     xAxis->setRange(0, end);
     xAxis->applyNiceNumbers();
     yAxis->setRange(0, highest + 1);
-    yAxis->setTickCount(std::min(highest + 2, 11));
+    if (highest + 1 <= 10) {
+        yAxis->setTickCount(highest + 2); // one line per call: small counts are read one by one
+    } else {
+        yAxis->applyNiceNumbers();
+    }
     return chart;
 }
 
