@@ -18,7 +18,6 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
-class QTimer;
 
 namespace onceorder::core {
 class ClientSession;
@@ -65,11 +64,8 @@ private:
     QWidget* buildOrders();
     void onServerReady();
     void onServerDown();
-    void refreshProducts();
-    void refreshOrders();
-    // Refreshes products, orders and the live tables once, shortly, however many outcomes arrive meanwhile.
-    void scheduleRefresh();
     void showProducts(const QList<core::Product>& products);
+    void showOrders(const QList<core::ServerOrderRow>& orders);
     void showServerState(const core::ServerState& state);
     void addToCart();
     void removeSelectedLine();
@@ -107,8 +103,6 @@ private:
     QLabel* m_serverLabel;
     QLabel* m_conditionerLabel;
     QLabel* m_pendingLabel;
-    QTimer* m_refreshTimer;
-    QList<core::ServerOrderRow> m_shownOrders;
 };
 
 } // namespace onceorder::ui
