@@ -8,7 +8,6 @@
 #include "server/ServerMonitor.h"
 #include "server/ServerState.h"
 #include "session/ClientSession.h"
-#include "submission/CrashPoint.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -91,7 +90,7 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     : QMainWindow(parent)
     , m_session(session)
     , m_monitor(new core::ServerMonitor(session->api(), this))
-    , m_debugControls(new core::DebugControls(session->api(), session->bundledServer(), this))
+    , m_debugControls(new core::DebugControls(session->api(), session->bundledServer(), session->conditioner(), this))
     , m_productCombo(new QComboBox)
     , m_quantitySpin(new QSpinBox)
     , m_addButton(new QPushButton(tr("Add to cart")))
@@ -191,24 +190,7 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     connect(m_timeline, &SubmissionTimelineWidget::abandonRequested, engine, &core::SubmissionEngine::abandon);
     connect(m_timeline, &SubmissionTimelineWidget::reconcileRequested, engine, &core::SubmissionEngine::reconcile);
     connect(m_debugPanel, &DebugPanel::keyStrategyChanged, engine, &core::SubmissionEngine::setKeyStrategy);
-    connect(m_debugPanel, &DebugPanel::networkModeRequested, this, &MainWindow::networkModeRequested);
-    if (auto* conditioner = session->conditioner()) {
-        m_debugPanel->setNetworkAvailable(true);
-        connect(m_debugPanel, &DebugPanel::networkModeRequested, this,
-                [this, conditioner](const QString& name, int delayMs, double probability) {
-                    const auto mode = core::NetworkConditioner::modeFromName(name);
-                    if (!mode) {
-                        return;
-                    }
-                    conditioner->setDelayMs(delayMs);
-                    conditioner->setDropProbability(probability);
-                    conditioner->setMode(*mode);
-                    setConditionerMode(core::NetworkConditioner::modeName(conditioner->mode()));
-                });
-    }
-    connect(m_debugPanel, &DebugPanel::crashAfterSendToggled, this,
-            [](bool armed) { core::CrashPoint::arm(armed ? QStringLiteral("after-send") : QString()); });
-    connect(m_debugPanel, &DebugPanel::crashNowRequested, this, [] { core::CrashPoint::crashNow(); });
+    connect(m_debugControls, &core::DebugControls::networkModeChanged, this, &MainWindow::setConditionerMode);
     showCart();
 }
 

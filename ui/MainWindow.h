@@ -53,10 +53,6 @@ public Q_SLOTS:
     void setPendingCount(int count);
     void setConditionerMode(const QString& mode);
 
-Q_SIGNALS:
-    // From the debug panel, for the network conditioner once the session owns one.
-    void networkModeRequested(const QString& mode, int delayMs, double probability);
-
 private:
     QWidget* buildHeader();
     QWidget* buildCatalogue();
