@@ -1,8 +1,7 @@
 // DebugPanel: breaks things on purpose so a class can watch the order still be placed once: the server's faults
 // and teaching modes, the payment gateway in the middle of a checkout, the network between client and server, and
-// the client itself. Every control says in one
-// line what it will show. Commands to the server, the network and this client go through core::DebugControls; the
-// key strategy is a signal for the submission engine.
+// the client itself. Every control says in one line what it will show. Commands to the server, the network and this
+// client go through core::DebugControls; the key strategy is a signal for the submission engine.
 #pragma once
 
 #include "submission/KeyStrategy.h"
