@@ -871,22 +871,6 @@
         <translation>&amp;Scénáře</translation>
     </message>
     <message>
-        <source>placed</source>
-        <translation>vytvořena</translation>
-    </message>
-    <message>
-        <source>paid</source>
-        <translation>zaplacena</translation>
-    </message>
-    <message>
-        <source>awaiting payment</source>
-        <translation>čeká na platbu</translation>
-    </message>
-    <message>
-        <source>payment failed</source>
-        <translation>platba selhala</translation>
-    </message>
-    <message>
         <source>Pay now by card</source>
         <translation>Zaplatit hned kartou</translation>
     </message>

@@ -866,22 +866,6 @@
         <translation>&amp;Scenarios</translation>
     </message>
     <message>
-        <source>placed</source>
-        <translation>placed</translation>
-    </message>
-    <message>
-        <source>paid</source>
-        <translation>paid</translation>
-    </message>
-    <message>
-        <source>awaiting payment</source>
-        <translation>awaiting payment</translation>
-    </message>
-    <message>
-        <source>payment failed</source>
-        <translation>payment failed</translation>
-    </message>
-    <message>
         <source>Pay now by card</source>
         <translation>Pay now by card</translation>
     </message>
