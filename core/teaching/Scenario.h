@@ -65,6 +65,14 @@ public:
     static QStringList columnNames(); // step, response, orders, expected, verdict
 };
 
+// The translation context of the scenarios' texts (titles, paragraphs, steps, expectations), which live in free
+// functions: ScenarioText::tr("…"). They are translated when the scenarios are built and played, so in the language
+// installed then (--lang, or the window's).
+class ScenarioText
+{
+    Q_DECLARE_TR_FUNCTIONS(onceorder::core::ScenarioText)
+};
+
 // A step does its asynchronous work through the context and calls `next` exactly once when it is done.
 using ScenarioStep = std::function<void(ScenarioContext& context, std::function<void()> next)>;
 
