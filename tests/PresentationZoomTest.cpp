@@ -24,6 +24,7 @@ struct Window
     std::unique_ptr<QMainWindow> window = std::make_unique<QMainWindow>();
     QLabel* body = nullptr;
     QLabel* title = nullptr;
+    QLabel* styled = nullptr; // bold through a style sheet, as the window's status labels are
     QTableWidget* table = nullptr;
     ui::PresentationZoom* zoom = nullptr;
 };
@@ -39,10 +40,13 @@ std::unique_ptr<Window> makeWindow()
     big.setPointSizeF(big.pointSizeF() * 1.5);
     w->title->setFont(big);
     w->body = new QLabel(QStringLiteral("Body"));
+    w->styled = new QLabel(QStringLiteral("Styled"));
+    w->styled->setStyleSheet(QStringLiteral("QLabel { color: #1e7d3a; font-weight: bold; }"));
     w->table = new QTableWidget(3, 2);
     w->table->verticalHeader()->setDefaultSectionSize(w->table->fontMetrics().height() + 8);
     layout->addWidget(w->title);
     layout->addWidget(w->body);
+    layout->addWidget(w->styled);
     layout->addWidget(w->table);
     w->window->setCentralWidget(central);
     w->zoom = new ui::PresentationZoom(w->window.get());
@@ -81,6 +85,8 @@ void PresentationZoomTest::shortcutsGrowAndResetTheFonts()
     QCOMPARE(w->zoom->factor(), 1.5);
     QCOMPARE(w->body->font().pointSizeF(), body * 1.5);
     QCOMPARE(w->title->font().pointSizeF(), title * 1.5); // its own font, scaled from its own size
+    QCOMPARE(w->styled->font().pointSizeF(), body * 1.5); // a style sheet's bold keeps following the size
+    QVERIFY(w->styled->font().bold());
     QCOMPARE(w->table->verticalHeader()->defaultSectionSize(), qRound(row * 1.5));
     QTest::keyClick(w->window.get(), Qt::Key_Minus, Qt::ControlModifier);
     QCOMPARE(w->zoom->factor(), 1.25);

@@ -58,6 +58,19 @@ void scaleWidget(QWidget* widget, double factor, double previous)
         }
         header->setDefaultSectionSize(static_cast<int>(std::lround(base.toDouble() * factor)));
     }
+    // Column widths someone (the code or the user) set keep their proportions; stretched and fitted ones follow the
+    // font by themselves.
+    if (auto* header = qobject_cast<QHeaderView*>(widget);
+        header && header->orientation() == Qt::Horizontal && previous > 0) {
+        for (int section = 0; section < header->count(); ++section) {
+            const QHeaderView::ResizeMode mode = header->sectionResizeMode(section);
+            if ((mode == QHeaderView::Interactive || mode == QHeaderView::Fixed) &&
+                !(header->stretchLastSection() && section == header->count() - 1)) {
+                header->resizeSection(section,
+                                      static_cast<int>(std::lround(header->sectionSize(section) * factor / previous)));
+            }
+        }
+    }
     if (widget->isWindow()) {
         // Menus and dialogs are windows of their own: let them inherit the zoomed font of their parent.
         widget->setAttribute(Qt::WA_WindowPropagation);
@@ -138,7 +151,25 @@ void PresentationZoom::apply()
     font.setPointSizeF(font.pointSizeF() * m_factor);
     scale(m_window, m_appliedFactor);
     m_window->setFont(font);
+    restyle(m_window);
     m_appliedFactor = m_factor;
+}
+
+void PresentationZoom::restyle(QWidget* widget)
+{
+    // A style sheet that sets any font property (a bold status label) pins the whole font the widget had when the
+    // sheet was applied, so it no longer follows its parent's size: let it inherit again, then apply the sheet anew.
+    QList<QWidget*> widgets = widget->findChildren<QWidget*>();
+    widgets.prepend(widget);
+    for (QWidget* child : widgets) {
+        if (child->styleSheet().isEmpty() || child->testAttribute(Qt::WA_SetFont)) {
+            continue;
+        }
+        const QString sheet = child->styleSheet();
+        child->setStyleSheet(QString());
+        child->setFont(QFont());
+        child->setStyleSheet(sheet);
+    }
 }
 
 void PresentationZoom::applyTo(QWidget* window) const
@@ -160,6 +191,7 @@ void PresentationZoom::scale(QWidget* widget, double previous) const
         QFont font = QApplication::font();
         font.setPointSizeF(font.pointSizeF() * m_factor);
         widget->setFont(font);
+        restyle(widget);
     }
 }
 

@@ -41,6 +41,7 @@ Q_SIGNALS:
 private:
     void apply();
     void scale(QWidget* widget, double previous) const;
+    static void restyle(QWidget* widget);
 
     QWidget* m_window;
     QAction* m_zoomIn;
