@@ -23,6 +23,11 @@ QChart* ScenarioChartBuilder::build(const core::ScenarioChart& data)
 {
     auto* chart = new QChart;
     chart->setTitle(data.title);
+    // Read from the back of a classroom: a bigger, bold title.
+    QFont titleFont = chart->titleFont();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
+    titleFont.setBold(true);
+    chart->setTitleFont(titleFont);
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setAnimationOptions(QChart::NoAnimation); // exported frames must be the final picture
 
