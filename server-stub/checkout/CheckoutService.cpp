@@ -2,7 +2,7 @@
 
 #include "checkout/OrderPayments.h"
 #include "support/Json.h"
-#include "support/Problem.h"
+#include "support/Problems.h"
 #include "support/Sha256.h"
 
 #include <SQLiteCpp/Statement.h>
@@ -26,14 +26,8 @@ public:
     }
 };
 
-OrderResponse transient(std::string slug, std::string title, const std::string& detail)
+OrderResponse transient(const Problem& problem)
 {
-    Problem problem {503,
-                     std::move(slug),
-                     std::move(title),
-                     detail + "; what was done so far is kept, retry with the same key to continue",
-                     1,
-                     {}};
     return OrderResponse::fromProblem(problem, problem.slug);
 }
 
@@ -106,15 +100,7 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
                 throw SQLite::Exception("the key row vanished between insert and read");
             }
             if (stored->getColumn(1).getString() != print) {
-                return OrderResponse::fromProblem(
-                    Problem {422,
-                             "idempotency-key-reused",
-                             "Idempotency-Key reused with another payload",
-                             "this key was first used for a different checkout; a retry must send "
-                             "exactly the same command, a new checkout needs a new key",
-                             {},
-                             {}},
-                    "mismatch");
+                return OrderResponse::fromProblem(problems::idempotencyKeyReused("checkout"), "mismatch");
             }
             if (stored->getColumn(2).getString() == "finished") {
                 OrderResponse response;
@@ -146,7 +132,7 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
         }
         tx.commit();
     } catch (const SQLite::Exception& error) {
-        return transient("transient-failure", "Temporary failure", databaseFailure(error));
+        return transient(problems::checkoutTransientFailure(databaseFailure(error)));
     }
     if (!resumed) {
         crashIf(fault.kind, FaultKind::CrashAfterStarted);
@@ -177,9 +163,8 @@ OrderResponse CheckoutService::advance(Row row, FaultKind crashAt, bool resumed)
                 }
                 if (const auto* unavailable = std::get_if<ChargeUnavailable>(&charged)) {
                     releaseLock(row);
-                    return unavailable->timedOut
-                        ? transient("gateway-timeout", "The payment gateway did not answer", unavailable->detail)
-                        : transient("gateway-unavailable", "The payment gateway is unavailable", unavailable->detail);
+                    return unavailable->timedOut ? transient(problems::gatewayTimeout(unavailable->detail))
+                                                 : transient(problems::gatewayUnavailable(unavailable->detail));
                 }
                 crashIf(crashAt, FaultKind::CrashAfterCharge);
                 recordCharge(row, command, std::get<ChargeSucceeded>(charged).chargeId);
@@ -201,7 +186,7 @@ OrderResponse CheckoutService::advance(Row row, FaultKind crashAt, bool resumed)
         } catch (const SQLite::Exception&) {
             // The lock then times out by itself.
         }
-        return transient("transient-failure", "Temporary failure", databaseFailure(error));
+        return transient(problems::checkoutTransientFailure(databaseFailure(error)));
     }
 }
 
@@ -231,13 +216,7 @@ std::optional<OrderResponse> CheckoutService::createOrder(Row& row, const Checko
         existing->bind(2, *order.cartId);
         if (existing->executeStep()) {
             const long long orderId = existing->getColumn(0).getInt64();
-            return refuse(Problem {422,
-                                   "cart-already-ordered",
-                                   "This cart has already been ordered",
-                                   "cart \"" + *order.cartId + "\" was ordered as order " + std::to_string(orderId) +
-                                       " under another Idempotency-Key",
-                                   {},
-                                   orderId});
+            return refuse(problems::cartAlreadyOrdered(*order.cartId, orderId));
         }
     }
 
@@ -262,13 +241,7 @@ std::optional<OrderResponse> CheckoutService::createOrder(Row& row, const Checko
         takeStock->bind(2, line.product);
         takeStock->bind(3, line.quantity);
         if (takeStock->exec() != 1) {
-            return refuse(Problem {422,
-                                   "out-of-stock",
-                                   "Not enough stock",
-                                   "only the stock on hand can be ordered; \"" + line.product + "\" has fewer than " +
-                                       std::to_string(line.quantity) + " pieces",
-                                   {},
-                                   {}});
+            return refuse(problems::outOfStock(line.product, line.quantity));
         }
         takeStock->reset();
         insertLine->bind(1, static_cast<int64_t>(orderId));
@@ -325,14 +298,7 @@ OrderResponse CheckoutService::decline(Row& row, const CheckoutCommand& command,
         }
     }
     const OrderResponse response =
-        OrderResponse::fromProblem(Problem {402,
-                                            "payment-declined",
-                                            "The payment was declined",
-                                            "the payment gateway declined the payment (" + reason +
-                                                "); the order was cancelled and nothing was charged",
-                                            {},
-                                            row.orderId},
-                                   "payment-declined");
+        OrderResponse::fromProblem(problems::paymentDeclined(reason, row.orderId), "payment-declined");
     storeFinal(db, row, response);
     tx.commit();
     row.recoveryPoint = "finished";

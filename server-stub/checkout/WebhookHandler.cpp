@@ -2,7 +2,7 @@
 
 #include "checkout/OrderPayments.h"
 #include "support/Json.h"
-#include "support/Problem.h"
+#include "support/Problems.h"
 #include "support/Sha256.h"
 
 #include <SQLiteCpp/Statement.h>
@@ -18,16 +18,12 @@ namespace {
 
 OrderResponse problemResponse(const Problem& problem)
 {
-    OrderResponse response;
-    response.status = problem.status;
-    response.body = problem.body();
-    response.outcome = problem.slug;
-    return response;
+    return OrderResponse::fromProblem(problem, problem.slug);
 }
 
 OrderResponse invalid(std::string detail)
 {
-    return problemResponse(Problem {400, "invalid-webhook", "Invalid webhook event", std::move(detail), {}, {}});
+    return problemResponse(problems::invalidWebhook(std::move(detail)));
 }
 
 OrderResponse accepted(const std::string& eventId, const std::string& result)
@@ -62,13 +58,7 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
 {
     // The signature first: an unsigned body is not read at all.
     if (!constantTimeEquals(signatureHeader, "sha256=" + hmacSha256Hex(m_secret, body))) {
-        return problemResponse(Problem {401,
-                                        "invalid-webhook-signature",
-                                        "Invalid webhook signature",
-                                        "Gateway-Signature must be sha256=<hex HMAC-SHA-256 of the body with the "
-                                        "shared secret>",
-                                        {},
-                                        {}});
+        return problemResponse(problems::invalidWebhookSignature());
     }
     auto parsed = parseJson(body);
     if (!std::holds_alternative<JsonValue>(parsed) || !std::get<JsonValue>(parsed).isObject()) {
@@ -109,12 +99,7 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
         }
         if (!orderId) {
             // Not stored: the gateway retries a refused event, and by then the order may exist.
-            return problemResponse(Problem {422,
-                                            "unknown-payment-reference",
-                                            "Unknown payment reference",
-                                            "no order belongs to the reference \"" + *reference + "\"",
-                                            {},
-                                            {}});
+            return problemResponse(problems::unknownPaymentReference(*reference));
         }
     }
 

@@ -4,6 +4,7 @@
 #include "orders/OrderCommand.h"
 #include "support/IdempotencyKey.h"
 #include "support/Json.h"
+#include "support/Problems.h"
 
 #include <httplib.h>
 
@@ -46,30 +47,14 @@ bool isLoopback(const std::string& address)
     return address.rfind("127.", 0) == 0 || address == "::1" || address.rfind("::ffff:127.", 0) == 0;
 }
 
-Problem notFound(std::string detail)
-{
-    return Problem {404, "not-found", "Not found", std::move(detail), {}, {}};
-}
-
 // Checks what every JSON-bodied request needs; returns the parsed object or writes the problem.
 std::optional<Problem> checkJsonBody(const httplib::Request& req)
 {
     if (!isJsonContentType(req.get_header_value("Content-Type"))) {
-        return Problem {415,
-                        "unsupported-media-type",
-                        "The body must be JSON",
-                        "send Content-Type: application/json (got \"" + req.get_header_value("Content-Type") + "\")",
-                        {},
-                        {}};
+        return problems::unsupportedMediaType(req.get_header_value("Content-Type"));
     }
     if (req.body.size() > kMaxBodyBytes) {
-        return Problem {413,
-                        "payload-too-large",
-                        "The body is too large",
-                        "the body has " + std::to_string(req.body.size()) + " bytes; at most " +
-                            std::to_string(kMaxBodyBytes) + " are accepted",
-                        {},
-                        {}};
+        return problems::payloadTooLarge(req.body.size(), kMaxBodyBytes);
     }
     return std::nullopt;
 }
@@ -90,13 +75,7 @@ std::variant<std::optional<int>, Problem> parseLimit(const httplib::Request& req
         // Echo the value only when it is short, visible ASCII: the detail must stay valid UTF-8 JSON text.
         const bool echo = value.size() <= 16 &&
             std::all_of(value.begin(), value.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
-        return Problem {400,
-                        "invalid-limit",
-                        "Invalid limit",
-                        "limit must be given once, as a whole number from 1 to " + std::to_string(kMaxLimit) +
-                            (echo ? " (got \"" + value + "\")" : std::string()),
-                        {},
-                        {}};
+        return problems::invalidLimit(kMaxLimit, echo ? std::optional<std::string>(value) : std::nullopt);
     }
     return std::optional<int> {limit};
 }
@@ -210,19 +189,11 @@ void HttpApi::registerRoutes(httplib::Server& server)
         }
         Exchange ignored;
         if (res.status == 413) {
-            answer(res,
-                   Problem {413,
-                            "payload-too-large",
-                            "The body is too large",
-                            "at most " + std::to_string(kMaxBodyBytes) + " bytes are accepted",
-                            {},
-                            {}},
-                   ignored);
+            answer(res, problems::payloadTooLarge(kMaxBodyBytes), ignored);
         } else if (res.status == 404 || res.status == 405) {
-            answer(res, notFound("no such route"), ignored);
+            answer(res, problems::notFound("no such route"), ignored);
         } else {
-            answer(res, Problem {res.status, "http-error", "HTTP error", "the request could not be read", {}, {}},
-                   ignored);
+            answer(res, problems::httpError(res.status), ignored);
         }
     });
 }
@@ -236,10 +207,10 @@ std::function<void(const httplib::Request&, httplib::Response&)> HttpApi::route(
         try {
             handler(req, res, exchange);
         } catch (const std::exception& error) {
-            answer(res, Problem {500, "internal-error", "Internal server error", error.what(), {}, {}}, exchange);
+            answer(res, problems::internalError(error.what()), exchange);
             exchange.outcome = "internal-error";
         } catch (...) {
-            answer(res, Problem {500, "internal-error", "Internal server error", "unknown error", {}, {}}, exchange);
+            answer(res, problems::internalError("unknown error"), exchange);
             exchange.outcome = "internal-error";
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -252,18 +223,12 @@ std::function<void(const httplib::Request&, httplib::Response&)> HttpApi::debugR
 {
     return route(std::move(name), [this, handler = std::move(handler)](auto& req, auto& res, auto& exchange) {
         if (!m_debugEndpoints) {
-            answer(res, notFound("debug endpoints are off; start the server with --debug-endpoints"), exchange);
+            answer(res, problems::notFound("debug endpoints are off; start the server with --debug-endpoints"),
+                   exchange);
             return;
         }
         if (!isLoopback(req.remote_addr)) {
-            answer(res,
-                   Problem {403,
-                            "debug-loopback-only",
-                            "Debug endpoints answer only loopback",
-                            "debug endpoints are only served to 127.0.0.1 and ::1",
-                            {},
-                            {}},
-                   exchange);
+            answer(res, problems::debugLoopbackOnly(), exchange);
             return;
         }
         handler(req, res, exchange);
@@ -274,20 +239,12 @@ std::optional<Client> HttpApi::authenticate(const httplib::Request& req, httplib
 {
     const std::string header = req.get_header_value("Authorization");
     if (!startsWithNoCase(header, "Bearer ") || header.size() <= 7) {
-        answer(res,
-               Problem {401,
-                        "unauthenticated",
-                        "Authentication required",
-                        "send Authorization: Bearer <api key>; the client is taken from the API key only",
-                        {},
-                        {}},
-               exchange);
+        answer(res, problems::unauthenticated(), exchange);
         return std::nullopt;
     }
     auto client = m_store.clientForApiKey(header.substr(7));
     if (!client) {
-        answer(res, Problem {401, "unknown-api-key", "Unknown API key", "no client has this API key", {}, {}},
-               exchange);
+        answer(res, problems::unknownApiKey(), exchange);
         return std::nullopt;
     }
     exchange.client = client->id;
@@ -301,34 +258,19 @@ std::optional<Client> HttpApi::keyedRequest(const httplib::Request& req, httplib
         return std::nullopt;
     }
     if (client->isOperator) {
-        answer(res,
-               Problem {403,
-                        "operator-cannot-order",
-                        "The operator places no orders",
-                        "use a client's API key to order",
-                        {},
-                        {}},
-               exchange);
+        answer(res, problems::operatorCannotOrder(), exchange);
         return std::nullopt;
     }
     // One look-up, not has_header and get_header_value: each is a case-insensitive search of the headers.
     const auto keyHeader = req.headers.find("Idempotency-Key");
     if (keyHeader == req.headers.end()) {
-        answer(res,
-               Problem {400,
-                        "missing-idempotency-key",
-                        "Idempotency-Key required",
-                        "POST " + req.path + " needs an Idempotency-Key header (one per cart, reused on every retry)",
-                        {},
-                        {}},
-               exchange);
+        answer(res, problems::missingIdempotencyKey(req.path), exchange);
         exchange.outcome = "missing-key";
         return std::nullopt;
     }
     auto key = parseIdempotencyKey(keyHeader->second.c_str()); // up to a NUL, as get_header_value reads it
     if (auto* error = std::get_if<KeyError>(&key)) {
-        answer(res, Problem {400, "invalid-idempotency-key", "Invalid Idempotency-Key", error->detail, {}, {}},
-               exchange);
+        answer(res, problems::invalidIdempotencyKey(error->detail), exchange);
         exchange.outcome = "invalid-key";
         return std::nullopt;
     }
@@ -344,14 +286,7 @@ bool HttpApi::productsExist(const OrderCommand& command, httplib::Response& res,
 {
     for (const auto& line : command.lines) {
         if (!m_store.productExists(line.product)) {
-            answer(res,
-                   Problem {400,
-                            "unknown-product",
-                            "Unknown product",
-                            "there is no product \"" + line.product + "\"; GET /products lists them",
-                            {},
-                            {}},
-                   exchange);
+            answer(res, problems::unknownProduct(line.product), exchange);
             return false;
         }
     }
@@ -450,7 +385,7 @@ void HttpApi::getOrder(const httplib::Request& req, httplib::Response& res, Exch
     }
     auto order = numeric ? m_queries.orderJson(client->id, orderId) : std::nullopt;
     if (!order) {
-        answer(res, notFound("you have no order " + id), exchange);
+        answer(res, problems::notFound("you have no order " + id), exchange);
         return;
     }
     answer(res, 200, *order);
@@ -464,14 +399,7 @@ void HttpApi::putStock(const httplib::Request& req, httplib::Response& res, Exch
         return;
     }
     if (!client->isOperator) {
-        answer(res,
-               Problem {403,
-                        "operator-only",
-                        "Only the operator may set stock",
-                        "use the operator's API key to set stock",
-                        {},
-                        {}},
-               exchange);
+        answer(res, problems::operatorOnly(), exchange);
         return;
     }
     if (auto problem = checkJsonBody(req)) {
@@ -480,7 +408,7 @@ void HttpApi::putStock(const httplib::Request& req, httplib::Response& res, Exch
     }
     auto parsed = parseJson(req.body);
     if (auto* error = std::get_if<JsonError>(&parsed)) {
-        answer(res, malformedJson(*error), exchange);
+        answer(res, problems::malformedJson(*error), exchange);
         return;
     }
     const JsonValue& body = std::get<JsonValue>(parsed);
@@ -489,21 +417,13 @@ void HttpApi::putStock(const httplib::Request& req, httplib::Response& res, Exch
     if (!onlyStock || !stock || !stock->isNumber() || std::get<double>(stock->value) < 0 ||
         std::get<double>(stock->value) > 1'000'000'000 ||
         std::get<double>(stock->value) != std::floor(std::get<double>(stock->value))) {
-        answer(res,
-               Problem {400,
-                        "invalid-stock",
-                        "Invalid stock",
-                        "send {\"stock\": N} with a whole number N from 0 to 1000000000 (an absolute value, "
-                        "not a change)",
-                        {},
-                        {}},
-               exchange);
+        answer(res, problems::invalidStock(), exchange);
         return;
     }
     const std::string productId = req.matches[1];
     const int value = static_cast<int>(std::get<double>(stock->value));
     if (!m_queries.setStock(productId, value)) {
-        answer(res, notFound("there is no product \"" + productId + "\""), exchange);
+        answer(res, problems::notFound("there is no product \"" + productId + "\""), exchange);
         return;
     }
     answer(res, 200, JsonObjectWriter().str("id", productId).num("stock", value).finish());
@@ -513,7 +433,7 @@ void HttpApi::putStock(const httplib::Request& req, httplib::Response& res, Exch
 void HttpApi::postFaults(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
 {
     auto bad = [&](std::string detail) {
-        answer(res, Problem {400, "invalid-fault", "Invalid fault", std::move(detail), {}, {}}, exchange);
+        answer(res, problems::invalidFault(std::move(detail)), exchange);
     };
     if (auto problem = checkJsonBody(req)) {
         answer(res, *problem, exchange);
@@ -574,11 +494,7 @@ void HttpApi::postMode(const httplib::Request& req, httplib::Response& res, Exch
     }
     auto parsed = parseJson(req.body);
     if (!std::holds_alternative<JsonValue>(parsed) || !std::get<JsonValue>(parsed).isObject()) {
-        answer(
-            res,
-            Problem {
-                400, "invalid-mode", "Invalid mode", "send a JSON object such as {\"check_then_insert\":true}", {}, {}},
-            exchange);
+        answer(res, problems::invalidMode("send a JSON object such as {\"check_then_insert\":true}"), exchange);
         return;
     }
     TeachingModes modes = m_faults.modes();
@@ -591,14 +507,8 @@ void HttpApi::postMode(const httplib::Request& req, httplib::Response& res, Exch
                                                    : nullptr;
         if (!flag || !target) {
             answer(res,
-                   Problem {400,
-                            "invalid-mode",
-                            "Invalid mode",
-                            "unknown or non-boolean member \"" + name +
-                                "\"; use check_then_insert, unscoped_keys, "
-                                "store_transient, business_key_off",
-                            {},
-                            {}},
+                   problems::invalidMode("unknown or non-boolean member \"" + name +
+                                         "\"; use check_then_insert, unscoped_keys, store_transient, business_key_off"),
                    exchange);
             return;
         }

@@ -1,7 +1,7 @@
 #include "orders/OrderService.h"
 
 #include "support/Json.h"
-#include "support/Problem.h"
+#include "support/Problems.h"
 #include "support/Sha256.h"
 
 #include <SQLiteCpp/Database.h>
@@ -28,14 +28,7 @@ public:
 
 OrderResponse transientProblem(const std::string& detail)
 {
-    return OrderResponse::fromProblem(
-        Problem {503,
-                 "transient-failure",
-                 "Temporary failure, nothing was saved",
-                 detail + "; the whole transaction was rolled back, retry with the same key",
-                 1,
-                 {}},
-        "transient-failure");
+    return OrderResponse::fromProblem(problems::transientFailure(detail), "transient-failure");
 }
 
 void sleepForFault(const ArmedFault& fault)
@@ -61,14 +54,7 @@ OrderResponse OrderResponse::fromProblem(const Problem& problem, std::string out
 
 OrderResponse OrderResponse::inProgress()
 {
-    return fromProblem(Problem {409,
-                                "request-in-progress",
-                                "A request with this key is still in progress",
-                                "the first request with this Idempotency-Key has not finished; retry later with the "
-                                "same key",
-                                1,
-                                {}},
-                       "in-progress");
+    return fromProblem(problems::requestInProgress(), "in-progress");
 }
 
 std::string isoTime(std::int64_t ms)
@@ -125,15 +111,7 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
 {
     const ArmedFault fault = m_faults.takeAny();
     if (fault.kind == FaultKind::Unavailable) {
-        return OrderResponse::fromProblem(
-            Problem {503,
-                     "unavailable",
-                     "The service is unavailable",
-                     "the server is refusing work for a moment (injected fault); retry later "
-                     "with the same key",
-                     fault.retryAfterSeconds,
-                     {}},
-            "unavailable");
+        return OrderResponse::fromProblem(problems::unavailable(fault.retryAfterSeconds), "unavailable");
     }
     if (m_faults.modes().checkThenInsert) {
         return placeOrderCheckThenInsert(client, idemKey, command, fault);
@@ -222,14 +200,7 @@ OrderResponse OrderService::createOrder(Store::Lease& db, const Client& client, 
         existing->bind(2, *command.cartId);
         if (existing->executeStep()) {
             const long long orderId = existing->getColumn(0).getInt64();
-            return refuse(Problem {422,
-                                   "cart-already-ordered",
-                                   "This cart has already been ordered",
-                                   "cart \"" + *command.cartId + "\" was ordered as order " + std::to_string(orderId) +
-                                       " under another Idempotency-Key",
-                                   {},
-                                   orderId},
-                          "cart-already-ordered");
+            return refuse(problems::cartAlreadyOrdered(*command.cartId, orderId), "cart-already-ordered");
         }
     }
 
@@ -255,14 +226,7 @@ OrderResponse OrderService::createOrder(Store::Lease& db, const Client& client, 
         takeStock->bind(2, line.product);
         takeStock->bind(3, line.quantity);
         if (takeStock->exec() != 1) {
-            return refuse(Problem {422,
-                                   "out-of-stock",
-                                   "Not enough stock",
-                                   "only the stock on hand can be ordered; \"" + line.product + "\" has fewer than " +
-                                       std::to_string(line.quantity) + " pieces",
-                                   {},
-                                   {}},
-                          "out-of-stock");
+            return refuse(problems::outOfStock(line.product, line.quantity), "out-of-stock");
         }
         takeStock->reset();
         insertLine->bind(1, static_cast<int64_t>(orderId));
@@ -277,14 +241,7 @@ OrderResponse OrderService::createOrder(Store::Lease& db, const Client& client, 
             throw TransientFailure("the database failed before commit (injected fault)");
         }
         // The teaching mode's mistake: the transient failure becomes the stored answer for this key.
-        return refuse(Problem {503,
-                               "transient-failure",
-                               "Temporary failure",
-                               "the database failed before commit (injected fault), and this server wrongly stored "
-                               "that answer",
-                               1,
-                               {}},
-                      "transient-failure-stored");
+        return refuse(problems::transientFailureStored(), "transient-failure-stored");
     }
 
     db->exec("RELEASE order_effect");
@@ -331,15 +288,7 @@ std::optional<OrderResponse> OrderService::storedAnswer(Store::Lease& db, const 
         return std::nullopt;
     }
     if (stored->getColumn(0).getString() != fingerprint) {
-        return OrderResponse::fromProblem(
-            Problem {422,
-                     "idempotency-key-reused",
-                     "Idempotency-Key reused with another payload",
-                     "this key was first used for a different order; a retry must send exactly the "
-                     "same command, a new order needs a new key",
-                     {},
-                     {}},
-            "mismatch");
+        return OrderResponse::fromProblem(problems::idempotencyKeyReused("order"), "mismatch");
     }
     if (stored->getColumn(1).getString() != "completed") {
         return OrderResponse::inProgress();
