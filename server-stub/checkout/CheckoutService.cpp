@@ -1,14 +1,13 @@
 #include "checkout/CheckoutService.h"
 
 #include "checkout/OrderPayments.h"
+#include "storage/WriteTransaction.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
 
 #include <SQLiteCpp/Statement.h>
-#include <SQLiteCpp/Transaction.h>
 
-#include <mutex>
 #include <stdexcept>
 #include <vector>
 
@@ -64,9 +63,8 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
     Row row;
     bool resumed = false;
     try {
-        auto db = m_store.lease();
-        std::lock_guard writer(m_store.writerLock());
-        SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
+        WriteTransaction tx(m_store);
+        Store::Lease& db = tx.db();
 
         // An expired finished key counts as absent; an unfinished one still has an order in flight.
         auto forget = db.statement("DELETE FROM checkout_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ? "
@@ -192,9 +190,8 @@ OrderResponse CheckoutService::advance(Row row, FaultKind crashAt, bool resumed)
 
 std::optional<OrderResponse> CheckoutService::createOrder(Row& row, const CheckoutCommand& command)
 {
-    auto db = m_store.lease();
-    std::lock_guard writer(m_store.writerLock());
-    SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction tx(m_store);
+    Store::Lease& db = tx.db();
     checkOwnership(db, row, "started");
     const std::int64_t now = m_clock.nowMs();
 
@@ -264,9 +261,8 @@ std::optional<OrderResponse> CheckoutService::createOrder(Row& row, const Checko
 
 void CheckoutService::recordCharge(Row& row, const CheckoutCommand& command, const std::string& chargeId)
 {
-    auto db = m_store.lease();
-    std::lock_guard writer(m_store.writerLock());
-    SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction tx(m_store);
+    Store::Lease& db = tx.db();
     checkOwnership(db, row, "order_created");
     const std::int64_t now = m_clock.nowMs();
     // The webhook may have been first; then both writes find their work done and change nothing.
@@ -283,9 +279,8 @@ void CheckoutService::recordCharge(Row& row, const CheckoutCommand& command, con
 
 OrderResponse CheckoutService::decline(Row& row, const CheckoutCommand& command, const std::string& reason)
 {
-    auto db = m_store.lease();
-    std::lock_guard writer(m_store.writerLock());
-    SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction tx(m_store);
+    Store::Lease& db = tx.db();
     checkOwnership(db, row, "order_created");
     if (changeOrderStatus(db, *row.orderId, "pending", "payment_failed", "checkout", m_clock.nowMs())) {
         // The stock goes back exactly once: only with the state change that cancels the order.
@@ -307,9 +302,8 @@ OrderResponse CheckoutService::decline(Row& row, const CheckoutCommand& command,
 
 OrderResponse CheckoutService::finish(Row& row, const CheckoutCommand& command)
 {
-    auto db = m_store.lease();
-    std::lock_guard writer(m_store.writerLock());
-    SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction tx(m_store);
+    Store::Lease& db = tx.db();
     checkOwnership(db, row, "payment_charged");
     auto facts =
         db.statement("SELECT o.created_at, k.charge_id FROM checkout_keys k JOIN orders o ON o.id = k.order_id "
@@ -364,19 +358,18 @@ void CheckoutService::storeFinal(Store::Lease& db, const Row& row, const OrderRe
 
 void CheckoutService::releaseLock(const Row& row)
 {
-    auto db = m_store.lease();
-    std::lock_guard writer(m_store.writerLock());
-    auto release = db.statement("UPDATE checkout_keys SET locked_at = NULL WHERE id = ? AND locked_at = ?");
+    WriteTransaction tx(m_store);
+    auto release = tx.db().statement("UPDATE checkout_keys SET locked_at = NULL WHERE id = ? AND locked_at = ?");
     release->bind(1, static_cast<int64_t>(row.id));
     release->bind(2, static_cast<int64_t>(row.lockStamp));
     release->exec();
+    tx.commit();
 }
 
 std::optional<CheckoutService::Row> CheckoutService::takeOver(long long rowId, std::int64_t now)
 {
-    auto db = m_store.lease();
-    std::lock_guard writer(m_store.writerLock());
-    SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction tx(m_store);
+    Store::Lease& db = tx.db();
     auto take = db.statement("UPDATE checkout_keys SET locked_at = ? WHERE id = ? AND recovery_point <> 'finished' "
                              "AND (locked_at IS NULL OR locked_at <= ?)");
     take->bind(1, static_cast<int64_t>(now));
@@ -429,20 +422,22 @@ int CheckoutService::completeAbandoned(int limit)
 
 int CheckoutService::releaseLocks()
 {
-    auto db = m_store.lease();
-    std::lock_guard writer(m_store.writerLock());
-    return db->exec("UPDATE checkout_keys SET locked_at = NULL WHERE locked_at IS NOT NULL");
+    WriteTransaction tx(m_store);
+    const int released = tx.db()->exec("UPDATE checkout_keys SET locked_at = NULL WHERE locked_at IS NOT NULL");
+    tx.commit();
+    return released;
 }
 
 int CheckoutService::reapExpired(std::int64_t nowMs, int batch)
 {
-    auto db = m_store.lease();
-    std::lock_guard writer(m_store.writerLock());
-    auto reap = db.statement("DELETE FROM checkout_keys WHERE id IN (SELECT id FROM checkout_keys "
-                             "WHERE expires_at <= ? AND recovery_point = 'finished' LIMIT ?)");
+    WriteTransaction tx(m_store);
+    auto reap = tx.db().statement("DELETE FROM checkout_keys WHERE id IN (SELECT id FROM checkout_keys "
+                                  "WHERE expires_at <= ? AND recovery_point = 'finished' LIMIT ?)");
     reap->bind(1, static_cast<int64_t>(nowMs));
     reap->bind(2, batch);
-    return reap->exec();
+    const int reaped = reap->exec();
+    tx.commit();
+    return reaped;
 }
 
 void CheckoutService::crashIf(FaultKind armed, FaultKind point)

@@ -1,16 +1,15 @@
 #include "checkout/WebhookHandler.h"
 
 #include "checkout/OrderPayments.h"
+#include "storage/WriteTransaction.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
 
 #include <SQLiteCpp/Statement.h>
-#include <SQLiteCpp/Transaction.h>
 
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 
 namespace onceorder::server {
 
@@ -82,9 +81,8 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
     }
 
     const std::int64_t now = m_clock.nowMs();
-    auto db = m_store.lease();
-    std::lock_guard writer(m_store.writerLock());
-    SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction tx(m_store);
+    Store::Lease& db = tx.db();
 
     std::string effect = "ignored";
     std::optional<long long> orderId;

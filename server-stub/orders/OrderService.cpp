@@ -1,17 +1,16 @@
 #include "orders/OrderService.h"
 
+#include "storage/WriteTransaction.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
-#include <SQLiteCpp/Transaction.h>
 
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -126,8 +125,7 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
         if (auto answer = storedAnswer(db, scope, idemKey, print, now); answer && answer->outcome != "in-progress") {
             return *answer;
         }
-        std::lock_guard writer(m_store.writerLock());
-        SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
+        WriteTransaction tx(m_store, db);
 
         // 1. The key is the first write. The primary key (client_id, idem_key) decides who was first.
         if (!claimKey(db, scope, idemKey, print, now)) {
@@ -316,8 +314,7 @@ OrderResponse OrderService::placeOrderCheckThenInsert(const Client& client, cons
         }
         sleepForFault(fault); // widens the window between the look and the insert
 
-        std::lock_guard writer(m_store.writerLock());
-        SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
+        WriteTransaction tx(m_store, db);
         OrderResponse response = createOrder(db, client, idemKey, command, now, fault);
         auto remember = db.statement("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
                                      "response_code, response_body, order_id, created_at, expires_at) "

@@ -47,8 +47,10 @@ public:
     public:
         Lease(Store& store, std::unique_ptr<Connection> connection);
         ~Lease();
+        Lease(Lease&& other) noexcept;
         Lease(const Lease&) = delete;
         Lease& operator=(const Lease&) = delete;
+        Lease& operator=(Lease&&) = delete;
         SQLite::Database& operator*() const { return m_connection->database(); }
         SQLite::Database* operator->() const { return &m_connection->database(); }
 
@@ -62,6 +64,7 @@ public:
     };
 
     Lease lease();
+    // Held by every writer (see WriteTransaction, the one place that takes it with a transaction).
     std::mutex& writerLock() { return m_writerLock; }
 
     std::optional<Client> clientForApiKey(const std::string& apiKey) const;
