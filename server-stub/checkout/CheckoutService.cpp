@@ -1,6 +1,7 @@
 #include "checkout/CheckoutService.h"
 
 #include "checkout/OrderPayments.h"
+#include "orders/OrderWriter.h"
 #include "storage/WriteTransaction.h"
 #include "support/Json.h"
 #include "support/Problems.h"
@@ -196,58 +197,16 @@ std::optional<OrderResponse> CheckoutService::createOrder(Row& row, const Checko
     const std::int64_t now = m_clock.nowMs();
 
     // As in OrderService: a business refusal undoes the partial order but is itself the stored answer.
-    db->exec("SAVEPOINT checkout_order");
-    auto refuse = [&](const Problem& problem) {
-        db->exec("ROLLBACK TO checkout_order; RELEASE checkout_order");
-        OrderResponse response = OrderResponse::fromProblem(problem, problem.slug);
+    OrderWriter writer(db, m_faults.modes());
+    const auto written = writer.write(row.clientId, row.idemKey, command.order, "pending", now);
+    if (const auto* refusal = std::get_if<Problem>(&written)) {
+        OrderResponse response = OrderResponse::fromProblem(*refusal, refusal->slug);
         storeFinal(db, row, response);
         tx.commit();
         return response;
-    };
-
-    const OrderCommand& order = command.order;
-    const bool businessKey = order.cartId && !m_faults.modes().businessKeyOff;
-    if (businessKey) {
-        auto existing = db.statement("SELECT id FROM orders WHERE client_id = ? AND cart_key = ?");
-        existing->bind(1, row.clientId);
-        existing->bind(2, *order.cartId);
-        if (existing->executeStep()) {
-            const long long orderId = existing->getColumn(0).getInt64();
-            return refuse(problems::cartAlreadyOrdered(*order.cartId, orderId));
-        }
     }
-
-    auto insertOrder = db.statement("INSERT INTO orders (client_id, cart_id, cart_key, idem_key, status, created_at) "
-                                    "VALUES (?, ?, ?, ?, 'pending', ?)");
-    insertOrder->bind(1, row.clientId);
-    if (order.cartId) {
-        insertOrder->bind(2, *order.cartId);
-    }
-    if (businessKey) {
-        insertOrder->bind(3, *order.cartId);
-    }
-    insertOrder->bind(4, row.idemKey);
-    insertOrder->bind(5, static_cast<int64_t>(now));
-    insertOrder->exec();
-    const long long orderId = db->getLastInsertRowid();
-
-    auto insertLine = db.statement("INSERT INTO order_lines (order_id, product_id, quantity) VALUES (?, ?, ?)");
-    auto takeStock = db.statement("UPDATE products SET stock = stock - ? WHERE id = ? AND stock >= ?");
-    for (const auto& line : order.lines) {
-        takeStock->bind(1, line.quantity);
-        takeStock->bind(2, line.product);
-        takeStock->bind(3, line.quantity);
-        if (takeStock->exec() != 1) {
-            return refuse(problems::outOfStock(line.product, line.quantity));
-        }
-        takeStock->reset();
-        insertLine->bind(1, static_cast<int64_t>(orderId));
-        insertLine->bind(2, line.product);
-        insertLine->bind(3, line.quantity);
-        insertLine->exec();
-        insertLine->reset();
-    }
-    db->exec("RELEASE checkout_order");
+    writer.keep();
+    const long long orderId = std::get<long long>(written);
 
     auto advance = db.statement("UPDATE checkout_keys SET recovery_point = 'order_created', order_id = ? WHERE id = ?");
     advance->bind(1, static_cast<int64_t>(orderId));
