@@ -15,14 +15,9 @@ namespace onceorder::server {
 
 namespace {
 
-OrderResponse problemResponse(const Problem& problem)
-{
-    return OrderResponse::fromProblem(problem, problem.slug);
-}
-
 OrderResponse invalid(std::string detail)
 {
-    return problemResponse(problems::invalidWebhook(std::move(detail)));
+    return OrderResponse::fromProblem(problems::invalidWebhook(std::move(detail)));
 }
 
 OrderResponse accepted(const std::string& eventId, const std::string& result)
@@ -57,7 +52,7 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
 {
     // The signature first: an unsigned body is not read at all.
     if (!constantTimeEquals(signatureHeader, "sha256=" + hmacSha256Hex(m_secret, body))) {
-        return problemResponse(problems::invalidWebhookSignature());
+        return OrderResponse::fromProblem(problems::invalidWebhookSignature());
     }
     auto parsed = parseJson(body);
     if (!std::holds_alternative<JsonValue>(parsed) || !std::get<JsonValue>(parsed).isObject()) {
@@ -97,7 +92,7 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
         }
         if (!orderId) {
             // Not stored: the gateway retries a refused event, and by then the order may exist.
-            return problemResponse(problems::unknownPaymentReference(*reference));
+            return OrderResponse::fromProblem(problems::unknownPaymentReference(*reference));
         }
     }
 

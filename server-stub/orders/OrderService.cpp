@@ -52,9 +52,24 @@ OrderResponse OrderResponse::fromProblem(const Problem& problem, std::string out
     return response;
 }
 
+OrderResponse OrderResponse::fromProblem(const Problem& problem)
+{
+    return fromProblem(problem, problem.slug);
+}
+
 OrderResponse OrderResponse::inProgress()
 {
     return fromProblem(problems::requestInProgress(), "in-progress");
+}
+
+OrderResponse OrderResponse::replay(int status, std::string body)
+{
+    OrderResponse response;
+    response.status = status;
+    response.body = std::move(body);
+    response.replayed = true;
+    response.outcome = "replayed";
+    return response;
 }
 
 std::string isoTime(std::int64_t ms)
@@ -182,7 +197,7 @@ OrderResponse OrderService::createOrder(Store::Lease& db, const Client& client, 
     OrderWriter writer(db, m_faults.modes());
     const auto written = writer.write(client.id, key.idemKey, command, "placed", key.now);
     if (const auto* refusal = std::get_if<Problem>(&written)) {
-        return OrderResponse::fromProblem(*refusal, refusal->slug);
+        return OrderResponse::fromProblem(*refusal);
     }
     if (fault.kind == FaultKind::FailBeforeCommit) {
         if (!m_faults.modes().storeTransient) {
@@ -240,12 +255,7 @@ std::optional<OrderResponse> OrderService::storedAnswer(Store::Lease& db, const 
     if (stored->getColumn(1).getString() != "completed") {
         return OrderResponse::inProgress();
     }
-    OrderResponse response;
-    response.status = stored->getColumn(2).getInt();
-    response.body = stored->getColumn(3).getString();
-    response.replayed = true;
-    response.outcome = "replayed";
-    return response;
+    return OrderResponse::replay(stored->getColumn(2).getInt(), stored->getColumn(3).getString());
 }
 
 OrderResponse OrderService::placeOrderCheckThenInsert(Store::Lease& db, const Client& client, const KeyClaim& key,

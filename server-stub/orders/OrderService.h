@@ -27,8 +27,12 @@ struct OrderResponse
 
     // A problem as an answer: its status, its problem+json body, its Retry-After and order id.
     static OrderResponse fromProblem(const Problem& problem, std::string outcome);
+    // The same with the problem's cause (its slug) as the outcome.
+    static OrderResponse fromProblem(const Problem& problem);
     // 409 with Retry-After: the first request with this key has not finished.
     static OrderResponse inProgress();
+    // The answer stored for this key, given again (Idempotent-Replayed).
+    static OrderResponse replay(int status, std::string body);
 };
 
 class OrderService
