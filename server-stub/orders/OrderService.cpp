@@ -135,7 +135,7 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
         if (auto answer = storedAnswer(db, key); answer && answer->outcome != "in-progress") {
             return *answer;
         }
-        if (m_faults.modes().checkThenInsert) {
+        if (m_faults.modes().checkThenInsert) { // the teaching mode that gets step 1 wrong
             return placeOrderCheckThenInsert(db, client, key, command, fault);
         }
         WriteTransaction tx(m_store, db);

@@ -1,9 +1,9 @@
 // Store: the server's SQLite database: connections, schema, demo data and the read-side queries.
 //
 // Every request thread leases its own connection (SQLite connections must not be shared between threads), with
-// the statements already prepared on it (Connection); writers additionally take one in-process lock, so a duplicate
-// request queues behind the first writer the way the article's second transaction waits on PostgreSQL's unique index,
-// instead of polling SQLITE_BUSY.
+// the statements already prepared on it (Connection); writers additionally take one in-process lock (WriteTransaction),
+// so a duplicate request queues behind the first writer the way the article's second transaction waits on PostgreSQL's
+// unique index, instead of polling SQLITE_BUSY.
 #pragma once
 
 #include "storage/Connection.h"
