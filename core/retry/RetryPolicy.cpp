@@ -129,6 +129,26 @@ std::optional<qint64> RetryPolicy::parseRetryAfter(const QByteArray& value, qint
     return std::max<qint64>(0, when.toMSecsSinceEpoch() - nowMs);
 }
 
+RetryDecision RetryPolicy::decide(const Submission& submission, const HttpReply& reply, qint64 nowMs,
+                                  RandomSource& random) const
+{
+    std::optional<qint64> retryAfterMs;
+    if (reply.retryAfter) {
+        retryAfterMs = parseRetryAfter(*reply.retryAfter, nowMs);
+    }
+    // The decorrelated strategy grows from the delay it chose last, whichever attempt that followed.
+    qint64 previousDelayMs = -1;
+    for (const Attempt& earlier : submission.attempts) {
+        if (earlier.delayAfterMs >= 0) {
+            previousDelayMs = earlier.delayAfterMs;
+        }
+    }
+    // The window runs from the first attempt: a resumed or re-clicked submission does not start it again.
+    const qint64 firstAttemptMs = submission.attempts.isEmpty() ? nowMs : submission.attempts.first().startedMs;
+    return decide(classify(reply), static_cast<int>(submission.attempts.size()), firstAttemptMs, nowMs, retryAfterMs,
+                  previousDelayMs, random);
+}
+
 RetryDecision RetryPolicy::decide(AttemptOutcome outcome, int attemptsSoFar, qint64 firstAttemptMs, qint64 nowMs,
                                   std::optional<qint64> retryAfterMs, qint64 previousDelayMs,
                                   RandomSource& random) const
