@@ -5,22 +5,11 @@
 #include <QTimeZone>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <utility>
 
 namespace onceorder::core {
 
 namespace {
-
-constexpr std::array<std::pair<AttemptOutcome, const char*>, 6> kOutcomeNames {{
-    {AttemptOutcome::InFlight, "in-flight"},
-    {AttemptOutcome::Placed, "placed"},
-    {AttemptOutcome::Rejected, "rejected"},
-    {AttemptOutcome::RetryLater, "retry-later"},
-    {AttemptOutcome::NotSent, "not-sent"},
-    {AttemptOutcome::MaybeSent, "maybe-sent"},
-}};
 
 qint64 randomBetween(qint64 low, qint64 high, RandomSource& random)
 {
@@ -32,26 +21,6 @@ qint64 randomBetween(qint64 low, qint64 high, RandomSource& random)
 }
 
 } // namespace
-
-QString attemptOutcomeName(AttemptOutcome outcome)
-{
-    for (const auto& [value, name] : kOutcomeNames) {
-        if (value == outcome) {
-            return QString::fromLatin1(name);
-        }
-    }
-    return QStringLiteral("in-flight");
-}
-
-std::optional<AttemptOutcome> attemptOutcomeFromName(const QString& name)
-{
-    for (const auto& [value, text] : kOutcomeNames) {
-        if (name == QLatin1String(text)) {
-            return value;
-        }
-    }
-    return std::nullopt;
-}
 
 RetryPolicy::RetryPolicy(RetryPolicyConfig config)
     : m_config(config)

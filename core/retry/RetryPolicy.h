@@ -71,7 +71,4 @@ private:
     RetryPolicyConfig m_config;
 };
 
-QString attemptOutcomeName(AttemptOutcome outcome);
-std::optional<AttemptOutcome> attemptOutcomeFromName(const QString& name);
-
 } // namespace onceorder::core
