@@ -2,7 +2,6 @@
 #include "teaching/scenarios/ScenarioSteps.h"
 
 #include "net/NetworkConditioner.h"
-#include "submission/Outbox.h"
 
 #include <memory>
 
