@@ -521,16 +521,8 @@
         <translation>201 zaplaceno; dvojče nic nezmění: 2 objednávky, 2 platby</translation>
     </message>
     <message>
-        <source>Retries per 100 ms after %1 carts were cut at once</source>
-        <translation>Opakování za 100 ms poté, co bylo naráz přerušeno %1 košíků</translation>
-    </message>
-    <message>
         <source>ms after the cut</source>
         <translation>ms po přerušení</translation>
-    </message>
-    <message>
-        <source>retries per 100 ms</source>
-        <translation>opakování za 100 ms</translation>
     </message>
     <message>
         <source>what a recovering server can take (assumed: %1 per 100 ms)</source>
@@ -886,6 +878,14 @@
     <message>
         <source>201 replayed, one order</source>
         <translation>201 zopakováno, jedna objednávka</translation>
+    </message>
+    <message>
+        <source>Retries within 100 ms, after %1 carts were cut at once</source>
+        <translation>Opakování během 100 ms poté, co bylo naráz přerušeno %1 košíků</translation>
+    </message>
+    <message>
+        <source>retries within the last 100 ms</source>
+        <translation>opakování během posledních 100 ms</translation>
     </message>
 </context>
 <context>

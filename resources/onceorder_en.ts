@@ -519,15 +519,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Retries per 100 ms after %1 carts were cut at once</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>ms after the cut</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>retries per 100 ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -883,6 +875,14 @@
     </message>
     <message>
         <source>201 replayed, one order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retries within 100 ms, after %1 carts were cut at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retries within the last 100 ms</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

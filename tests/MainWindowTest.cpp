@@ -16,6 +16,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QProcess>
 #include <QPushButton>
@@ -617,9 +618,11 @@ void MainWindowTest::screenshots()
     // The thundering herd's chart in the Scenarios dialog, in English and in Czech (the Czech window at 150 %).
     for (const QString& language : {QStringLiteral("en"), QStringLiteral("cs")}) {
         QTranslator czech;
+        const QLocale previousLocale;
         if (language == u"cs") {
             QVERIFY(czech.load(QStringLiteral(":/onceorder/i18n/onceorder_cs.qm")));
             QCoreApplication::installTranslator(&czech);
+            QLocale::setDefault(QLocale(QLocale::Czech, QLocale::CzechRepublic)); // "0,6 s", as --lang cs does
         }
         const QList<core::Scenario> all = core::allScenarios(); // its texts in the language installed now
         const auto herd =
@@ -647,6 +650,7 @@ void MainWindowTest::screenshots()
             QTRY_COMPARE_WITH_TIMEOUT(czechClient->window->serverTablesDock()->ordersModel()->rowCount(), 1, 10'000);
             QVERIFY(snap(czechClient->window.get(), dir + QStringLiteral("/main-window-zoom150-cs.png")));
             czechClient->window->zoom()->setFactor(1.0);
+            QLocale::setDefault(previousLocale);
         }
     }
 }

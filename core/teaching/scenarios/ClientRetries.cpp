@@ -48,7 +48,7 @@ int peakWithinWindow(QList<qint64> starts)
 // 100 ms. The lockstep of 10 carts rises far above it; their jittered retries stay below it.
 constexpr int kHerdCapacityPer100Ms = 5;
 
-// Retries per 100 ms from `fromMs`: the chart's series, and in the table as text, "0 0 0 0 0 0 0 0 7 3".
+// Retries per 100 ms from `fromMs`, in the table as text for a slide: "0 0 0 0 0 0 0 0 7 3".
 QList<int> retriesPer100Ms(const QList<qint64>& starts, qint64 fromMs)
 {
     QList<int> buckets;
@@ -71,19 +71,41 @@ QString seriesText(const QList<int>& buckets)
     return texts.join(u' ');
 }
 
+// For the chart: how many retries started within the 100 ms before each 10 ms step after the cut. Fixed 100 ms
+// buckets would cut a lockstep that falls on a bucket's edge in two halves and hide it; a moving window does not.
+constexpr int kChartStepMs = 10;
+
+QList<int> retriesWithin100Ms(QList<qint64> starts, qint64 fromMs)
+{
+    std::sort(starts.begin(), starts.end());
+    QList<int> counts;
+    if (starts.isEmpty()) {
+        return counts;
+    }
+    const qint64 last = starts.last() - fromMs;
+    for (qint64 t = 0; t <= last + 100; t += kChartStepMs) {
+        const auto inWindow = std::count_if(starts.begin(), starts.end(), [t, fromMs](qint64 start) {
+            const qint64 at = start - fromMs;
+            return at <= t && at > t - 100;
+        });
+        counts.append(static_cast<int>(inWindow));
+    }
+    return counts;
+}
+
 // The herd's chart: one series per jitter strategy, against the capacity line.
-void addToChart(ScenarioChart& chart, const QString& label, const QList<int>& buckets)
+void addToChart(ScenarioChart& chart, const QString& label, const QList<int>& counts)
 {
     if (chart.isEmpty()) {
-        chart.title = ScenarioText::tr("Retries per 100 ms after %1 carts were cut at once").arg(kHerdCarts);
+        chart.title = ScenarioText::tr("Retries within 100 ms, after %1 carts were cut at once").arg(kHerdCarts);
         chart.xTitle = ScenarioText::tr("ms after the cut");
-        chart.yTitle = ScenarioText::tr("retries per 100 ms");
-        chart.bucketMs = 100;
+        chart.yTitle = ScenarioText::tr("retries within the last 100 ms");
+        chart.bucketMs = kChartStepMs;
         chart.capacity = kHerdCapacityPer100Ms;
         chart.capacityName =
             ScenarioText::tr("what a recovering server can take (assumed: %1 per 100 ms)").arg(kHerdCapacityPer100Ms);
     }
-    chart.series.append({label, buckets});
+    chart.series.append({label, counts});
 }
 
 // The peak of one strategy, kept for the next step's comparison; keyed by the strategy, not by its translated label.
@@ -142,7 +164,7 @@ ScenarioStep herdStep(const QString& label, JitterStrategy jitter, const QString
                          const QList<int> buckets = retriesPer100Ms(herd->retryStarts, herd->cutMs);
                          c.narrate(ScenarioText::tr("%1: retries per 100 ms after the cut").arg(label),
                                    seriesText(buckets));
-                         addToChart(c.chart(), label, buckets);
+                         addToChart(c.chart(), label, retriesWithin100Ms(herd->retryStarts, herd->cutMs));
                          const bool fine = herd->placed == kHerdCarts && ok(peak, c);
                          c.setNote(peakNote(jitter), peak);
                          c.verdict(ScenarioText::tr("%1: %2 requests cut at once, %3 s outage")
