@@ -98,30 +98,11 @@ PresentationZoom::PresentationZoom(QWidget* window)
     connect(m_zoomOut, &QAction::triggered, this, &PresentationZoom::zoomOut);
     connect(m_reset, &QAction::triggered, this, [this] { setFactor(1.0); });
 
-    // A label whose style sheet is cleared while zoomed (a status line going back to normal) falls back to the
-    // application's 100 % font instead of its parent's: watch for that and let it inherit again.
-    qApp->installEventFilter(this);
-
     m_factor = storedFactor();
     if (m_factor != 1.0) {
         apply();
     }
     m_reset->setEnabled(m_factor != 1.0);
-}
-
-bool PresentationZoom::eventFilter(QObject* watched, QEvent* event)
-{
-    if (event->type() == QEvent::StyleChange && m_factor != 1.0) {
-        auto* widget = qobject_cast<QWidget*>(watched);
-        if (widget && widget->parentWidget() && widget->styleSheet().isEmpty() &&
-            !widget->testAttribute(Qt::WA_SetFont) && m_window->isAncestorOf(widget) &&
-            widget->font().pointSizeF() != widget->parentWidget()->font().pointSizeF()) {
-            // Queued: the style change is still being applied right now.
-            QMetaObject::invokeMethod(
-                widget, [widget] { widget->setFont(QFont()); }, Qt::QueuedConnection);
-        }
-    }
-    return QObject::eventFilter(watched, event);
 }
 
 double PresentationZoom::storedFactor()

@@ -38,9 +38,6 @@ public:
 Q_SIGNALS:
     void factorChanged(double factor);
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-
 private:
     void apply();
     void scale(QWidget* widget, double previous) const;
