@@ -88,6 +88,13 @@ void PresentationZoomTest::shortcutsGrowAndResetTheFonts()
     QCOMPARE(w->styled->font().pointSizeF(), body * 1.5); // a style sheet's bold keeps following the size
     QVERIFY(w->styled->font().bold());
     QCOMPARE(w->table->verticalHeader()->defaultSectionSize(), qRound(row * 1.5));
+    // A status line turned bold and back while zoomed keeps the zoomed size.
+    ui::PresentationZoom::setStyleSheetKeepingZoom(w->body, QStringLiteral("QLabel { font-weight: bold; }"));
+    QCOMPARE(w->body->font().pointSizeF(), body * 1.5);
+    QVERIFY(w->body->font().bold());
+    ui::PresentationZoom::setStyleSheetKeepingZoom(w->body, QString());
+    QCOMPARE(w->body->font().pointSizeF(), body * 1.5);
+    QVERIFY(!w->body->font().bold());
     QTest::keyClick(w->window.get(), Qt::Key_Minus, Qt::ControlModifier);
     QCOMPARE(w->zoom->factor(), 1.25);
 

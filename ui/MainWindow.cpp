@@ -167,7 +167,8 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     }
     connect(session, &core::ClientSession::serverFailed, this, [this](const QString& reason) {
         m_serverLabel->setText(tr("● Server failed: %1").arg(reason));
-        m_serverLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
+        PresentationZoom::setStyleSheetKeepingZoom(m_serverLabel,
+                                                   QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
     });
     connect(session->engine(), &core::SubmissionEngine::submissionChanged, this, &MainWindow::showSubmission);
     connect(m_monitor, &core::ServerMonitor::productsReceived, this, &MainWindow::showProducts);
@@ -311,7 +312,8 @@ void MainWindow::onServerReady()
 {
     const QString url = m_session->api()->baseUrl().toString();
     m_serverLabel->setText(m_session->usesBundledServer() ? tr("● Bundled server up") : tr("● Server: external"));
-    m_serverLabel->setStyleSheet(QStringLiteral("QLabel { color: #1e7d3a; font-weight: bold; }"));
+    PresentationZoom::setStyleSheetKeepingZoom(m_serverLabel,
+                                               QStringLiteral("QLabel { color: #1e7d3a; font-weight: bold; }"));
     m_serverUrlLabel->setText(url);
     m_monitor->refreshAll();
     if (!m_resumed) {
@@ -325,7 +327,8 @@ void MainWindow::onServerReady()
 void MainWindow::onServerDown()
 {
     m_serverLabel->setText(tr("● Bundled server down — restarting…"));
-    m_serverLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
+    PresentationZoom::setStyleSheetKeepingZoom(m_serverLabel,
+                                               QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
 }
 
 void MainWindow::showOrders(const QList<core::ServerOrderRow>& orders)
@@ -468,7 +471,7 @@ void MainWindow::showSubmission(const core::Submission& submission)
         break;
     }
     m_resultLabel->setText(text);
-    m_resultLabel->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(colour));
+    PresentationZoom::setStyleSheetKeepingZoom(m_resultLabel, QStringLiteral("QLabel { color: %1; }").arg(colour));
     if (ofThisCart) {
         setCartEditable(submission.state != core::SubmissionState::Pending);
     }
@@ -489,14 +492,15 @@ void MainWindow::showSubmission(const core::Submission& submission)
 void MainWindow::setPendingCount(int count)
 {
     m_pendingLabel->setText(tr("Pending submissions: %1").arg(count));
-    m_pendingLabel->setStyleSheet(count > 0 ? QStringLiteral("QLabel { color: #8a4b00; font-weight: bold; }")
-                                            : QString());
+    PresentationZoom::setStyleSheetKeepingZoom(
+        m_pendingLabel, count > 0 ? QStringLiteral("QLabel { color: #8a4b00; font-weight: bold; }") : QString());
 }
 
 void MainWindow::setConditionerMode(const QString& mode)
 {
     m_conditionerLabel->setText(tr("Network: %1").arg(DebugPanel::networkModeLabel(mode)));
-    m_conditionerLabel->setStyleSheet(
+    PresentationZoom::setStyleSheetKeepingZoom(
+        m_conditionerLabel,
         mode == u"pass" ? QString() : QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
 }
 

@@ -105,6 +105,19 @@ PresentationZoom::PresentationZoom(QWidget* window)
     m_reset->setEnabled(m_factor != 1.0);
 }
 
+void PresentationZoom::setStyleSheetKeepingZoom(QWidget* widget, const QString& sheet)
+{
+    if (widget->testAttribute(Qt::WA_SetFont)) {
+        widget->setStyleSheet(sheet);
+        return;
+    }
+    // Without a sheet and with no font of its own, the widget inherits its parent's (zoomed) font again; the new
+    // sheet is then resolved against that.
+    widget->setStyleSheet(QString());
+    widget->setFont(QFont());
+    widget->setStyleSheet(sheet);
+}
+
 double PresentationZoom::storedFactor()
 {
     const double stored = settings().value(kKey, 1.0).toDouble();
@@ -165,10 +178,7 @@ void PresentationZoom::restyle(QWidget* widget)
         if (child->styleSheet().isEmpty() || child->testAttribute(Qt::WA_SetFont)) {
             continue;
         }
-        const QString sheet = child->styleSheet();
-        child->setStyleSheet(QString());
-        child->setFont(QFont());
-        child->setStyleSheet(sheet);
+        setStyleSheetKeepingZoom(child, child->styleSheet());
     }
 }
 

@@ -35,6 +35,11 @@ public:
 
     static double storedFactor();
 
+    // For a widget whose style sheet changes while the window runs (a status line turning red and back): Qt 6.4
+    // resolves a re-styled widget's font against the application's font, not its parent's, so under a zoom it would
+    // fall back to 100 %. Widgets with a font of their own are styled as usual.
+    static void setStyleSheetKeepingZoom(QWidget* widget, const QString& sheet);
+
 Q_SIGNALS:
     void factorChanged(double factor);
 

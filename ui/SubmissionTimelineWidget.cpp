@@ -1,5 +1,7 @@
 #include "SubmissionTimelineWidget.h"
 
+#include "PresentationZoom.h"
+
 #include "retry/Clock.h"
 
 #include <QApplication>
@@ -154,7 +156,7 @@ void SubmissionTimelineWidget::setSubmission(const core::Submission& submission)
     m_submission = submission;
     m_hasSubmission = true;
     m_stateLabel->setText(stateText(submission));
-    m_stateLabel->setStyleSheet(badgeStyle(submission.state));
+    PresentationZoom::setStyleSheetKeepingZoom(m_stateLabel, badgeStyle(submission.state));
     m_stateLabel->show();
     m_keyEdit->setText(submission.key.isEmpty() ? tr("(no key: the \"no key\" strategy)") : submission.key);
     m_keyEdit->setToolTip(
