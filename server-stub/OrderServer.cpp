@@ -48,6 +48,7 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     m_http->set_tcp_nodelay(true);
     // An idle kept-alive connection holds a worker until this runs out, and a graceful stop waits for it.
     m_http->set_keep_alive_timeout(2);
+    m_http->set_read_timeout(options.readTimeout);
     m_http->set_payload_max_length(1024 * 1024); // beyond our own 64 KiB check, httplib refuses to read at all
     const int threads = options.threads;
     m_http->new_task_queue = [threads] {

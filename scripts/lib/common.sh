@@ -6,6 +6,7 @@ ONCEORDER_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # Debian/Ubuntu packages the build, the tests and the demo need.
 ONCEORDER_PACKAGES=(
     build-essential cmake ninja-build pkg-config clang-format
+    clang libclang-rt-14-dev nodejs npm
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-l10n-tools qt6-charts-dev libqt6opengl6-dev
     libcpp-httplib-dev libsqlitecpp-dev libsqlite3-dev prometheus-cpp-dev libssl-dev
     libgtest-dev libgmock-dev libbenchmark-dev
@@ -61,5 +62,6 @@ preset_dir() {
         default) echo "$ONCEORDER_ROOT/build" ;;
         sanitize) echo "$ONCEORDER_ROOT/build-sanitize" ;;
         bench) echo "$ONCEORDER_ROOT/build-bench" ;;
+        fuzz) echo "$ONCEORDER_ROOT/build-fuzz" ;;
     esac
 }
