@@ -31,7 +31,7 @@ OrderResponse transientProblem(const std::string& detail)
     return OrderResponse::fromProblem(
         Problem {503,
                  "transient-failure",
-                 "Temporary failure, nothing was saved",
+                 "Temporary failure",
                  detail + "; the whole transaction was rolled back, retry with the same key",
                  1,
                  {}},
