@@ -2,9 +2,9 @@
 // file (no debug endpoints, so no fault can be armed; no background completer or reaper, so the database changes
 // only through requests).
 //
-// Properties: the server never crashes and always answers with whole HTTP responses; it never answers 5xx; every
-// error is application/problem+json, valid JSON, with one of the documented problem types; and when nothing was
-// accepted (no 2xx and no stored outcome), both database files are exactly as before.
+// Properties: the server never crashes and always answers with whole HTTP responses; it never answers 5xx; a JSON
+// answer is whole JSON; every error is application/problem+json, valid JSON, with one of the documented problem
+// types; and when nothing was accepted (no 2xx and no stored outcome), both database files are exactly as before.
 #include "OrderServer.h"
 #include "support/DatabaseSnapshot.h"
 #include "support/FuzzCheck.h"
@@ -121,6 +121,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 response.headers + response.body);
         if (response.status < 300) {
             accepted = true;
+            if (response.headers.find("Content-Type: application/json") != std::string::npos) {
+                require(std::holds_alternative<JsonValue>(parseJson(response.body)), "every JSON answer is whole JSON",
+                        response.headers + response.body);
+            }
             continue;
         }
         require(response.headers.find("Content-Type: application/problem+json") != std::string::npos,
