@@ -83,14 +83,16 @@ check(serverRoutes.size > 0 && missingRoutes.length === 0, 'every route the serv
 check(extraRoutes.length === 0, 'every documented route is registered by the server',
     `not in server-stub/: ${extraRoutes.join(', ')}`);
 
-// Problem {status, "slug", …} literals, and the checkout's transient("slug", …) helper.
+// Every problem is made in support/Problems.cpp as make(status, "slug", …) or checkoutTransient("slug", …); a
+// Problem {status, "slug", …} literal anywhere else counts too.
 const serverTypes = new Set();
 for (const text of sources) {
-    for (const m of text.matchAll(/Problem\s*\{\s*[\w.]+\s*,\s*"([a-z][a-z-]*)"/g)) {
-        serverTypes.add(`/problems/${m[1]}`);
-    }
-    for (const m of text.matchAll(/\btransient\(\s*"([a-z][a-z-]*)"/g)) {
-        serverTypes.add(`/problems/${m[1]}`);
+    const patterns = [/Problem\s*\{\s*[\w.]+\s*,\s*"([a-z][a-z-]*)"/g, /\bmake\(\s*[\w.]+\s*,\s*"([a-z][a-z-]*)"/g,
+        /\b(?:checkoutT|t)ransient\(\s*"([a-z][a-z-]*)"/g];
+    for (const pattern of patterns) {
+        for (const m of text.matchAll(pattern)) {
+            serverTypes.add(`/problems/${m[1]}`);
+        }
     }
 }
 const documentedTypes = new Set(document.components.schemas.ProblemType.enum);
