@@ -54,6 +54,13 @@ const std::set<std::string> kDocumentedTypes = {"/problems/unauthenticated",
 const std::set<std::string> kStoredTypes = {"/problems/out-of-stock", "/problems/cart-already-ordered",
                                             "/problems/payment-declined"};
 
+// The fixture's folder, removed when the process exits (the fixture itself is never destroyed, see fixture()).
+std::filesystem::path& fixtureFolder()
+{
+    static auto* folder = new std::filesystem::path();
+    return *folder;
+}
+
 class Fixture
 {
 public:
@@ -62,6 +69,11 @@ public:
         std::string pattern = (std::filesystem::temp_directory_path() / "onceorder-fuzz-XXXXXX").string();
         require(mkdtemp(pattern.data()) != nullptr, "a temporary folder can be made");
         m_dir = pattern;
+        fixtureFolder() = m_dir;
+        std::atexit([] {
+            std::error_code ignored;
+            std::filesystem::remove_all(fixtureFolder(), ignored);
+        });
         m_options.port = 0;
         m_options.dbPath = (m_dir / "server.db").string();
         m_options.threads = 4; // a checkout's webhook needs a second worker
