@@ -207,7 +207,7 @@ void SubmissionEngine::reconcile(qint64 id)
         QStringLiteral("/orders?cart_id=%1").arg(QString::fromLatin1(QUrl::toPercentEncoding(submission->cartId)));
     m_api->get(path, m_config.policy.transferTimeoutMs, [self = QPointer(this), id](const HttpReply& reply) {
         if (self) {
-            self->guarded(0, [&] { self->settleFromOrders(id, reply, false); });
+            self->guarded(0, [&] { static_cast<void>(self->settleFromOrders(id, reply, false)); });
         }
     });
 }
@@ -215,23 +215,35 @@ void SubmissionEngine::reconcile(qint64 id)
 void SubmissionEngine::reconcileAutomatically(qint64 id)
 {
     const auto submission = m_outbox.find(id);
-    if (!submission || !m_api) {
+    if (!submission) {
+        return;
+    }
+    if (!m_api) {
+        Q_EMIT settled(*submission);
         return;
     }
     const QString path =
         QStringLiteral("/orders?cart_id=%1").arg(QString::fromLatin1(QUrl::toPercentEncoding(submission->cartId)));
     m_api->get(path, m_config.policy.transferTimeoutMs, [self = QPointer(this), id](const HttpReply& reply) {
-        if (self) {
-            self->guarded(0, [&] { self->settleFromOrders(id, reply, true); });
+        if (!self) {
+            return;
         }
+        self->guarded(0, [&] {
+            if (!self->settleFromOrders(id, reply, true)) {
+                // No order (yet), or no answer: it stays given up, and whoever waits hears that now.
+                if (auto current = self->m_outbox.find(id)) {
+                    Q_EMIT self->settled(*current);
+                }
+            }
+        });
     });
 }
 
-void SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool automatic)
+bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool automatic)
 {
     auto current = m_outbox.find(id);
     if (!current || current->state == SubmissionState::Placed || reply.status != 200) {
-        return;
+        return false;
     }
     const SubmissionState from = current->state;
     const QJsonArray orders = QJsonDocument::fromJson(reply.body).array();
@@ -249,7 +261,7 @@ void SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool 
                 Q_EMIT submissionChanged(*current);
             }
         }
-        return;
+        return false;
     }
     if (status == u"payment_failed") {
         current->state = SubmissionState::Rejected;
@@ -264,16 +276,17 @@ void SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool 
     } else {
         // Still pending: its own retries settle it. Given up just now: an attempt may still be on its way to the
         // server, so "no order yet" is not "nothing was placed"; it stays given up until reconciled by hand.
-        return;
+        return false;
     }
     cancelTimer(id);
     m_budget.remove(id);
     current->nextAttemptMs = 0;
     if (!m_outbox.settle(*current, from)) {
-        return;
+        return false;
     }
     Q_EMIT submissionChanged(*current);
     Q_EMIT settled(*current);
+    return true;
 }
 
 int SubmissionEngine::pendingCount() const
@@ -353,8 +366,7 @@ void SubmissionEngine::giveUpBeforeSending(Submission submission)
         return;
     }
     Q_EMIT submissionChanged(submission);
-    Q_EMIT settled(submission);
-    reconcileAutomatically(submission.id);
+    reconcileAutomatically(submission.id); // settled() follows with what the server says
 }
 
 void SubmissionEngine::sendAttempt(qint64 id, Send how)
@@ -436,7 +448,7 @@ void SubmissionEngine::sendAttempt(qint64 id, Send how)
     });
 }
 
-void SubmissionEngine::endAttempt(Submission& submission, const Attempt& attempt)
+void SubmissionEngine::endAttempt(Submission& submission, const Attempt& attempt, bool announce)
 {
     const qint64 dueIn = submission.state == SubmissionState::Pending
         ? std::max<qint64>(0, submission.nextAttemptMs - m_clock.nowMs())
@@ -449,12 +461,10 @@ void SubmissionEngine::endAttempt(Submission& submission, const Attempt& attempt
         }
         return;
     }
-    if (submission.state == SubmissionState::Pending) {
-        Q_EMIT submissionChanged(submission);
-        return;
-    }
     Q_EMIT submissionChanged(submission);
-    Q_EMIT settled(submission);
+    if (submission.state != SubmissionState::Pending && announce) {
+        Q_EMIT settled(submission);
+    }
 }
 
 void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& reply)
@@ -544,9 +554,10 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
             ? decision.reason + QStringLiteral(": ") + attempt.error
             : decision.reason;
         submission->nextAttemptMs = 0;
-        endAttempt(*submission, attempt);
-        if (attempt.outcome != AttemptOutcome::Failed && submission->state == SubmissionState::GaveUp) {
-            reconcileAutomatically(id);
+        const bool reconcile = attempt.outcome != AttemptOutcome::Failed;
+        endAttempt(*submission, attempt, !reconcile);
+        if (reconcile && submission->state == SubmissionState::GaveUp) {
+            reconcileAutomatically(id); // settled() follows with what the server says
         }
         return;
     }
@@ -623,8 +634,10 @@ void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64
         submission->state = SubmissionState::GaveUp;
         submission->problemDetail = decision.reason;
         submission->nextAttemptMs = 0;
-        endAttempt(*submission, *attempt);
-        reconcileAutomatically(id);
+        endAttempt(*submission, *attempt, false);
+        if (submission->state == SubmissionState::GaveUp) {
+            reconcileAutomatically(id); // settled() follows with what the server says
+        }
         return;
     }
     attempt->delayAfterMs = decision.delayMs;

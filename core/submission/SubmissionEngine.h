@@ -97,7 +97,8 @@ private:
     void onReply(qint64 id, int attemptNumber, const HttpReply& reply);
     void confirmAlreadyPlaced(qint64 id, int attemptNumber, qint64 orderId);
     void onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply);
-    void settleFromOrders(qint64 id, const HttpReply& reply, bool automatic);
+    // True if it settled the submission from the server's orders (and emitted settled()).
+    bool settleFromOrders(qint64 id, const HttpReply& reply, bool automatic);
     void giveUpBeforeSending(Submission submission);
     void reconcileAutomatically(qint64 id);
     void noticeSettledElsewhere(const Submission& submission);
@@ -106,7 +107,7 @@ private:
     void admitFromBudget();
     void finish(Submission& submission);
     // Ends an attempt in one commit; if another process settled the row meanwhile, reports that instead.
-    void endAttempt(Submission& submission, const Attempt& attempt);
+    void endAttempt(Submission& submission, const Attempt& attempt, bool announce = true);
     qint64 leaseUntil(qint64 nowMs, qint64 dueInMs) const;
     QString newKey() const;
     // Runs one step of the engine; a storage error never leaves it (nor reaches the event loop): it is reported
