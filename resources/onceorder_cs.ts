@@ -102,12 +102,16 @@
         <translation>přerušeno</translation>
     </message>
     <message>
-        <source>the connection was closed before any answer</source>
-        <translation>spojení bylo zavřeno dřív, než přišla jakákoli odpověď</translation>
+        <source>libcurl could not be initialised</source>
+        <translation>knihovnu libcurl se nepodařilo inicializovat</translation>
     </message>
     <message>
-        <source>the connection was closed in the middle of the answer</source>
-        <translation>spojení bylo zavřeno uprostřed odpovědi</translation>
+        <source>the answer is larger than %1 bytes</source>
+        <translation>odpověď je větší než %1 bajtů</translation>
+    </message>
+    <message>
+        <source>the answer&apos;s Content-Length cannot be read</source>
+        <translation>hlavičku Content-Length odpovědi nelze přečíst</translation>
     </message>
 </context>
 <context>
@@ -239,6 +243,34 @@
     <message>
         <source>reconciled: the server has order %1, cancelled because the payment failed</source>
         <translation>ověřeno: server má objednávku %1, zrušenou, protože platba selhala</translation>
+    </message>
+    <message>
+        <source>the client&apos;s state database failed: %1</source>
+        <translation>databáze stavu klienta selhala: %1</translation>
+    </message>
+    <message>
+        <source>cart %1 is still pending for %2 with the key that server knows; finish it there (resume with that server) before ordering it here</source>
+        <translation>košík %1 ještě čeká na server %2 s klíčem, který zná ten server; dokončete ho tam (resume s tím serverem), než ho objednáte zde</translation>
+    </message>
+    <message>
+        <source>cart %1 is still pending with other lines; its key stands for those, so it is not changed: wait for it to settle, or order the new lines as a new cart</source>
+        <translation>košík %1 ještě čeká s jinými položkami; jeho klíč patří k nim, proto se nemění: počkejte na výsledek, nebo objednejte nové položky jako nový košík</translation>
+    </message>
+    <message>
+        <source>the retry window ended before the next attempt (deadline %1): the server may have forgotten the key, so it is not sent again; asking the server for the cart instead</source>
+        <translation>okno pro opakování skončilo před dalším pokusem (termín %1): server už mohl klíč zapomenout, proto se znovu neposílá; místo toho se ptáme serveru na košík</translation>
+    </message>
+    <message>
+        <source>already placed: the server holds order %1 for this cart, placed under an earlier key</source>
+        <translation>už objednáno: server má pro tento košík objednávku %1, vytvořenou pod dřívějším klíčem</translation>
+    </message>
+    <message>
+        <source>cart %1 was already ordered as order %2 with other lines</source>
+        <translation>košík %1 už byl objednán jako objednávka %2 s jinými položkami</translation>
+    </message>
+    <message>
+        <source>the order the server named (%1) could not be read back: %2</source>
+        <translation>objednávku, kterou server uvedl (%1), se nepodařilo načíst: %2</translation>
     </message>
 </context>
 <context>
@@ -839,6 +871,14 @@
         <source>Order %1 placed and paid.</source>
         <translation>Objednávka %1 vytvořena a zaplacena.</translation>
     </message>
+    <message>
+        <source>Not sent: %1</source>
+        <translation>Neodesláno: %1</translation>
+    </message>
+    <message>
+        <source>Pending submissions: %1 (and %2 for another server, not sent from here)</source>
+        <translation>Nevyřízená odeslání: %1 (a %2 pro jiný server, odsud se neposílají)</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ScenarioDialog</name>
@@ -1334,6 +1374,14 @@
     <message>
         <source>Keep retrying</source>
         <translation>Zkoušet dál</translation>
+    </message>
+    <message>
+        <source>already placed</source>
+        <translation>už objednáno</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>selhalo</translation>
     </message>
 </context>
 </TS>
