@@ -13,6 +13,8 @@
 #include <QTimer>
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 using namespace onceorder::core;
 using namespace onceorder::test;
 
@@ -513,4 +515,76 @@ TEST_F(SubmissionEngineTest, ASettlementMadeByAnotherProcessIsNoticedAndNothingI
     stale.nextAttemptMs = clock.nowMs() + 1000;
     EXPECT_FALSE(outbox.update(stale));
     EXPECT_EQ(outbox.find(s.id)->state, SubmissionState::Placed);
+}
+
+TEST_F(SubmissionEngineTest, OneAttemptIsOneRequestUnderEveryConditionerMode)
+{
+    // The server logs one JSON line per request it handles. Through every conditioner mode, every attempt the
+    // outbox records as possibly sent is exactly one connection and one request at the relay, and the server
+    // logged exactly the requests the relay forwarded: no request that the engine did not decide and count.
+    const std::string logPath = dir.file("requests.log");
+    ServerProcess logged({"--db", dir.file("logged.db")}, ONCEORDER_SERVER_BIN, logPath);
+    NetworkConditioner relay;
+    ASSERT_TRUE(relay.listen(QUrl(QString::fromStdString(logged.url()))));
+    relay.setDelayMs(50);
+    relay.setDropProbability(0.5);
+    SeededRandom relayRandom(7);
+    relay.setRandomSource(&relayRandom);
+    ServerApi relayApi(relay.url(), QStringLiteral("demo-key-A"));
+    EngineConfig config = fastConfig();
+    config.policy.transferTimeoutMs = 400;
+    SubmissionEngine logEngine(outbox, &relayApi, QStringLiteral("logged"), clock, random, config);
+    std::vector<qint64> ids;
+    QObject::connect(&logEngine, &SubmissionEngine::submissionChanged, [&](const Submission& s) {
+        if (!s.attempts.isEmpty() && s.attempts.first().endedMs > 0 && relay.mode() != ConditionerMode::Pass) {
+            relay.setMode(ConditionerMode::Pass);
+        }
+    });
+    for (const char* name : {"pass", "offline", "drop-request", "drop-response", "delay", "blackhole", "flaky"}) {
+        relay.setMode(*NetworkConditioner::modeFromName(QString::fromLatin1(name)));
+        const qint64 id = logEngine.submit(cartOf(QStringLiteral("propiska"), 1));
+        ids.push_back(id);
+        runUntil([&] { return outbox.find(id)->state != SubmissionState::Pending && logEngine.inFlightCount() == 0; });
+        EXPECT_EQ(outbox.find(id)->state, SubmissionState::Placed) << name;
+    }
+
+    int possiblySent = 0;
+    QHash<QString, int> attemptsPerKey;
+    for (const qint64 id : ids) {
+        const Submission s = *outbox.find(id);
+        for (const Attempt& a : s.attempts) {
+            possiblySent += a.outcome == AttemptOutcome::NotSent ? 0 : 1;
+        }
+        attemptsPerKey[s.key] = static_cast<int>(s.attempts.size());
+    }
+    const ConditionerCounters counters = relay.counters();
+    EXPECT_EQ(counters.connectionsAccepted, possiblySent) << "one fresh connection per attempt, none reused";
+    EXPECT_EQ(counters.requestsForwarded + counters.requestsDropped + counters.blackholed, possiblySent)
+        << "one request per attempt";
+
+    auto postLines = [&] {
+        std::ifstream log(logPath);
+        QHash<QString, int> perKey;
+        int total = 0;
+        for (std::string line; std::getline(log, line);) {
+            if (line.find("\"method\":\"POST\"") == std::string::npos) {
+                continue;
+            }
+            ++total;
+            const auto at = line.find("\"key\":\"");
+            const auto end = line.find('"', at + 7);
+            perKey[QString::fromStdString(line.substr(at + 7, end - at - 7))] += 1;
+        }
+        return std::make_pair(total, perKey);
+    };
+    // The log line is written when the server's answer is ready, which may be after the client gave up on it.
+    runUntil([&] { return postLines().first >= counters.requestsForwarded; });
+    const auto [total, perKey] = postLines();
+    EXPECT_EQ(total, counters.requestsForwarded);
+    for (auto it = perKey.begin(); it != perKey.end(); ++it) {
+        ASSERT_TRUE(attemptsPerKey.contains(it.key())) << it.key().toStdString();
+        EXPECT_LE(it.value(), attemptsPerKey.value(it.key())) << "never more requests than attempts";
+    }
+    SQLite::Database db(dir.file("logged.db"), SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
+    EXPECT_EQ(db.execAndGet("SELECT count(*) FROM orders").getInt(), 7);
 }
