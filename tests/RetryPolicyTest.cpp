@@ -239,6 +239,7 @@ TEST(RetryPolicyTest, NothingIsSentAfterTheStoredDeadline)
     EXPECT_TRUE(RetryPolicy::maySend(submission, kT0 + 999));
     EXPECT_FALSE(RetryPolicy::maySend(submission, kT0 + 1000)) << "a resume 3 s later must not send the old key";
     EXPECT_FALSE(RetryPolicy::maySend(submission, kT0 + 3000));
+    EXPECT_FALSE(RetryPolicy::maySend(submission, kT0 - 60'000)) << "the clock was set back: the age is unknown";
     EXPECT_EQ(RetryPolicy::attemptBudgetMs(submission, kT0 + 600, 60'000), 400) << "an attempt ends by the deadline";
     EXPECT_EQ(RetryPolicy::attemptBudgetMs(submission, kT0 + 990, 60'000), 100);
 

@@ -204,6 +204,11 @@ RetryDecision RetryPolicy::decide(AttemptOutcome outcome, int attemptsSoFar, qin
 
 bool RetryPolicy::maySend(const Submission& submission, qint64 nowMs)
 {
+    if (submission.createdMs > 0 && nowMs < submission.createdMs) {
+        // The clock was set back since the submission was made: how long ago that was is unknown, so the deadline
+        // cannot be trusted either.
+        return false;
+    }
     return submission.deadlineMs <= 0 || nowMs < submission.deadlineMs;
 }
 

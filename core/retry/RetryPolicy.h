@@ -55,7 +55,7 @@ public:
     qint64 deadlineFor(qint64 createdMs) const { return createdMs + m_config.retryWindowMs; }
     // Whether an attempt may still start now: asked before every send (a timer after a laptop's sleep, a resume,
     // a click), because a key sent after the server forgot it is a new order. A submission without a stored
-    // deadline (0) has none.
+    // deadline (0) has none. Nor may one whose creation lies in the future: the clock was set back since.
     static bool maySend(const Submission& submission, qint64 nowMs);
     // The longest one attempt may take so that it ends by the submission's deadline (at least minMs).
     static qint64 attemptBudgetMs(const Submission& submission, qint64 nowMs, qint64 longestMs, qint64 minMs = 100);
