@@ -8,6 +8,7 @@
 #include "session/Translations.h"
 #include "submission/SubmissionEngine.h"
 
+#include <QAbstractButton>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -141,6 +142,7 @@ private Q_SLOTS:
     void payingByCardChargesOnceWhenTheGatewaysAnswerIsLost();
     void aServerCrashBetweenCheckoutPhasesEndsWithOneOrderAndOneCharge();
     void aDeclinedCardIsShownAndOrderingAgainIsANewCart();
+    void orderingAgainACartTheServerPlacedIsShownAsPlacedNotRejected();
     void theCompleterRunsFromTheDebugPanel();
     // Not a test: scripts/screenshots runs it with ONCEORDER_SCREENSHOT_DIR to make the README's pictures.
     void screenshots();
@@ -457,6 +459,39 @@ void MainWindowTest::aDeclinedCardIsShownAndOrderingAgainIsANewCart()
     QTRY_COMPARE_WITH_TIMEOUT(orders->rowCount(), 2, 10'000);
     QCOMPARE(orders->item(0, 2)->text(), QStringLiteral("placed"));
     QCOMPARE(orders->item(1, 2)->text(), QStringLiteral("payment failed"));
+}
+
+void MainWindowTest::orderingAgainACartTheServerPlacedIsShownAsPlacedNotRejected()
+{
+    // Every answer is lost, the user abandons the order (the server had placed it) and clicks Order again: a new
+    // key for the same cart, and the server's 422 cart-already-ordered names the order. That is "placed"; before,
+    // the window said "Rejected", renewed the cart id and kept the lines, so the next click ordered them twice.
+    auto client = startClient(true);
+    QVERIFY(client);
+    chooseNetworkMode(*client, QStringLiteral("drop-response"));
+    addToCart(*client, QStringLiteral("kniha"), 1);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    auto* engine = client->session->engine();
+    QTRY_VERIFY_WITH_TIMEOUT(client->session->conditioner()->counters().responsesDropped >= 1, 20'000);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("abandonButton")), Qt::LeftButton);
+    QAbstractButton* confirm = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (confirm = client->window->findChild<QAbstractButton*>(QStringLiteral("confirmAbandonButton"))) != nullptr,
+        5000);
+    QTest::mouseClick(confirm, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(engine->pendingCount() == 0 && engine->inFlightCount() == 0, 20'000);
+    QCOMPARE(client->find<QTableWidget>(QStringLiteral("cartTable"))->rowCount(), 1);
+
+    chooseNetworkMode(*client, QStringLiteral("pass"));
+    QSignalSpy settled(engine, &core::SubmissionEngine::settled);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    QVERIFY(settled.wait(20'000));
+    const auto outcome = settled.last().first().value<core::Submission>();
+    QCOMPARE(outcome.state, core::SubmissionState::Placed);
+    QVERIFY2(resultText(*client).startsWith(QStringLiteral("Order 1 placed")), qPrintable(resultText(*client)));
+    QCOMPARE(client->find<QTableWidget>(QStringLiteral("cartTable"))->rowCount(), 0);
+    auto* dock = client->window->serverTablesDock();
+    QTRY_COMPARE_WITH_TIMEOUT(dock->ordersModel()->rowCount(), 1, 10'000);
 }
 
 void MainWindowTest::theCompleterRunsFromTheDebugPanel()
