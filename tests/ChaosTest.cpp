@@ -360,8 +360,9 @@ TEST_F(ChaosTest, EveryCartIsOrderedAtMostOnceAndTheOutboxAgreesWithTheServer)
         EXPECT_NE(s.state, SubmissionState::Rejected)
             << s.cartId.toStdString() << ": " << s.problemDetail.toStdString();
         if (s.state == SubmissionState::GaveUp || s.state == SubmissionState::Abandoned) {
-            EXPECT_LE(s.deadlineMs, now) << s.cartId.toStdString()
-                                         << " gave up inside its window: " << s.problemDetail.toStdString();
+            // Inside its window only as far as a client's clock was ahead (a resume with its clock 6 s ahead).
+            EXPECT_LE(s.deadlineMs, now + kLargestClockStepMs)
+                << s.cartId.toStdString() << " gave up inside its window: " << s.problemDetail.toStdString();
         }
     }
     // The client core asks the server about every cart whose outcome it does not know.
