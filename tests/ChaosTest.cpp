@@ -225,13 +225,13 @@ protected:
             it->second.killedOnPurpose = true;
             ::kill(static_cast<pid_t>(it->first->processId()), SIGKILL);
             ++m_faults["client kill -9"];
-        } else if (roll < 0.80 && runningClis() < kMaxClis + 1) {
+        } else if (roll < 0.71 && runningClis() < kMaxClis + 1) {
             // A resume beside the submits: two or more client processes on one outbox.
             // Some resumes run with the clock far ahead: every deadline they see has passed.
             startCli({"resume"}, QStringLiteral("resume"), {},
                      uniform() < 0.2 ? (uniform() < 0.5 ? kLargestClockStepMs : -400) : 0);
             ++m_faults["concurrent resume"];
-        } else if (roll < 0.88) {
+        } else if (roll < 0.74) {
             m_engine->resumePending();
             ++m_faults["core resume"];
         }
