@@ -8,6 +8,11 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QPointer>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslKey>
+#include <QSslServer>
+#include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
@@ -250,4 +255,80 @@ TEST_F(HttpExchangeTest, RefusedIsNeverSentAndSilenceMaySendIt)
     const HttpReply notHttp = post(local(garbage.port()));
     EXPECT_EQ(notHttp.status, 0);
     EXPECT_EQ(RetryPolicy::classify(notHttp), AttemptOutcome::MaybeSent);
+}
+
+namespace {
+
+// A self-signed certificate for 127.0.0.1 (made once with openssl req -x509, valid until 2126): no client trusts it.
+constexpr const char* kUntrustedCertificate = "-----BEGIN CERTIFICATE-----\n"
+                                              "MIIDJjCCAg6gAwIBAgIUGTRPGvPo4ltX1OdU1i1U16RzhowwDQYJKoZIhvcNAQEL\n"
+                                              "BQAwGTEXMBUGA1UEAwwOb25jZW9yZGVyLXRlc3QwIBcNMjYxMjAzMDkyMjE3WhgP\n"
+                                              "MjEyNjExMDkwOTIyMTdaMBkxFzAVBgNVBAMMDm9uY2VvcmRlci10ZXN0MIIBIjAN\n"
+                                              "BgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAw8lfLc/3NNxSXaEuZ3KVQxdFMmTa\n"
+                                              "+pbwINEAVj+x1IZOM+KpAg6Rwf8bPrtQlTvw0pOXNWuyszhT12tANW3jqlCNDPAI\n"
+                                              "PsHY2jBkmkWo02cM5lO6ZJ1VICCLsjSBSOkYCid+xas/Fc2X993QpD74eQMAIHzw\n"
+                                              "S4ua4Saj1ALXAdWYRdX36zaUdLTbIfZDNuXVGUrfpEH+yFihq/vsqBeC0/khuQ0M\n"
+                                              "3v5JpHwoPuAU9pWRVSyzmyk1Wxf/HVEA9si9eRE/PZ0hHIbeZOsFRmUSWmJ91T3B\n"
+                                              "NE5MxzejrdwBRkrUMC7azWiAd3XLszx4VbLgiR/PvUKmbjoQ6ToAzhHYiQIDAQAB\n"
+                                              "o2QwYjAdBgNVHQ4EFgQUKtLTnFBDlBimdUPaakKLB5INbnwwHwYDVR0jBBgwFoAU\n"
+                                              "KtLTnFBDlBimdUPaakKLB5INbnwwDwYDVR0TAQH/BAUwAwEB/zAPBgNVHREECDAG\n"
+                                              "hwR/AAABMA0GCSqGSIb3DQEBCwUAA4IBAQBlTP0jh7WFrzpbo1knP41wGg7B5jf8\n"
+                                              "k9WSKMR2AoIGbv7hiUx9+gS0DTgN9TOUWnSQ8cy5a8x0H15EgzRAtZZ7LeXO28tu\n"
+                                              "G8HirDZigS3TfWa8ar8ral2pXAN5ysdx9fiHIdhZnqjdqOqpcfLvsIq2Q1q7E44C\n"
+                                              "vroOjSQSpZf4mWRPxsyHy5JwBZywE5gi7Eepxq58qJjWdE7leeuZYXBJ14Dy9OOy\n"
+                                              "VzXrWdM/ufhmQ7Myqc/LJh8vwPBVkv8x0LWYRiIb6f1UgNNHHBSB94gxEp24q7ht\n"
+                                              "X2GHm8oqrTUlULT9gdTugeGaw9O2xSRu7BzBqB/+PtHeaWgURpfo80UC\n"
+                                              "-----END CERTIFICATE-----\n";
+constexpr const char* kUntrustedKey = "-----BEGIN PRIVATE KEY-----\n"
+                                      "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDDyV8tz/c03FJd\n"
+                                      "oS5ncpVDF0UyZNr6lvAg0QBWP7HUhk4z4qkCDpHB/xs+u1CVO/DSk5c1a7KzOFPX\n"
+                                      "a0A1beOqUI0M8Ag+wdjaMGSaRajTZwzmU7pknVUgIIuyNIFI6RgKJ37Fqz8VzZf3\n"
+                                      "3dCkPvh5AwAgfPBLi5rhJqPUAtcB1ZhF1ffrNpR0tNsh9kM25dUZSt+kQf7IWKGr\n"
+                                      "++yoF4LT+SG5DQze/kmkfCg+4BT2lZFVLLObKTVbF/8dUQD2yL15ET89nSEcht5k\n"
+                                      "6wVGZRJaYn3VPcE0TkzHN6Ot3AFGStQwLtrNaIB3dcuzPHhVsuCJH8+9QqZuOhDp\n"
+                                      "OgDOEdiJAgMBAAECggEACvc4QR3+5etpoxQcH9/lb4eqAOGweJzT1/iwxMPmQ0We\n"
+                                      "823AYsy7WfLefSfbYnJkIX0x+MReksZmvr/jbaKpH9DJZ6Y5hf9QNJ9FgTUB2M5S\n"
+                                      "pQNfQxOjUQx1mo5xh8qDZc0yvuJBoyhb2L6IGSzsOIXkH82znT2VWAM0pZMfpPrv\n"
+                                      "BF54eNgAfLTOmLbYIAaHM2MEo4qDPsq+ZYTIVJcL5WKZh9PorCIk6ElcsFTnZBfP\n"
+                                      "RJAZiCjNTGYxMUwt8aXeyOnR/b9CMGp2Ce8U+foNBO7Q2oE1HOZJK+vYw9DZpyKn\n"
+                                      "35To51xvvdpMgqgtXCowpvh89XXpHUGQOkBQ8PS4kQKBgQD5+jTaoAdBl93DJG4g\n"
+                                      "T+bHnQWMQ4x31I83WSaDaOV9Rl03UYnxt4PflT6tllxKCz1EVK6+U3r1JJz6MNQC\n"
+                                      "pRxWshTsGHTSayl+o2gmmtjauVRxgSX8k7BFGHGro5tbs2IlQ9uJOSSsx8kHpalN\n"
+                                      "/QbHBMC/NPfvRmttxVh42lnKcQKBgQDIgO5kVMALEvCviA3TxUqEIftp8/F1vUrN\n"
+                                      "KDeKimDLQveOEd9A/J3VBhgAtUD9Vb277ZwSXLYFeat1PtQjRMZ2vv4lDs4MDwuN\n"
+                                      "Jf5bGJa9cw2yaFTayhqcrIgTmDcBytsnDmAHw3l+4EqjbxIxM29OK6PPUVFB4UIx\n"
+                                      "k6iJpoULmQKBgGsAnCE9QP3l2OpQLMeuDBZD83z/6R/eH9PMWH0FqL5AIWSthYOv\n"
+                                      "T0akZuj9JNIZD4exS/9yUn6exocd4ZKkRIYjwmrxaQgtEN0Ba3Ki89JkZG4Vn0IH\n"
+                                      "ofthpD6ZUMYm+gsDifSqPjWrazTXx6n3djA4q5ztOnf0x8V8JQvOQ4MxAoGAefy/\n"
+                                      "jblmchZe61zKlNqHAKcwMIFjme/GD9X1HMweIeyncv96pi5L1Kx1dBDS7o749dqV\n"
+                                      "xzIy6FfjMl08cgzI9rwzIdbFE98fdwvzmfb212KlpbMGVWr7D/GEhO9qICQMe9Gq\n"
+                                      "KW8Lf1706kSMe/TANn4kluDxoDRtsn4U31K5xZkCgYEAqd3YEw5pys8TuRD6SLG5\n"
+                                      "SgbO2H80VoloRmk4RUSlz+tF5yg1xVi0HlaTLqP32IFMWmc7O8SSlLrK2KizXZPY\n"
+                                      "GykG2UOaZIks99tBwBzzgXkEEcEJe+FKrmB6zLs1XHyaFP4I/+8fSOOcBWFftFcl\n"
+                                      "6W7F+dBBG4fHYUihpL9EgZ8=\n"
+                                      "-----END PRIVATE KEY-----\n";
+
+} // namespace
+
+TEST_F(HttpExchangeTest, ARefusedCertificateIsNeverSentAndNotRetried)
+{
+    QSslServer server;
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    tls.setLocalCertificate(QSslCertificate(QByteArray(kUntrustedCertificate)));
+    tls.setPrivateKey(QSslKey(QByteArray(kUntrustedKey), QSsl::Rsa));
+    server.setSslConfiguration(tls);
+    if (!QSslSocket::supportsSsl() || !server.listen(QHostAddress::LocalHost, 0)) {
+        GTEST_SKIP() << "no TLS backend here";
+    }
+    int requests = 0;
+    QObject::connect(&server, &QSslServer::pendingConnectionAvailable, [&] {
+        while (QTcpSocket* socket = server.nextPendingConnection()) {
+            QObject::connect(socket, &QTcpSocket::readyRead, [&requests] { ++requests; });
+        }
+    });
+    const HttpReply reply = post(QUrl(QStringLiteral("https://127.0.0.1:%1/orders").arg(server.serverPort())));
+    EXPECT_EQ(reply.status, 0);
+    EXPECT_EQ(reply.error, QNetworkReply::SslHandshakeFailedError) << reply.errorString.toStdString();
+    EXPECT_EQ(RetryPolicy::classify(reply), AttemptOutcome::Failed) << "definitive: the same certificate again";
+    EXPECT_EQ(requests, 0);
 }
