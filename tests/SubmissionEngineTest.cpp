@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iostream>
 
 using namespace onceorder::core;
 using namespace onceorder::test;
@@ -581,6 +582,12 @@ TEST_F(SubmissionEngineTest, OneAttemptIsOneRequestUnderEveryConditionerMode)
     runUntil([&] { return postLines().first >= counters.requestsForwarded; });
     const auto [total, perKey] = postLines();
     EXPECT_EQ(total, counters.requestsForwarded);
+    std::cout << "one attempt = one request: " << possiblySent << " attempts possibly sent, "
+              << counters.connectionsAccepted << " connections and "
+              << counters.requestsForwarded + counters.requestsDropped + counters.blackholed
+              << " requests at the relay (" << counters.requestsForwarded << " forwarded, " << counters.requestsDropped
+              << " dropped, " << counters.blackholed << " blackholed), " << total << " POSTs in the server's log"
+              << std::endl;
     for (auto it = perKey.begin(); it != perKey.end(); ++it) {
         ASSERT_TRUE(attemptsPerKey.contains(it.key())) << it.key().toStdString();
         EXPECT_LE(it.value(), attemptsPerKey.value(it.key())) << "never more requests than attempts";
