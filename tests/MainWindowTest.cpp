@@ -6,12 +6,14 @@
 #include "server/DebugControls.h"
 #include "session/ClientSession.h"
 #include "session/Translations.h"
+#include "submission/Outbox.h"
 #include "submission/SubmissionEngine.h"
 
 #include <QAbstractButton>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDateTime>
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
@@ -138,6 +140,7 @@ private Q_SLOTS:
     void theClientIdentityIsShown();
     void aDroppedResponseIsPlacedOnceAndTheReplayIsShown();
     void aCrashAfterSendIsResumedByTheNextWindow();
+    void aSubmissionOfAnotherServerIsShownAndNotSent();
     void aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiveTables();
     void payingByCardChargesOnceWhenTheGatewaysAnswerIsLost();
     void aServerCrashBetweenCheckoutPhasesEndsWithOneOrderAndOneCharge();
@@ -352,6 +355,35 @@ void MainWindowTest::aCrashAfterSendIsResumedByTheNextWindow()
     auto* dock = client->window->serverTablesDock();
     QTRY_COMPARE_WITH_TIMEOUT(dock->keysModel()->rowCount(), 1, 10'000);
     QCOMPARE(dock->ordersModel()->rowCount(), 1);
+}
+
+void MainWindowTest::aSubmissionOfAnotherServerIsShownAndNotSent()
+{
+    // A CLI left a cart pending for another server in the shared state folder: the window counts it apart and
+    // never sends it to its own (bundled) server with the other server's key.
+    QTemporaryDir state;
+    qint64 id = 0;
+    {
+        core::Outbox outbox(state.path());
+        core::Cart cart(QStringLiteral("elsewhere-cart"));
+        cart.add(QStringLiteral("kniha"), 1);
+        core::Submission s;
+        s.key = QStringLiteral("key-of-the-other-server");
+        s.cartId = cart.cartId();
+        s.body = cart.toRequestBody();
+        s.target = QUrl(QStringLiteral("http://other.example:8080"));
+        s.createdMs = QDateTime::currentMSecsSinceEpoch();
+        s.deadlineMs = s.createdMs + 600'000;
+        outbox.create(s, QStringLiteral("demo-key-A"));
+        id = s.id;
+    }
+    auto client = startClient(false, state.path());
+    QVERIFY(client);
+    auto* pending = client->find<QLabel>(QStringLiteral("pendingLabel"));
+    QTRY_VERIFY_WITH_TIMEOUT(pending->text().contains(QStringLiteral("another server")), 10'000);
+    QCOMPARE(client->session->engine()->pendingCount(), 0);
+    QVERIFY(client->session->engine()->submission(id)->attempts.isEmpty());
+    QCOMPARE(client->session->engine()->submission(id)->state, core::SubmissionState::Pending);
 }
 
 void MainWindowTest::aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiveTables()
