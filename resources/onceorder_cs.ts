@@ -102,12 +102,16 @@
         <translation>přerušeno</translation>
     </message>
     <message>
-        <source>the connection was closed before any answer</source>
-        <translation>spojení bylo zavřeno dřív, než přišla jakákoli odpověď</translation>
+        <source>libcurl could not be initialised</source>
+        <translation>knihovnu libcurl se nepodařilo inicializovat</translation>
     </message>
     <message>
-        <source>the connection was closed in the middle of the answer</source>
-        <translation>spojení bylo zavřeno uprostřed odpovědi</translation>
+        <source>the answer is larger than %1 bytes</source>
+        <translation>odpověď je větší než %1 bajtů</translation>
+    </message>
+    <message>
+        <source>the answer&apos;s Content-Length cannot be read</source>
+        <translation>hlavičku Content-Length odpovědi nelze přečíst</translation>
     </message>
 </context>
 <context>
@@ -545,10 +549,6 @@
         <translation>Nový klíč pro každé opakování</translation>
     </message>
     <message>
-        <source>A client that makes a fresh Idempotency-Key for each attempt defeats the server: after a lost response the retry looks like a new order. Without a business key (business_key_off mode) the cart is ordered twice. With UNIQUE(client_id, cart_id) the second order is refused as cart-already-ordered, naming the first one: one order.</source>
-        <translation>Klient, který pro každý pokus vyrobí nový Idempotency-Key, server obejde: po ztracené odpovědi vypadá opakování jako nová objednávka. Bez obchodního klíče (režim business_key_off) je košík objednán dvakrát. S UNIQUE(client_id, cart_id) je druhá objednávka odmítnuta jako cart-already-ordered s odkazem na tu první: jedna objednávka.</translation>
-    </message>
-    <message>
         <source>no UNIQUE(client_id, cart_id)</source>
         <translation>bez UNIQUE(client_id, cart_id)</translation>
     </message>
@@ -567,10 +567,6 @@
     <message>
         <source>with the business key: cart submitted, new key per attempt</source>
         <translation>s obchodním klíčem: košík odeslán, nový klíč pro každý pokus</translation>
-    </message>
-    <message>
-        <source>422 cart-already-ordered, one order</source>
-        <translation>422 cart-already-ordered, jedna objednávka</translation>
     </message>
     <message>
         <source>503 with Retry-After; offline, then back</source>
@@ -887,6 +883,24 @@
         <source>retries within the last 100 ms</source>
         <translation>opakování během posledních 100 ms</translation>
     </message>
+    <message>
+        <source>A client that makes a fresh Idempotency-Key for each attempt defeats the server: after a lost response the retry looks like a new order. Without a business key (business_key_off mode) the cart is ordered twice. With UNIQUE(client_id, cart_id) the second order is refused as cart-already-ordered, naming the first one, which the client reads back and takes as its own: placed, one order.</source>
+        <translation>Klient, který pro každý pokus vyrobí nový Idempotency-Key, server obejde: po ztracené odpovědi vypadá opakování jako nová objednávka. Bez obchodního klíče (režim business_key_off) je košík objednán dvakrát. S UNIQUE(client_id, cart_id) je druhá objednávka odmítnuta jako cart-already-ordered s odkazem na tu první; klient si ji načte a vezme za svou: objednáno, jedna objednávka.</translation>
+    </message>
+    <message>
+        <source>422 cart-already-ordered names the first order: placed, one order</source>
+        <translation>422 cart-already-ordered jmenuje první objednávku: objednáno, jedna objednávka</translation>
+    </message>
+    <message>
+        <source>already placed</source>
+        <comment>attempt outcome</comment>
+        <translation>už objednáno</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <comment>attempt outcome</comment>
+        <translation>selhalo</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::ServerMonitor</name>
@@ -920,6 +934,34 @@
     <message>
         <source>reconciled: the server has order %1, cancelled because the payment failed</source>
         <translation>ověřeno: server má objednávku %1, zrušenou, protože platba selhala</translation>
+    </message>
+    <message>
+        <source>the client&apos;s state database failed: %1</source>
+        <translation>databáze stavu klienta selhala: %1</translation>
+    </message>
+    <message>
+        <source>cart %1 is still pending for %2 with the key that server knows; finish it there (resume with that server) before ordering it here</source>
+        <translation>košík %1 ještě čeká na server %2 s klíčem, který zná ten server; dokončete ho tam (resume s tím serverem), než ho objednáte zde</translation>
+    </message>
+    <message>
+        <source>cart %1 is still pending with other lines; its key stands for those, so it is not changed: wait for it to settle, or order the new lines as a new cart</source>
+        <translation>košík %1 ještě čeká s jinými položkami; jeho klíč patří k nim, proto se nemění: počkejte na výsledek, nebo objednejte nové položky jako nový košík</translation>
+    </message>
+    <message>
+        <source>the retry window ended before the next attempt (deadline %1): the server may have forgotten the key, so it is not sent again; asking the server for the cart instead</source>
+        <translation>okno pro opakování skončilo před dalším pokusem (termín %1): server už mohl klíč zapomenout, proto se znovu neposílá; místo toho se ptáme serveru na košík</translation>
+    </message>
+    <message>
+        <source>already placed: the server holds order %1 for this cart, placed under an earlier key</source>
+        <translation>už objednáno: server má pro tento košík objednávku %1, vytvořenou pod dřívějším klíčem</translation>
+    </message>
+    <message>
+        <source>cart %1 was already ordered as order %2 with other lines</source>
+        <translation>košík %1 už byl objednán jako objednávka %2 s jinými položkami</translation>
+    </message>
+    <message>
+        <source>the order the server named (%1) could not be read back: %2</source>
+        <translation>objednávku, kterou server uvedl (%1), se nepodařilo načíst: %2</translation>
     </message>
 </context>
 <context>
@@ -1503,6 +1545,14 @@
     <message>
         <source>Order %1 placed and paid.</source>
         <translation>Objednávka %1 vytvořena a zaplacena.</translation>
+    </message>
+    <message>
+        <source>Not sent: %1</source>
+        <translation>Neodesláno: %1</translation>
+    </message>
+    <message>
+        <source>Pending submissions: %1 (and %2 for another server, not sent from here)</source>
+        <translation>Nevyřízená odeslání: %1 (a %2 pro jiný server, odsud se neposílají)</translation>
     </message>
 </context>
 <context>
@@ -2103,6 +2153,14 @@
     <message>
         <source>Keep retrying</source>
         <translation>Zkoušet dál</translation>
+    </message>
+    <message>
+        <source>already placed</source>
+        <translation>už objednáno</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>selhalo</translation>
     </message>
 </context>
 </TS>

@@ -101,12 +101,16 @@
         <translation>aborted</translation>
     </message>
     <message>
-        <source>the connection was closed before any answer</source>
-        <translation>the connection was closed before any answer</translation>
+        <source>libcurl could not be initialised</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the connection was closed in the middle of the answer</source>
-        <translation>the connection was closed in the middle of the answer</translation>
+        <source>the answer is larger than %1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the answer&apos;s Content-Length cannot be read</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -543,10 +547,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A client that makes a fresh Idempotency-Key for each attempt defeats the server: after a lost response the retry looks like a new order. Without a business key (business_key_off mode) the cart is ordered twice. With UNIQUE(client_id, cart_id) the second order is refused as cart-already-ordered, naming the first one: one order.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>no UNIQUE(client_id, cart_id)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -564,10 +564,6 @@
     </message>
     <message>
         <source>with the business key: cart submitted, new key per attempt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>422 cart-already-ordered, one order</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -885,6 +881,24 @@
         <source>retries within the last 100 ms</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>A client that makes a fresh Idempotency-Key for each attempt defeats the server: after a lost response the retry looks like a new order. Without a business key (business_key_off mode) the cart is ordered twice. With UNIQUE(client_id, cart_id) the second order is refused as cart-already-ordered, naming the first one, which the client reads back and takes as its own: placed, one order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>422 cart-already-ordered names the first order: placed, one order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already placed</source>
+        <comment>attempt outcome</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <comment>attempt outcome</comment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::ServerMonitor</name>
@@ -918,6 +932,34 @@
     <message>
         <source>reconciled: the server has order %1, cancelled because the payment failed</source>
         <translation>reconciled: the server has order %1, cancelled because the payment failed</translation>
+    </message>
+    <message>
+        <source>the client&apos;s state database failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cart %1 is still pending for %2 with the key that server knows; finish it there (resume with that server) before ordering it here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cart %1 is still pending with other lines; its key stands for those, so it is not changed: wait for it to settle, or order the new lines as a new cart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the retry window ended before the next attempt (deadline %1): the server may have forgotten the key, so it is not sent again; asking the server for the cart instead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already placed: the server holds order %1 for this cart, placed under an earlier key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cart %1 was already ordered as order %2 with other lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the order the server named (%1) could not be read back: %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1498,6 +1540,14 @@
     <message>
         <source>Order %1 placed and paid.</source>
         <translation>Order %1 placed and paid.</translation>
+    </message>
+    <message>
+        <source>Not sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pending submissions: %1 (and %2 for another server, not sent from here)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2095,6 +2145,14 @@
     <message>
         <source>Keep retrying</source>
         <translation>Keep retrying</translation>
+    </message>
+    <message>
+        <source>already placed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

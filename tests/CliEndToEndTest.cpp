@@ -2,9 +2,15 @@
 #include "support/Http.h"
 #include "support/ServerProcess.h"
 
+#include "submission/Cart.h"
+#include "submission/Outbox.h"
+
+#include <SQLiteCpp/Database.h>
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <gtest/gtest.h>
 
 using namespace onceorder::test;
@@ -14,18 +20,43 @@ namespace {
 struct CliRun
 {
     int exitCode = -1;
-    QJsonObject line;
+    bool crashed = false;
+    QJsonObject line; // the last one
+    QList<QJsonObject> lines;
     QString stderrText;
 };
 
-CliRun runCli(const QStringList& args)
+// Every run gets a HOME of its own, so a run without --state never touches the developer's app-data folder.
+QProcessEnvironment testEnvironment(const QMap<QString, QString>& extra = {})
+{
+    static TempDir home;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("ONCEORDER_CRASH_AT"));
+    env.remove(QStringLiteral("ONCEORDER_TEST_CLOCK_OFFSET_MS"));
+    env.insert(QStringLiteral("HOME"), QString::fromStdString(home.path().string()));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), QString::fromStdString(home.file("data")));
+    for (auto it = extra.begin(); it != extra.end(); ++it) {
+        env.insert(it.key(), it.value());
+    }
+    return env;
+}
+
+CliRun runCli(const QStringList& args, const QMap<QString, QString>& env = {})
 {
     QProcess process;
+    process.setProcessEnvironment(testEnvironment(env));
     process.start(QStringLiteral(ONCEORDER_CLI_BIN), args);
     EXPECT_TRUE(process.waitForFinished(60'000));
     CliRun run;
     run.exitCode = process.exitCode();
-    run.line = QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+    run.crashed = process.exitStatus() == QProcess::CrashExit;
+    const QList<QByteArray> lines = process.readAllStandardOutput().trimmed().split('\n');
+    run.line = QJsonDocument::fromJson(lines.last()).object();
+    for (const QByteArray& line : lines) {
+        if (!line.trimmed().isEmpty()) {
+            run.lines.append(QJsonDocument::fromJson(line).object());
+        }
+    }
     run.stderrText = QString::fromUtf8(process.readAllStandardError());
     return run;
 }
@@ -78,4 +109,147 @@ TEST(CliEndToEndTest, PayGoesThroughCheckoutAndADeclineIsRejectedWithTheCancelle
     EXPECT_GT(declined.line.value("order_id").toInteger(), paid.line.value("order_id").toInteger());
 
     EXPECT_EQ(runCli(QStringList {"submit", "--product", "kniha", "--pay", ""} + common).exitCode, 64);
+}
+
+namespace {
+
+QStringList fast()
+{
+    return {"--base-delay-ms", "20", "--max-delay-ms", "200", "--timeout-ms", "5000"};
+}
+
+long long ordersOf(const std::string& dbPath, const QString& cartId = {})
+{
+    SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
+    if (cartId.isEmpty()) {
+        return db.execAndGet("SELECT count(*) FROM orders").getInt64();
+    }
+    SQLite::Statement query(db, "SELECT count(*) FROM orders WHERE cart_id = ?");
+    query.bind(1, cartId.toStdString());
+    query.executeStep();
+    return query.getColumn(0).getInt64();
+}
+
+} // namespace
+
+TEST(CliEndToEndTest, AResumeAfterTheWindowReconcilesInsteadOfSendingTheOldKey)
+{
+    // The reported run: --key-ttl 2, killed after the server placed the order, resumed 3 s later with the
+    // business key off and a 1 s window. The resume runs with its clock 3 s ahead instead of sleeping.
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db"), "--debug-endpoints", "--key-ttl", "2"});
+    ASSERT_EQ(postJson(*server.client(), "/_debug/mode", R"({"business_key_off":true})").status, 200);
+    const QStringList common = QStringList {"--server",       QString::fromStdString(server.url()),
+                                            "--state",        QString::fromStdString(dir.file("client")),
+                                            "--retry-window", "1"} +
+        fast();
+    const CliRun killed = runCli(QStringList {"submit", "--product", "kniha", "--cart-id", "c-late"} + common,
+                                 {{"ONCEORDER_CRASH_AT", "after-response"}});
+    ASSERT_TRUE(killed.crashed || killed.exitCode == 137);
+    ASSERT_EQ(ordersOf(dir.file("server.db"), "c-late"), 1);
+
+    const CliRun resumed = runCli(QStringList {"resume"} + common, {{"ONCEORDER_TEST_CLOCK_OFFSET_MS", "3000"}});
+    EXPECT_EQ(resumed.exitCode, 0) << resumed.stderrText.toStdString();
+    EXPECT_EQ(resumed.line.value("state").toString(), QStringLiteral("placed"));
+    EXPECT_EQ(resumed.line.value("attempts").toInt(), 1) << "the old key was not sent again";
+    EXPECT_TRUE(resumed.line.value("detail").toString().contains(QStringLiteral("reconciled")));
+    EXPECT_EQ(ordersOf(dir.file("server.db"), "c-late"), 1);
+}
+
+TEST(CliEndToEndTest, OrderingAPlacedCartAgainIsPlacedWithItsOrderNotRejected)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    const QStringList common = QStringList {"--server", QString::fromStdString(server.url()), "--state",
+                                            QString::fromStdString(dir.file("client"))} +
+        fast();
+    const CliRun first = runCli(QStringList {"submit", "--product", "kniha", "--cart-id", "c1"} + common);
+    ASSERT_EQ(first.exitCode, 0);
+    const CliRun again = runCli(QStringList {"submit", "--product", "kniha", "--cart-id", "c1"} + common);
+    EXPECT_EQ(again.exitCode, 0) << again.stderrText.toStdString();
+    EXPECT_EQ(again.line.value("state").toString(), QStringLiteral("placed"));
+    EXPECT_EQ(again.line.value("order_id").toInteger(), first.line.value("order_id").toInteger());
+    EXPECT_NE(again.line.value("key").toString(), first.line.value("key").toString());
+    EXPECT_EQ(ordersOf(dir.file("server.db")), 1);
+}
+
+TEST(CliEndToEndTest, ACartPendingForAnotherServerIsRefusedWithItsOwnExitCode)
+{
+    TempDir dir;
+    ServerProcess one({"--db", dir.file("one.db")});
+    ServerProcess two({"--db", dir.file("two.db")});
+    const QString state = QString::fromStdString(dir.file("client"));
+    const QStringList toOne {"--server", QString::fromStdString(one.url()), "--state", state};
+    const QStringList toTwo {"--server", QString::fromStdString(two.url()), "--state", state};
+    const CliRun killed = runCli(QStringList {"submit", "--product", "kniha", "--cart-id", "c9"} + toOne + fast(),
+                                 {{"ONCEORDER_CRASH_AT", "after-persist"}});
+    ASSERT_TRUE(killed.crashed || killed.exitCode == 137);
+
+    const CliRun elsewhere = runCli(QStringList {"submit", "--product", "kniha", "--cart-id", "c9"} + toTwo + fast());
+    EXPECT_EQ(elsewhere.exitCode, 4) << elsewhere.stderrText.toStdString();
+    EXPECT_EQ(elsewhere.line.value("state").toString(), QStringLiteral("refused"));
+    EXPECT_EQ(elsewhere.line.value("reason").toString(), QStringLiteral("other-server"));
+    const CliRun otherLines = runCli(QStringList {"submit", "--product", "hrnek", "--cart-id", "c9"} + toOne + fast());
+    EXPECT_EQ(otherLines.exitCode, 4);
+    EXPECT_EQ(otherLines.line.value("reason").toString(), QStringLiteral("other-lines"));
+    const CliRun resumeTwo = runCli(QStringList {"resume"} + toTwo + fast());
+    EXPECT_EQ(resumeTwo.exitCode, 0);
+    EXPECT_TRUE(resumeTwo.stderrText.contains(QStringLiteral("another server")));
+    EXPECT_EQ(ordersOf(dir.file("two.db")), 0) << "never sent to the other server";
+    const CliRun resumeOne = runCli(QStringList {"resume"} + toOne + fast());
+    EXPECT_EQ(resumeOne.exitCode, 0);
+    EXPECT_EQ(ordersOf(dir.file("one.db"), "c9"), 1);
+}
+
+TEST(CliEndToEndTest, TwoResumesOnOneOutboxFinishEveryCartOnceAndBothReportIt)
+{
+    // The reported run: 60 pending carts, two `resume` at once on the same state folder: aborts on a UNIQUE
+    // constraint, a run waiting forever for what the other settled, placed rows turned back into pending.
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    const QString url = QString::fromStdString(server.url());
+    const QString state = QString::fromStdString(dir.file("client"));
+    constexpr int kCarts = 60;
+    {
+        onceorder::core::Outbox outbox(state);
+        for (int i = 0; i < kCarts; ++i) {
+            onceorder::core::Cart cart(QStringLiteral("multi-%1").arg(i));
+            cart.add(QStringLiteral("propiska"), 1);
+            onceorder::core::Submission s;
+            s.key = QStringLiteral("key-multi-%1").arg(i);
+            s.cartId = cart.cartId();
+            s.body = cart.toRequestBody();
+            s.target = QUrl(url);
+            s.createdMs = QDateTime::currentMSecsSinceEpoch();
+            s.deadlineMs = s.createdMs + 600'000;
+            outbox.create(s, QStringLiteral("demo-key-A"));
+        }
+    }
+    const QStringList args = QStringList {"resume", "--server", url, "--state", state} + fast();
+    QProcess a;
+    QProcess b;
+    for (QProcess* process : {&a, &b}) {
+        process->setProcessEnvironment(testEnvironment());
+        process->start(QStringLiteral(ONCEORDER_CLI_BIN), args);
+    }
+    for (QProcess* process : {&a, &b}) {
+        ASSERT_TRUE(process->waitForFinished(90'000)) << "a resume hung";
+        EXPECT_EQ(process->exitStatus(), QProcess::NormalExit);
+        EXPECT_EQ(process->exitCode(), 0) << process->readAllStandardError().toStdString();
+        QSet<QString> reported;
+        for (const QByteArray& line : process->readAllStandardOutput().split('\n')) {
+            const QJsonObject json = QJsonDocument::fromJson(line).object();
+            if (!json.isEmpty()) {
+                EXPECT_EQ(json.value("state").toString(), QStringLiteral("placed"));
+                reported.insert(json.value("cart_id").toString());
+            }
+        }
+        EXPECT_EQ(reported.size(), kCarts) << "each run reports every cart, also those the other one placed";
+    }
+    EXPECT_EQ(ordersOf(dir.file("server.db")), kCarts);
+    onceorder::core::Outbox outbox(state);
+    for (const auto& s : outbox.all()) {
+        EXPECT_EQ(s.state, onceorder::core::SubmissionState::Placed) << s.cartId.toStdString();
+        EXPECT_EQ(ordersOf(dir.file("server.db"), s.cartId), 1);
+    }
 }

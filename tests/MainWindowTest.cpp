@@ -8,13 +8,16 @@
 #include "server/DebugControls.h"
 #include "session/ClientSession.h"
 #include "session/Translations.h"
+#include "submission/Outbox.h"
 #include "submission/SubmissionEngine.h"
 #include "teaching/Scenario.h"
 
+#include <QAbstractButton>
 #include <QApplication>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDateTime>
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
@@ -170,10 +173,12 @@ private Q_SLOTS:
     void theClientIdentityIsShown();
     void aDroppedResponseIsPlacedOnceAndTheReplayIsShown();
     void aCrashAfterSendIsResumedByTheNextWindow();
+    void aSubmissionOfAnotherServerIsShownAndNotSent();
     void aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiveTables();
     void payingByCardChargesOnceWhenTheGatewaysAnswerIsLost();
     void aServerCrashBetweenCheckoutPhasesEndsWithOneOrderAndOneCharge();
     void aDeclinedCardIsShownAndOrderingAgainIsANewCart();
+    void orderingAgainACartTheServerPlacedIsShownAsPlacedNotRejected();
     void theCompleterRunsFromTheDebugPanel();
     void zoomGrowsTheWindowAndIsRememberedByTheNextWindow();
     // Not a test: scripts/screenshots runs it with ONCEORDER_SCREENSHOT_DIR to make the README's pictures.
@@ -386,6 +391,35 @@ void MainWindowTest::aCrashAfterSendIsResumedByTheNextWindow()
     QCOMPARE(dock->ordersModel()->rowCount(), 1);
 }
 
+void MainWindowTest::aSubmissionOfAnotherServerIsShownAndNotSent()
+{
+    // A CLI left a cart pending for another server in the shared state folder: the window counts it apart and
+    // never sends it to its own (bundled) server with the other server's key.
+    QTemporaryDir state;
+    qint64 id = 0;
+    {
+        core::Outbox outbox(state.path());
+        core::Cart cart(QStringLiteral("elsewhere-cart"));
+        cart.add(QStringLiteral("kniha"), 1);
+        core::Submission s;
+        s.key = QStringLiteral("key-of-the-other-server");
+        s.cartId = cart.cartId();
+        s.body = cart.toRequestBody();
+        s.target = QUrl(QStringLiteral("http://other.example:8080"));
+        s.createdMs = QDateTime::currentMSecsSinceEpoch();
+        s.deadlineMs = s.createdMs + 600'000;
+        outbox.create(s, QStringLiteral("demo-key-A"));
+        id = s.id;
+    }
+    auto client = startClient(false, state.path());
+    QVERIFY(client);
+    auto* pending = client->find<QLabel>(QStringLiteral("pendingLabel"));
+    QTRY_VERIFY_WITH_TIMEOUT(pending->text().contains(QStringLiteral("another server")), 10'000);
+    QCOMPARE(client->session->engine()->pendingCount(), 0);
+    QVERIFY(client->session->engine()->submission(id)->attempts.isEmpty());
+    QCOMPARE(client->session->engine()->submission(id)->state, core::SubmissionState::Pending);
+}
+
 void MainWindowTest::aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiveTables()
 {
     auto client = startClient(true);
@@ -491,6 +525,39 @@ void MainWindowTest::aDeclinedCardIsShownAndOrderingAgainIsANewCart()
     QTRY_COMPARE_WITH_TIMEOUT(orders->rowCount(), 2, 10'000);
     QCOMPARE(orders->item(0, 2)->text(), QStringLiteral("placed"));
     QCOMPARE(orders->item(1, 2)->text(), QStringLiteral("payment failed"));
+}
+
+void MainWindowTest::orderingAgainACartTheServerPlacedIsShownAsPlacedNotRejected()
+{
+    // Every answer is lost, the user abandons the order (the server had placed it) and clicks Order again: a new
+    // key for the same cart, and the server's 422 cart-already-ordered names the order. That is "placed"; before,
+    // the window said "Rejected", renewed the cart id and kept the lines, so the next click ordered them twice.
+    auto client = startClient(true);
+    QVERIFY(client);
+    chooseNetworkMode(*client, QStringLiteral("drop-response"));
+    addToCart(*client, QStringLiteral("kniha"), 1);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    auto* engine = client->session->engine();
+    QTRY_VERIFY_WITH_TIMEOUT(client->session->conditioner()->counters().responsesDropped >= 1, 20'000);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("abandonButton")), Qt::LeftButton);
+    QAbstractButton* confirm = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (confirm = client->window->findChild<QAbstractButton*>(QStringLiteral("confirmAbandonButton"))) != nullptr,
+        5000);
+    QTest::mouseClick(confirm, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(engine->pendingCount() == 0 && engine->inFlightCount() == 0, 20'000);
+    QCOMPARE(client->find<QTableWidget>(QStringLiteral("cartTable"))->rowCount(), 1);
+
+    chooseNetworkMode(*client, QStringLiteral("pass"));
+    QSignalSpy settled(engine, &core::SubmissionEngine::settled);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    QVERIFY(settled.wait(20'000));
+    const auto outcome = settled.last().first().value<core::Submission>();
+    QCOMPARE(outcome.state, core::SubmissionState::Placed);
+    QVERIFY2(resultText(*client).startsWith(QStringLiteral("Order 1 placed")), qPrintable(resultText(*client)));
+    QCOMPARE(client->find<QTableWidget>(QStringLiteral("cartTable"))->rowCount(), 0);
+    auto* dock = client->window->serverTablesDock();
+    QTRY_COMPARE_WITH_TIMEOUT(dock->ordersModel()->rowCount(), 1, 10'000);
 }
 
 void MainWindowTest::theCompleterRunsFromTheDebugPanel()

@@ -6,6 +6,8 @@
 #include <SQLiteCpp/Exception.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 using namespace onceorder::core;
 using onceorder::test::TempDir;
 
@@ -139,4 +141,93 @@ TEST(OutboxTest, AnOutboxFromBeforeCheckoutOpensWithItsSubmissionsAsOrders)
     paid.path = QStringLiteral("/checkout");
     outbox.create(paid, QStringLiteral("demo-key-A"));
     EXPECT_EQ(outbox.find(paid.id)->path, QStringLiteral("/checkout"));
+}
+
+TEST(OutboxTest, AnOutboxFromBeforeDeadlinesGetsTheDefaultWindowFromItsCreation)
+{
+    TempDir dir;
+    {
+        SQLite::Database old(dir.file("client.db"), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        old.exec("CREATE TABLE submissions (id INTEGER PRIMARY KEY AUTOINCREMENT, idem_key TEXT NOT NULL, "
+                 "cart_id TEXT NOT NULL, body BLOB NOT NULL, target TEXT NOT NULL, path TEXT NOT NULL DEFAULT "
+                 "'/orders', api_key TEXT NOT NULL, state TEXT NOT NULL, order_id INTEGER, replayed INTEGER NOT "
+                 "NULL DEFAULT 0, http_status INTEGER NOT NULL DEFAULT 0, problem_type TEXT, problem_detail TEXT, "
+                 "created_at INTEGER NOT NULL, next_attempt_at INTEGER NOT NULL DEFAULT 0)");
+        old.exec("INSERT INTO submissions (idem_key, cart_id, body, target, api_key, state, created_at) "
+                 "VALUES ('k-old', 'c-old', '{}', 'bundled', 'demo-key-A', 'pending', 1000)");
+    }
+    Outbox outbox(dirOf(dir));
+    const auto pending = outbox.pending(QStringLiteral("bundled"), QStringLiteral("demo-key-A"));
+    ASSERT_EQ(pending.size(), 1);
+    EXPECT_EQ(pending.first().deadlineMs, 1000 + 15 * 60 * 1000);
+    EXPECT_EQ(pending.first().apiKey, QStringLiteral("demo-key-A"));
+    Submission fresh = newSubmission(QStringLiteral("c-new"));
+    fresh.deadlineMs = 5000;
+    outbox.create(fresh, QStringLiteral("demo-key-A"));
+    EXPECT_EQ(outbox.find(fresh.id)->deadlineMs, 5000);
+}
+
+TEST(OutboxTest, TwoProcessesNeverSendOneSubmissionAtOnceAndNumberAttemptsFromTheDatabase)
+{
+    TempDir dir;
+    Outbox first(dirOf(dir));
+    Outbox second(dirOf(dir)); // another process's connection, with its own lease name
+    Submission s = newSubmission(QStringLiteral("c1"));
+    first.create(s, QStringLiteral("demo-key-A"));
+
+    const auto a = first.startAttempt(s.id, 10'000, 70'000, QStringLiteral("interrupted"));
+    ASSERT_EQ(a.claim, Outbox::Claim::Started);
+    EXPECT_EQ(a.submission.attempts.last().number, 1);
+    const auto b = second.startAttempt(s.id, 10'001, 70'001, QStringLiteral("interrupted"));
+    EXPECT_EQ(b.claim, Outbox::Claim::LeasedElsewhere) << "the holder's process is alive and its lease runs";
+    EXPECT_EQ(b.leaseUntilMs, 70'000);
+
+    // The lease runs out (the holder hung): the other may send, numbering after what is stored, and the
+    // attempt left in flight is now "maybe sent".
+    const auto c = second.startAttempt(s.id, 70'001, 130'000, QStringLiteral("interrupted"));
+    ASSERT_EQ(c.claim, Outbox::Claim::Started);
+    ASSERT_EQ(c.submission.attempts.size(), 2);
+    EXPECT_EQ(c.submission.attempts[0].outcome, AttemptOutcome::MaybeSent);
+    EXPECT_EQ(c.submission.attempts[1].number, 2);
+
+    Submission placed = c.submission;
+    placed.state = SubmissionState::Placed;
+    placed.orderId = 9;
+    Attempt end = placed.attempts.last();
+    end.outcome = AttemptOutcome::Placed;
+    end.endedMs = 70'100;
+    EXPECT_TRUE(second.endAttempt(end, placed, 0));
+    // The first process's late answer and stale copy change nothing: placed stays placed.
+    Submission stale = a.submission;
+    stale.state = SubmissionState::GaveUp;
+    EXPECT_FALSE(first.endAttempt(a.submission.attempts.last(), stale, 0));
+    EXPECT_FALSE(first.update(a.submission));
+    EXPECT_EQ(first.find(s.id)->state, SubmissionState::Placed);
+    EXPECT_EQ(first.startAttempt(s.id, 80'000, 90'000, {}).claim, Outbox::Claim::NotPending);
+}
+
+TEST(OutboxTest, ALeaseWrittenBeforeTheClockSteppedBackOrByAProcessThatIsGoneIsFree)
+{
+    TempDir dir;
+    Outbox mine(dirOf(dir));
+    Submission s = newSubmission(QStringLiteral("c1"));
+    mine.create(s, QStringLiteral("demo-key-A"));
+    {
+        SQLite::Database db(dir.file("client.db"), SQLite::OPEN_READWRITE);
+        // A holder that was killed: a pid that cannot be alive.
+        db.exec("UPDATE submissions SET lease_owner = 'gone', lease_pid = 2147483600, lease_until = 99999999");
+    }
+    EXPECT_EQ(mine.startAttempt(s.id, 1000, 2000, {}).claim, Outbox::Claim::Started);
+    {
+        SQLite::Database db(dir.file("client.db"), SQLite::OPEN_READWRITE);
+        // A live holder (this process) whose lease ends ten hours after "now": the clock stepped back.
+        db.exec("UPDATE submissions SET lease_owner = 'other', lease_pid = " + std::to_string(::getpid()) +
+                ", lease_until = 36001000");
+    }
+    EXPECT_EQ(mine.startAttempt(s.id, 1000, 2000, {}).claim, Outbox::Claim::Started);
+    const Submission again = newSubmission(QStringLiteral("c1"));
+    Submission copy = again;
+    const auto existing = mine.createUnlessPending(copy, QStringLiteral("demo-key-A"));
+    ASSERT_TRUE(existing);
+    EXPECT_EQ(existing->id, s.id);
 }

@@ -47,3 +47,22 @@ TEST(RetryBudgetTest, AThousandRetriesAreSpreadAtTheRefillRate)
     }
     EXPECT_EQ(granted, 10);
 }
+
+TEST(RetryBudgetTest, WaitersAreAdmittedFirstInFirstOutAsTokensComeBack)
+{
+    ManualClock clock;
+    RetryBudget budget(clock, {.capacity = 1, .refillPerSecond = 2});
+    EXPECT_EQ(budget.take(), 0);
+    for (qint64 id : {7, 3, 9, 3}) {
+        budget.enqueue(id);
+    }
+    EXPECT_TRUE(budget.admit().isEmpty());
+    EXPECT_EQ(budget.nextAdmissionInMs(), 500);
+    clock.advanceMs(500);
+    EXPECT_EQ(budget.admit(), QList<qint64>({7}));
+    clock.advanceMs(1000);
+    EXPECT_EQ(budget.admit(), QList<qint64>({3})) << "capacity 1: one at a time, and 3 queued only once";
+    clock.advanceMs(500);
+    EXPECT_EQ(budget.admit(), QList<qint64>({9}));
+    EXPECT_EQ(budget.nextAdmissionInMs(), -1);
+}

@@ -47,7 +47,7 @@ TEST(RetryPolicyTest, ClassificationTable)
 {
     EXPECT_EQ(RetryPolicy::classify(status(201)), AttemptOutcome::Placed);
     EXPECT_EQ(RetryPolicy::classify(status(200)), AttemptOutcome::Placed);
-    for (int code : {409, 429, 500, 502, 503, 504}) {
+    for (int code : {408, 409, 425, 429, 500, 502, 503, 504}) {
         EXPECT_EQ(RetryPolicy::classify(status(code)), AttemptOutcome::RetryLater) << code;
     }
     for (int code : {400, 401, 403, 404, 413, 415, 422}) {
@@ -160,10 +160,13 @@ TEST(RetryPolicyTest, RetryAfterIsHonouredButCapped)
     FixedRandom random(0.5);
     const RetryDecision told = policy.decide(AttemptOutcome::RetryLater, 1, kT0, kT0, 3000, -1, random);
     EXPECT_TRUE(told.retry);
-    EXPECT_EQ(told.delayMs, 3000) << "longer than the backoff would be: the server knows best";
+    // At least what the server asked, plus a little jitter (a tenth, at least 250 ms) so clients do not align.
+    EXPECT_GE(told.delayMs, 3000) << "longer than the backoff would be: the server knows best";
+    EXPECT_LE(told.delayMs, 3300);
     EXPECT_TRUE(told.reason.contains(QStringLiteral("Retry-After")));
     const RetryDecision capped = policy.decide(AttemptOutcome::RetryLater, 1, kT0, kT0, 3'600'000, -1, random);
-    EXPECT_EQ(capped.delayMs, 60'000);
+    EXPECT_GE(capped.delayMs, 60'000);
+    EXPECT_LE(capped.delayMs, 66'000);
     EXPECT_TRUE(capped.reason.contains(QStringLiteral("capped")));
 }
 
@@ -224,17 +227,82 @@ TEST(RetryPolicyTest, DecidesFromTheSubmissionAndTheReply)
     HttpReply busy = status(503);
     busy.retryAfter = QByteArray("9");
     const RetryDecision told = policy.decide(submission, busy, now, b);
-    EXPECT_EQ(told.delayMs, 5000) << "Retry-After read from the reply, capped";
+    EXPECT_GE(told.delayMs, 5000) << "Retry-After read from the reply, capped";
+    EXPECT_LE(told.delayMs, 5500) << "plus its jitter (a tenth, at least 250 ms)";
 
     EXPECT_FALSE(policy.decide(submission, status(422), now, b).retry);
     const RetryDecision late = policy.decide(submission, status(503), kT0 + 59'990, b);
     EXPECT_FALSE(late.retry) << "the window counts from the first attempt";
+
+    submission.deadlineMs = kT0 + 2100; // stored with the submission: it rules over the window
+    const RetryDecision pastDeadline = policy.decide(submission, reset, now, b);
+    EXPECT_FALSE(pastDeadline.retry);
+    EXPECT_TRUE(pastDeadline.reason.contains(QStringLiteral("deadline")));
 }
 
 TEST(RetryPolicyTest, OutcomeNamesRoundTrip)
 {
-    for (auto outcome : {AttemptOutcome::InFlight, AttemptOutcome::Placed, AttemptOutcome::Rejected,
-                         AttemptOutcome::RetryLater, AttemptOutcome::NotSent, AttemptOutcome::MaybeSent}) {
+    for (auto outcome :
+         {AttemptOutcome::InFlight, AttemptOutcome::Placed, AttemptOutcome::Rejected, AttemptOutcome::RetryLater,
+          AttemptOutcome::NotSent, AttemptOutcome::MaybeSent, AttemptOutcome::AlreadyPlaced, AttemptOutcome::Failed}) {
         EXPECT_EQ(attemptOutcomeFromName(attemptOutcomeName(outcome)), outcome);
     }
+}
+
+TEST(RetryPolicyTest, RedirectsAndRefusedCertificatesAreDefinitiveButNotRejections)
+{
+    for (int code : {301, 302, 303, 307, 308}) {
+        EXPECT_EQ(RetryPolicy::classify(status(code)), AttemptOutcome::Failed) << code;
+    }
+    EXPECT_EQ(RetryPolicy::classify(networkError(QNetworkReply::SslHandshakeFailedError)), AttemptOutcome::Failed)
+        << "a refused certificate is refused again: not 15 minutes of retries";
+    RetryPolicy policy;
+    FixedRandom random(0.5);
+    EXPECT_FALSE(policy.decide(AttemptOutcome::Failed, 1, kT0, kT0, std::nullopt, -1, random).retry);
+}
+
+TEST(RetryPolicyTest, OurOwnCartAlreadyOrderedIsAlreadyPlacedNotRejected)
+{
+    HttpReply reply = status(422);
+    reply.body = R"({"type":"/problems/cart-already-ordered","title":"This cart has already been ordered",)"
+                 R"("status":422,"detail":"…","order_id":7})";
+    EXPECT_EQ(RetryPolicy::classify(reply), AttemptOutcome::AlreadyPlaced);
+    reply.body = R"({"type":"/problems/out-of-stock","status":422,"detail":"cart-already-ordered"})";
+    EXPECT_EQ(RetryPolicy::classify(reply), AttemptOutcome::Rejected);
+    RetryPolicy policy;
+    FixedRandom random(0.5);
+    EXPECT_FALSE(policy.decide(AttemptOutcome::AlreadyPlaced, 1, kT0, kT0, std::nullopt, -1, random).retry);
+}
+
+TEST(RetryPolicyTest, NothingIsSentAfterTheStoredDeadline)
+{
+    RetryPolicy policy({.retryWindowMs = 1000});
+    Submission submission;
+    submission.createdMs = kT0;
+    submission.deadlineMs = policy.deadlineFor(kT0);
+    EXPECT_EQ(submission.deadlineMs, kT0 + 1000);
+    EXPECT_TRUE(RetryPolicy::maySend(submission, kT0 + 999));
+    EXPECT_FALSE(RetryPolicy::maySend(submission, kT0 + 1000)) << "a resume 3 s later must not send the old key";
+    EXPECT_FALSE(RetryPolicy::maySend(submission, kT0 + 3000));
+    EXPECT_FALSE(RetryPolicy::maySend(submission, kT0 - 60'000)) << "the clock was set back: the age is unknown";
+    EXPECT_EQ(RetryPolicy::attemptBudgetMs(submission, kT0 + 600, 60'000), 400) << "an attempt ends by the deadline";
+    EXPECT_EQ(RetryPolicy::attemptBudgetMs(submission, kT0 + 990, 60'000), 100);
+
+    const RetryDecision late =
+        RetryPolicy::withinDeadline({true, 500, QStringLiteral("backoff")}, submission, kT0 + 600);
+    EXPECT_FALSE(late.retry);
+    EXPECT_TRUE(late.reason.contains(QStringLiteral("window")));
+    EXPECT_TRUE(RetryPolicy::withinDeadline({true, 300, QStringLiteral("backoff")}, submission, kT0 + 600).retry);
+}
+
+TEST(RetryPolicyTest, AResumeKeepsAStoredRetryAfterButNotAFarFutureOne)
+{
+    RetryPolicy policy({.maxDelayMs = 30'000, .maxRetryAfterMs = 120'000});
+    Submission submission;
+    submission.nextAttemptMs = kT0 + 90'000; // a Retry-After of 90 s, stored before the crash
+    EXPECT_EQ(policy.resumeDelayMs(submission, kT0), 90'000) << "not cut to the 30 s backoff cap";
+    submission.nextAttemptMs = kT0 + 3'600'000; // written before the clock stepped back an hour
+    EXPECT_LE(policy.resumeDelayMs(submission, kT0), 120'000 + 12'000 + 250);
+    submission.nextAttemptMs = kT0 - 5000;
+    EXPECT_EQ(policy.resumeDelayMs(submission, kT0), 0);
 }

@@ -13,6 +13,9 @@
 #include <QTimer>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iostream>
+
 using namespace onceorder::core;
 using namespace onceorder::test;
 
@@ -207,7 +210,8 @@ TEST_F(SubmissionEngineTest, ServiceUnavailableWithRetryAfterWaitsAsTold)
     ASSERT_EQ(s.attempts.size(), 2);
     EXPECT_EQ(s.attempts[0].httpStatus, 503);
     EXPECT_EQ(s.attempts[0].outcome, AttemptOutcome::RetryLater);
-    EXPECT_EQ(s.attempts[0].delayAfterMs, 1000) << "Retry-After, not the 20 ms backoff";
+    EXPECT_GE(s.attempts[0].delayAfterMs, 1000) << "Retry-After, not the 20 ms backoff";
+    EXPECT_LE(s.attempts[0].delayAfterMs, 1250) << "plus a little jitter, so clients told the same do not align";
     EXPECT_TRUE(s.attempts[0].delayReason.contains(QStringLiteral("Retry-After")));
     EXPECT_GE(s.attempts[1].startedMs - s.attempts[0].endedMs, 990);
     EXPECT_EQ(orders(), 1);
@@ -256,8 +260,10 @@ TEST_F(SubmissionEngineTest, ANewKeyPerRetryIsCaughtByTheBusinessKey)
     conditioner.setMode(ConditionerMode::DropResponse);
     onChange = passAfterFirstAttempt(conditioner);
     const Submission s = placeAndWait(cartOf(QStringLiteral("kniha"), 1));
-    EXPECT_EQ(s.state, SubmissionState::Rejected);
+    // The server's 422 names the order that holds our cart: that is "already placed", read back and settled so.
+    EXPECT_EQ(s.state, SubmissionState::Placed);
     EXPECT_EQ(s.problemType, QStringLiteral("/problems/cart-already-ordered"));
+    EXPECT_GT(s.orderId, 0);
     EXPECT_EQ(orders(), 1) << "UNIQUE(client_id, cart_id) saved the day";
 }
 
@@ -360,4 +366,232 @@ TEST_F(SubmissionEngineTest, ReconcilingACheckoutReadsTheOrdersPaymentStatus)
     runUntil([&] { return outbox.find(id)->state == SubmissionState::Rejected; });
     EXPECT_TRUE(outbox.find(id)->problemDetail.contains(QStringLiteral("payment failed")));
     EXPECT_GT(outbox.find(id)->orderId, 0);
+}
+
+TEST_F(SubmissionEngineTest, AResumePastTheWindowDoesNotSendTheOldKeyAndReconcilesInstead)
+{
+    // A cart killed after the server placed it; the process comes back after the window (and, on a real server,
+    // after the key's TTL): sending the old key then could be a second order. The deadline is checked first.
+    ManualClock late(QDateTime::currentMSecsSinceEpoch());
+    EngineConfig config = fastConfig();
+    config.policy.retryWindowMs = 1000;
+    Cart cart = cartOf(QStringLiteral("kniha"), 1);
+    Submission stored;
+    stored.key = QStringLiteral("old-key-1");
+    stored.cartId = cart.cartId();
+    stored.body = cart.toRequestBody();
+    stored.target = QUrl(QStringLiteral("test"));
+    stored.createdMs = late.nowMs();
+    stored.deadlineMs = late.nowMs() + 1000;
+    outbox.create(stored, QStringLiteral("demo-key-A"));
+    ASSERT_EQ(postOrder(*server->client(), "demo-key-A", "old-key-1", stored.body.toStdString()).status, 201)
+        << "the server placed it; the client never heard";
+    outbox.startAttempt(stored.id, late.nowMs(), late.nowMs() + 60'000, QStringLiteral("interrupted"));
+
+    late.advanceMs(3000);
+    engine = std::make_unique<SubmissionEngine>(outbox, api.get(), QStringLiteral("test"), late, random, config);
+    QObject::connect(engine.get(), &SubmissionEngine::settled, [this](const Submission& s) { settled.push_back(s); });
+    const int forwardedBefore = conditioner.counters().requestsForwarded;
+    engine->resumePending();
+    runUntil([&] { return outbox.find(stored.id)->state == SubmissionState::Placed; });
+    const Submission s = *outbox.find(stored.id);
+    EXPECT_EQ(s.attempts.size(), 1) << "no attempt after the deadline";
+    EXPECT_EQ(conditioner.counters().requestsForwarded - forwardedBefore, 1) << "only the reconciling GET";
+    EXPECT_GT(s.orderId, 0);
+    EXPECT_EQ(orders(), 1);
+
+    // A click (or Retry now) on a pending cart past its window is not a send either.
+    Submission other;
+    other.key = QStringLiteral("old-key-2");
+    other.cartId = QStringLiteral("late-cart");
+    other.body = cartOf(QStringLiteral("hrnek"), 1, other.cartId).toRequestBody();
+    other.target = QUrl(QStringLiteral("test"));
+    other.createdMs = late.nowMs() - 5000;
+    other.deadlineMs = late.nowMs() - 4000;
+    outbox.create(other, QStringLiteral("demo-key-A"));
+    engine->retryNow(other.id);
+    EXPECT_EQ(outbox.find(other.id)->state, SubmissionState::GaveUp);
+    EXPECT_TRUE(outbox.find(other.id)->attempts.isEmpty());
+}
+
+TEST_F(SubmissionEngineTest, OrderingACartAgainThatTheServerAlreadyPlacedSettlesItAsPlaced)
+{
+    // The first submission gives up although the server placed it (every answer lost); the user orders the same
+    // cart again: a new key, the same cart id, and the server's 422 names the order.
+    EngineConfig config = fastConfig();
+    config.policy.retryWindowMs = 400;
+    makeEngine(config);
+    conditioner.setMode(ConditionerMode::DropResponse);
+    const Cart cart = cartOf(QStringLiteral("kniha"), 2);
+    const Submission gaveUp = placeAndWait(cart);
+    ASSERT_EQ(gaveUp.state, SubmissionState::GaveUp);
+    ASSERT_EQ(orders(), 1);
+
+    conditioner.setMode(ConditionerMode::Pass);
+    settled.clear();
+    const Submission again = placeAndWait(cart);
+    EXPECT_NE(again.id, gaveUp.id);
+    EXPECT_NE(again.key, gaveUp.key);
+    EXPECT_EQ(again.state, SubmissionState::Placed) << again.problemDetail.toStdString();
+    EXPECT_GT(again.orderId, 0);
+    EXPECT_TRUE(again.problemDetail.contains(QStringLiteral("already placed")));
+    EXPECT_EQ(orders(), 1);
+
+    // The same cart id with other lines is a real refusal: the order holds other lines.
+    settled.clear();
+    const Submission otherLines = placeAndWait(cartOf(QStringLiteral("hrnek"), 1, cart.cartId()));
+    EXPECT_EQ(otherLines.state, SubmissionState::Rejected);
+    EXPECT_EQ(otherLines.orderId, again.orderId);
+    EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(SubmissionEngineTest, ACartPendingForAnotherServerOrWithOtherLinesIsRefused)
+{
+    const Cart cart = cartOf(QStringLiteral("kniha"), 1);
+    Submission elsewhere;
+    elsewhere.key = QStringLiteral("k-elsewhere");
+    elsewhere.cartId = cart.cartId();
+    elsewhere.body = cart.toRequestBody();
+    elsewhere.target = QUrl(QStringLiteral("http://other.example:8080"));
+    elsewhere.createdMs = clock.nowMs();
+    elsewhere.deadlineMs = clock.nowMs() + 60'000;
+    outbox.create(elsewhere, QStringLiteral("demo-key-A"));
+    const SubmitResult refused = engine->trySubmit(cart);
+    EXPECT_EQ(refused.id, 0);
+    EXPECT_EQ(refused.refusal, SubmitResult::Refusal::OtherServer);
+    EXPECT_TRUE(refused.message.contains(QStringLiteral("other.example")));
+    EXPECT_TRUE(outbox.find(elsewhere.id)->attempts.isEmpty()) << "not sent here with the other server's key";
+    EXPECT_EQ(engine->pendingElsewhereCount(), 1);
+    engine->resumePending();
+    engine->retryNow(elsewhere.id);
+    EXPECT_TRUE(outbox.find(elsewhere.id)->attempts.isEmpty());
+
+    conditioner.setMode(ConditionerMode::Blackhole);
+    const Cart mine = cartOf(QStringLiteral("hrnek"), 1);
+    const qint64 id = engine->submit(mine);
+    ASSERT_GT(id, 0);
+    const SubmitResult changed = engine->trySubmit(cartOf(QStringLiteral("propiska"), 5, mine.cartId()));
+    EXPECT_EQ(changed.refusal, SubmitResult::Refusal::OtherLines);
+    EXPECT_EQ(changed.id, 0);
+    EXPECT_EQ(outbox.find(id)->body, mine.toRequestBody()) << "the stored bytes are what the key stands for";
+    EXPECT_EQ(orders(), 0);
+}
+
+TEST_F(SubmissionEngineTest, ASettlementMadeByAnotherProcessIsNoticedAndNothingIsSentTwice)
+{
+    // Another process (its own outbox connection and lease) is sending the cart: this engine waits, sends
+    // nothing, and reports the settlement the other one writes.
+    Outbox other {QString::fromStdString(dir.file("client"))};
+    Submission s;
+    s.key = QStringLiteral("k-shared");
+    s.cartId = QStringLiteral("shared-cart");
+    s.body = cartOf(QStringLiteral("kniha"), 1, s.cartId).toRequestBody();
+    s.target = QUrl(QStringLiteral("test"));
+    s.createdMs = clock.nowMs();
+    s.deadlineMs = clock.nowMs() + 60'000;
+    other.create(s, QStringLiteral("demo-key-A"));
+    const Outbox::AttemptStart started =
+        other.startAttempt(s.id, clock.nowMs(), clock.nowMs() + 60'000, QStringLiteral("interrupted"));
+    ASSERT_EQ(started.claim, Outbox::Claim::Started);
+
+    engine->resumePending();
+    engine->retryNow(s.id);
+    EXPECT_EQ(outbox.find(s.id)->attempts.size(), 1) << "leased by the other process: not sent from here";
+
+    Submission placed = started.submission;
+    Attempt attempt = placed.attempts.last();
+    attempt.endedMs = clock.nowMs();
+    attempt.outcome = AttemptOutcome::Placed;
+    attempt.httpStatus = 201;
+    placed.state = SubmissionState::Placed;
+    placed.orderId = 42;
+    ASSERT_TRUE(other.endAttempt(attempt, placed, 0));
+    runUntil(
+        [&] { return std::any_of(settled.begin(), settled.end(), [&](const Submission& x) { return x.id == s.id; }); });
+    EXPECT_EQ(settled.back().state, SubmissionState::Placed);
+    EXPECT_EQ(settled.back().orderId, 42);
+
+    // A stale copy can no longer turn it back into a pending one.
+    Submission stale = started.submission;
+    stale.nextAttemptMs = clock.nowMs() + 1000;
+    EXPECT_FALSE(outbox.update(stale));
+    EXPECT_EQ(outbox.find(s.id)->state, SubmissionState::Placed);
+}
+
+TEST_F(SubmissionEngineTest, OneAttemptIsOneRequestUnderEveryConditionerMode)
+{
+    // The server logs one JSON line per request it handles. Through every conditioner mode, every attempt the
+    // outbox records as possibly sent is exactly one connection and one request at the relay, and the server
+    // logged exactly the requests the relay forwarded: no request that the engine did not decide and count.
+    const std::string logPath = dir.file("requests.log");
+    ServerProcess logged({"--db", dir.file("logged.db")}, ONCEORDER_SERVER_BIN, logPath);
+    NetworkConditioner relay;
+    ASSERT_TRUE(relay.listen(QUrl(QString::fromStdString(logged.url()))));
+    relay.setDelayMs(50);
+    relay.setDropProbability(0.5);
+    SeededRandom relayRandom(7);
+    relay.setRandomSource(&relayRandom);
+    ServerApi relayApi(relay.url(), QStringLiteral("demo-key-A"));
+    EngineConfig config = fastConfig();
+    config.policy.transferTimeoutMs = 400;
+    SubmissionEngine logEngine(outbox, &relayApi, QStringLiteral("logged"), clock, random, config);
+    std::vector<qint64> ids;
+    QObject::connect(&logEngine, &SubmissionEngine::submissionChanged, [&](const Submission& s) {
+        if (!s.attempts.isEmpty() && s.attempts.first().endedMs > 0 && relay.mode() != ConditionerMode::Pass) {
+            relay.setMode(ConditionerMode::Pass);
+        }
+    });
+    for (const char* name : {"pass", "offline", "drop-request", "drop-response", "delay", "blackhole", "flaky"}) {
+        relay.setMode(*NetworkConditioner::modeFromName(QString::fromLatin1(name)));
+        const qint64 id = logEngine.submit(cartOf(QStringLiteral("propiska"), 1));
+        ids.push_back(id);
+        runUntil([&] { return outbox.find(id)->state != SubmissionState::Pending && logEngine.inFlightCount() == 0; });
+        EXPECT_EQ(outbox.find(id)->state, SubmissionState::Placed) << name;
+    }
+
+    int possiblySent = 0;
+    QHash<QString, int> attemptsPerKey;
+    for (const qint64 id : ids) {
+        const Submission s = *outbox.find(id);
+        for (const Attempt& a : s.attempts) {
+            possiblySent += a.outcome == AttemptOutcome::NotSent ? 0 : 1;
+        }
+        attemptsPerKey[s.key] = static_cast<int>(s.attempts.size());
+    }
+    const ConditionerCounters counters = relay.counters();
+    EXPECT_EQ(counters.connectionsAccepted, possiblySent) << "one fresh connection per attempt, none reused";
+    EXPECT_EQ(counters.requestsForwarded + counters.requestsDropped + counters.blackholed, possiblySent)
+        << "one request per attempt";
+
+    auto postLines = [&] {
+        std::ifstream log(logPath);
+        QHash<QString, int> perKey;
+        int total = 0;
+        for (std::string line; std::getline(log, line);) {
+            if (line.find("\"method\":\"POST\"") == std::string::npos) {
+                continue;
+            }
+            ++total;
+            const auto at = line.find("\"key\":\"");
+            const auto end = line.find('"', at + 7);
+            perKey[QString::fromStdString(line.substr(at + 7, end - at - 7))] += 1;
+        }
+        return std::make_pair(total, perKey);
+    };
+    // The log line is written when the server's answer is ready, which may be after the client gave up on it.
+    runUntil([&] { return postLines().first >= counters.requestsForwarded; });
+    const auto [total, perKey] = postLines();
+    EXPECT_EQ(total, counters.requestsForwarded);
+    std::cout << "one attempt = one request: " << possiblySent << " attempts possibly sent, "
+              << counters.connectionsAccepted << " connections and "
+              << counters.requestsForwarded + counters.requestsDropped + counters.blackholed
+              << " requests at the relay (" << counters.requestsForwarded << " forwarded, " << counters.requestsDropped
+              << " dropped, " << counters.blackholed << " blackholed), " << total << " POSTs in the server's log"
+              << std::endl;
+    for (auto it = perKey.begin(); it != perKey.end(); ++it) {
+        ASSERT_TRUE(attemptsPerKey.contains(it.key())) << it.key().toStdString();
+        EXPECT_LE(it.value(), attemptsPerKey.value(it.key())) << "never more requests than attempts";
+    }
+    SQLite::Database db(dir.file("logged.db"), SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
+    EXPECT_EQ(db.execAndGet("SELECT count(*) FROM orders").getInt(), 7);
 }

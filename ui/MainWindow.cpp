@@ -171,6 +171,8 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
                                                    QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
     });
     connect(session->engine(), &core::SubmissionEngine::submissionChanged, this, &MainWindow::showSubmission);
+    connect(session->engine(), &core::SubmissionEngine::storageFailed, this,
+            [this](const QString& reason) { statusBar()->showMessage(reason, 10'000); });
     connect(m_monitor, &core::ServerMonitor::productsReceived, this, &MainWindow::showProducts);
     connect(m_monitor, &core::ServerMonitor::ordersChanged, this, &MainWindow::showOrders);
     connect(m_monitor, &core::ServerMonitor::stateChanged, this, &MainWindow::showServerState);
@@ -416,7 +418,14 @@ void MainWindow::placeOrder()
         m_cart.setPaymentMethod(m_payByCardCheck->isChecked() ? QStringLiteral("card") : QString());
     }
     // A click while the cart is pending re-sends the same submission with its key at once (the engine decides).
-    m_currentId = m_session->engine()->submit(m_cart);
+    const core::SubmitResult result = m_session->engine()->trySubmit(m_cart);
+    if (result.id == 0) {
+        // Pending for another server, or with other lines: nothing was sent; say why.
+        m_resultLabel->setText(tr("Not sent: %1").arg(result.message));
+        m_resultLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; }"));
+        return;
+    }
+    m_currentId = result.id;
 }
 
 void MainWindow::showSubmission(const core::Submission& submission)
@@ -491,7 +500,12 @@ void MainWindow::showSubmission(const core::Submission& submission)
 
 void MainWindow::setPendingCount(int count)
 {
-    m_pendingLabel->setText(tr("Pending submissions: %1").arg(count));
+    // Submissions bound to another server (or API key) stay in the outbox untouched: shown, never sent from here.
+    const int elsewhere = m_session->engine()->pendingElsewhereCount();
+    m_pendingLabel->setText(
+        elsewhere > 0
+            ? tr("Pending submissions: %1 (and %2 for another server, not sent from here)").arg(count).arg(elsewhere)
+            : tr("Pending submissions: %1").arg(count));
     PresentationZoom::setStyleSheetKeepingZoom(
         m_pendingLabel, count > 0 ? QStringLiteral("QLabel { color: #8a4b00; font-weight: bold; }") : QString());
 }

@@ -40,8 +40,10 @@ QColor outcomeColour(core::AttemptOutcome outcome)
 {
     switch (outcome) {
     case core::AttemptOutcome::Placed:
+    case core::AttemptOutcome::AlreadyPlaced:
         return QColor(0xdc, 0xf5, 0xe3);
     case core::AttemptOutcome::Rejected:
+    case core::AttemptOutcome::Failed:
         return QColor(0xfd, 0xe2, 0xe1);
     case core::AttemptOutcome::InFlight:
         return QColor(0xe1, 0xec, 0xfb);
@@ -194,6 +196,10 @@ QString SubmissionTimelineWidget::outcomeText(core::AttemptOutcome outcome)
         return tr("not sent");
     case core::AttemptOutcome::MaybeSent:
         return tr("maybe sent");
+    case core::AttemptOutcome::AlreadyPlaced:
+        return tr("already placed");
+    case core::AttemptOutcome::Failed:
+        return tr("failed");
     }
     return {};
 }

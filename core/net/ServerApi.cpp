@@ -38,7 +38,7 @@ QNetworkRequest ServerApi::request(const QString& path, int timeoutMs) const
 }
 
 HttpExchange* ServerApi::postIdempotent(const QString& path, const QString& idempotencyKey, const QByteArray& body,
-                                        int timeoutMs, std::function<void(const HttpReply&)> done)
+                                        int timeoutMs, std::function<void(const HttpReply&)> done, int totalTimeoutMs)
 {
     QUrl url = m_baseUrl;
     url.setPath(url.path().chopped(url.path().endsWith(u'/') ? 1 : 0) + path);
@@ -49,7 +49,7 @@ HttpExchange* ServerApi::postIdempotent(const QString& path, const QString& idem
         headers.append({"Idempotency-Key", '"' + idempotencyKey.toUtf8() + '"'});
     }
     // Not QNetworkAccessManager: it may re-send a POST by itself (see HttpExchange).
-    return new HttpExchange("POST", url, headers, body, timeoutMs, std::move(done), this);
+    return new HttpExchange("POST", url, headers, body, timeoutMs, std::move(done), this, totalTimeoutMs);
 }
 
 QNetworkReply* ServerApi::get(const QString& path, int timeoutMs, std::function<void(const HttpReply&)> done)

@@ -42,8 +42,9 @@ public:
 
     // POST to path ("/orders" or "/checkout") with this Idempotency-Key (empty: none is sent) and these exact body
     // bytes. Every call is exactly one request on a fresh connection; the exchange is owned by this object.
+    // timeoutMs: no byte for this long ends it; totalTimeoutMs (0: none): it ends by then whatever happens.
     HttpExchange* postIdempotent(const QString& path, const QString& idempotencyKey, const QByteArray& body,
-                                 int timeoutMs, std::function<void(const HttpReply&)> done);
+                                 int timeoutMs, std::function<void(const HttpReply&)> done, int totalTimeoutMs = 0);
     // Any GET relative to the base URL, authenticated.
     QNetworkReply* get(const QString& path, int timeoutMs, std::function<void(const HttpReply&)> done);
     QNetworkReply* postJson(const QString& path, const QByteArray& body, int timeoutMs,

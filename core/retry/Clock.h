@@ -5,6 +5,7 @@
 #include <QRandomGenerator>
 
 #include <atomic>
+#include <chrono>
 #include <random>
 
 namespace onceorder::core {
@@ -21,6 +22,39 @@ class SystemClock final : public Clock
 {
 public:
     qint64 nowMs() const override { return QDateTime::currentMSecsSinceEpoch(); }
+};
+
+// Monotonic milliseconds (an arbitrary origin): for measuring intervals. It does not jump when the wall clock is
+// set, so a token bucket or a lease timer never starves or floods after a clock step.
+class SteadyClock final : public Clock
+{
+public:
+    qint64 nowMs() const override
+    {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    }
+    static const SteadyClock& instance()
+    {
+        static const SteadyClock clock;
+        return clock;
+    }
+};
+
+// The system's wall clock moved by a fixed offset: tests step the client's clock through
+// ONCEORDER_TEST_CLOCK_OFFSET_MS (see docs/testing.md); 0 otherwise.
+class OffsetClock final : public Clock
+{
+public:
+    explicit OffsetClock(qint64 offsetMs)
+        : m_offsetMs(offsetMs)
+    {
+    }
+    qint64 nowMs() const override { return QDateTime::currentMSecsSinceEpoch() + m_offsetMs; }
+
+private:
+    qint64 m_offsetMs;
 };
 
 class ManualClock final : public Clock

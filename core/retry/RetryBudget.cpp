@@ -30,10 +30,39 @@ qint64 RetryBudget::take()
         m_tokens -= 1.0;
         return 0;
     }
+    return waitForOneMs();
+}
+
+qint64 RetryBudget::waitForOneMs() const
+{
     if (m_config.refillPerSecond <= 0) {
         return 1000;
     }
-    return std::max<qint64>(1, static_cast<qint64>(std::ceil((1.0 - m_tokens) * 1000.0 / m_config.refillPerSecond)));
+    const double missing = 1.0 - tokens();
+    return missing <= 0
+        ? 0
+        : std::max<qint64>(1, static_cast<qint64>(std::ceil(missing * 1000.0 / m_config.refillPerSecond)));
+}
+
+void RetryBudget::enqueue(qint64 id)
+{
+    if (!m_waiters.contains(id)) {
+        m_waiters.append(id);
+    }
+}
+
+QList<qint64> RetryBudget::admit()
+{
+    QList<qint64> admitted;
+    while (!m_waiters.isEmpty() && take() == 0) {
+        admitted.append(m_waiters.takeFirst());
+    }
+    return admitted;
+}
+
+qint64 RetryBudget::nextAdmissionInMs() const
+{
+    return m_waiters.isEmpty() ? -1 : waitForOneMs();
 }
 
 double RetryBudget::tokens() const

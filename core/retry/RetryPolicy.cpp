@@ -1,6 +1,8 @@
 #include "retry/RetryPolicy.h"
 
 #include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLocale>
 #include <QTimeZone>
 
@@ -10,6 +12,9 @@
 namespace onceorder::core {
 
 namespace {
+
+// At least this much jitter is added to a Retry-After (a tenth of it when that is more).
+constexpr qint64 kRetryAfterJitterMs = 250;
 
 qint64 randomBetween(qint64 low, qint64 high, RandomSource& random)
 {
@@ -32,8 +37,23 @@ AttemptOutcome RetryPolicy::classify(const HttpReply& reply)
     if (reply.status >= 200 && reply.status < 300) {
         return AttemptOutcome::Placed;
     }
-    if (reply.status == 409 || reply.status == 429 || reply.status >= 500) {
+    // 408: the server closed the request before processing it; 425: it refused to process early data.
+    if (reply.status == 408 || reply.status == 409 || reply.status == 425 || reply.status == 429 ||
+        reply.status >= 500) {
         return AttemptOutcome::RetryLater;
+    }
+    if (reply.status >= 300 && reply.status < 400) {
+        // A redirect is not the order API answering: the request was not processed, and sending it again to the
+        // same URL cannot change that (the client does not follow a redirect with an order).
+        return AttemptOutcome::Failed;
+    }
+    if (reply.status == 422 && reply.body.contains("/problems/cart-already-ordered")) {
+        const QJsonObject problem = QJsonDocument::fromJson(reply.body).object();
+        if (problem.value(QLatin1String("type")).toString() == u"/problems/cart-already-ordered" &&
+            problem.value(QLatin1String("order_id")).toInteger() > 0) {
+            // Our own cart, placed earlier under another key: "already placed", not a rejection.
+            return AttemptOutcome::AlreadyPlaced;
+        }
     }
     if (reply.status != 0) {
         // Any other answer is the server's definitive word on this request: retrying cannot change it.
@@ -47,6 +67,10 @@ AttemptOutcome RetryPolicy::classify(const HttpReply& reply)
     case QNetworkReply::ProxyConnectionRefusedError:
     case QNetworkReply::ProxyNotFoundError:
         return AttemptOutcome::NotSent;
+    case QNetworkReply::SslHandshakeFailedError:
+    case QNetworkReply::InsecureRedirectError:
+        // The certificate was refused before any request byte left: retrying meets the same certificate.
+        return AttemptOutcome::Failed;
     default:
         // Reset, timeout, closed mid-response, TLS trouble after connect: the server may have done the work.
         return AttemptOutcome::MaybeSent;
@@ -114,8 +138,10 @@ RetryDecision RetryPolicy::decide(const Submission& submission, const HttpReply&
     }
     // The window runs from the first attempt: a resumed or re-clicked submission does not start it again.
     const qint64 firstAttemptMs = submission.attempts.isEmpty() ? nowMs : submission.attempts.first().startedMs;
-    return decide(classify(reply), static_cast<int>(submission.attempts.size()), firstAttemptMs, nowMs, retryAfterMs,
-                  previousDelayMs, random);
+    // Never due past the deadline stored with the submission, whatever the window from the first attempt says.
+    return withinDeadline(decide(classify(reply), static_cast<int>(submission.attempts.size()), firstAttemptMs, nowMs,
+                                 retryAfterMs, previousDelayMs, random),
+                          submission, nowMs);
 }
 
 RetryDecision RetryPolicy::decide(AttemptOutcome outcome, int attemptsSoFar, qint64 firstAttemptMs, qint64 nowMs,
@@ -129,6 +155,10 @@ RetryDecision RetryPolicy::decide(AttemptOutcome outcome, int attemptsSoFar, qin
         return {false, -1, QStringLiteral("rejected: a definitive answer is never retried")};
     case AttemptOutcome::InFlight:
         return {false, -1, QStringLiteral("still in flight")};
+    case AttemptOutcome::AlreadyPlaced:
+        return {false, -1, QStringLiteral("already placed under another key")};
+    case AttemptOutcome::Failed:
+        return {false, -1, QStringLiteral("definitive failure: retrying cannot succeed")};
     case AttemptOutcome::RetryLater:
     case AttemptOutcome::NotSent:
     case AttemptOutcome::MaybeSent:
@@ -138,7 +168,9 @@ RetryDecision RetryPolicy::decide(AttemptOutcome outcome, int attemptsSoFar, qin
     RetryDecision decision;
     decision.retry = true;
     if (retryAfterMs) {
-        decision.delayMs = std::min(*retryAfterMs, m_config.maxRetryAfterMs);
+        // A little jitter on top: every client told "Retry-After: 1" would otherwise come back in the same instant.
+        const qint64 told = std::min(*retryAfterMs, m_config.maxRetryAfterMs);
+        decision.delayMs = told + randomBetween(0, std::max<qint64>(kRetryAfterJitterMs, told / 10), random);
         decision.reason = *retryAfterMs > m_config.maxRetryAfterMs
             ? QStringLiteral("Retry-After %1 s, capped at %2 s")
                   .arg(*retryAfterMs / 1000)
@@ -157,6 +189,42 @@ RetryDecision RetryPolicy::decide(AttemptOutcome outcome, int attemptsSoFar, qin
                     .arg(m_config.retryWindowMs / 1000)};
     }
     return decision;
+}
+
+bool RetryPolicy::maySend(const Submission& submission, qint64 nowMs)
+{
+    if (submission.createdMs > 0 && nowMs < submission.createdMs) {
+        // The clock was set back since the submission was made: how long ago that was is unknown, so the deadline
+        // cannot be trusted either.
+        return false;
+    }
+    return submission.deadlineMs <= 0 || nowMs < submission.deadlineMs;
+}
+
+qint64 RetryPolicy::attemptBudgetMs(const Submission& submission, qint64 nowMs, qint64 longestMs, qint64 minMs)
+{
+    if (submission.deadlineMs <= 0) {
+        return longestMs;
+    }
+    return std::clamp(submission.deadlineMs - nowMs, minMs, std::max(minMs, longestMs));
+}
+
+RetryDecision RetryPolicy::withinDeadline(RetryDecision decision, const Submission& submission, qint64 nowMs)
+{
+    if (decision.retry && submission.deadlineMs > 0 && nowMs + decision.delayMs >= submission.deadlineMs) {
+        return {false, -1,
+                QStringLiteral("retry window is over (deadline %1); the key must not outlive the server's memory of it")
+                    .arg(QDateTime::fromMSecsSinceEpoch(submission.deadlineMs, QTimeZone::utc())
+                             .toString(Qt::ISODateWithMs))};
+    }
+    return decision;
+}
+
+qint64 RetryPolicy::resumeDelayMs(const Submission& submission, qint64 nowMs) const
+{
+    const qint64 longest =
+        std::max(m_config.maxDelayMs, m_config.maxRetryAfterMs + kRetryAfterJitterMs + m_config.maxRetryAfterMs / 10);
+    return std::clamp<qint64>(submission.nextAttemptMs - nowMs, 0, longest);
 }
 
 } // namespace onceorder::core

@@ -30,6 +30,7 @@ struct RetryPolicyConfig
     qint64 retryWindowMs = 15 * 60 * 1000; // 15 min: far inside the server's 24 h key TTL
     qint64 maxRetryAfterMs = 120'000; // a server asking for longer is not obeyed beyond this
     int transferTimeoutMs = 10'000; // per attempt: no bytes for this long = the attempt failed
+    int attemptTimeoutMs = 60'000; // per attempt in total, however slowly the bytes trickle; never past the deadline
     JitterStrategy jitter = JitterStrategy::Full;
 };
 
@@ -49,6 +50,21 @@ public:
 
     // How an HTTP exchange is to be read by the retry logic.
     static AttemptOutcome classify(const HttpReply& reply);
+
+    // The wall-clock end of the retry window of a submission created at createdMs; stored with it.
+    qint64 deadlineFor(qint64 createdMs) const { return createdMs + m_config.retryWindowMs; }
+    // Whether an attempt may still start now: asked before every send (a timer after a laptop's sleep, a resume,
+    // a click), because a key sent after the server forgot it is a new order. A submission without a stored
+    // deadline (0) has none. Nor may one whose creation lies in the future: the clock was set back since.
+    static bool maySend(const Submission& submission, qint64 nowMs);
+    // The longest one attempt may take so that it ends by the submission's deadline (at least minMs).
+    static qint64 attemptBudgetMs(const Submission& submission, qint64 nowMs, qint64 longestMs, qint64 minMs = 100);
+    // A retry decision that would come due after the deadline is no retry.
+    static RetryDecision withinDeadline(RetryDecision decision, const Submission& submission, qint64 nowMs);
+    // When a submission found pending at start is next due: its stored time, but never further than the longest
+    // delay this policy could have chosen (a Retry-After is honoured up to maxRetryAfterMs), so a clock that
+    // stepped back does not park it.
+    qint64 resumeDelayMs(const Submission& submission, qint64 nowMs) const;
 
     // The delay before retry number `retryNumber` (1 for the first retry) by the configured jitter strategy.
     // `previousDelayMs` is only used by the decorrelated strategy.

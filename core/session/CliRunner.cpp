@@ -25,8 +25,24 @@ enum ExitCode
     Rejected = 1,
     NotPlaced = 2,
     StateError = 3,
+    Refused = 4, // the cart is pending for another server or API key, or pending with other lines
     UsageError = 64
 };
+
+QString refusalName(SubmitResult::Refusal refusal)
+{
+    switch (refusal) {
+    case SubmitResult::Refusal::OtherServer:
+        return QStringLiteral("other-server");
+    case SubmitResult::Refusal::OtherLines:
+        return QStringLiteral("other-lines");
+    case SubmitResult::Refusal::Storage:
+        return QStringLiteral("storage");
+    case SubmitResult::Refusal::None:
+        break;
+    }
+    return QStringLiteral("none");
+}
 
 void printLine(const QJsonObject& object)
 {
@@ -178,15 +194,22 @@ int runCli(const QStringList& arguments)
     std::unique_ptr<ClientSession> session;
     try {
         session = std::make_unique<ClientSession>(options, config);
-    } catch (const SQLite::Exception& error) {
+    } catch (const std::exception& error) {
         QTextStream(stderr) << "onceorder-cli: cannot open the state database in " << options.stateDir << ": "
                             << error.what() << Qt::endl;
         return StateError;
     }
 
     if (command == u"status") {
-        for (const Submission& submission : session->outbox().all()) {
-            printLine(submissionJson(submission));
+        try {
+            for (const Submission& submission : session->outbox().all()) {
+                QJsonObject line = submissionJson(submission);
+                line.insert("server", submission.target.toString());
+                printLine(line);
+            }
+        } catch (const std::exception& error) {
+            QTextStream(stderr) << "onceorder-cli: cannot read the state database: " << error.what() << Qt::endl;
+            return StateError;
         }
         return Placed;
     }
@@ -208,13 +231,38 @@ int runCli(const QStringList& arguments)
         QTextStream(stderr) << "onceorder-cli: " << reason << Qt::endl;
         QCoreApplication::exit(NotPlaced);
     });
+    QObject::connect(engine, &SubmissionEngine::storageFailed, session.get(), [](const QString& reason) {
+        QTextStream(stderr) << "onceorder-cli: " << reason << " (trying again)" << Qt::endl;
+    });
     QObject::connect(session.get(), &ClientSession::serverReady, session.get(), [&] {
         if (command == u"submit") {
-            waitingFor.insert(engine->submit(cart));
+            const SubmitResult result = engine->trySubmit(cart);
+            if (result.id == 0) {
+                printLine(QJsonObject {{"state", "refused"},
+                                       {"reason", refusalName(result.refusal)},
+                                       {"cart_id", cart.cartId()},
+                                       {"detail", result.message}});
+                QTextStream(stderr) << "onceorder-cli: " << result.message << Qt::endl;
+                QCoreApplication::exit(result.refusal == SubmitResult::Refusal::Storage ? StateError : Refused);
+                return;
+            }
+            waitingFor.insert(result.id);
             return;
         }
-        for (const Submission& submission : session->outbox().pending(session->target(), options.apiKey)) {
-            waitingFor.insert(submission.id);
+        try {
+            for (const Submission& submission : session->outbox().pending(session->target(), options.apiKey)) {
+                waitingFor.insert(submission.id);
+            }
+        } catch (const std::exception& error) {
+            QTextStream(stderr) << "onceorder-cli: cannot read the state database: " << error.what() << Qt::endl;
+            QCoreApplication::exit(StateError);
+            return;
+        }
+        if (const int elsewhere = engine->pendingElsewhereCount(); elsewhere > 0) {
+            QTextStream(stderr) << "onceorder-cli: " << elsewhere
+                                << " pending submission(s) belong to another server and are not sent from here "
+                                   "(see status; resume with that --server)"
+                                << Qt::endl;
         }
         if (waitingFor.isEmpty()) {
             QTextStream(stderr) << "onceorder-cli: nothing pending to resume" << Qt::endl;

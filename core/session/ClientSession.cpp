@@ -9,6 +9,8 @@ namespace onceorder::core {
 ClientSession::ClientSession(ClientOptions options, EngineConfig engineConfig, QObject* parent)
     : QObject(parent)
     , m_options(std::move(options))
+    // Test only (the chaos test's clock steps): the client's wall clock as if set this far ahead or back.
+    , m_clock(qEnvironmentVariableIntValue("ONCEORDER_TEST_CLOCK_OFFSET_MS"))
     , m_outbox(std::make_unique<Outbox>(m_options.stateDir))
     , m_api(new ServerApi(m_options.server, m_options.apiKey, this))
     , m_orderApi(new ServerApi(m_options.server, m_options.apiKey, this))

@@ -56,7 +56,7 @@ private:
     void connectTo(const QUrl& serverUrl);
 
     ClientOptions m_options;
-    SystemClock m_clock;
+    OffsetClock m_clock; // the wall clock; tests step it with ONCEORDER_TEST_CLOCK_OFFSET_MS
     SystemRandom m_random;
     std::unique_ptr<Outbox> m_outbox;
     BundledServer* m_bundled = nullptr;

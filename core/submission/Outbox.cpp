@@ -5,6 +5,11 @@
 #include <SQLiteCpp/Transaction.h>
 
 #include <QDir>
+#include <QUuid>
+
+#include <cerrno>
+#include <csignal>
+#include <unistd.h>
 
 namespace onceorder::core {
 
@@ -26,7 +31,11 @@ CREATE TABLE IF NOT EXISTS submissions (
     problem_type    TEXT,
     problem_detail  TEXT,
     created_at      INTEGER NOT NULL,
-    next_attempt_at INTEGER NOT NULL DEFAULT 0
+    next_attempt_at INTEGER NOT NULL DEFAULT 0,
+    deadline_at     INTEGER NOT NULL DEFAULT 0,
+    lease_owner     TEXT,
+    lease_pid       INTEGER NOT NULL DEFAULT 0,
+    lease_until     INTEGER NOT NULL DEFAULT 0
 );
 -- One pending submission per cart and client: clicking Order again reuses it (and its key).
 CREATE UNIQUE INDEX IF NOT EXISTS submissions_one_pending_per_cart
@@ -58,47 +67,94 @@ QString text(const SQLite::Column& column)
 
 constexpr const char* kSelectSubmission =
     "SELECT id, idem_key, cart_id, body, target, state, order_id, replayed, http_status, problem_type, "
-    "problem_detail, created_at, next_attempt_at, path FROM submissions ";
+    "problem_detail, created_at, next_attempt_at, path, deadline_at, api_key FROM submissions ";
 
-// A client.db written before submissions knew their path holds only POST /orders submissions.
-void addPathColumnIfMissing(SQLite::Database& db)
+// The retry window of a submission written before the deadline was stored: the default window then.
+constexpr qint64 kLegacyWindowMs = 15 * 60 * 1000;
+// A lease further ahead than this was written before the wall clock stepped back: it is not trusted.
+constexpr qint64 kLongestLeaseMs = 2 * 60 * 60 * 1000;
+
+bool hasColumn(SQLite::Database& db, const char* name)
 {
-    SQLite::Statement columns(db, "SELECT 1 FROM pragma_table_info('submissions') WHERE name = 'path'");
-    if (!columns.executeStep()) {
+    SQLite::Statement columns(db, "SELECT 1 FROM pragma_table_info('submissions') WHERE name = ?");
+    columns.bind(1, name);
+    return columns.executeStep();
+}
+
+// Older client.db files: before submissions knew their path (POST /orders only), their deadline and leases.
+void migrate(SQLite::Database& db)
+{
+    if (!hasColumn(db, "path")) {
         db.exec("ALTER TABLE submissions ADD COLUMN path TEXT NOT NULL DEFAULT '/orders'");
     }
+    if (!hasColumn(db, "deadline_at")) {
+        db.exec("ALTER TABLE submissions ADD COLUMN deadline_at INTEGER NOT NULL DEFAULT 0");
+        SQLite::Statement deadline(db, "UPDATE submissions SET deadline_at = created_at + ?");
+        deadline.bind(1, static_cast<int64_t>(kLegacyWindowMs));
+        deadline.exec();
+    }
+    if (!hasColumn(db, "lease_owner")) {
+        db.exec("ALTER TABLE submissions ADD COLUMN lease_owner TEXT");
+        db.exec("ALTER TABLE submissions ADD COLUMN lease_pid INTEGER NOT NULL DEFAULT 0");
+        db.exec("ALTER TABLE submissions ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0");
+    }
+}
+
+bool processIsAlive(qint64 pid)
+{
+    return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
 }
 
 } // namespace
 
 Outbox::Outbox(const QString& stateDir)
     : m_path(QDir(stateDir).filePath(QStringLiteral("client.db")))
+    , m_owner(QStringLiteral("%1/%2").arg(::getpid()).arg(QUuid::createUuid().toString(QUuid::WithoutBraces)))
 {
     QDir().mkpath(stateDir);
     m_db = std::make_unique<SQLite::Database>(utf8(m_path), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-    m_db->setBusyTimeout(5000); // a CLI and a window may share one state folder
+    // A CLI and a window (or several CLIs) may share one state folder: writers queue instead of failing.
+    m_db->setBusyTimeout(30'000);
     m_db->exec("PRAGMA journal_mode = WAL");
     // FULL: a submission we acknowledged to the user as "sending" must survive a power cut.
     m_db->exec("PRAGMA synchronous = FULL");
     m_db->exec("PRAGMA foreign_keys = ON");
     SQLite::Transaction tx(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
     m_db->exec(kSchema);
-    addPathColumnIfMissing(*m_db);
+    migrate(*m_db);
     tx.commit();
 }
 
-Outbox::~Outbox() = default;
+Outbox::~Outbox()
+{
+    try {
+        releaseLeases();
+    } catch (const SQLite::Exception&) {
+        // The leases then end with this process: the others see it is gone.
+    }
+}
 
 std::unique_ptr<SQLite::Transaction> Outbox::batch()
 {
     return std::make_unique<SQLite::Transaction>(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
 }
 
+std::optional<Submission> Outbox::createUnlessPending(Submission& submission, const QString& apiKey)
+{
+    SQLite::Transaction tx(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
+    if (auto existing = pendingForCart(submission.cartId, apiKey)) {
+        return existing;
+    }
+    create(submission, apiKey);
+    tx.commit();
+    return std::nullopt;
+}
+
 void Outbox::create(Submission& submission, const QString& apiKey)
 {
     SQLite::Statement insert(*m_db,
                              "INSERT INTO submissions (idem_key, cart_id, body, target, path, api_key, state, "
-                             "created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)");
+                             "created_at, next_attempt_at, deadline_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)");
     insert.bind(1, utf8(submission.key));
     insert.bind(2, utf8(submission.cartId));
     insert.bind(3, submission.body.constData(), static_cast<int>(submission.body.size()));
@@ -107,9 +163,11 @@ void Outbox::create(Submission& submission, const QString& apiKey)
     insert.bind(6, utf8(apiKey));
     insert.bind(7, static_cast<int64_t>(submission.createdMs));
     insert.bind(8, static_cast<int64_t>(submission.nextAttemptMs));
+    insert.bind(9, static_cast<int64_t>(submission.deadlineMs));
     insert.exec();
     submission.id = m_db->getLastInsertRowid();
     submission.state = SubmissionState::Pending;
+    submission.apiKey = apiKey;
 }
 
 Submission Outbox::load(qint64 id) const
@@ -135,6 +193,8 @@ Submission Outbox::load(qint64 id) const
     s.createdMs = row.getColumn(11).getInt64();
     s.nextAttemptMs = row.getColumn(12).getInt64();
     s.path = text(row.getColumn(13));
+    s.deadlineMs = row.getColumn(14).getInt64();
+    s.apiKey = text(row.getColumn(15));
 
     SQLite::Statement attempts(*m_db,
                                "SELECT number, started_at, ended_at, outcome, http_status, replayed, error, "
@@ -197,6 +257,16 @@ int Outbox::pendingCount(const QString& target, const QString& apiKey) const
     return count.getColumn(0).getInt();
 }
 
+int Outbox::pendingElsewhereCount(const QString& target, const QString& apiKey) const
+{
+    SQLite::Statement count(*m_db,
+                            "SELECT count(*) FROM submissions WHERE state = 'pending' AND target <> ? AND api_key = ?");
+    count.bind(1, utf8(target));
+    count.bind(2, utf8(apiKey));
+    count.executeStep();
+    return count.getColumn(0).getInt();
+}
+
 QList<Submission> Outbox::all() const
 {
     SQLite::Statement rows(*m_db, "SELECT id FROM submissions ORDER BY id");
@@ -246,12 +316,21 @@ void Outbox::recordAttemptEnd(qint64 submissionId, const Attempt& attempt)
     update.exec();
 }
 
-void Outbox::update(const Submission& s)
+bool Outbox::update(const Submission& s)
+{
+    return settle(s, SubmissionState::Pending);
+}
+
+bool Outbox::settle(const Submission& s, SubmissionState from)
 {
     SQLite::Statement update(*m_db,
                              "UPDATE submissions SET state = ?, order_id = ?, replayed = ?, http_status = ?, "
-                             "problem_type = ?, problem_detail = ?, next_attempt_at = ? WHERE id = ?");
-    update.bind(1, utf8(submissionStateName(s.state)));
+                             "problem_type = ?, problem_detail = ?, next_attempt_at = ?, "
+                             "lease_owner = CASE WHEN ? = 'pending' THEN lease_owner END, "
+                             "lease_until = CASE WHEN ? = 'pending' THEN lease_until ELSE 0 END "
+                             "WHERE id = ? AND state = ?");
+    const std::string state = utf8(submissionStateName(s.state));
+    update.bind(1, state);
     if (s.orderId > 0) {
         update.bind(2, static_cast<int64_t>(s.orderId));
     }
@@ -260,8 +339,120 @@ void Outbox::update(const Submission& s)
     update.bind(5, utf8(s.problemType));
     update.bind(6, utf8(s.problemDetail));
     update.bind(7, static_cast<int64_t>(s.nextAttemptMs));
-    update.bind(8, static_cast<int64_t>(s.id));
-    update.exec();
+    update.bind(8, state);
+    update.bind(9, state);
+    update.bind(10, static_cast<int64_t>(s.id));
+    update.bind(11, utf8(submissionStateName(from)));
+    return update.exec() > 0;
+}
+
+bool Outbox::leaseIsFree(const QString& owner, qint64 pid, qint64 untilMs, qint64 nowMs) const
+{
+    if (owner.isEmpty() || owner == m_owner) {
+        return true;
+    }
+    // Expired, written before the clock stepped back, or its process is gone (kill -9 leaves no chance to release).
+    return untilMs <= nowMs || untilMs > nowMs + kLongestLeaseMs || !processIsAlive(pid);
+}
+
+Outbox::AttemptStart Outbox::startAttempt(qint64 id, qint64 nowMs, qint64 leaseUntilMs, const QString& interruptedText,
+                                          const std::optional<QString>& newKey, bool noneInFlightHere)
+{
+    AttemptStart result;
+    SQLite::Transaction tx(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement row(*m_db, "SELECT state, lease_owner, lease_pid, lease_until FROM submissions WHERE id = ?");
+    row.bind(1, static_cast<int64_t>(id));
+    if (!row.executeStep()) {
+        return result;
+    }
+    if (text(row.getColumn(0)) != u"pending") {
+        result.claim = Claim::NotPending;
+        result.submission = load(id);
+        return result;
+    }
+    const QString owner = text(row.getColumn(1));
+    const qint64 until = row.getColumn(3).getInt64();
+    if (!leaseIsFree(owner, row.getColumn(2).getInt64(), until, nowMs)) {
+        result.claim = Claim::LeasedElsewhere;
+        result.leaseUntilMs = until;
+        result.submission = load(id);
+        return result;
+    }
+    if (owner != m_owner || noneInFlightHere) {
+        // Whoever sent those is gone: what it left in flight may have reached the server.
+        SQLite::Statement interrupted(*m_db,
+                                      "UPDATE attempts SET outcome = 'maybe-sent', ended_at = ?, error = ? "
+                                      "WHERE submission_id = ? AND outcome = 'in-flight'");
+        interrupted.bind(1, static_cast<int64_t>(nowMs));
+        interrupted.bind(2, utf8(interruptedText));
+        interrupted.bind(3, static_cast<int64_t>(id));
+        interrupted.exec();
+    }
+    if (newKey) {
+        changeKey(id, *newKey);
+    }
+    SQLite::Statement lease(*m_db,
+                            "UPDATE submissions SET lease_owner = ?, lease_pid = ?, lease_until = ?, "
+                            "next_attempt_at = 0 WHERE id = ?");
+    lease.bind(1, utf8(m_owner));
+    lease.bind(2, static_cast<int64_t>(::getpid()));
+    lease.bind(3, static_cast<int64_t>(leaseUntilMs));
+    lease.bind(4, static_cast<int64_t>(id));
+    lease.exec();
+    SQLite::Statement insert(*m_db,
+                             "INSERT INTO attempts (submission_id, number, started_at, outcome) "
+                             "SELECT ?, coalesce(max(number), 0) + 1, ?, 'in-flight' FROM attempts "
+                             "WHERE submission_id = ?");
+    insert.bind(1, static_cast<int64_t>(id));
+    insert.bind(2, static_cast<int64_t>(nowMs));
+    insert.bind(3, static_cast<int64_t>(id));
+    insert.exec();
+    result.submission = load(id);
+    tx.commit();
+    result.claim = Claim::Started;
+    return result;
+}
+
+bool Outbox::endAttempt(const Attempt& attempt, const Submission& after, qint64 leaseUntilMs)
+{
+    SQLite::Transaction tx(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
+    recordAttemptEnd(after.id, attempt);
+    bool applied = false;
+    if (after.state == SubmissionState::Pending) {
+        SQLite::Statement due(*m_db,
+                              "UPDATE submissions SET next_attempt_at = ?, lease_until = ? "
+                              "WHERE id = ? AND state = 'pending' AND lease_owner = ?");
+        due.bind(1, static_cast<int64_t>(after.nextAttemptMs));
+        due.bind(2, static_cast<int64_t>(leaseUntilMs));
+        due.bind(3, static_cast<int64_t>(after.id));
+        due.bind(4, utf8(m_owner));
+        applied = due.exec() > 0;
+    } else {
+        applied = settle(after, SubmissionState::Pending);
+    }
+    tx.commit();
+    return applied;
+}
+
+void Outbox::setLease(qint64 id, qint64 leaseUntilMs)
+{
+    SQLite::Statement lease(*m_db,
+                            "UPDATE submissions SET lease_until = ?, "
+                            "lease_owner = CASE WHEN ? = 0 THEN NULL ELSE lease_owner END "
+                            "WHERE id = ? AND lease_owner = ?");
+    lease.bind(1, static_cast<int64_t>(leaseUntilMs));
+    lease.bind(2, static_cast<int64_t>(leaseUntilMs));
+    lease.bind(3, static_cast<int64_t>(id));
+    lease.bind(4, utf8(m_owner));
+    lease.exec();
+}
+
+void Outbox::releaseLeases()
+{
+    SQLite::Statement release(*m_db,
+                              "UPDATE submissions SET lease_owner = NULL, lease_until = 0 WHERE lease_owner = ?");
+    release.bind(1, utf8(m_owner));
+    release.exec();
 }
 
 void Outbox::changeKey(qint64 submissionId, const QString& key)

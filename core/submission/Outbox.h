@@ -1,6 +1,13 @@
 // Outbox: the client's durable memory of what it has asked the server to do. A submission (key, exact bytes,
 // target) is committed to SQLite before its first byte is sent, so a crash at any point can be resumed with the
 // same key; every attempt is recorded as it starts and ends.
+//
+// Any number of processes may share one outbox (the window and the CLI use the same app-data folder). Every
+// read-modify-write is one IMMEDIATE transaction; attempt numbers come from SQL; a settled submission never
+// changes back (state changes are conditional on the state read); and a process sends a submission only while
+// it holds its lease, so two processes never have attempts of one submission out at the same time. A lease
+// ends when its holder settles the submission or exits, when the holder's process is gone (same machine: the
+// state folder is local), or when it expires.
 #pragma once
 
 #include "submission/Submission.h"
@@ -28,8 +35,12 @@ public:
     Outbox(const Outbox&) = delete;
     Outbox& operator=(const Outbox&) = delete;
 
-    // Persists a new pending submission; fills in its id. Durable (synchronous=FULL) when this returns.
+    // Persists a new pending submission; fills in its id. Durable (synchronous=FULL) when this returns. Throws if
+    // the cart already has a pending submission.
     void create(Submission& submission, const QString& apiKey);
+    // The same, unless the cart already has a pending submission for this client: then nothing is written and
+    // that one is returned. Atomic against other processes.
+    std::optional<Submission> createUnlessPending(Submission& submission, const QString& apiKey);
 
     // The pending submission for this cart id, if any: a cart is frozen while it has one.
     std::optional<Submission> pendingForCart(const QString& cartId, const QString& apiKey) const;
@@ -39,11 +50,44 @@ public:
     // How many there are, without loading them (the window asks on every change).
     int pendingCount(const QString& target, const QString& apiKey) const;
     QList<Submission> all() const;
+    // Pending submissions of this client bound to another server (they are not sent from here).
+    int pendingElsewhereCount(const QString& target, const QString& apiKey) const;
+
+    enum class Claim
+    {
+        Started, // the attempt is recorded and the lease is ours
+        NotPending, // settled (here or by another process) meanwhile
+        LeasedElsewhere, // another live process is sending it
+        Missing,
+    };
+    struct AttemptStart
+    {
+        Claim claim = Claim::Missing;
+        Submission submission; // as stored, with the new attempt last when Started
+        qint64 leaseUntilMs = 0; // LeasedElsewhere: when the other lease expires
+    };
+    // One transaction: takes the lease (until leaseUntilMs) unless another live process holds it, marks the
+    // attempts left in flight (by a dead holder, or by us when `noneInFlightHere`) as `interruptedText` (maybe
+    // sent), optionally changes the key (the "new key per retry" teaching strategy), and records attempt
+    // max(number) + 1 as started at nowMs.
+    AttemptStart startAttempt(qint64 id, qint64 nowMs, qint64 leaseUntilMs, const QString& interruptedText,
+                              const std::optional<QString>& newKey = std::nullopt, bool noneInFlightHere = true);
+    // One commit for the end of an attempt: its outcome, and either the submission's final state (`after`
+    // settled: written only if the row is still pending, the lease released) or its next due time (`after`
+    // pending: the lease is kept until leaseUntilMs). Returns false if the row was no longer pending.
+    bool endAttempt(const Attempt& attempt, const Submission& after, qint64 leaseUntilMs);
+    // Changes state, final answer and next due time, only if the stored state is still `from` (a settled
+    // submission does not turn back into a pending one from a stale copy). Returns whether it applied.
+    bool settle(const Submission& submission, SubmissionState from);
+    // Keeps our lease on a pending submission (it waits for its next attempt) or gives it up (0).
+    void setLease(qint64 id, qint64 leaseUntilMs);
+    // Gives up every lease this process holds (on orderly exit).
+    void releaseLeases();
 
     void recordAttemptStart(qint64 submissionId, const Attempt& attempt);
     void recordAttemptEnd(qint64 submissionId, const Attempt& attempt);
-    // State, final answer and next due time of a submission.
-    void update(const Submission& submission);
+    // State, final answer and next due time of a submission that is still pending; false if it is not.
+    bool update(const Submission& submission);
     // A new key for the same submission (only the "new key per retry" teaching strategy does this).
     void changeKey(qint64 submissionId, const QString& key);
 
@@ -52,13 +96,18 @@ public:
     std::unique_ptr<SQLite::Transaction> batch();
 
     QString path() const { return m_path; }
+    // This process's lease name.
+    const QString& owner() const { return m_owner; }
 
 private:
+    // Whether the lease on a row read in the current transaction may be taken by us.
+    bool leaseIsFree(const QString& owner, qint64 pid, qint64 untilMs, qint64 nowMs) const;
     Submission load(qint64 id) const;
     // The submissions whose ids the statement yields (its first column), in that order.
     QList<Submission> loadEach(SQLite::Statement& ids) const;
 
     QString m_path;
+    QString m_owner;
     std::unique_ptr<SQLite::Database> m_db;
 };
 

@@ -7,13 +7,15 @@ namespace onceorder::core {
 
 namespace {
 
-constexpr std::array<std::pair<AttemptOutcome, const char*>, 6> kOutcomeNames {{
+constexpr std::array<std::pair<AttemptOutcome, const char*>, 8> kOutcomeNames {{
     {AttemptOutcome::InFlight, "in-flight"},
     {AttemptOutcome::Placed, "placed"},
     {AttemptOutcome::Rejected, "rejected"},
     {AttemptOutcome::RetryLater, "retry-later"},
     {AttemptOutcome::NotSent, "not-sent"},
     {AttemptOutcome::MaybeSent, "maybe-sent"},
+    {AttemptOutcome::AlreadyPlaced, "already-placed"},
+    {AttemptOutcome::Failed, "failed"},
 }};
 
 constexpr std::array<std::pair<SubmissionState, const char*>, 5> kStateNames {{

@@ -19,6 +19,8 @@ enum class AttemptOutcome
     RetryLater, // 409 in progress, 429, 503, other 5xx: retried with the same key
     NotSent, // connection refused, host not found: the server cannot have seen it
     MaybeSent, // reset, timeout, closed mid-response: the server may have processed it
+    AlreadyPlaced, // 422 cart-already-ordered: this cart was placed under another key; the order is read back
+    Failed, // cannot succeed by retrying and was not processed: a TLS certificate failure, a redirect
 };
 
 enum class SubmissionState
@@ -58,7 +60,11 @@ struct Submission
     QString problemType; // for Rejected
     QString problemDetail; // for Rejected / GaveUp
     qint64 createdMs = 0;
+    // Wall-clock end of the retry window, fixed when the submission is created and stored with it: no attempt
+    // starts after it (the server may have forgotten the key by then), whatever the process or the timers did.
+    qint64 deadlineMs = 0;
     qint64 nextAttemptMs = 0; // when Pending: when the next attempt is due (0: now / in flight)
+    QString apiKey; // the client it is bound to, with target
     QList<Attempt> attempts;
 };
 

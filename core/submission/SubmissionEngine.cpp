@@ -5,15 +5,41 @@
 
 #include <SQLiteCpp/Transaction.h>
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTimer>
 #include <QUuid>
 
+#include <algorithm>
+
 namespace onceorder::core {
 
 namespace {
+
+// How often a storage step that failed (the outbox locked too long) is tried again.
+constexpr qint64 kStorageRetryMs = 1000;
+// A lease outlives the attempt it covers by this much (the answer's commit).
+constexpr qint64 kLeaseSlackMs = 5000;
+// A submission another process is sending is looked at again this often, so a settlement made there is noticed.
+constexpr qint64 kLeaseRecheckMinMs = 200;
+constexpr qint64 kLeaseRecheckMaxMs = 1000;
+
+// The same lines, whatever their order: the server stores them sorted by product.
+bool sameLines(const QJsonArray& ours, const QJsonArray& theirs)
+{
+    const auto lines = [](const QJsonArray& items) {
+        QList<QPair<QString, qint64>> result;
+        for (const auto& item : items) {
+            const QJsonObject line = item.toObject();
+            result.append({line.value("product").toString(), line.value("quantity").toInteger()});
+        }
+        std::sort(result.begin(), result.end());
+        return result;
+    };
+    return !ours.isEmpty() && lines(ours) == lines(theirs);
+}
 
 QString problemTitle(const HttpReply& reply)
 {
@@ -47,8 +73,27 @@ SubmissionEngine::SubmissionEngine(Outbox& outbox, ServerApi* api, QString targe
     , m_random(random)
     , m_config(config)
     , m_policy(config.policy)
-    , m_budget(clock, config.budget)
+    , m_budget(SteadyClock::instance(), config.budget)
+    , m_budgetTimer(new QTimer(this))
 {
+    m_budgetTimer->setSingleShot(true);
+    m_budgetTimer->setTimerType(Qt::PreciseTimer);
+    connect(m_budgetTimer, &QTimer::timeout, this, &SubmissionEngine::admitFromBudget);
+}
+
+template<typename Step>
+void SubmissionEngine::guarded(qint64 id, Step&& step)
+{
+    try {
+        step();
+    } catch (const std::exception& error) {
+        const QString reason = tr("the client's state database failed: %1").arg(QString::fromUtf8(error.what()));
+        qWarning("onceorder: %s", qPrintable(reason));
+        Q_EMIT storageFailed(reason);
+        if (id > 0) {
+            schedule(id, kStorageRetryMs);
+        }
+    }
 }
 
 QString SubmissionEngine::newKey() const
@@ -56,73 +101,100 @@ QString SubmissionEngine::newKey() const
     return m_config.keys == KeyStrategy::None ? QString() : QUuid::createUuid().toString(QUuid::WithoutBraces);
 }
 
-qint64 SubmissionEngine::submit(const Cart& cart)
+qint64 SubmissionEngine::leaseUntil(qint64 nowMs, qint64 dueInMs) const
 {
-    if (auto existing = m_outbox.pendingForCart(cart.cartId(), m_api->apiKey())) {
-        // Clicking Order again: the same submission, the same key, sent again at once.
-        cancelTimer(existing->id);
-        sendAttempt(existing->id, false);
-        return existing->id;
+    // Long enough for the wait and one whole attempt; a holder that dies loses it at once (its pid is gone).
+    return nowMs + std::max<qint64>(0, dueInMs) + m_config.policy.attemptTimeoutMs + kLeaseSlackMs;
+}
+
+SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
+{
+    SubmitResult result;
+    try {
+        Submission submission;
+        submission.key = newKey();
+        submission.cartId = cart.cartId();
+        submission.body = cart.toRequestBody();
+        submission.path = cart.requestPath();
+        submission.target = QUrl(m_target);
+        submission.createdMs = m_clock.nowMs();
+        submission.deadlineMs = m_policy.deadlineFor(submission.createdMs);
+        // Durable before the first byte leaves: whatever happens next, a restart knows this key.
+        if (auto existing = m_outbox.createUnlessPending(submission, m_api->apiKey())) {
+            if (existing->target != QUrl(m_target)) {
+                result.refusal = SubmitResult::Refusal::OtherServer;
+                result.message = tr("cart %1 is still pending for %2 with the key that server knows; finish it there "
+                                    "(resume with that server) before ordering it here")
+                                     .arg(existing->cartId, existing->target.toString());
+                return result;
+            }
+            if (existing->body != submission.body || existing->path != submission.path) {
+                result.refusal = SubmitResult::Refusal::OtherLines;
+                result.message = tr("cart %1 is still pending with other lines; its key stands for those, so it is "
+                                    "not changed: wait for it to settle, or order the new lines as a new cart")
+                                     .arg(existing->cartId);
+                return result;
+            }
+            // Clicking Order again: the same submission, the same key, sent again at once.
+            cancelTimer(existing->id);
+            m_budget.remove(existing->id);
+            sendAttempt(existing->id, Send::Now);
+            result.id = existing->id;
+            return result;
+        }
+        Q_EMIT submissionChanged(submission);
+        sendAttempt(submission.id, Send::Now);
+        result.id = submission.id;
+    } catch (const std::exception& error) {
+        result.id = 0;
+        result.refusal = SubmitResult::Refusal::Storage;
+        result.message = tr("the client's state database failed: %1").arg(QString::fromUtf8(error.what()));
+        Q_EMIT storageFailed(result.message);
     }
-    Submission submission;
-    submission.key = newKey();
-    submission.cartId = cart.cartId();
-    submission.body = cart.toRequestBody();
-    submission.path = cart.requestPath();
-    submission.target = QUrl(m_target);
-    submission.createdMs = m_clock.nowMs();
-    // Durable before the first byte leaves: whatever happens next, a restart knows this key.
-    m_outbox.create(submission, m_api->apiKey());
-    Q_EMIT submissionChanged(submission);
-    sendAttempt(submission.id, false);
-    return submission.id;
+    return result;
 }
 
 void SubmissionEngine::resumePending()
 {
-    QList<Submission> pending = m_outbox.pending(m_target, m_api->apiKey());
-    {
-        // One commit for all the attempts a crash interrupted, not one fsync each (1,000 of them took 6 s).
-        auto batch = m_outbox.batch();
-        for (Submission& submission : pending) {
-            for (Attempt& attempt : submission.attempts) {
-                if (attempt.outcome == AttemptOutcome::InFlight) {
-                    // The run that sent it died before hearing back: the server may have processed it.
-                    attempt.outcome = AttemptOutcome::MaybeSent;
-                    attempt.endedMs = m_clock.nowMs();
-                    attempt.error = tr("interrupted: the client stopped before the answer arrived");
-                    m_outbox.recordAttemptEnd(submission.id, attempt);
-                }
-            }
+    guarded(0, [&] {
+        const qint64 now = m_clock.nowMs();
+        for (const Submission& submission : m_outbox.pending(m_target, m_api->apiKey())) {
+            // Spread the restart so a thousand pending carts do not all fire in the same millisecond. The deadline
+            // is checked when the timer fires, as before every send.
+            const qint64 jitter =
+                static_cast<qint64>(m_random.uniform() * static_cast<double>(m_config.resumeSpreadMs));
+            schedule(submission.id, m_policy.resumeDelayMs(submission, now) + jitter);
+            Q_EMIT submissionChanged(submission);
         }
-        batch->commit();
-    }
-    for (Submission& submission : pending) {
-        // Spread the restart so a thousand pending carts do not all fire in the same millisecond.
-        const qint64 due = std::max<qint64>(0, submission.nextAttemptMs - m_clock.nowMs());
-        const qint64 jitter = static_cast<qint64>(m_random.uniform() * static_cast<double>(m_config.resumeSpreadMs));
-        schedule(submission.id, std::min(due, m_config.policy.maxDelayMs) + jitter);
-        Q_EMIT submissionChanged(submission);
-    }
+    });
 }
 
 void SubmissionEngine::retryNow(qint64 id)
 {
     cancelTimer(id);
-    sendAttempt(id, false);
+    m_budget.remove(id);
+    sendAttempt(id, Send::Now);
 }
 
 void SubmissionEngine::abandon(qint64 id)
 {
-    auto submission = m_outbox.find(id);
-    if (!submission || submission->state != SubmissionState::Pending) {
-        return;
-    }
-    cancelTimer(id);
-    submission->state = SubmissionState::Abandoned;
-    submission->nextAttemptMs = 0;
-    submission->problemDetail = tr("abandoned by the user; the order may exist on the server (reconcile to know)");
-    finish(*submission);
+    guarded(0, [&] {
+        auto submission = m_outbox.find(id);
+        if (!submission || submission->state != SubmissionState::Pending) {
+            return;
+        }
+        cancelTimer(id);
+        m_budget.remove(id);
+        submission->state = SubmissionState::Abandoned;
+        submission->nextAttemptMs = 0;
+        submission->problemDetail = tr("abandoned by the user; the order may exist on the server (reconcile to know)");
+        if (!m_outbox.settle(*submission, SubmissionState::Pending)) {
+            noticeSettledElsewhere(*m_outbox.find(id));
+            return;
+        }
+        Q_EMIT submissionChanged(*submission);
+        Q_EMIT settled(*submission);
+    });
 }
 
 void SubmissionEngine::reconcile(qint64 id)
@@ -135,17 +207,45 @@ void SubmissionEngine::reconcile(qint64 id)
         QStringLiteral("/orders?cart_id=%1").arg(QString::fromLatin1(QUrl::toPercentEncoding(submission->cartId)));
     m_api->get(path, m_config.policy.transferTimeoutMs, [self = QPointer(this), id](const HttpReply& reply) {
         if (self) {
-            self->settleFromOrders(id, reply);
+            self->guarded(0, [&] { static_cast<void>(self->settleFromOrders(id, reply, false)); });
         }
     });
 }
 
-void SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply)
+void SubmissionEngine::reconcileAutomatically(qint64 id)
+{
+    const auto submission = m_outbox.find(id);
+    if (!submission) {
+        return;
+    }
+    if (!m_api) {
+        Q_EMIT settled(*submission);
+        return;
+    }
+    const QString path =
+        QStringLiteral("/orders?cart_id=%1").arg(QString::fromLatin1(QUrl::toPercentEncoding(submission->cartId)));
+    m_api->get(path, m_config.policy.transferTimeoutMs, [self = QPointer(this), id](const HttpReply& reply) {
+        if (!self) {
+            return;
+        }
+        self->guarded(0, [&] {
+            if (!self->settleFromOrders(id, reply, true)) {
+                // No order (yet), or no answer: it stays given up, and whoever waits hears that now.
+                if (auto current = self->m_outbox.find(id)) {
+                    Q_EMIT self->settled(*current);
+                }
+            }
+        });
+    });
+}
+
+bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool automatic)
 {
     auto current = m_outbox.find(id);
     if (!current || current->state == SubmissionState::Placed || reply.status != 200) {
-        return;
+        return false;
     }
+    const SubmissionState from = current->state;
     const QJsonArray orders = QJsonDocument::fromJson(reply.body).array();
     const QJsonObject order = orders.first().toObject();
     const QString status = order.value("status").toString();
@@ -157,10 +257,11 @@ void SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply)
                 tr("reconciled: the server has order %1, its payment not finished yet; the server completes it, "
                    "reconcile again in a few seconds")
                     .arg(current->orderId);
-            m_outbox.update(*current);
-            Q_EMIT submissionChanged(*current);
+            if (m_outbox.settle(*current, from)) {
+                Q_EMIT submissionChanged(*current);
+            }
         }
-        return;
+        return false;
     }
     if (status == u"payment_failed") {
         current->state = SubmissionState::Rejected;
@@ -169,20 +270,41 @@ void SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply)
     } else if (!orders.isEmpty()) {
         current->state = SubmissionState::Placed;
         current->problemDetail = tr("reconciled: the server has order %1 for this cart").arg(current->orderId);
-    } else if (current->state != SubmissionState::Pending) {
+    } else if (current->state != SubmissionState::Pending && !automatic) {
         current->state = SubmissionState::Abandoned;
         current->problemDetail = tr("reconciled: the server has no order for this cart; nothing was placed");
     } else {
-        return; // still pending: its own retries will settle it
+        // Still pending: its own retries settle it. Given up just now: an attempt may still be on its way to the
+        // server, so "no order yet" is not "nothing was placed"; it stays given up until reconciled by hand.
+        return false;
     }
     cancelTimer(id);
+    m_budget.remove(id);
     current->nextAttemptMs = 0;
-    finish(*current);
+    if (!m_outbox.settle(*current, from)) {
+        return false;
+    }
+    Q_EMIT submissionChanged(*current);
+    Q_EMIT settled(*current);
+    return true;
 }
 
 int SubmissionEngine::pendingCount() const
 {
-    return m_outbox.pendingCount(m_target, m_api ? m_api->apiKey() : QString());
+    try {
+        return m_outbox.pendingCount(m_target, m_api ? m_api->apiKey() : QString());
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+int SubmissionEngine::pendingElsewhereCount() const
+{
+    try {
+        return m_outbox.pendingElsewhereCount(m_target, m_api ? m_api->apiKey() : QString());
+    } catch (const std::exception&) {
+        return 0;
+    }
 }
 
 int SubmissionEngine::inFlightCount() const
@@ -209,50 +331,140 @@ void SubmissionEngine::setOffline(bool offline)
     }
 }
 
-void SubmissionEngine::sendAttempt(qint64 id, bool isScheduledRetry)
+void SubmissionEngine::admitFromBudget()
 {
-    auto submission = m_outbox.find(id);
-    if (!submission || submission->state != SubmissionState::Pending || !m_api) {
+    for (const qint64 id : m_budget.admit()) {
+        sendAttempt(id, Send::Admitted);
+    }
+    if (const qint64 next = m_budget.nextAdmissionInMs(); next >= 0) {
+        m_budgetTimer->start(static_cast<int>(std::clamp<qint64>(next, 1, 60'000)));
+    }
+}
+
+void SubmissionEngine::noticeSettledElsewhere(const Submission& submission)
+{
+    cancelTimer(submission.id);
+    m_budget.remove(submission.id);
+    if (submission.state == SubmissionState::Pending) {
         return;
     }
-    if (isScheduledRetry) {
-        if (m_offline) {
-            m_waitingForNetwork.append(id);
-            return;
-        }
-        if (const qint64 wait = m_budget.take(); wait > 0) {
-            // The shared budget is spent: wait for a token (plus jitter, so the waiters do not align).
-            schedule(id, wait + static_cast<qint64>(m_random.uniform() * static_cast<double>(wait)));
-            return;
-        }
-    }
-    if (m_config.keys == KeyStrategy::PerClick && !submission->attempts.isEmpty()) {
-        // The teaching mistake: a retry that looks like a brand-new request to the server.
-        submission->key = newKey();
-        m_outbox.changeKey(id, submission->key);
-    }
-    Attempt attempt;
-    attempt.number = static_cast<int>(submission->attempts.size()) + 1;
-    attempt.startedMs = m_clock.nowMs();
-    m_outbox.recordAttemptStart(id, attempt);
-    submission->nextAttemptMs = 0;
-    m_outbox.update(*submission);
-    submission->attempts.append(attempt);
-    Q_EMIT submissionChanged(*submission);
+    // Another process (or an earlier step of this one) settled it: whoever waits for it hears it now.
+    Q_EMIT submissionChanged(submission);
+    Q_EMIT settled(submission);
+}
 
-    CrashPoint::reached("after-persist");
-    ++m_inFlight[id];
-    const int number = attempt.number;
-    HttpExchange* exchange =
-        m_api->postIdempotent(submission->path, submission->key, submission->body, m_config.policy.transferTimeoutMs,
-                              [self = QPointer(this), id, number](const HttpReply& answer) {
-                                  // The engine may be gone (shutdown aborts replies): then the
-                                  // attempt stays in flight in the outbox, and resume settles it.
-                                  if (self) {
-                                      self->onReply(id, number, answer);
-                                  }
-                              });
-    connect(exchange, &HttpExchange::requestSent, this, [] { CrashPoint::reached("after-send"); });
+void SubmissionEngine::giveUpBeforeSending(Submission submission)
+{
+    submission.state = SubmissionState::GaveUp;
+    submission.nextAttemptMs = 0;
+    submission.problemDetail =
+        tr("the retry window ended before the next attempt (deadline %1): the server may have forgotten the key, so "
+           "it is not sent again; asking the server for the cart instead")
+            .arg(QDateTime::fromMSecsSinceEpoch(submission.deadlineMs).toString(Qt::ISODate));
+    if (!m_outbox.settle(submission, SubmissionState::Pending)) {
+        noticeSettledElsewhere(*m_outbox.find(submission.id));
+        return;
+    }
+    Q_EMIT submissionChanged(submission);
+    reconcileAutomatically(submission.id); // settled() follows with what the server says
+}
+
+void SubmissionEngine::sendAttempt(qint64 id, Send how)
+{
+    if (!m_api) {
+        return;
+    }
+    if (how != Send::Now && m_offline) {
+        m_waitingForNetwork.append(id);
+        return;
+    }
+    if (how == Send::Scheduled && (m_budget.hasWaiters() || m_budget.take() > 0)) {
+        // The shared budget is spent: queue behind the earlier waiters, no database read until it is our turn.
+        m_budget.enqueue(id);
+        if (!m_budgetTimer->isActive()) {
+            m_budgetTimer->start(static_cast<int>(std::clamp<qint64>(m_budget.nextAdmissionInMs(), 1, 60'000)));
+        }
+        return;
+    }
+    guarded(id, [&] {
+        auto stored = m_outbox.find(id);
+        if (!stored) {
+            return;
+        }
+        if (stored->state != SubmissionState::Pending) {
+            noticeSettledElsewhere(*stored);
+            return;
+        }
+        if (stored->target != QUrl(m_target) || stored->apiKey != m_api->apiKey()) {
+            return; // bound to another server or client: never sent from here
+        }
+        const qint64 now = m_clock.nowMs();
+        if (!RetryPolicy::maySend(*stored, now)) {
+            // Checked before every send, not only after a failure: a timer that fired late (a laptop's sleep), a
+            // resume, a click or coming back online must not send a key the server may have forgotten.
+            cancelTimer(id);
+            giveUpBeforeSending(*stored);
+            return;
+        }
+        std::optional<QString> changedKey;
+        if (m_config.keys == KeyStrategy::PerClick && !stored->attempts.isEmpty()) {
+            // The teaching mistake: a retry that looks like a brand-new request to the server.
+            changedKey = newKey();
+        }
+        const Outbox::AttemptStart start = m_outbox.startAttempt(
+            id, now, leaseUntil(now, 0), tr("interrupted: the client stopped before the answer arrived"), changedKey,
+            !m_inFlight.contains(id));
+        switch (start.claim) {
+        case Outbox::Claim::Missing:
+            return;
+        case Outbox::Claim::NotPending:
+            noticeSettledElsewhere(start.submission);
+            return;
+        case Outbox::Claim::LeasedElsewhere:
+            // Another process is sending it now: look again when its lease ends (or sooner, if it settles).
+            schedule(id, std::clamp<qint64>(start.leaseUntilMs - now, kLeaseRecheckMinMs, kLeaseRecheckMaxMs));
+            return;
+        case Outbox::Claim::Started:
+            break;
+        }
+        Submission submission = start.submission;
+        Q_EMIT submissionChanged(submission);
+
+        CrashPoint::reached("after-persist");
+        ++m_inFlight[id];
+        const int number = submission.attempts.last().number;
+        const qint64 attemptMs = RetryPolicy::attemptBudgetMs(submission, now, m_config.policy.attemptTimeoutMs);
+        HttpExchange* exchange = m_api->postIdempotent(
+            submission.path, submission.key, submission.body, m_config.policy.transferTimeoutMs,
+            [self = QPointer(this), id, number](const HttpReply& answer) {
+                // The engine may be gone (shutdown aborts replies): then the attempt stays in flight in the outbox,
+                // and resume settles it.
+                if (self) {
+                    self->guarded(id, [&] { self->onReply(id, number, answer); });
+                }
+            },
+            static_cast<int>(attemptMs));
+        connect(exchange, &HttpExchange::requestSent, this, [] { CrashPoint::reached("after-send"); });
+    });
+}
+
+void SubmissionEngine::endAttempt(Submission& submission, const Attempt& attempt, bool announce)
+{
+    const qint64 dueIn = submission.state == SubmissionState::Pending
+        ? std::max<qint64>(0, submission.nextAttemptMs - m_clock.nowMs())
+        : 0;
+    if (!m_outbox.endAttempt(attempt, submission, leaseUntil(m_clock.nowMs(), dueIn))) {
+        // Settled meanwhile (another process, an abandon): the stored state is the truth.
+        if (auto stored = m_outbox.find(submission.id)) {
+            submission = *stored;
+            noticeSettledElsewhere(submission);
+        }
+        return;
+    }
+    Q_EMIT submissionChanged(submission);
+    if (submission.state != SubmissionState::Pending && announce) {
+        Q_EMIT settled(submission);
+    }
 }
 
 void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& reply)
@@ -262,11 +474,14 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
         m_inFlight.remove(id);
     }
     auto submission = m_outbox.find(id);
-    if (!submission || attemptNumber > submission->attempts.size()) {
+    const auto numbered = [&](const Attempt& a) {
+        return a.number == attemptNumber;
+    };
+    if (!submission || std::none_of(submission->attempts.begin(), submission->attempts.end(), numbered)) {
         return;
     }
     const qint64 now = m_clock.nowMs();
-    Attempt& attempt = submission->attempts[attemptNumber - 1];
+    Attempt& attempt = *std::find_if(submission->attempts.begin(), submission->attempts.end(), numbered);
     attempt.endedMs = now;
     attempt.outcome = RetryPolicy::classify(reply);
     attempt.httpStatus = reply.status;
@@ -287,8 +502,8 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
         submission->orderId = body.value("order_id").toInteger();
         submission->replayed = reply.replayed;
         submission->httpStatus = reply.status;
-        m_outbox.recordAttemptEnd(id, attempt);
-        finish(*submission);
+        submission->nextAttemptMs = 0;
+        endAttempt(*submission, attempt);
         return;
     case AttemptOutcome::Rejected:
         submission->state = SubmissionState::Rejected;
@@ -297,8 +512,14 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
         submission->problemType = body.value("type").toString();
         submission->problemDetail = body.value("detail").toString();
         submission->orderId = body.value("order_id").toInteger(); // a declined checkout names its cancelled order
+        submission->nextAttemptMs = 0;
+        endAttempt(*submission, attempt);
+        return;
+    case AttemptOutcome::AlreadyPlaced:
+        // The cart was placed under another key (an earlier submission that gave up, or was abandoned, after the
+        // server had placed it): read the order back before calling it ours.
         m_outbox.recordAttemptEnd(id, attempt);
-        finish(*submission);
+        confirmAlreadyPlaced(id, attemptNumber, body.value("order_id").toInteger());
         return;
     default:
         break;
@@ -310,24 +531,110 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
         Q_EMIT submissionChanged(*submission);
         return;
     }
-    // Whether, when and why to try again is RetryPolicy's alone: the submission's history and this reply say it all.
+    // Whether, when and why to try again is RetryPolicy's alone: the submission's history (and its stored deadline)
+    // and this reply say it all.
     const RetryDecision decision = m_policy.decide(*submission, reply, now, m_random);
     if (!decision.retry) {
         attempt.delayReason = decision.reason;
-        m_outbox.recordAttemptEnd(id, attempt);
         submission->state = SubmissionState::GaveUp;
         submission->httpStatus = reply.status;
-        submission->problemDetail = decision.reason;
-        finish(*submission);
+        submission->problemDetail = attempt.outcome == AttemptOutcome::Failed
+            ? decision.reason + QStringLiteral(": ") + attempt.error
+            : decision.reason;
+        submission->nextAttemptMs = 0;
+        const bool reconcile = attempt.outcome != AttemptOutcome::Failed;
+        endAttempt(*submission, attempt, !reconcile);
+        if (reconcile && submission->state == SubmissionState::GaveUp) {
+            reconcileAutomatically(id); // settled() follows with what the server says
+        }
         return;
     }
     attempt.delayAfterMs = decision.delayMs;
     attempt.delayReason = decision.reason;
-    m_outbox.recordAttemptEnd(id, attempt);
     submission->nextAttemptMs = now + decision.delayMs;
-    m_outbox.update(*submission);
-    schedule(id, decision.delayMs);
-    Q_EMIT submissionChanged(*submission);
+    endAttempt(*submission, attempt);
+    if (submission->state == SubmissionState::Pending) {
+        schedule(id, decision.delayMs);
+    }
+}
+
+void SubmissionEngine::confirmAlreadyPlaced(qint64 id, int attemptNumber, qint64 orderId)
+{
+    m_api->get(QStringLiteral("/orders/%1").arg(orderId), m_config.policy.transferTimeoutMs,
+               [self = QPointer(this), id, attemptNumber, orderId](const HttpReply& reply) {
+                   if (self) {
+                       self->guarded(id, [&] { self->onAlreadyPlacedOrder(id, attemptNumber, orderId, reply); });
+                   }
+               });
+}
+
+void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply)
+{
+    auto submission = m_outbox.find(id);
+    if (!submission || submission->state != SubmissionState::Pending) {
+        if (submission) {
+            noticeSettledElsewhere(*submission);
+        }
+        return;
+    }
+    const auto numbered = [&](const Attempt& a) {
+        return a.number == attemptNumber;
+    };
+    auto attempt = std::find_if(submission->attempts.begin(), submission->attempts.end(), numbered);
+    if (attempt == submission->attempts.end()) {
+        return;
+    }
+    const QJsonObject order = QJsonDocument::fromJson(reply.body).object();
+    if (reply.status == 200 && order.value("order_id").toInteger() == orderId) {
+        const QJsonObject ours = QJsonDocument::fromJson(submission->body).object();
+        if (sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
+            submission->state = order.value("status").toString() == u"payment_failed" ? SubmissionState::Rejected
+                                                                                      : SubmissionState::Placed;
+            submission->orderId = orderId;
+            submission->httpStatus = 422;
+            submission->problemType = QStringLiteral("/problems/cart-already-ordered");
+            submission->problemDetail =
+                tr("already placed: the server holds order %1 for this cart, placed under an earlier key").arg(orderId);
+        } else {
+            submission->state = SubmissionState::Rejected;
+            submission->orderId = orderId;
+            submission->httpStatus = 422;
+            submission->problemType = QStringLiteral("/problems/cart-already-ordered");
+            submission->problemDetail =
+                tr("cart %1 was already ordered as order %2 with other lines").arg(submission->cartId).arg(orderId);
+        }
+        submission->nextAttemptMs = 0;
+        endAttempt(*submission, *attempt);
+        return;
+    }
+    // The order could not be read back now: the same key gets the same stored answer later, so try again.
+    const qint64 now = m_clock.nowMs();
+    attempt->outcome = AttemptOutcome::RetryLater;
+    attempt->error = tr("the order the server named (%1) could not be read back: %2")
+                         .arg(orderId)
+                         .arg(reply.status ? QStringLiteral("HTTP %1").arg(reply.status) : reply.errorString);
+    const RetryDecision decision = RetryPolicy::withinDeadline(
+        m_policy.decide(AttemptOutcome::RetryLater, static_cast<int>(submission->attempts.size()),
+                        submission->attempts.first().startedMs, now, std::nullopt, -1, m_random),
+        *submission, now);
+    if (!decision.retry) {
+        attempt->delayReason = decision.reason;
+        submission->state = SubmissionState::GaveUp;
+        submission->problemDetail = decision.reason;
+        submission->nextAttemptMs = 0;
+        endAttempt(*submission, *attempt, false);
+        if (submission->state == SubmissionState::GaveUp) {
+            reconcileAutomatically(id); // settled() follows with what the server says
+        }
+        return;
+    }
+    attempt->delayAfterMs = decision.delayMs;
+    attempt->delayReason = decision.reason;
+    submission->nextAttemptMs = now + decision.delayMs;
+    endAttempt(*submission, *attempt);
+    if (submission->state == SubmissionState::Pending) {
+        schedule(id, decision.delayMs);
+    }
 }
 
 void SubmissionEngine::schedule(qint64 id, qint64 delayMs)
@@ -338,7 +645,7 @@ void SubmissionEngine::schedule(qint64 id, qint64 delayMs)
     timer->setTimerType(Qt::PreciseTimer);
     connect(timer, &QTimer::timeout, this, [this, id] {
         cancelTimer(id);
-        sendAttempt(id, true);
+        sendAttempt(id, Send::Scheduled);
     });
     m_timers.insert(id, timer);
     timer->start(static_cast<int>(std::clamp<qint64>(delayMs, 0, std::numeric_limits<int>::max())));
@@ -350,13 +657,6 @@ void SubmissionEngine::cancelTimer(qint64 id)
         timer->stop();
         timer->deleteLater();
     }
-}
-
-void SubmissionEngine::finish(Submission& submission)
-{
-    m_outbox.update(submission);
-    Q_EMIT submissionChanged(submission);
-    Q_EMIT settled(submission);
 }
 
 } // namespace onceorder::core

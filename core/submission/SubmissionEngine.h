@@ -22,6 +22,21 @@ class QTimer;
 
 namespace onceorder::core {
 
+// What submit() did with a cart.
+struct SubmitResult
+{
+    enum class Refusal
+    {
+        None,
+        OtherServer, // the cart is pending for another server (or API key): it is sent only there
+        OtherLines, // the cart is pending with other lines: its stored bytes are what its key stands for
+        Storage, // the outbox could not be written
+    };
+    qint64 id = 0; // 0 when refused
+    Refusal refusal = Refusal::None;
+    QString message; // for people, when refused
+};
+
 struct EngineConfig
 {
     RetryPolicyConfig policy;
@@ -40,8 +55,11 @@ public:
                      EngineConfig config = {}, QObject* parent = nullptr);
 
     // Orders a cart. If the cart already has a pending submission, sends it again now with its key (a
-    // repeated click) and returns its id; otherwise persists a new one, then sends it. Returns the id.
-    qint64 submit(const Cart& cart);
+    // repeated click) and returns its id; otherwise persists a new one, then sends it. A cart pending for another
+    // server, or pending with other lines, is refused (nothing is sent).
+    SubmitResult trySubmit(const Cart& cart);
+    // trySubmit()'s id: 0 when refused.
+    qint64 submit(const Cart& cart) { return trySubmit(cart).id; }
     // Picks up the pending submissions of this target and client left by an earlier run.
     void resumePending();
     void retryNow(qint64 id);
@@ -52,6 +70,8 @@ public:
 
     std::optional<Submission> submission(qint64 id) const { return m_outbox.find(id); }
     int pendingCount() const;
+    // Pending submissions of this client bound to other servers: shown, never sent from here.
+    int pendingElsewhereCount() const;
     int inFlightCount() const;
     void setKeyStrategy(KeyStrategy strategy) { m_config.keys = strategy; }
     KeyStrategy keyStrategy() const { return m_config.keys; }
@@ -61,16 +81,39 @@ public:
 
 Q_SIGNALS:
     void submissionChanged(const onceorder::core::Submission& submission);
+    // Also for a submission another process settled while this one was waiting to send it.
     void settled(const onceorder::core::Submission& submission);
+    // The outbox failed (e.g. locked for longer than its busy timeout); the step is tried again later.
+    void storageFailed(const QString& reason);
 
 private:
-    void sendAttempt(qint64 id, bool isScheduledRetry);
+    enum class Send
+    {
+        Now, // a click, Retry now, a first attempt
+        Scheduled, // a timer: waits for the network and the retry budget
+        Admitted, // the retry budget let it through
+    };
+    void sendAttempt(qint64 id, Send how);
     void onReply(qint64 id, int attemptNumber, const HttpReply& reply);
-    void settleFromOrders(qint64 id, const HttpReply& reply);
+    void confirmAlreadyPlaced(qint64 id, int attemptNumber, qint64 orderId);
+    void onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply);
+    // True if it settled the submission from the server's orders (and emitted settled()).
+    bool settleFromOrders(qint64 id, const HttpReply& reply, bool automatic);
+    void giveUpBeforeSending(Submission submission);
+    void reconcileAutomatically(qint64 id);
+    void noticeSettledElsewhere(const Submission& submission);
     void schedule(qint64 id, qint64 delayMs);
     void cancelTimer(qint64 id);
+    void admitFromBudget();
     void finish(Submission& submission);
+    // Ends an attempt in one commit; if another process settled the row meanwhile, reports that instead.
+    void endAttempt(Submission& submission, const Attempt& attempt, bool announce = true);
+    qint64 leaseUntil(qint64 nowMs, qint64 dueInMs) const;
     QString newKey() const;
+    // Runs one step of the engine; a storage error never leaves it (nor reaches the event loop): it is reported
+    // and the submission's next step is scheduled again.
+    template<typename Step>
+    void guarded(qint64 id, Step&& step);
 
     Outbox& m_outbox;
     QPointer<ServerApi> m_api;
@@ -81,6 +124,7 @@ private:
     RetryPolicy m_policy;
     RetryBudget m_budget;
     QHash<qint64, QTimer*> m_timers;
+    QTimer* m_budgetTimer;
     QHash<qint64, int> m_inFlight;
     QList<qint64> m_waitingForNetwork;
     bool m_offline = false;

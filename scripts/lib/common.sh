@@ -8,7 +8,7 @@ ONCEORDER_PACKAGES=(
     build-essential cmake ninja-build pkg-config clang-format
     clang libclang-rt-14-dev
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-l10n-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
-    libcpp-httplib-dev libsqlitecpp-dev libsqlite3-dev prometheus-cpp-dev libssl-dev
+    libcpp-httplib-dev libsqlitecpp-dev libsqlite3-dev prometheus-cpp-dev libssl-dev libcurl4-openssl-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     xvfb xauth imagemagick wrk
 )
@@ -29,7 +29,7 @@ ensure_packages() {
     if ! command -v apt-get >/dev/null 2>&1; then
         echo "OnceOrder needs these packages, and this machine has no apt-get to install them:" >&2
         echo "  ${missing[*]}" >&2
-        echo "Install their equivalents (Qt 6.4+, cpp-httplib, SQLiteCpp, prometheus-cpp, GoogleTest), then re-run." >&2
+        echo "Install their equivalents (Qt 6.4+, cpp-httplib, SQLiteCpp, prometheus-cpp, libcurl, GoogleTest), then re-run." >&2
         exit 3
     fi
     local sudo=()

@@ -52,9 +52,12 @@ private:
 class ServerProcess
 {
 public:
-    explicit ServerProcess(std::vector<std::string> extraArgs = {}, std::string executable = ONCEORDER_SERVER_BIN)
+    // `logFile`: where the server's stderr (its request log, one JSON line per request) is appended; empty: nowhere.
+    explicit ServerProcess(std::vector<std::string> extraArgs = {}, std::string executable = ONCEORDER_SERVER_BIN,
+                           std::string logFile = {})
         : m_executable(std::move(executable))
         , m_args(std::move(extraArgs))
+        , m_logFile(std::move(logFile))
     {
         start();
     }
@@ -76,7 +79,10 @@ public:
             dup2(out[1], STDOUT_FILENO);
             close(out[0]);
             close(out[1]);
-            if (!std::getenv("ONCEORDER_TEST_SERVER_LOG")) {
+            if (!m_logFile.empty()) {
+                const int log = ::open(m_logFile.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+                dup2(log, STDERR_FILENO);
+            } else if (!std::getenv("ONCEORDER_TEST_SERVER_LOG")) {
                 const int null = ::open("/dev/null", O_WRONLY);
                 dup2(null, STDERR_FILENO);
             }
@@ -156,6 +162,7 @@ private:
 
     std::string m_executable;
     std::vector<std::string> m_args;
+    std::string m_logFile;
     pid_t m_pid = -1;
     int m_port = 0;
     int m_lastStatus = 0;

@@ -192,7 +192,8 @@ Scenario newKeyPerRetry()
                 "A client that makes a fresh Idempotency-Key for each attempt defeats the server: after a lost "
                 "response the retry looks like a new order. Without a business key (business_key_off mode) the cart "
                 "is ordered twice. With UNIQUE(client_id, cart_id) the second order is refused as "
-                "cart-already-ordered, naming the first one: one order."),
+                "cart-already-ordered, naming the first one, which the client reads back and takes as its own: "
+                "placed, one order."),
             {debugStep(QStringLiteral("mode"), R"({"business_key_off":true})",
                        ScenarioText::tr("no UNIQUE(client_id, cart_id)")),
              conditionerStep(ConditionerMode::DropResponse, ScenarioText::tr("the first answer is dropped")),
@@ -205,9 +206,10 @@ Scenario newKeyPerRetry()
              conditionerStep(ConditionerMode::DropResponse, ScenarioText::tr("the first answer is dropped")),
              submitStep(
                  ScenarioText::tr("with the business key: cart submitted, new key per attempt"),
-                 cartOf(QStringLiteral("cart-perclick")), ScenarioText::tr("422 cart-already-ordered, one order"), 1,
+                 cartOf(QStringLiteral("cart-perclick")),
+                 ScenarioText::tr("422 cart-already-ordered names the first order: placed, one order"), 1,
                  [](const Submission& s) {
-                     return s.state == SubmissionState::Rejected && s.problemType == u"/problems/cart-already-ordered";
+                     return s.state == SubmissionState::Placed && s.problemType == u"/problems/cart-already-ordered";
                  },
                  perClickConfig, passAfterFirstAttempt)}};
 }

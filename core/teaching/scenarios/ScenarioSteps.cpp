@@ -25,6 +25,10 @@ QString outcomeWords(AttemptOutcome outcome)
         return ScenarioText::tr("not sent", "attempt outcome");
     case AttemptOutcome::MaybeSent:
         return ScenarioText::tr("maybe sent", "attempt outcome");
+    case AttemptOutcome::AlreadyPlaced:
+        return ScenarioText::tr("already placed", "attempt outcome");
+    case AttemptOutcome::Failed:
+        return ScenarioText::tr("failed", "attempt outcome");
     }
     return attemptOutcomeName(outcome);
 }

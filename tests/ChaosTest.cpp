@@ -1,0 +1,459 @@
+// Chaos: carts driven through the real onceorder-cli (submit, resume) and the client core in this process, against
+// the real server behind the network conditioner, under a seeded random schedule of faults: conditioner modes
+// switching, the server killed with SIGKILL and restarted on the same database, clients killed with SIGKILL (a real
+// signal, or ONCEORDER_CRASH_AT) and resumed, several client processes on one outbox at once, a key TTL shorter
+// than some outages, and clock steps (ONCEORDER_TEST_CLOCK_OFFSET_MS). Afterwards a checker compares the server's
+// database with the outbox: at most one order per cart, every cart placed unless its window ended, every state
+// agreeing with the server, no process crashed by itself or hung.
+//
+// ONCEORDER_CHAOS_CARTS (default 200) and ONCEORDER_CHAOS_SEED (default: from the time, printed) set the run;
+// a failing seed replays with the same schedule of decisions (the timing of the machine still varies).
+#include "net/NetworkConditioner.h"
+#include "net/ServerApi.h"
+#include "submission/Cart.h"
+#include "submission/Outbox.h"
+#include "submission/SubmissionEngine.h"
+#include "support/Http.h"
+#include "support/ServerProcess.h"
+
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QProcess>
+#include <QTimer>
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <iostream>
+#include <map>
+#include <random>
+
+using namespace onceorder::core;
+using namespace onceorder::test;
+
+namespace {
+
+constexpr int kRetryWindowSeconds = 4; // the clients' window ...
+constexpr int kKeyTtlSeconds = 5; // ... inside the server's key TTL, which some outages outlast
+constexpr int kMaxClis = 3; // CLI processes at once (2 cores)
+constexpr qint64 kProcessTimeoutMs = 90'000; // a client still running after this has hung
+constexpr qint64 kRunTimeoutMs = 170'000; // for the default 200 carts; longer runs get 0.7 s per cart
+constexpr qint64 kLargestClockStepMs = 6000; // some resumes run with their clock this far ahead
+
+quint64 seedFromEnvironment()
+{
+    bool ok = false;
+    const quint64 seed = qEnvironmentVariable("ONCEORDER_CHAOS_SEED").toULongLong(&ok);
+    return ok ? seed : static_cast<quint64>(QDateTime::currentMSecsSinceEpoch());
+}
+
+int cartsFromEnvironment()
+{
+    bool ok = false;
+    const int carts = qEnvironmentVariableIntValue("ONCEORDER_CHAOS_CARTS", &ok);
+    return ok && carts > 0 ? carts : 200;
+}
+
+class ChaosTest : public ::testing::Test
+{
+protected:
+    static void SetUpTestSuite() { s_app = std::make_unique<QCoreApplication>(s_argc, s_argv); }
+    static void TearDownTestSuite() { s_app.reset(); }
+
+    void TearDown() override
+    {
+        // A failed run may leave clients running: stop them without their finished() reaching a dying fixture.
+        for (auto& [process, run] : m_runs) {
+            QObject::disconnect(process, nullptr, &m_owner, nullptr);
+            process->kill();
+            process->waitForFinished(5000);
+        }
+        m_runs.clear();
+    }
+
+    // What happened to one client process.
+    struct Run
+    {
+        QString what;
+        bool killedOnPurpose = false; // SIGKILL from us or an armed crash point
+    };
+
+    double uniform() { return std::uniform_real_distribution<double>(0.0, 1.0)(m_rng); }
+    int between(int low, int high) { return std::uniform_int_distribution<int>(low, high)(m_rng); }
+
+    void startServer()
+    {
+        m_server = std::make_unique<ServerProcess>(std::vector<std::string> {
+            "--db", m_dbPath, "--debug-endpoints", "--key-ttl", std::to_string(kKeyTtlSeconds)});
+        m_relay.setUpstream(QUrl(QString::fromStdString(m_server->url())));
+        auto http = m_server->client();
+        http->Put("/products/propiska/stock", {{"Authorization", "Bearer demo-key-admin"}}, R"({"stock":1000000})",
+                  "application/json");
+        if (m_businessKeyOff) {
+            // Without the server's UNIQUE(client, cart), only the client's keys stand between a retry and a
+            // second order: this is what the run checks.
+            postJson(*http, "/_debug/mode", R"({"business_key_off":true})");
+        }
+    }
+
+    QStringList cliCommon() const
+    {
+        return {"--server",        m_relay.url().toString(),
+                "--state",         m_stateDir,
+                "--retry-window",  QString::number(kRetryWindowSeconds),
+                "--base-delay-ms", "50",
+                "--max-delay-ms",  "500",
+                "--timeout-ms",    "1000"};
+    }
+
+    void startCli(const QStringList& args, const QString& what, const QString& crashAt, qint64 clockOffsetMs)
+    {
+        auto* process = new QProcess(&m_owner);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), m_homeDir);
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_homeDir);
+        env.remove(QStringLiteral("ONCEORDER_CRASH_AT"));
+        if (!crashAt.isEmpty()) {
+            env.insert(QStringLiteral("ONCEORDER_CRASH_AT"), crashAt);
+        }
+        if (clockOffsetMs != 0) {
+            env.insert(QStringLiteral("ONCEORDER_TEST_CLOCK_OFFSET_MS"), QString::number(clockOffsetMs));
+            ++m_faults["clock step"];
+        }
+        process->setProcessEnvironment(env);
+        m_runs[process] = Run {what, !crashAt.isEmpty()};
+        auto* watchdog = new QTimer(process);
+        watchdog->setSingleShot(true);
+        QObject::connect(watchdog, &QTimer::timeout, process, [this, process] {
+            m_failures << QStringLiteral("%1 hung (still running after %2 s)")
+                              .arg(m_runs[process].what)
+                              .arg(kProcessTimeoutMs / 1000);
+            m_runs[process].killedOnPurpose = true;
+            process->kill();
+        });
+        watchdog->start(static_cast<int>(kProcessTimeoutMs));
+        QObject::connect(
+            process, &QProcess::finished, &m_owner,
+            [this, process](int code, QProcess::ExitStatus status) { onCliFinished(process, code, status); });
+        process->start(QStringLiteral(ONCEORDER_CLI_BIN), args + cliCommon());
+    }
+
+    void onCliFinished(QProcess* process, int code, QProcess::ExitStatus status)
+    {
+        const Run run = m_runs[process];
+        m_runs.erase(process);
+        const QString err = QString::fromUtf8(process->readAllStandardError()).trimmed();
+        ++m_processesRun;
+        if (status == QProcess::CrashExit || code == 137) {
+            if (!run.killedOnPurpose) {
+                m_failures << QStringLiteral("%1 crashed by itself (exit %2): %3").arg(run.what).arg(code).arg(err);
+            }
+        } else if (code != 0 && code != 2) {
+            // 1 rejected, 3 state database, 4 refused, 134 abort: none is expected here.
+            m_failures << QStringLiteral("%1 exited %2: %3").arg(run.what).arg(code).arg(err);
+        } else if (run.what.startsWith(u"submit") && code == 2 && !m_businessKeyOff && uniform() < 0.3) {
+            // The user orders the same cart again after a give-up: a new key for the same cart id.
+            const QString cartId = run.what.section(u' ', 1, 1);
+            m_resubmits << cartId;
+        }
+        process->deleteLater();
+        pump();
+    }
+
+    int runningClis() const { return static_cast<int>(m_runs.size()); }
+
+    // Starts more work while there is room.
+    void pump()
+    {
+        while (!m_resubmits.isEmpty() && runningClis() < kMaxClis) {
+            const QString cartId = m_resubmits.takeFirst();
+            ++m_faults["order again after give-up"];
+            startCli({"submit", "--product", "propiska", "--quantity", "1", "--cart-id", cartId},
+                     QStringLiteral("submit %1 again").arg(cartId), {}, 0);
+        }
+        while (m_nextCart < m_carts && runningClis() < kMaxClis) {
+            const QString cartId = QStringLiteral("chaos-%1").arg(m_nextCart++);
+            if (uniform() < 0.3) {
+                // Through the client core in this process, on the same outbox as the CLIs.
+                Cart cart(cartId);
+                cart.add(QStringLiteral("propiska"), 1);
+                m_engine->submit(cart);
+                continue;
+            }
+            QString crashAt;
+            if (uniform() < 0.12) {
+                static const char* const kPoints[] = {"after-persist", "after-send", "after-response"};
+                crashAt = QString::fromLatin1(kPoints[between(0, 2)]);
+                ++m_faults[QStringLiteral("client crash %1").arg(crashAt)];
+            }
+            // Steps of the wall clock a submit may run with: within the margin between the window and the key TTL
+            // (a clock ahead at creation and right later lengthens the window by that much; see docs/testing.md).
+            qint64 offset = 0;
+            if (uniform() < 0.15) {
+                offset = uniform() < 0.5 ? -400 : 400;
+            }
+            startCli({"submit", "--product", "propiska", "--quantity", "1", "--cart-id", cartId},
+                     QStringLiteral("submit %1").arg(cartId), crashAt, offset);
+        }
+    }
+
+    void injectFault()
+    {
+        const double roll = uniform();
+        if (roll < 0.40) {
+            static const char* const kModes[] = {"pass",          "pass",  "offline",   "drop-request",
+                                                 "drop-response", "delay", "blackhole", "flaky"};
+            const QString mode = QString::fromLatin1(kModes[between(0, 7)]);
+            m_relay.setMode(*NetworkConditioner::modeFromName(mode));
+            ++m_faults[QStringLiteral("network %1").arg(mode)];
+        } else if (roll < 0.50 && m_server->isRunning()) {
+            m_server->kill();
+            ++m_faults["server kill -9"];
+            const int downMs = between(300, kKeyTtlSeconds * 1000 + 1500); // some outlast the key TTL
+            QTimer::singleShot(downMs, &m_owner, [this] {
+                if (!m_server->isRunning()) {
+                    startServer();
+                }
+            });
+        } else if (roll < 0.65 && !m_runs.empty()) {
+            auto it = m_runs.begin();
+            std::advance(it, between(0, static_cast<int>(m_runs.size()) - 1));
+            it->second.killedOnPurpose = true;
+            ::kill(static_cast<pid_t>(it->first->processId()), SIGKILL);
+            ++m_faults["client kill -9"];
+        } else if (roll < 0.71 && runningClis() < kMaxClis + 1) {
+            // A resume beside the submits: two or more client processes on one outbox.
+            // Some resumes run with the clock far ahead: every deadline they see has passed.
+            startCli({"resume"}, QStringLiteral("resume"), {},
+                     uniform() < 0.2 ? (uniform() < 0.5 ? kLargestClockStepMs : -400) : 0);
+            ++m_faults["concurrent resume"];
+        } else if (roll < 0.74) {
+            m_engine->resumePending();
+            ++m_faults["core resume"];
+        }
+    }
+
+    void settleEverything()
+    {
+        m_relay.setMode(ConditionerMode::Pass);
+        if (!m_server->isRunning()) {
+            startServer();
+        }
+        for (int round = 0; round < 5 && m_outbox->pendingCount(m_relay.url().toString(), "demo-key-A") > 0; ++round) {
+            startCli({"resume"}, QStringLiteral("final resume"), {}, 0);
+            waitUntil([&] { return m_runs.empty(); }, kProcessTimeoutMs + 5000);
+        }
+        waitUntil([&] { return m_engine->inFlightCount() == 0; }, 30'000);
+    }
+
+    template<typename Done>
+    bool waitUntil(Done done, qint64 timeoutMs)
+    {
+        QElapsedTimer clock;
+        clock.start();
+        while (!done() && clock.elapsed() < timeoutMs) {
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        }
+        return done();
+    }
+
+    static inline int s_argc = 1;
+    static inline char s_name[] = "ChaosTest";
+    static inline char* s_argv[] = {s_name, nullptr};
+    static inline std::unique_ptr<QCoreApplication> s_app;
+
+    TempDir m_dir;
+    std::string m_dbPath = m_dir.file("server.db");
+    QString m_stateDir = QString::fromStdString(m_dir.file("client"));
+    QString m_homeDir = QString::fromStdString(m_dir.file("home"));
+    std::mt19937_64 m_rng;
+    bool m_businessKeyOff = false;
+    int m_carts = 0;
+    int m_nextCart = 0;
+    int m_processesRun = 0;
+    QObject m_owner;
+    NetworkConditioner m_relay;
+    std::unique_ptr<ServerProcess> m_server;
+    std::unique_ptr<Outbox> m_outbox;
+    std::unique_ptr<ServerApi> m_api;
+    SystemClock m_clock;
+    std::unique_ptr<SeededRandom> m_engineRandom;
+    std::unique_ptr<SubmissionEngine> m_engine;
+    std::map<QProcess*, Run> m_runs;
+    QStringList m_resubmits;
+    QStringList m_failures;
+    std::map<QString, int> m_faults;
+};
+
+// A submission's story, for a failure message.
+std::string describe(const Submission& s)
+{
+    std::string text = "  created " + std::to_string(s.createdMs) + " deadline " + std::to_string(s.deadlineMs) +
+        " key " + s.key.toStdString() + " detail: " + s.problemDetail.toStdString() + "\n";
+    for (const Attempt& a : s.attempts) {
+        text += "  attempt " + std::to_string(a.number) + " " + std::to_string(a.startedMs) + ".." +
+            std::to_string(a.endedMs) + " " + attemptOutcomeName(a.outcome).toStdString() + " HTTP " +
+            std::to_string(a.httpStatus) + " " + a.error.toStdString() + " | " + a.delayReason.toStdString() + "\n";
+    }
+    return text;
+}
+
+} // namespace
+
+TEST_F(ChaosTest, EveryCartIsOrderedAtMostOnceAndTheOutboxAgreesWithTheServer)
+{
+    const quint64 seed = seedFromEnvironment();
+    m_carts = cartsFromEnvironment();
+    m_rng.seed(seed);
+    m_businessKeyOff = uniform() < 0.5;
+    std::cout << "ChaosTest: seed " << seed << ", " << m_carts << " carts, business key "
+              << (m_businessKeyOff ? "off" : "on") << " (replay: ONCEORDER_CHAOS_SEED=" << seed << ")" << std::endl;
+    SCOPED_TRACE("ONCEORDER_CHAOS_SEED=" + std::to_string(seed));
+
+    ASSERT_TRUE(m_relay.listen(QUrl(QStringLiteral("http://127.0.0.1:1"))));
+    SeededRandom relayRandom(seed ^ 0x9e3779b97f4a7c15ULL);
+    m_relay.setRandomSource(&relayRandom);
+    m_relay.setDelayMs(300);
+    m_relay.setDropProbability(0.4);
+    startServer();
+
+    m_outbox = std::make_unique<Outbox>(m_stateDir);
+    m_api = std::make_unique<ServerApi>(m_relay.url(), QStringLiteral("demo-key-A"));
+    m_engineRandom = std::make_unique<SeededRandom>(seed + 1);
+    EngineConfig config;
+    config.policy.baseDelayMs = 50;
+    config.policy.maxDelayMs = 500;
+    config.policy.retryWindowMs = kRetryWindowSeconds * 1000;
+    config.policy.transferTimeoutMs = 1000;
+    config.resumeSpreadMs = 200;
+    m_engine = std::make_unique<SubmissionEngine>(*m_outbox, m_api.get(), m_relay.url().toString(), m_clock,
+                                                  *m_engineRandom, config);
+    QObject::connect(m_engine.get(), &SubmissionEngine::storageFailed,
+                     [this](const QString& reason) { m_failures << QStringLiteral("core: ") + reason; });
+
+    QElapsedTimer elapsed;
+    elapsed.start();
+    QTimer faults;
+    faults.setSingleShot(true);
+    QObject::connect(&faults, &QTimer::timeout, [&] {
+        injectFault();
+        faults.start(between(200, 900));
+    });
+    faults.start(between(200, 900));
+    pump();
+    const bool launched = waitUntil([&] { return m_nextCart >= m_carts && m_runs.empty() && m_resubmits.isEmpty(); },
+                                    std::max<qint64>(kRunTimeoutMs, m_carts * 700LL) - 30'000);
+    faults.stop();
+    EXPECT_TRUE(launched) << "the carts were not through in time";
+    settleEverything();
+    const qint64 chaosMs = elapsed.elapsed();
+
+    // Before reconciling: every submission that is not placed ended because its window did.
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    QList<Submission> all = m_outbox->all();
+    for (const Submission& s : all) {
+        EXPECT_NE(s.state, SubmissionState::Pending) << s.cartId.toStdString() << " still pending";
+        EXPECT_NE(s.state, SubmissionState::Rejected)
+            << s.cartId.toStdString() << ": " << s.problemDetail.toStdString();
+        if (s.state == SubmissionState::GaveUp || s.state == SubmissionState::Abandoned) {
+            // Inside its window only as far as a client's clock was ahead (a resume with its clock 6 s ahead).
+            EXPECT_LE(s.deadlineMs, now + kLargestClockStepMs)
+                << s.cartId.toStdString() << " gave up inside its window: " << s.problemDetail.toStdString();
+        }
+    }
+    // The client core asks the server about every cart whose outcome it does not know, again every 2 s while an
+    // answer is missing (a reconcile that times out on a loaded machine changes nothing and is simply asked again).
+    int reconciled = 0;
+    for (const Submission& s : all) {
+        reconciled += s.state == SubmissionState::GaveUp ? 1 : 0;
+    }
+    QElapsedTimer reconciling;
+    reconciling.start();
+    while (reconciling.elapsed() < 60'000) {
+        const auto current = m_outbox->all();
+        QList<qint64> unknown;
+        for (const Submission& s : current) {
+            if (s.state == SubmissionState::GaveUp) {
+                unknown.append(s.id);
+            }
+        }
+        if (unknown.isEmpty()) {
+            break;
+        }
+        for (const qint64 id : unknown) {
+            m_engine->reconcile(id);
+        }
+        waitUntil([&] { return false; }, 2000);
+    }
+
+    // The checker.
+    std::map<QString, std::vector<qint64>> ordersByCart;
+    {
+        SQLite::Database db(m_dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
+        SQLite::Statement orders(db, "SELECT cart_id, id FROM orders WHERE cart_id IS NOT NULL");
+        while (orders.executeStep()) {
+            ordersByCart[QString::fromStdString(orders.getColumn(0).getString())].push_back(
+                orders.getColumn(1).getInt64());
+        }
+    }
+    std::map<QString, int> placedSubmissions;
+    std::map<QString, int> stateCounts;
+    all = m_outbox->all();
+    for (const Submission& s : all) {
+        ++stateCounts[submissionStateName(s.state)];
+        const auto found = ordersByCart.find(s.cartId);
+        const std::vector<qint64> orders = found == ordersByCart.end() ? std::vector<qint64> {} : found->second;
+        switch (s.state) {
+        case SubmissionState::Placed:
+            ++placedSubmissions[s.cartId];
+            EXPECT_EQ(orders.size(), 1u) << s.cartId.toStdString() << " placed, the server has " << orders.size();
+            if (orders.size() == 1) {
+                EXPECT_EQ(orders.front(), s.orderId) << s.cartId.toStdString();
+            }
+            break;
+        case SubmissionState::Abandoned:
+            EXPECT_TRUE(orders.empty()) << s.cartId.toStdString() << " abandoned, the server has an order\n"
+                                        << describe(s);
+            break;
+        default:
+            ADD_FAILURE() << s.cartId.toStdString() << " ended " << submissionStateName(s.state).toStdString() << ": "
+                          << s.problemDetail.toStdString();
+        }
+    }
+    int duplicates = 0;
+    for (const auto& [cartId, orders] : ordersByCart) {
+        if (!cartId.startsWith(u"chaos-")) {
+            continue;
+        }
+        duplicates += orders.size() > 1 ? 1 : 0;
+        EXPECT_LE(orders.size(), 1u) << cartId.toStdString() << " has " << orders.size() << " orders";
+        EXPECT_GE(placedSubmissions[cartId], 1) << cartId.toStdString() << " has an order no submission knows";
+        if (placedSubmissions[cartId] == 0) {
+            for (const Submission& s : all) {
+                if (s.cartId == cartId) {
+                    std::cout << cartId.toStdString() << " " << submissionStateName(s.state).toStdString() << "\n"
+                              << describe(s);
+                }
+            }
+        }
+    }
+    for (const QString& failure : m_failures) {
+        ADD_FAILURE() << failure.toStdString();
+    }
+
+    std::cout << "ChaosTest: seed " << seed << ": " << m_carts << " carts, " << all.size() << " submissions (";
+    for (const auto& [state, count] : stateCounts) {
+        std::cout << state.toStdString() << " " << count << ", ";
+    }
+    std::cout << reconciled << " reconciled at the end), " << ordersByCart.size() << " carts with orders, "
+              << duplicates << " duplicated, " << m_processesRun << " client processes, " << chaosMs / 1000.0
+              << " s\nChaosTest: faults:";
+    for (const auto& [fault, count] : m_faults) {
+        std::cout << " " << fault.toStdString() << " ×" << count << ";";
+    }
+    std::cout << std::endl;
+}
