@@ -17,6 +17,9 @@ struct ServerOptions
     std::string dbPath; // empty: the platform's app-data folder
     std::chrono::seconds keyTtl {86400};
     int threads = 8;
+    // A request's header must arrive within this, or the connection is closed (a client that lost its signal
+    // mid-request costs a socket for this long, never a thread).
+    std::chrono::milliseconds headerTimeout {10'000};
     bool debugEndpoints = false;
     Synchronous synchronous = Synchronous::Full;
     std::chrono::seconds reapInterval {60};

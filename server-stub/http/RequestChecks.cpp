@@ -3,8 +3,6 @@
 #include "support/IdempotencyKey.h"
 #include "support/Problems.h"
 
-#include <httplib.h>
-
 #include <algorithm>
 #include <cctype>
 #include <string_view>
@@ -39,13 +37,13 @@ bool isJsonContentType(const std::string& value)
 
 // ?limit=N on GET /orders and the /_debug/* state: absent is no limit; otherwise a whole number 1–1000 written
 // plainly (digits, no sign, no leading zero), given once. Anything else is the problem to answer.
-std::variant<std::optional<int>, Problem> parseLimit(const httplib::Request& req)
+std::variant<std::optional<int>, Problem> parseLimit(const HttpRequest& req)
 {
-    if (!req.has_param("limit")) {
+    if (!req.hasParam("limit")) {
         return std::optional<int> {};
     }
-    const std::string value = req.get_param_value("limit");
-    const bool once = req.get_param_value_count("limit") == 1;
+    const std::string value = req.param("limit");
+    const bool once = req.paramCount("limit") == 1;
     const bool plain = !value.empty() && value.size() <= 4 && value.front() != '0' &&
         std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
     const int limit = plain ? std::stoi(value) : 0;
@@ -65,10 +63,10 @@ bool isLoopback(const std::string& address)
     return address.rfind("127.", 0) == 0 || address == "::1" || address.rfind("::ffff:127.", 0) == 0;
 }
 
-bool checkJsonBody(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+bool checkJsonBody(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
-    if (!isJsonContentType(req.get_header_value("Content-Type"))) {
-        answer(res, problems::unsupportedMediaType(req.get_header_value("Content-Type")), exchange);
+    if (req.headerCount("Content-Type") > 1 || !isJsonContentType(req.header("Content-Type"))) {
+        answer(res, problems::unsupportedMediaType(req.header("Content-Type")), exchange);
         return false;
     }
     if (req.body.size() > kMaxBodyBytes) {
@@ -78,7 +76,7 @@ bool checkJsonBody(const httplib::Request& req, httplib::Response& res, Exchange
     return true;
 }
 
-std::optional<std::optional<int>> limitOf(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+std::optional<std::optional<int>> limitOf(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     auto limit = parseLimit(req);
     if (auto* problem = std::get_if<Problem>(&limit)) {
@@ -88,11 +86,11 @@ std::optional<std::optional<int>> limitOf(const httplib::Request& req, httplib::
     return std::get<std::optional<int>>(limit);
 }
 
-std::optional<Client> authenticate(const Store& store, const httplib::Request& req, httplib::Response& res,
-                                   Exchange& exchange)
+std::optional<Client> authenticate(const Store& store, const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
-    const std::string header = req.get_header_value("Authorization");
-    if (!startsWithNoCase(header, "Bearer ") || header.size() <= 7) {
+    // Byte for byte, like the Idempotency-Key; two Authorization headers name no one client.
+    const std::string header = req.header("Authorization");
+    if (req.headerCount("Authorization") != 1 || !startsWithNoCase(header, "Bearer ") || header.size() <= 7) {
         answer(res, problems::unauthenticated(), exchange);
         return std::nullopt;
     }
@@ -105,8 +103,7 @@ std::optional<Client> authenticate(const Store& store, const httplib::Request& r
     return client;
 }
 
-std::optional<Client> keyedRequest(const Store& store, const httplib::Request& req, httplib::Response& res,
-                                   Exchange& exchange)
+std::optional<Client> keyedRequest(const Store& store, const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     auto client = authenticate(store, req, res, exchange);
     if (!client) {
@@ -116,14 +113,23 @@ std::optional<Client> keyedRequest(const Store& store, const httplib::Request& r
         answer(res, problems::operatorCannotOrder(), exchange);
         return std::nullopt;
     }
-    // One look-up, not has_header and get_header_value: each is a case-insensitive search of the headers.
-    const auto keyHeader = req.headers.find("Idempotency-Key");
-    if (keyHeader == req.headers.end()) {
+    // The header byte for byte, as it came: distinct keys on the wire must never collapse into one stored key (no
+    // percent-decoding, no cut at a NUL). Two headers are a list of keys, refused like "a", "b" in one header: which
+    // one the client meant is not ours to guess. An empty value is the same as none.
+    const std::size_t keyHeaders = req.headerCount("Idempotency-Key");
+    const std::string* keyHeader = req.findHeader("Idempotency-Key");
+    if (keyHeaders == 1 && keyHeader->find_first_not_of(" \t") == std::string::npos) {
+        keyHeader = nullptr;
+    }
+    if (!keyHeader) {
         answer(res, problems::missingIdempotencyKey(req.path), exchange);
         exchange.outcome = "missing-key";
         return std::nullopt;
     }
-    auto key = parseIdempotencyKey(keyHeader->second.c_str()); // up to a NUL, as get_header_value reads it
+    auto key = keyHeaders > 1
+        ? std::variant<std::string, KeyError>(
+              KeyError {"the request has " + std::to_string(keyHeaders) + " Idempotency-Key headers; send exactly one"})
+        : parseIdempotencyKey(*keyHeader);
     if (auto* error = std::get_if<KeyError>(&key)) {
         answer(res, problems::invalidIdempotencyKey(error->detail), exchange);
         exchange.outcome = "invalid-key";
@@ -136,7 +142,7 @@ std::optional<Client> keyedRequest(const Store& store, const httplib::Request& r
     return client;
 }
 
-bool productsExist(const Store& store, const OrderCommand& command, httplib::Response& res, Exchange& exchange)
+bool productsExist(const Store& store, const OrderCommand& command, HttpResponse& res, Exchange& exchange)
 {
     for (const auto& line : command.lines) {
         if (!store.productExists(line.product)) {
