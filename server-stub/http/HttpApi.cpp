@@ -172,11 +172,9 @@ HttpResponse HttpApi::refusal(int status, std::string_view field)
 {
     HttpResponse response;
     Exchange ignored;
-    HttpRequest named;
-    named.headers.emplace_back(std::string(field), std::string());
     if (status == 413) {
         answer(response, problems::payloadTooLarge(kMaxBodyBytes), ignored);
-    } else if (named.findHeader("Idempotency-Key")) {
+    } else if (sameHeaderName(field, "Idempotency-Key")) {
         // A control byte in the key: the key's own problem, as if the parser had let it through to ours.
         answer(response,
                problems::invalidIdempotencyKey(

@@ -4,9 +4,7 @@
 
 namespace onceorder::server {
 
-namespace {
-
-bool equalsNoCase(std::string_view a, std::string_view b)
+bool sameHeaderName(std::string_view a, std::string_view b)
 {
     if (a.size() != b.size()) {
         return false;
@@ -18,6 +16,8 @@ bool equalsNoCase(std::string_view a, std::string_view b)
     }
     return true;
 }
+
+namespace {
 
 int hexValue(char c)
 {
@@ -56,7 +56,7 @@ std::string percentDecode(std::string_view text, bool plusIsSpace)
 const std::string* HttpRequest::findHeader(std::string_view name) const
 {
     for (const auto& [field, value] : headers) {
-        if (equalsNoCase(field, name)) {
+        if (sameHeaderName(field, name)) {
             return &value;
         }
     }
@@ -73,7 +73,7 @@ std::size_t HttpRequest::headerCount(std::string_view name) const
 {
     std::size_t count = 0;
     for (const auto& header : headers) {
-        count += equalsNoCase(header.first, name) ? 1 : 0;
+        count += sameHeaderName(header.first, name) ? 1 : 0;
     }
     return count;
 }

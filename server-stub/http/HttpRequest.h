@@ -37,6 +37,9 @@ struct HttpRequest
     void parseTarget();
 };
 
+// Header names compare case-insensitively (RFC 9110).
+bool sameHeaderName(std::string_view a, std::string_view b);
+
 // RFC 3986 percent-decoding; `plusIsSpace` for query components (application/x-www-form-urlencoded).
 std::string percentDecode(std::string_view text, bool plusIsSpace);
 
