@@ -68,6 +68,9 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
 OrderServer::~OrderServer()
 {
     stop();
+    // The request workers go before the HTTP server they answer into: a worker that still holds a finished request
+    // must not outlive the sessions' registry.
+    m_api.reset();
     if (m_reaper.joinable()) {
         m_reaper.join();
     }

@@ -8,6 +8,7 @@
 #include <boost/asio/strand.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <thread>
 #include <vector>
 
@@ -68,11 +69,25 @@ void HttpServer::run()
     accept();
     std::vector<std::thread> others;
     for (int i = 1; i < m_ioThreads; ++i) {
-        others.emplace_back([this] { m_io.run(); });
+        others.emplace_back([this] { serve(); });
     }
-    m_io.run();
+    serve();
     for (auto& thread : others) {
         thread.join();
+    }
+}
+
+void HttpServer::serve()
+{
+    // An exception out of one connection's handler ends that handler, not the server: run() returning early would
+    // tear the server down under the requests still with the workers.
+    while (true) {
+        try {
+            m_io.run();
+            return;
+        } catch (const std::exception& error) {
+            std::fprintf(stderr, "http: %s (connection dropped)\n", error.what());
+        }
     }
 }
 

@@ -62,6 +62,8 @@ public:
 private:
     friend class HttpSession;
 
+    // One I/O thread's loop.
+    void serve();
     void accept();
     void onAccept(boost::system::error_code error, boost::asio::ip::tcp::socket socket);
     void closeAll();

@@ -157,11 +157,20 @@ void HttpSession::dispatch()
     m_head = message.method() == http::verb::head;
     m_answering = true;
     // The responder may be called from a worker: it hops back to this connection's strand, and the work guard keeps
-    // the I/O threads running (and a graceful stop waiting) until the answer is written.
-    auto work = net::make_work_guard(m_server.m_io);
-    m_server.m_handler(std::move(request), [self = shared_from_this(), work, keepAlive](HttpResponse response) {
-        net::post(self->m_stream.get_executor(), [self, work, keepAlive, response = std::move(response)]() mutable {
-            self->write(std::move(response), keepAlive);
+    // the I/O threads running (and a graceful stop waiting) until the answer is written. The session is released
+    // before the work guard (members go in reverse order), so a worker never drops the last reference to a session
+    // after run() has returned and the server is gone.
+    struct Pending
+    {
+        net::executor_work_guard<net::io_context::executor_type> work;
+        std::shared_ptr<HttpSession> session;
+        bool keepAlive;
+    };
+    auto pending =
+        std::make_shared<Pending>(Pending {net::make_work_guard(m_server.m_io), shared_from_this(), keepAlive});
+    m_server.m_handler(std::move(request), [pending](HttpResponse response) {
+        net::post(pending->session->m_stream.get_executor(), [pending, response = std::move(response)]() mutable {
+            pending->session->write(std::move(response), pending->keepAlive);
         });
     });
 }
