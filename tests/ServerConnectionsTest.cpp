@@ -118,6 +118,29 @@ TEST(ServerConnectionsTest, FiveHundredSilentHalfRequestsNeitherStallOthersNorSt
     EXPECT_EQ(server.stop(), 0);
 }
 
+TEST(ServerConnectionsTest, AHeaderTrickledByteByByteIsClosedAtTheDeadline)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db"), "--header-timeout", "2"});
+    RawConnection connection(server.port());
+    ASSERT_TRUE(connection.valid());
+    // One byte every 250 ms: activity all the time, but the header is never done. The timeout is a deadline for
+    // the whole header, not an idle timer that every byte resets.
+    const std::string header = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + std::string(100, 'z');
+    const auto start = Clock::now();
+    bool closed = false;
+    for (const char byte : header) {
+        if (!connection.send(std::string(1, byte)) || connection.closedWithin(250ms)) {
+            closed = true;
+            break;
+        }
+    }
+    const double elapsed = millisecondsSince(start);
+    EXPECT_TRUE(closed);
+    EXPECT_GE(elapsed, 1900.0);
+    EXPECT_LT(elapsed, 4000.0);
+}
+
 TEST(ServerConnectionsTest, TwoThousandKeptAliveConnectionsAreAllServedTwice)
 {
     constexpr int kConnections = 2000;
