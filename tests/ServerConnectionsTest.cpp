@@ -333,3 +333,42 @@ TEST(ServerConnectionsTest, ConnectionCloseExpectContinueAndChunkedBodies)
     }
     EXPECT_EQ(server.stop(), 0);
 }
+
+TEST(ServerConnectionsTest, AGracefulStopAnswersTheRequestInFlightAndClosesIdleConnectionsAtOnce)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db"), "--debug-endpoints"});
+    auto http = server.client();
+    ASSERT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"delay","delay_ms":1500})").status, 200);
+
+    RawConnection idle(server.port());
+    ASSERT_TRUE(idle.send(kHealthz));
+    ASSERT_EQ(statusOf(idle.readResponse()), 200);
+    RawConnection silent(server.port());
+    ASSERT_TRUE(silent.send("GET /healthz HTTP/1.1\r\nHo"));
+
+    RawConnection inFlight(server.port());
+    ASSERT_TRUE(inFlight.send(rawOrder(
+        {"Authorization: Bearer demo-key-A", "Idempotency-Key: \"in-flight\"", "Content-Type: application/json"})));
+    // The request is with its handler once it has taken the armed fault.
+    const auto armed = Clock::now();
+    auto taken = [&] {
+        const std::string state = get(*http, "/_debug/state").body;
+        return state.find("\"fault\":{\"fault\":\"none\"") != std::string::npos ||
+            state.find("\"remaining\":0") != std::string::npos;
+    };
+    while (!taken()) {
+        ASSERT_LT(millisecondsSince(armed), 5000.0) << "the request never reached its handler";
+    }
+
+    const auto stopping = Clock::now();
+    EXPECT_EQ(server.stop(), 0);
+    const double stopMs = millisecondsSince(stopping);
+    const std::string answer = inFlight.readResponse(1s);
+    EXPECT_EQ(statusOf(answer), 201) << "the request in flight was answered";
+    EXPECT_NE(answer.find("Connection: close"), std::string::npos);
+    EXPECT_TRUE(idle.closedWithin(0ms));
+    EXPECT_TRUE(silent.closedWithin(0ms));
+    std::printf("graceful stop with one request in its handler (1.5 s delay): %.0f ms\n", stopMs);
+    EXPECT_LT(stopMs, 5000.0) << "neither the idle nor the half-sent connection holds the stop up";
+}
