@@ -82,6 +82,7 @@ private:
     bool m_checkout = false;
     OrderRoutes m_orderRoutes;
     DebugRoutes m_debugRoutes;
+    // Filled once by registerRoutes(), before the server runs; requests in flight point into it.
     std::vector<Route> m_routes;
     std::mutex m_logLock;
     // Last: destroyed first, so no worker still runs a handler while the routes go away.
