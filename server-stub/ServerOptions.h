@@ -18,7 +18,9 @@ struct ServerOptions
     std::chrono::seconds keyTtl {86400};
     int threads = 8;
     // A request's header must arrive within this, or the connection is closed (a client that lost its signal
-    // mid-request costs a socket for this long, never a thread).
+    // mid-request costs a socket for this long, never a thread); its body, and the taking of its answer, within as
+    // long again. --header-timeout in whole seconds; the request fuzzer shortens it to milliseconds, so a request
+    // that lacks its last bytes is given up at once instead of holding the exchange.
     std::chrono::milliseconds headerTimeout {10'000};
     bool debugEndpoints = false;
     Synchronous synchronous = Synchronous::Full;

@@ -1,5 +1,6 @@
 #include "http/RequestChecks.h"
 
+#include "http/LimitParameter.h"
 #include "support/IdempotencyKey.h"
 #include "support/Problems.h"
 
@@ -7,6 +8,7 @@
 #include <cctype>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 namespace onceorder::server {
 
@@ -35,27 +37,6 @@ bool isJsonContentType(const std::string& value)
     return rest.empty() || rest.front() == ';' || rest.front() == ' ';
 }
 
-// ?limit=N on GET /orders and the /_debug/* state: absent is no limit; otherwise a whole number 1–1000 written
-// plainly (digits, no sign, no leading zero), given once. Anything else is the problem to answer.
-std::variant<std::optional<int>, Problem> parseLimit(const HttpRequest& req)
-{
-    if (!req.hasParam("limit")) {
-        return std::optional<int> {};
-    }
-    const std::string value = req.param("limit");
-    const bool once = req.paramCount("limit") == 1;
-    const bool plain = !value.empty() && value.size() <= 4 && value.front() != '0' &&
-        std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
-    const int limit = plain ? std::stoi(value) : 0;
-    if (!once || !plain || limit > kMaxLimit) {
-        // Echo the value only when it is short, visible ASCII: the detail must stay valid UTF-8 JSON text.
-        const bool echo = value.size() <= 16 &&
-            std::all_of(value.begin(), value.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
-        return problems::invalidLimit(kMaxLimit, echo ? std::optional<std::string>(value) : std::nullopt);
-    }
-    return std::optional<int> {limit};
-}
-
 } // namespace
 
 bool isLoopback(const std::string& address)
@@ -78,7 +59,12 @@ bool checkJsonBody(const HttpRequest& req, HttpResponse& res, Exchange& exchange
 
 std::optional<std::optional<int>> limitOf(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
-    auto limit = parseLimit(req);
+    std::vector<std::string> values;
+    const auto [first, last] = req.params.equal_range("limit");
+    for (auto it = first; it != last; ++it) {
+        values.push_back(it->second);
+    }
+    auto limit = parseLimit(values);
     if (auto* problem = std::get_if<Problem>(&limit)) {
         answer(res, *problem, exchange);
         return std::nullopt;
