@@ -4,21 +4,29 @@
 #include "checkout/StubPaymentGateway.h"
 #include "checkout/WebhookHandler.h"
 #include "http/HttpApi.h"
+#include "http/HttpServer.h"
 #include "orders/OrderQueries.h"
 #include "orders/OrderService.h"
 #include "storage/Store.h"
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <sys/socket.h>
+#include <thread>
 
 namespace onceorder::server {
 
 namespace {
 
 constexpr int kReapBatch = 500;
+
+// The I/O threads only parse and write; the request workers (--threads) do the work. One per core, at most four.
+int ioThreads()
+{
+    return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+}
 
 std::string webhookSecret()
 {
@@ -39,30 +47,18 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     , m_checkout(
           std::make_unique<CheckoutService>(*m_store, *m_gateway, m_faults, clock, options.keyTtl, options.lockTimeout))
     , m_webhooks(std::make_unique<WebhookHandler>(*m_store, clock, webhookSecret()))
-    , m_api(std::make_unique<HttpApi>(*m_store, *m_orders, *m_queries, m_faults, m_metrics, options.debugEndpoints))
-    , m_http(std::make_unique<httplib::Server>())
+    , m_api(std::make_unique<HttpApi>(*m_store, *m_orders, *m_queries, m_faults, m_metrics, options.debugEndpoints,
+                                      options.threads))
+    , m_http(std::make_unique<HttpServer>(
+          [api = m_api.get()](HttpRequest request, Responder respond) {
+              api->handle(std::move(request), std::move(respond));
+          },
+          &HttpApi::refusal, HttpLimits {.headerTimeout = options.headerTimeout}, ioThreads()))
 {
     // Whoever held a checkout's lock before this start is gone: its request can be resumed at once.
     m_checkout->releaseLocks();
     m_api->enableCheckout(*m_checkout, *m_webhooks, *m_gateway);
-    m_http->set_tcp_nodelay(true);
-    // An idle kept-alive connection holds a worker until this runs out, and a graceful stop waits for it.
-    m_http->set_keep_alive_timeout(2);
-    m_http->set_read_timeout(options.readTimeout);
-    // An answer here is one whole JSON document: there is no partial content. httplib would cut any answer to a
-    // Range header's bytes (a 200 holding the first four bytes of a JSON text, a 416 for an error past its end);
-    // RFC 9110 §14.2 lets a server ignore Range, so the parsed ranges are dropped before routing. The request is
-    // httplib's own non-const object, handed to this hook as const.
-    m_http->set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
-        const_cast<httplib::Request&>(req).ranges.clear();
-        return httplib::Server::HandlerResponse::Unhandled;
-    });
-    m_http->set_payload_max_length(1024 * 1024); // beyond our own 64 KiB check, httplib refuses to read at all
-    const int threads = options.threads;
-    m_http->new_task_queue = [threads] {
-        return new httplib::ThreadPool(static_cast<size_t>(threads));
-    };
-    m_api->registerRoutes(*m_http);
+    m_api->registerRoutes();
     m_reaper = std::thread([this] { reaperLoop(); });
     if (options.completerInterval.count() > 0) {
         m_completer = std::thread([this] { completerLoop(); });
@@ -72,6 +68,9 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
 OrderServer::~OrderServer()
 {
     stop();
+    // The request workers go before the HTTP server they answer into: a worker that still holds a finished request
+    // must not outlive the sessions' registry.
+    m_api.reset();
     if (m_reaper.joinable()) {
         m_reaper.join();
     }
@@ -82,21 +81,7 @@ OrderServer::~OrderServer()
 
 int OrderServer::bind()
 {
-    // httplib listens with a backlog of 5 (compiled into Debian's library); a burst of retries overflows that and
-    // clients wait seconds for SYN retransmits. Remember the socket httplib creates and, once it listens, widen
-    // the backlog (calling listen() again on a listening socket updates it on Linux).
-    int listening = -1;
-    m_http->set_socket_options([&listening](socket_t sock) {
-        httplib::default_socket_options(sock);
-        listening = sock;
-    });
-    const int port = m_options.port == 0 ? m_http->bind_to_any_port(m_options.host)
-                                         : (m_http->bind_to_port(m_options.host, m_options.port) ? m_options.port : -1);
-    // The lambda refers to a local: do not leave it behind for a later socket.
-    m_http->set_socket_options(httplib::default_socket_options);
-    if (port > 0 && listening >= 0) {
-        ::listen(listening, SOMAXCONN);
-    }
+    const int port = m_http->bind(m_options.host, m_options.port);
     if (port > 0) {
         // The gateway delivers its webhooks over HTTP to this very server, as an outside gateway would.
         const bool wildcard = m_options.host == "0.0.0.0" || m_options.host == "::" || m_options.host.empty();
@@ -115,7 +100,7 @@ int OrderServer::bind()
 
 void OrderServer::run()
 {
-    m_http->listen_after_bind();
+    m_http->run();
 }
 
 void OrderServer::stop()

@@ -11,10 +11,6 @@
 #include <mutex>
 #include <thread>
 
-namespace httplib {
-class Server;
-}
-
 namespace onceorder::server {
 
 class Store;
@@ -24,6 +20,7 @@ class StubPaymentGateway;
 class WebhookHandler;
 class OrderQueries;
 class HttpApi;
+class HttpServer;
 
 class OrderServer
 {
@@ -64,7 +61,7 @@ private:
     std::unique_ptr<CheckoutService> m_checkout;
     std::unique_ptr<WebhookHandler> m_webhooks;
     std::unique_ptr<HttpApi> m_api;
-    std::unique_ptr<httplib::Server> m_http;
+    std::unique_ptr<HttpServer> m_http;
 
     std::mutex m_reaperLock;
     std::condition_variable m_reaperWake;

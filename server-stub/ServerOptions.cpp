@@ -27,7 +27,9 @@ std::string serverUsage()
            "  --listen HOST:PORT     address to listen on (default 127.0.0.1:8080; port 0 = any free port)\n"
            "  --db PATH              SQLite database file (default in the app-data folder; :memory: allowed)\n"
            "  --key-ttl SECONDS      how long an idempotency key is remembered (default 86400)\n"
-           "  --threads N            HTTP worker threads (default 8)\n"
+           "  --threads N            request worker threads (default 8)\n"
+           "  --header-timeout SEC   close a connection whose request header has not arrived in SEC seconds\n"
+           "                         (default 10; also the idle time allowed on a kept-alive connection)\n"
            "  --debug-endpoints      serve /_debug/* to loopback clients (faults, teaching modes, reset)\n"
            "  --synchronous MODE     full (default) or normal: SQLite's durability on power loss\n"
            "  --help                 show this help\n"
@@ -68,7 +70,8 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
             options.debugEndpoints = true;
             continue;
         }
-        if (arg != "--listen" && arg != "--db" && arg != "--key-ttl" && arg != "--threads" && arg != "--synchronous") {
+        if (arg != "--listen" && arg != "--db" && arg != "--key-ttl" && arg != "--threads" && arg != "--synchronous" &&
+            arg != "--header-timeout") {
             return OptionsError {"unknown option \"" + arg + "\" (see --help)"};
         }
         const auto v = value();
@@ -103,6 +106,12 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
                 return OptionsError {"--threads wants a number from 1 to 256, got \"" + *v + "\""};
             }
             options.threads = static_cast<int>(*threads);
+        } else if (arg == "--header-timeout") {
+            const auto seconds = parseNumber(*v, 1, 3600);
+            if (!seconds) {
+                return OptionsError {"--header-timeout wants seconds from 1 to 3600, got \"" + *v + "\""};
+            }
+            options.headerTimeout = std::chrono::seconds(*seconds);
         } else if (arg == "--synchronous") {
             if (*v != "full" && *v != "normal") {
                 return OptionsError {"--synchronous wants full or normal, got \"" + *v + "\""};

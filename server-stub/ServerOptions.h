@@ -17,6 +17,11 @@ struct ServerOptions
     std::string dbPath; // empty: the platform's app-data folder
     std::chrono::seconds keyTtl {86400};
     int threads = 8;
+    // A request's header must arrive within this, or the connection is closed (a client that lost its signal
+    // mid-request costs a socket for this long, never a thread); its body, and the taking of its answer, within as
+    // long again. --header-timeout in whole seconds; the request fuzzer shortens it to milliseconds, so a request
+    // that lacks its last bytes is given up at once instead of holding the exchange.
+    std::chrono::milliseconds headerTimeout {10'000};
     bool debugEndpoints = false;
     Synchronous synchronous = Synchronous::Full;
     std::chrono::seconds reapInterval {60};
@@ -24,9 +29,6 @@ struct ServerOptions
     std::chrono::milliseconds lockTimeout {30'000};
     // How often the completer looks for abandoned checkouts (0: only when asked, POST /_debug/complete).
     std::chrono::milliseconds completerInterval {5'000};
-    // How long a connection may wait for the rest of a request. Not a flag: the request fuzzer shortens it, so a
-    // request that lacks its last bytes is given up in milliseconds instead of holding the exchange for seconds.
-    std::chrono::milliseconds readTimeout {5'000};
 };
 
 struct ShowHelp

@@ -3,12 +3,12 @@
 #include "ServerOptions.h"
 
 #include <atomic>
-#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <thread>
 
 using namespace onceorder::server;
@@ -37,7 +37,15 @@ int main(int argc, char** argv)
         std::filesystem::create_directories(std::filesystem::absolute(options.dbPath).parent_path(), ignored);
     }
 
-    // Signals are taken by one thread with sigwait, so no handler runs inside httplib or SQLite.
+    // Every connection is a descriptor, and a slow client keeps its own for up to the header timeout: take all the
+    // descriptors the hard limit allows (the soft limit is often 1024), as servers do.
+    rlimit files {};
+    if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &files);
+    }
+
+    // Signals are taken by one thread with sigwait, so no handler runs inside the HTTP layer or SQLite.
     sigset_t signals;
     sigemptyset(&signals);
     sigaddset(&signals, SIGINT);
@@ -57,11 +65,9 @@ int main(int argc, char** argv)
         std::thread signalWaiter([&server, &runReturned, signals] {
             int received = 0;
             sigwait(&signals, &received);
-            // httplib's stop() does nothing until its accept loop runs, and a signal that arrives just after the
-            // "listening" line may come first; so keep asking until run() has really returned.
-            while (!runReturned.load()) {
+            // Once is enough: a stop() that comes before run() makes run() return as soon as it starts.
+            if (!runReturned.load()) {
                 server.stop();
-                std::this_thread::sleep_for(std::chrono::milliseconds(10));
             }
         });
         const bool ipv6 = options.host.find(':') != std::string::npos;

@@ -88,7 +88,7 @@ std::vector<BadRequest> badRequests()
          .status = 413,
          .type = "/problems/payload-too-large"},
         {.name = "missing key", .key = std::nullopt, .type = "/problems/missing-idempotency-key"},
-        // An empty header value does not survive httplib's parsing: it is the same as no header.
+        // An empty (or blank) header value is the same as no header.
         {.name = "empty key", .key = "", .type = "/problems/missing-idempotency-key"},
         {.name = "blank key", .key = "   ", .type = "/problems/missing-idempotency-key"},
         {.name = "empty quoted key", .key = "\"\"", .type = "/problems/invalid-idempotency-key"},

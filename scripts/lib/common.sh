@@ -8,7 +8,7 @@ ONCEORDER_PACKAGES=(
     build-essential cmake ninja-build pkg-config clang-format
     clang libclang-rt-14-dev
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-l10n-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
-    libcpp-httplib-dev libsqlitecpp-dev libsqlite3-dev prometheus-cpp-dev libssl-dev libcurl4-openssl-dev
+    libcpp-httplib-dev libboost-dev libsqlitecpp-dev libsqlite3-dev prometheus-cpp-dev libssl-dev libcurl4-openssl-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     xvfb xauth imagemagick wrk
 )

@@ -3,8 +3,6 @@
 #include "http/RequestChecks.h"
 #include "support/Problems.h"
 
-#include <httplib.h>
-
 #include <cmath>
 #include <variant>
 
@@ -36,7 +34,7 @@ std::string DebugRoutes::state(std::optional<int> limit)
     return state.json + ",\"totals\":" + state.totals.finish() + "}";
 }
 
-std::optional<DebugRoutes::Settings> DebugRoutes::settingsOf(const httplib::Request& req, httplib::Response& res,
+std::optional<DebugRoutes::Settings> DebugRoutes::settingsOf(const HttpRequest& req, HttpResponse& res,
                                                              Exchange& exchange, const Problem& notAnObject)
 {
     if (!checkJsonBody(req, res, exchange)) {
@@ -56,7 +54,7 @@ std::optional<DebugRoutes::Settings> DebugRoutes::settingsOf(const httplib::Requ
     return Settings {*limit, std::move(*members)};
 }
 
-void DebugRoutes::getState(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+void DebugRoutes::getState(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     if (auto limit = limitOf(req, res, exchange)) {
         answer(res, 200, state(*limit));
@@ -64,7 +62,7 @@ void DebugRoutes::getState(const httplib::Request& req, httplib::Response& res, 
     }
 }
 
-void DebugRoutes::postFaults(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+void DebugRoutes::postFaults(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     auto bad = [&](std::string detail) {
         answer(res, problems::invalidFault(std::move(detail)), exchange);
@@ -110,7 +108,7 @@ void DebugRoutes::postFaults(const httplib::Request& req, httplib::Response& res
     exchange.outcome = std::string(faultKindName(fault.kind));
 }
 
-void DebugRoutes::postMode(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+void DebugRoutes::postMode(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     auto settings = settingsOf(req, res, exchange,
                                problems::invalidMode("send a JSON object such as {\"check_then_insert\":true}"));
@@ -139,7 +137,7 @@ void DebugRoutes::postMode(const httplib::Request& req, httplib::Response& res, 
     exchange.outcome = "ok";
 }
 
-void DebugRoutes::postReset(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+void DebugRoutes::postReset(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     auto limit = limitOf(req, res, exchange);
     if (!limit) {
@@ -154,7 +152,7 @@ void DebugRoutes::postReset(const httplib::Request& req, httplib::Response& res,
     exchange.outcome = "reset";
 }
 
-void DebugRoutes::postComplete(const httplib::Request&, httplib::Response& res, Exchange& exchange)
+void DebugRoutes::postComplete(const HttpRequest&, HttpResponse& res, Exchange& exchange)
 {
     const int finished = m_checkout->completeAbandoned();
     m_metrics.recordCheckoutsCompleted(finished);

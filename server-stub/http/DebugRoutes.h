@@ -23,11 +23,11 @@ public:
     DebugRoutes(Store& store, OrderQueries& queries, Faults& faults, Metrics& metrics);
     void enableCheckout(CheckoutService& checkout, StubPaymentGateway& gateway);
 
-    void getState(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
-    void postFaults(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
-    void postMode(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
-    void postReset(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
-    void postComplete(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
+    void getState(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+    void postFaults(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+    void postMode(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+    void postReset(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+    void postComplete(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
 
 private:
     // What POST /_debug/faults and /_debug/mode change, and how much state they answer with.
@@ -38,7 +38,7 @@ private:
     };
     // Their shared prelude: a JSON body, ?limit=, and a JSON object in the body (`notAnObject` is the route's own
     // problem for anything else). Nothing, with the problem answered, if one of them is missing.
-    std::optional<Settings> settingsOf(const httplib::Request& req, httplib::Response& res, Exchange& exchange,
+    std::optional<Settings> settingsOf(const HttpRequest& req, HttpResponse& res, Exchange& exchange,
                                        const Problem& notAnObject);
     // The debug state with each row list capped at its newest `limit` rows (all without one), plus "totals".
     std::string state(std::optional<int> limit);

@@ -2,15 +2,12 @@
 // and the two ways every handler answers: JSON, or problem+json with the problem's cause as the outcome.
 #pragma once
 
+#include "http/HttpRequest.h"
+#include "http/HttpResponse.h"
 #include "support/Problem.h"
 
 #include <functional>
 #include <string>
-
-namespace httplib {
-struct Request;
-struct Response;
-} // namespace httplib
 
 namespace onceorder::server {
 
@@ -21,10 +18,11 @@ struct Exchange
     std::string outcome;
 };
 
-// A route's handler: answers into the response and tells the exchange what came of it.
-using Handler = std::function<void(const httplib::Request&, httplib::Response&, Exchange&)>;
+// A route's handler: answers into the response and tells the exchange what came of it. It may block (SQLite): HttpApi
+// runs it on a request worker, never on an I/O thread.
+using Handler = std::function<void(const HttpRequest&, HttpResponse&, Exchange&)>;
 
-void answer(httplib::Response& res, int status, const std::string& json);
-void answer(httplib::Response& res, const Problem& problem, Exchange& exchange);
+void answer(HttpResponse& res, int status, const std::string& json);
+void answer(HttpResponse& res, const Problem& problem, Exchange& exchange);
 
 } // namespace onceorder::server

@@ -4,20 +4,38 @@
 #include "support/Json.h"
 #include "support/Problems.h"
 
-#include <httplib.h>
-
 #include <charconv>
-#include <chrono>
 #include <cstdio>
 
 namespace onceorder::server {
 
+namespace {
+
+// Runs a handler with the catch-all: whatever it throws is answered as a 500 problem.
+void runCaught(const Handler& handler, const HttpRequest& req, HttpResponse& res, Exchange& exchange)
+{
+    try {
+        handler(req, res, exchange);
+    } catch (const std::exception& error) {
+        res = {};
+        answer(res, problems::internalError(error.what()), exchange);
+        exchange.outcome = "internal-error";
+    } catch (...) {
+        res = {};
+        answer(res, problems::internalError("unknown error"), exchange);
+        exchange.outcome = "internal-error";
+    }
+}
+
+} // namespace
+
 HttpApi::HttpApi(Store& store, OrderService& orders, OrderQueries& queries, Faults& faults, Metrics& metrics,
-                 bool debugEndpoints)
+                 bool debugEndpoints, int workers)
     : m_metrics(metrics)
     , m_debugEndpoints(debugEndpoints)
     , m_orderRoutes(store, orders, queries, metrics)
     , m_debugRoutes(store, queries, faults, metrics)
+    , m_workers(workers)
 {
 }
 
@@ -28,104 +46,159 @@ void HttpApi::enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks
     m_debugRoutes.enableCheckout(checkout, gateway);
 }
 
-void HttpApi::registerRoutes(httplib::Server& server)
+void HttpApi::registerRoutes()
 {
     auto orders = [this](auto handler) {
-        return std::bind_front(handler, &m_orderRoutes);
+        return blocking(std::bind_front(handler, &m_orderRoutes));
     };
     auto debug = [this](auto handler) {
-        return std::bind_front(handler, &m_debugRoutes);
+        return blocking(debugGate(std::bind_front(handler, &m_debugRoutes)));
     };
 
-    server.Post("/orders", route("POST /orders", orders(&OrderRoutes::postOrder)));
+    add("POST", "/orders", "POST /orders", orders(&OrderRoutes::postOrder));
     if (m_checkout) {
-        server.Post("/checkout", route("POST /checkout", orders(&OrderRoutes::postCheckout)));
-        server.Post("/webhooks/payments", route("POST /webhooks/payments", orders(&OrderRoutes::postWebhook)));
-        server.Post("/_debug/complete", debugRoute("POST /_debug/complete", debug(&DebugRoutes::postComplete)));
+        add("POST", "/checkout", "POST /checkout", orders(&OrderRoutes::postCheckout));
+        add("POST", "/webhooks/payments", "POST /webhooks/payments", orders(&OrderRoutes::postWebhook));
+        add("POST", "/_debug/complete", "POST /_debug/complete", debug(&DebugRoutes::postComplete));
     }
-    server.Get("/orders", route("GET /orders", orders(&OrderRoutes::getOrders)));
-    server.Get(R"(/orders/([^/]+))", route("GET /orders/{id}", orders(&OrderRoutes::getOrder)));
-    server.Get("/products", route("GET /products", orders(&OrderRoutes::getProducts)));
-    server.Put(R"(/products/([^/]+)/stock)", route("PUT /products/{id}/stock", orders(&OrderRoutes::putStock)));
-    server.Get("/healthz", route("GET /healthz", [](auto&, auto& res, auto& ex) {
-                   answer(res, 200, R"({"status":"ok"})");
-                   ex.outcome = "ok";
-               }));
-    server.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
-        res.set_content(m_metrics.render(), "text/plain; version=0.0.4; charset=utf-8");
+    add("GET", "/orders", "GET /orders", orders(&OrderRoutes::getOrders));
+    add("GET", "/orders/([^/]+)", "GET /orders/{id}", orders(&OrderRoutes::getOrder));
+    add("GET", "/products", "GET /products", orders(&OrderRoutes::getProducts));
+    add("PUT", "/products/([^/]+)/stock", "PUT /products/{id}/stock", orders(&OrderRoutes::putStock));
+    add("GET", "/healthz", "GET /healthz", immediate([](auto&, auto& res, auto& ex) {
+            answer(res, 200, R"({"status":"ok"})");
+            ex.outcome = "ok";
+        }));
+    // Not a counted route: neither metered nor logged (a scrape every few seconds would drown the log).
+    add("GET", "/metrics", "", [this](Call& call, std::function<void()> done) {
+        call.response.setContent(m_metrics.render(), "text/plain; version=0.0.4; charset=utf-8");
+        done();
     });
 
-    server.Get("/_debug/state", debugRoute("GET /_debug/state", debug(&DebugRoutes::getState)));
-    server.Post("/_debug/faults", debugRoute("POST /_debug/faults", debug(&DebugRoutes::postFaults)));
-    server.Post("/_debug/mode", debugRoute("POST /_debug/mode", debug(&DebugRoutes::postMode)));
-    server.Post("/_debug/reset", debugRoute("POST /_debug/reset", debug(&DebugRoutes::postReset)));
-
-    // httplib answers unknown routes and oversized bodies itself with an empty body; give them a problem too.
-    server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-        if (!res.body.empty()) {
-            return;
-        }
-        Exchange ignored;
-        if (res.status == 413) {
-            answer(res, problems::payloadTooLarge(kMaxBodyBytes), ignored);
-        } else if (res.status == 404 || res.status == 405) {
-            answer(res, problems::notFound("no such route"), ignored);
-        } else {
-            answer(res, problems::httpError(res.status), ignored);
-        }
-    });
+    add("GET", "/_debug/state", "GET /_debug/state", debug(&DebugRoutes::getState));
+    add("POST", "/_debug/faults", "POST /_debug/faults", debug(&DebugRoutes::postFaults));
+    add("POST", "/_debug/mode", "POST /_debug/mode", debug(&DebugRoutes::postMode));
+    add("POST", "/_debug/reset", "POST /_debug/reset", debug(&DebugRoutes::postReset));
 }
 
-HttpApi::Route HttpApi::route(std::string name, Handler handler)
+void HttpApi::add(std::string method, const std::string& pattern, std::string name, AsyncHandler handler)
 {
-    return [this, name = std::move(name), handler = std::move(handler)](const httplib::Request& req,
-                                                                        httplib::Response& res) {
-        const auto started = std::chrono::steady_clock::now();
-        Exchange exchange;
-        try {
-            handler(req, res, exchange);
-        } catch (const std::exception& error) {
-            answer(res, problems::internalError(error.what()), exchange);
-            exchange.outcome = "internal-error";
-        } catch (...) {
-            answer(res, problems::internalError("unknown error"), exchange);
-            exchange.outcome = "internal-error";
+    m_routes.push_back({std::move(method), std::regex(pattern), std::move(name), std::move(handler)});
+}
+
+void HttpApi::handle(HttpRequest request, Responder respond)
+{
+    const Route* route = nullptr;
+    std::smatch match;
+    for (const auto& candidate : m_routes) {
+        // HEAD is answered as GET would be (the session sends no body).
+        const bool method =
+            candidate.method == request.method || (candidate.method == "GET" && request.method == "HEAD");
+        if (method && std::regex_match(request.path, match, candidate.pattern)) {
+            route = &candidate;
+            break;
         }
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        m_metrics.recordRequest(name, exchange.outcome, seconds);
-        log(req, res, exchange, seconds);
+    }
+    if (!route) {
+        // Unknown paths and methods alike, as the routes are documented: a problem, not counted, not logged.
+        HttpResponse response;
+        Exchange ignored;
+        answer(response, problems::notFound("no such route"), ignored);
+        respond(std::move(response));
+        return;
+    }
+    request.matches.assign(match.begin(), match.end());
+    auto call = std::make_shared<Call>();
+    call->request = std::move(request);
+    call->respond = std::move(respond);
+    call->started = std::chrono::steady_clock::now();
+    try {
+        route->handler(*call, [this, call, route] { finish(route->name, *call); });
+    } catch (...) {
+        // An asynchronous handler that throws before it hands the call on; blocking() never does.
+        Exchange ignored;
+        call->response = {};
+        answer(call->response, problems::internalError("the request could not be started"), ignored);
+        call->respond(std::move(call->response));
+    }
+}
+
+HttpApi::AsyncHandler HttpApi::blocking(Handler handler)
+{
+    return [this, handler = std::move(handler)](Call& call, std::function<void()> done) {
+        m_workers.post([&call, &handler, done = std::move(done)] {
+            call.started = std::chrono::steady_clock::now(); // the log's ms is the handler's own time
+            runCaught(handler, call.request, call.response, call.exchange);
+            done();
+        });
     };
 }
 
-HttpApi::Route HttpApi::debugRoute(std::string name, Handler handler)
+HttpApi::AsyncHandler HttpApi::immediate(Handler handler)
 {
-    return route(std::move(name), [this, handler = std::move(handler)](auto& req, auto& res, auto& exchange) {
+    return [handler = std::move(handler)](Call& call, std::function<void()> done) {
+        runCaught(handler, call.request, call.response, call.exchange);
+        done();
+    };
+}
+
+Handler HttpApi::debugGate(Handler handler)
+{
+    return [this, handler = std::move(handler)](auto& req, auto& res, auto& exchange) {
         if (!m_debugEndpoints) {
             answer(res, problems::notFound("debug endpoints are off; start the server with --debug-endpoints"),
                    exchange);
             return;
         }
-        if (!isLoopback(req.remote_addr)) {
+        if (!isLoopback(req.remoteAddr)) {
             answer(res, problems::debugLoopbackOnly(), exchange);
             return;
         }
         handler(req, res, exchange);
-    });
+    };
 }
 
-void HttpApi::log(const httplib::Request& req, const httplib::Response& res, const Exchange& exchange, double seconds)
+void HttpApi::finish(const std::string& name, Call& call)
+{
+    if (!name.empty()) {
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - call.started).count();
+        m_metrics.recordRequest(name, call.exchange.outcome, seconds);
+        log(call, seconds);
+    }
+    call.respond(std::move(call.response));
+}
+
+HttpResponse HttpApi::refusal(int status, std::string_view field)
+{
+    HttpResponse response;
+    Exchange ignored;
+    if (status == 413) {
+        answer(response, problems::payloadTooLarge(kMaxBodyBytes), ignored);
+    } else if (sameHeaderName(field, "Idempotency-Key")) {
+        // A control byte in the key: the key's own problem, as if the parser had let it through to ours.
+        answer(response,
+               problems::invalidIdempotencyKey(
+                   "the Idempotency-Key may contain only visible ASCII characters (no spaces or controls)"),
+               ignored);
+    } else {
+        answer(response, problems::httpError(status), ignored);
+    }
+    return response;
+}
+
+void HttpApi::log(const Call& call, double seconds)
 {
     // std::to_chars writes what "%.2f" writes, without printf's format parsing.
     char ms[32];
     const auto written = std::to_chars(ms, ms + sizeof ms, seconds * 1000, std::chars_format::fixed, 2);
     std::string line = JsonObjectWriter()
                            .str("ts", isoTime(SystemClock().nowMs()))
-                           .str("method", req.method)
-                           .str("path", req.path)
-                           .str("client", exchange.client)
-                           .str("key", exchange.key)
-                           .str("outcome", exchange.outcome)
-                           .num("status", res.status)
+                           .str("method", call.request.method)
+                           .str("path", call.request.path)
+                           .str("client", call.exchange.client)
+                           .str("key", call.exchange.key)
+                           .str("outcome", call.exchange.outcome)
+                           .num("status", call.response.status)
                            .raw("ms", std::string_view(ms, static_cast<std::size_t>(written.ptr - ms)))
                            .finish();
     line += '\n';

@@ -6,8 +6,6 @@
 #include "support/Json.h"
 #include "support/Problems.h"
 
-#include <httplib.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -43,8 +41,8 @@ void OrderRoutes::enableCheckout(CheckoutService& checkout, WebhookHandler& webh
 }
 
 template<typename Command>
-void OrderRoutes::postIdempotent(const httplib::Request& req, httplib::Response& res, Exchange& exchange,
-                                 Parse<Command> parse, const Place<Command>& place)
+void OrderRoutes::postIdempotent(const HttpRequest& req, HttpResponse& res, Exchange& exchange, Parse<Command> parse,
+                                 const Place<Command>& place)
 {
     auto client = keyedRequest(m_store, req, res, exchange);
     if (!client) {
@@ -61,7 +59,7 @@ void OrderRoutes::postIdempotent(const httplib::Request& req, httplib::Response&
     answerOrder(res, place(*client, exchange.key, std::get<Command>(command)), exchange);
 }
 
-void OrderRoutes::postOrder(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+void OrderRoutes::postOrder(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     postIdempotent<OrderCommand>(req, res, exchange, parseOrderCommand,
                                  [this](const Client& client, const std::string& key, const OrderCommand& command) {
@@ -69,7 +67,7 @@ void OrderRoutes::postOrder(const httplib::Request& req, httplib::Response& res,
                                  });
 }
 
-void OrderRoutes::postCheckout(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+void OrderRoutes::postCheckout(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     postIdempotent<CheckoutCommand>(
         req, res, exchange, parseCheckoutCommand,
@@ -78,23 +76,23 @@ void OrderRoutes::postCheckout(const httplib::Request& req, httplib::Response& r
         });
 }
 
-void OrderRoutes::postWebhook(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+void OrderRoutes::postWebhook(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     if (!checkJsonBody(req, res, exchange)) {
         return;
     }
-    answerOrder(res, m_webhooks->handle(req.body, req.get_header_value("Gateway-Signature")), exchange);
+    answerOrder(res, m_webhooks->handle(req.body, req.header("Gateway-Signature")), exchange);
 }
 
-void OrderRoutes::answerOrder(httplib::Response& res, const OrderResponse& response, Exchange& exchange)
+void OrderRoutes::answerOrder(HttpResponse& res, const OrderResponse& response, Exchange& exchange)
 {
     res.status = response.status;
-    res.set_content(response.body, response.isProblem() ? kProblemContentType : "application/json");
+    res.setContent(response.body, response.isProblem() ? kProblemContentType : "application/json");
     if (response.retryAfterSeconds) {
-        res.set_header("Retry-After", std::to_string(*response.retryAfterSeconds));
+        res.setHeader("Retry-After", std::to_string(*response.retryAfterSeconds));
     }
     if (response.replayed) {
-        res.set_header("Idempotent-Replayed", "true");
+        res.setHeader("Idempotent-Replayed", "true");
     }
     if (response.outcome == "created") {
         m_metrics.recordOrderCreated();
@@ -102,7 +100,7 @@ void OrderRoutes::answerOrder(httplib::Response& res, const OrderResponse& respo
     exchange.outcome = response.outcome;
 }
 
-void OrderRoutes::getOrders(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+void OrderRoutes::getOrders(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     auto client = authenticate(m_store, req, res, exchange);
     if (!client) {
@@ -113,14 +111,14 @@ void OrderRoutes::getOrders(const httplib::Request& req, httplib::Response& res,
         return;
     }
     std::optional<std::string> cartId;
-    if (req.has_param("cart_id")) {
-        cartId = req.get_param_value("cart_id");
+    if (req.hasParam("cart_id")) {
+        cartId = req.param("cart_id");
     }
     answer(res, 200, m_queries.ordersJson(client->id, cartId, *limit));
     exchange.outcome = "ok";
 }
 
-void OrderRoutes::getOrder(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+void OrderRoutes::getOrder(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     auto client = authenticate(m_store, req, res, exchange);
     if (!client) {
@@ -142,13 +140,13 @@ void OrderRoutes::getOrder(const httplib::Request& req, httplib::Response& res, 
     exchange.outcome = "ok";
 }
 
-void OrderRoutes::getProducts(const httplib::Request&, httplib::Response& res, Exchange& exchange)
+void OrderRoutes::getProducts(const HttpRequest&, HttpResponse& res, Exchange& exchange)
 {
     answer(res, 200, m_queries.productsJson());
     exchange.outcome = "ok";
 }
 
-void OrderRoutes::putStock(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+void OrderRoutes::putStock(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     auto client = authenticate(m_store, req, res, exchange);
     if (!client) {

@@ -24,13 +24,13 @@ public:
     OrderRoutes(Store& store, OrderService& orders, OrderQueries& queries, Metrics& metrics);
     void enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks);
 
-    void postOrder(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
-    void postCheckout(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
-    void postWebhook(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
-    void getOrders(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
-    void getOrder(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
-    void getProducts(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
-    void putStock(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
+    void postOrder(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+    void postCheckout(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+    void postWebhook(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+    void getOrders(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+    void getOrder(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+    void getProducts(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+    void putStock(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
 
 private:
     template<typename Command>
@@ -40,10 +40,10 @@ private:
 
     // POST /orders and POST /checkout: the request checks, the command, its products, then the service's answer.
     template<typename Command>
-    void postIdempotent(const httplib::Request& req, httplib::Response& res, Exchange& exchange, Parse<Command> parse,
+    void postIdempotent(const HttpRequest& req, HttpResponse& res, Exchange& exchange, Parse<Command> parse,
                         const Place<Command>& place);
     // The service's answer as it is (a replay byte for byte), with Retry-After and Idempotent-Replayed.
-    void answerOrder(httplib::Response& res, const OrderResponse& response, Exchange& exchange);
+    void answerOrder(HttpResponse& res, const OrderResponse& response, Exchange& exchange);
 
     Store& m_store;
     OrderService& m_orders;

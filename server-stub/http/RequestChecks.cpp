@@ -4,8 +4,6 @@
 #include "support/IdempotencyKey.h"
 #include "support/Problems.h"
 
-#include <httplib.h>
-
 #include <algorithm>
 #include <cctype>
 #include <string_view>
@@ -46,10 +44,10 @@ bool isLoopback(const std::string& address)
     return address.rfind("127.", 0) == 0 || address == "::1" || address.rfind("::ffff:127.", 0) == 0;
 }
 
-bool checkJsonBody(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+bool checkJsonBody(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
-    if (!isJsonContentType(req.get_header_value("Content-Type"))) {
-        answer(res, problems::unsupportedMediaType(req.get_header_value("Content-Type")), exchange);
+    if (req.headerCount("Content-Type") > 1 || !isJsonContentType(req.header("Content-Type"))) {
+        answer(res, problems::unsupportedMediaType(req.header("Content-Type")), exchange);
         return false;
     }
     if (req.body.size() > kMaxBodyBytes) {
@@ -59,11 +57,12 @@ bool checkJsonBody(const httplib::Request& req, httplib::Response& res, Exchange
     return true;
 }
 
-std::optional<std::optional<int>> limitOf(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+std::optional<std::optional<int>> limitOf(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     std::vector<std::string> values;
-    for (std::size_t i = 0; i < req.get_param_value_count("limit"); ++i) {
-        values.push_back(req.get_param_value("limit", i));
+    const auto [first, last] = req.params.equal_range("limit");
+    for (auto it = first; it != last; ++it) {
+        values.push_back(it->second);
     }
     auto limit = parseLimit(values);
     if (auto* problem = std::get_if<Problem>(&limit)) {
@@ -73,11 +72,11 @@ std::optional<std::optional<int>> limitOf(const httplib::Request& req, httplib::
     return std::get<std::optional<int>>(limit);
 }
 
-std::optional<Client> authenticate(const Store& store, const httplib::Request& req, httplib::Response& res,
-                                   Exchange& exchange)
+std::optional<Client> authenticate(const Store& store, const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
-    const std::string header = req.get_header_value("Authorization");
-    if (!startsWithNoCase(header, "Bearer ") || header.size() <= 7) {
+    // Byte for byte, like the Idempotency-Key; two Authorization headers name no one client.
+    const std::string header = req.header("Authorization");
+    if (req.headerCount("Authorization") != 1 || !startsWithNoCase(header, "Bearer ") || header.size() <= 7) {
         answer(res, problems::unauthenticated(), exchange);
         return std::nullopt;
     }
@@ -90,8 +89,7 @@ std::optional<Client> authenticate(const Store& store, const httplib::Request& r
     return client;
 }
 
-std::optional<Client> keyedRequest(const Store& store, const httplib::Request& req, httplib::Response& res,
-                                   Exchange& exchange)
+std::optional<Client> keyedRequest(const Store& store, const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     auto client = authenticate(store, req, res, exchange);
     if (!client) {
@@ -101,14 +99,23 @@ std::optional<Client> keyedRequest(const Store& store, const httplib::Request& r
         answer(res, problems::operatorCannotOrder(), exchange);
         return std::nullopt;
     }
-    // One look-up, not has_header and get_header_value: each is a case-insensitive search of the headers.
-    const auto keyHeader = req.headers.find("Idempotency-Key");
-    if (keyHeader == req.headers.end()) {
+    // The header byte for byte, as it came: distinct keys on the wire must never collapse into one stored key (no
+    // percent-decoding, no cut at a NUL). Two headers are a list of keys, refused like "a", "b" in one header: which
+    // one the client meant is not ours to guess. An empty value is the same as none.
+    const std::size_t keyHeaders = req.headerCount("Idempotency-Key");
+    const std::string* keyHeader = req.findHeader("Idempotency-Key");
+    if (keyHeaders == 1 && keyHeader->find_first_not_of(" \t") == std::string::npos) {
+        keyHeader = nullptr;
+    }
+    if (!keyHeader) {
         answer(res, problems::missingIdempotencyKey(req.path), exchange);
         exchange.outcome = "missing-key";
         return std::nullopt;
     }
-    auto key = parseIdempotencyKey(keyHeader->second.c_str()); // up to a NUL, as get_header_value reads it
+    auto key = keyHeaders > 1
+        ? std::variant<std::string, KeyError>(
+              KeyError {"the request has " + std::to_string(keyHeaders) + " Idempotency-Key headers; send exactly one"})
+        : parseIdempotencyKey(*keyHeader);
     if (auto* error = std::get_if<KeyError>(&key)) {
         answer(res, problems::invalidIdempotencyKey(error->detail), exchange);
         exchange.outcome = "invalid-key";
@@ -121,7 +128,7 @@ std::optional<Client> keyedRequest(const Store& store, const httplib::Request& r
     return client;
 }
 
-bool productsExist(const Store& store, const OrderCommand& command, httplib::Response& res, Exchange& exchange)
+bool productsExist(const Store& store, const OrderCommand& command, HttpResponse& res, Exchange& exchange)
 {
     for (const auto& line : command.lines) {
         if (!store.productExists(line.product)) {

@@ -20,21 +20,19 @@ bool isLoopback(const std::string& address);
 
 // What every JSON-bodied request needs: Content-Type application/json and at most kMaxBodyBytes. False with the
 // problem already answered otherwise.
-bool checkJsonBody(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
+bool checkJsonBody(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
 
 // The request's ?limit= (an empty optional if absent), or nothing with a 400 invalid-limit already answered.
-std::optional<std::optional<int>> limitOf(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
+std::optional<std::optional<int>> limitOf(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
 
 // The client behind the bearer API key (into exchange.client), or nothing with a 401 already answered.
-std::optional<Client> authenticate(const Store& store, const httplib::Request& req, httplib::Response& res,
-                                   Exchange& exchange);
+std::optional<Client> authenticate(const Store& store, const HttpRequest& req, HttpResponse& res, Exchange& exchange);
 
 // What POST /orders and POST /checkout check before anything else: the client (not the operator), the
 // Idempotency-Key (into exchange.key) and a JSON body of acceptable size. Otherwise the problem is answered.
-std::optional<Client> keyedRequest(const Store& store, const httplib::Request& req, httplib::Response& res,
-                                   Exchange& exchange);
+std::optional<Client> keyedRequest(const Store& store, const HttpRequest& req, HttpResponse& res, Exchange& exchange);
 
 // Unknown products are refused before the key is used.
-bool productsExist(const Store& store, const OrderCommand& command, httplib::Response& res, Exchange& exchange);
+bool productsExist(const Store& store, const OrderCommand& command, HttpResponse& res, Exchange& exchange);
 
 } // namespace onceorder::server

@@ -58,11 +58,15 @@ function sourceFiles(dir) {
 }
 const sources = sourceFiles(path.join(root, 'server-stub')).map((file) => readFileSync(file, 'utf8'));
 
-// httplib registrations: server.Post("/orders", …) or server.Get(R"(/orders/([^/]+))", …); a capture is a parameter.
+// Route registrations: HttpApi's add("POST", "/orders", …) or add("GET", "/orders/([^/]+)", …) (and httplib's
+// server.Post("/orders", …) style, should a route be registered so); a capture is a parameter.
 const serverRoutes = new Set();
 for (const text of sources) {
     for (const m of text.matchAll(/\.(Get|Post|Put|Delete|Patch)\(\s*(?:R"\()?"?(\/[^"\s,]*?)(?:\)")?"?\s*,/g)) {
         serverRoutes.add(`${m[1].toUpperCase()} ${m[2].replace(/\(\[\^\/\]\+\)/g, '{}')}`);
+    }
+    for (const m of text.matchAll(/\badd\(\s*"(GET|POST|PUT|DELETE|PATCH)"\s*,\s*"(\/[^"\s]*)"/g)) {
+        serverRoutes.add(`${m[1]} ${m[2].replace(/\(\[\^\/\]\+\)/g, '{}')}`);
     }
 }
 const documentedRoutes = new Set();

@@ -79,7 +79,7 @@ public:
         m_options.threads = 4; // a checkout's webhook needs a second worker
         m_options.completerInterval = std::chrono::milliseconds(0);
         m_options.reapInterval = std::chrono::hours(24);
-        m_options.readTimeout = std::chrono::milliseconds(5); // all bytes are sent before the server reads
+        m_options.headerTimeout = std::chrono::milliseconds(5); // all bytes are sent before the server reads
         m_options.synchronous = Synchronous::Normal; // durability across power loss is not what is fuzzed
         m_server = std::make_unique<OrderServer>(m_options, m_clock);
         m_port = m_server->bind();

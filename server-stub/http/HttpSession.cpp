@@ -1,0 +1,276 @@
+#include "http/HttpSession.h"
+
+#include "http/HttpServer.h"
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <string_view>
+
+namespace onceorder::server {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+
+namespace {
+
+bool expectsContinue(std::string_view value)
+{
+    constexpr std::string_view expected = "100-continue";
+    return value.size() == expected.size() &&
+        std::equal(value.begin(), value.end(), expected.begin(),
+                   [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+}
+
+} // namespace
+
+HttpSession::HttpSession(net::ip::tcp::socket socket, HttpServer& server)
+    : m_server(server)
+    , m_stream(std::move(socket))
+{
+    boost::system::error_code ignored;
+    m_stream.socket().set_option(net::ip::tcp::no_delay(true), ignored);
+    const auto remote = m_stream.socket().remote_endpoint(ignored);
+    m_remoteAddr = ignored ? std::string() : remote.address().to_string();
+}
+
+HttpSession::~HttpSession()
+{
+    m_server.remove(this);
+}
+
+void HttpSession::start()
+{
+    net::dispatch(m_stream.get_executor(), [self = shared_from_this()] { self->readHeader(); });
+}
+
+void HttpSession::stop()
+{
+    net::dispatch(m_stream.get_executor(), [self = shared_from_this()] {
+        self->m_stopping = true;
+        if (!self->m_answering) {
+            self->close();
+        }
+    });
+}
+
+void HttpSession::readHeader()
+{
+    if (m_stopping || m_server.stopping()) {
+        close();
+        return;
+    }
+    m_parser.emplace();
+    m_parser->header_limit(static_cast<std::uint32_t>(m_server.m_limits.maxHeaderBytes));
+    m_parser->body_limit(m_server.m_limits.maxBodyBytes);
+    m_stream.expires_after(m_server.m_limits.headerTimeout);
+    http::async_read_header(
+        m_stream, m_buffer, *m_parser,
+        [self = shared_from_this()](beast::error_code error, std::size_t) { self->onHeader(error); });
+}
+
+void HttpSession::onHeader(beast::error_code error)
+{
+    if (error == http::error::body_limit) {
+        refuse(413); // a Content-Length over the limit: refused before a byte of the body is read
+        return;
+    }
+    if (error) {
+        // The client closed, went silent past the header timeout, or the server is stopping: nothing to answer.
+        // Anything else is a request that cannot be read.
+        const bool gone = error == http::error::end_of_stream || error == http::error::partial_message ||
+            error == beast::error::timeout || error == net::error::operation_aborted ||
+            error == net::error::connection_reset || m_stopping;
+        if (gone) {
+            close();
+        } else {
+            const std::string field = unreadableField();
+            refuse(400, field);
+        }
+        return;
+    }
+    const auto expect = m_parser->get()[http::field::expect];
+    if (expectsContinue(std::string_view(expect.data(), expect.size()))) {
+        m_continue = {http::status::continue_, m_parser->get().version()};
+        m_stream.expires_after(m_server.m_limits.headerTimeout);
+        http::async_write(m_stream, m_continue, [self = shared_from_this()](beast::error_code written, std::size_t) {
+            if (written) {
+                self->close();
+                return;
+            }
+            self->readBody();
+        });
+        return;
+    }
+    readBody();
+}
+
+void HttpSession::readBody()
+{
+    m_stream.expires_after(m_server.m_limits.headerTimeout);
+    http::async_read(m_stream, m_buffer, *m_parser,
+                     [self = shared_from_this()](beast::error_code error, std::size_t) { self->onBody(error); });
+}
+
+void HttpSession::onBody(beast::error_code error)
+{
+    if (error == http::error::body_limit) {
+        refuse(413); // a chunked body that grew over the limit
+        return;
+    }
+    if (error) {
+        const bool gone = error == http::error::end_of_stream || error == http::error::partial_message ||
+            error == beast::error::timeout || error == net::error::operation_aborted ||
+            error == net::error::connection_reset || m_stopping;
+        if (gone) {
+            close();
+        } else {
+            refuse(400);
+        }
+        return;
+    }
+    dispatch();
+}
+
+void HttpSession::dispatch()
+{
+    auto message = m_parser->release();
+    const bool keepAlive = message.keep_alive();
+    HttpRequest request;
+    request.method = std::string(message.method_string());
+    request.target = std::string(message.target());
+    request.parseTarget();
+    request.headers.reserve(static_cast<std::size_t>(std::distance(message.begin(), message.end())));
+    for (const auto& field : message) {
+        request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    }
+    request.body = std::move(message.body());
+    request.remoteAddr = m_remoteAddr;
+    m_head = message.method() == http::verb::head;
+    m_answering = true;
+    // The responder may be called from a worker: it hops back to this connection's strand, and the work guard keeps
+    // the I/O threads running (and a graceful stop waiting) until the answer is written. The session is released
+    // before the work guard (members go in reverse order), so a worker never drops the last reference to a session
+    // after run() has returned and the server is gone.
+    struct Pending
+    {
+        net::executor_work_guard<net::io_context::executor_type> work;
+        std::shared_ptr<HttpSession> session;
+        bool keepAlive;
+    };
+    auto pending =
+        std::make_shared<Pending>(Pending {net::make_work_guard(m_server.m_io), shared_from_this(), keepAlive});
+    m_server.m_handler(std::move(request), [pending](HttpResponse response) {
+        net::post(pending->session->m_stream.get_executor(), [pending, response = std::move(response)]() mutable {
+            pending->session->write(std::move(response), pending->keepAlive);
+        });
+    });
+}
+
+void HttpSession::refuse(int status, std::string_view field)
+{
+    m_answering = true;
+    m_head = false;
+    write(m_server.m_errorAnswer(status, field), false);
+}
+
+std::string HttpSession::unreadableField() const
+{
+    const auto data = m_buffer.data();
+    std::string_view raw(static_cast<const char*>(data.data()), data.size());
+    raw = raw.substr(0, raw.find("\r\n\r\n"));
+    while (!raw.empty()) {
+        const auto end = raw.find("\r\n");
+        const std::string_view line = raw.substr(0, end);
+        const bool control = std::any_of(line.begin(), line.end(), [](char c) {
+            return (static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7F;
+        });
+        const auto colon = line.find(':');
+        if (control && colon != std::string_view::npos) {
+            return std::string(line.substr(0, colon));
+        }
+        raw = end == std::string_view::npos ? std::string_view() : raw.substr(end + 2);
+    }
+    return {};
+}
+
+void HttpSession::write(HttpResponse response, bool keepAlive)
+{
+    keepAlive = keepAlive && !m_stopping && !m_server.stopping();
+    m_response = {};
+    m_response.version(11);
+    m_response.result(static_cast<unsigned>(response.status));
+    if (!response.contentType.empty()) {
+        m_response.set(http::field::content_type, response.contentType);
+    }
+    for (auto& [name, value] : response.headers) {
+        m_response.insert(name, value);
+    }
+    m_response.body() = std::move(response.body);
+    m_response.keep_alive(keepAlive);
+    m_response.prepare_payload();
+    if (m_head) {
+        m_response.body().clear(); // Content-Length still says what a GET would carry
+    }
+    m_stream.expires_after(m_server.m_limits.headerTimeout);
+    http::async_write(m_stream, m_response,
+                      [self = shared_from_this(), keepAlive](beast::error_code error, std::size_t) {
+                          self->onWrite(error, keepAlive);
+                      });
+}
+
+void HttpSession::onWrite(beast::error_code error, bool keepAlive)
+{
+    m_answering = false;
+    if (error) {
+        close();
+        return;
+    }
+    if (!keepAlive) {
+        // Stopping: whatever the client might still send is of no interest, and waiting for it would hold up the
+        // shutdown.
+        if (m_stopping || m_server.stopping()) {
+            close();
+        } else {
+            lingeringClose();
+        }
+        return;
+    }
+    readHeader();
+}
+
+void HttpSession::lingeringClose()
+{
+    beast::error_code ignored;
+    m_stream.socket().shutdown(net::ip::tcp::socket::shutdown_send, ignored);
+    m_stream.expires_after(m_server.m_limits.headerTimeout);
+    drain();
+}
+
+void HttpSession::drain()
+{
+    m_stream.async_read_some(net::buffer(m_discard), [self = shared_from_this()](beast::error_code error, std::size_t) {
+        if (error || self->m_stopping) {
+            self->close();
+            return;
+        }
+        self->drain();
+    });
+}
+
+void HttpSession::close()
+{
+    beast::error_code ignored;
+    m_stream.socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
+    m_stream.close();
+}
+
+} // namespace onceorder::server

@@ -1,0 +1,73 @@
+// HttpSession: one client connection, driven by the I/O threads on its own strand: read a request (the header under
+// HttpLimits::headerTimeout, then the body), hand it to the server's handler, write the answer, and read the next one
+// on the same connection for as long as the client keeps it alive. Between a request and its answer nothing is read,
+// and no timer runs, however long the handler takes.
+#pragma once
+
+#include "http/HttpResponse.h"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace onceorder::server {
+
+class HttpServer;
+
+class HttpSession : public std::enable_shared_from_this<HttpSession>
+{
+public:
+    HttpSession(boost::asio::ip::tcp::socket socket, HttpServer& server);
+    ~HttpSession();
+    HttpSession(const HttpSession&) = delete;
+    HttpSession& operator=(const HttpSession&) = delete;
+
+    void start();
+    // The server is stopping: close now if no request is being answered, else after its answer.
+    void stop();
+
+private:
+    void readHeader();
+    void onHeader(boost::system::error_code error);
+    void readBody();
+    void onBody(boost::system::error_code error);
+    void dispatch();
+    // Refuses what the HTTP layer cannot take (400, 413): the answer, then the connection is closed.
+    void refuse(int status, std::string_view field = {});
+    // After a header that could not be parsed: the name of the first header line holding a control byte, if any
+    // (the parser stops at that line, so it is still in the buffer).
+    std::string unreadableField() const;
+    void write(HttpResponse response, bool keepAlive);
+    void onWrite(boost::system::error_code error, bool keepAlive);
+    // Closes after an early answer without resetting the connection: our side is shut, and what the client still
+    // sends (the rest of a refused body) is read and dropped until it closes or the header timeout runs out, so it
+    // reads the answer instead of a reset.
+    void lingeringClose();
+    void drain();
+    void close();
+
+    HttpServer& m_server;
+    boost::beast::tcp_stream m_stream;
+    boost::beast::flat_buffer m_buffer;
+    std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> m_parser;
+    // Kept alive until its asynchronous write completes.
+    boost::beast::http::response<boost::beast::http::string_body> m_response;
+    boost::beast::http::response<boost::beast::http::empty_body> m_continue;
+    std::array<char, 16 * 1024> m_discard {};
+    std::string m_remoteAddr;
+    bool m_head = false; // the request being answered is a HEAD: its answer goes without the body
+    bool m_answering = false; // a request is with the handler or its answer is being written
+    bool m_stopping = false;
+};
+
+} // namespace onceorder::server
