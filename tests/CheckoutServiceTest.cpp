@@ -413,3 +413,50 @@ TEST_F(CheckoutServiceTest, ARequestOvertakenAfterItsLockTimedOutStopsAtItsNextP
     EXPECT_TRUE(replay.replayed);
     EXPECT_EQ(replay.body, takeover.body);
 }
+
+TEST_F(CheckoutServiceTest, ADeclinedCartCanBePaidAgainUnderANewKey)
+{
+    constexpr const char* kCart = R"({"cart_id":"cart-1","product":"kniha","quantity":2,"payment_method":"card"})";
+    arm(FaultKind::GatewayDecline);
+    EXPECT_EQ(checkout("k1", kCart).status, 402);
+
+    const OrderResponse paid = checkout("k2", kCart);
+    EXPECT_EQ(paid.status, 201) << "the declined order let go of its cart: " << paid.body;
+    EXPECT_NE(paid.body.find(R"("order_id":2)"), std::string::npos) << paid.body;
+    EXPECT_EQ(text("SELECT group_concat(status, ',') FROM (SELECT status FROM orders ORDER BY id)"),
+              "payment_failed,paid");
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE cart_id = 'cart-1'"), 2) << "both still name their cart";
+    EXPECT_EQ(stock(), 98);
+    EXPECT_TRUE(checkout("k1", kCart).replayed) << "the declined key still answers its stored 402";
+    EXPECT_EQ(checkout("k3", kCart).status, 422) << "the paid order holds the cart";
+
+    OrderService orders(store, faults, clock, kTtl);
+    auto command = parseOrderCommand(R"({"cart_id":"cart-1","product":"kniha","quantity":2})");
+    const OrderResponse again = orders.placeOrder(a, "k4", std::get<OrderCommand>(command));
+    EXPECT_EQ(again.status, 422);
+    EXPECT_NE(again.body.find("/problems/cart-already-ordered"), std::string::npos) << again.body;
+}
+
+TEST_F(CheckoutServiceTest, ADatabaseFromBeforeTheFixFreesTheCartsOfFailedPaymentsWhenOpened)
+{
+    {
+        auto db = store.lease();
+        db->exec(
+            "INSERT INTO orders (client_id, cart_id, cart_key, status, created_at) "
+            "VALUES ('A', 'cart-old', 'cart-old', 'payment_failed', 1), ('A', 'cart-paid', 'cart-paid', 'paid', 1)");
+    }
+    Store reopened(dir.file("server.db"), Synchronous::Full, 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE cart_key IS NOT NULL"), 1);
+    EXPECT_EQ(text("SELECT cart_key FROM orders WHERE cart_key IS NOT NULL"), "cart-paid");
+}
+
+TEST_F(CheckoutServiceTest, ADeclinedCartCanBeOrderedWithoutPayingToo)
+{
+    arm(FaultKind::GatewayDecline);
+    EXPECT_EQ(checkout("k1", R"({"cart_id":"cart-1","product":"kniha","quantity":2,"payment_method":"card"})").status,
+              402);
+    OrderService orders(store, faults, clock, kTtl);
+    auto command = parseOrderCommand(R"({"cart_id":"cart-1","product":"kniha","quantity":2})");
+    const OrderResponse placed = orders.placeOrder(a, "k2", std::get<OrderCommand>(command));
+    EXPECT_EQ(placed.status, 201) << placed.body;
+}

@@ -217,6 +217,12 @@ AtomicPhase::End CheckoutService::decline(Store::Lease& db, const CheckoutKey& k
                                           const std::string& reason)
 {
     if (changeOrderStatus(db, *key.orderId, "pending", "payment_failed", "checkout", m_clock.nowMs())) {
+        // A failed payment lets go of the cart in the same commit: the business key (one order per cart) is for
+        // orders that stand, and the customer must be able to pay for the same cart again under a new key.
+        // cart_id stays, so the cancelled order still says which cart it was.
+        auto freeCart = db.statement("UPDATE orders SET cart_key = NULL WHERE id = ?");
+        freeCart->bind(1, static_cast<int64_t>(*key.orderId));
+        freeCart->exec();
         // The stock goes back exactly once: only with the state change that cancels the order.
         auto giveBack = db.statement("UPDATE products SET stock = stock + ? WHERE id = ?");
         for (const auto& line : command.order.lines) {

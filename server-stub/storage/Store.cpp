@@ -118,6 +118,8 @@ CREATE TABLE IF NOT EXISTS server_meta (
     value TEXT NOT NULL
 );
 INSERT INTO server_meta (name, value) VALUES ('instance', lower(hex(randomblob(8)))) ON CONFLICT DO NOTHING;
+-- Databases written before a declined payment let go of its cart: free the carts their failed orders still hold.
+UPDATE orders SET cart_key = NULL WHERE status = 'payment_failed' AND cart_key IS NOT NULL;
 )sql";
 
 } // namespace
