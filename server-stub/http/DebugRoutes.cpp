@@ -5,6 +5,7 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <variant>
 
@@ -36,10 +37,42 @@ std::string DebugRoutes::state(std::optional<int> limit)
     return state.json + ",\"totals\":" + state.totals.finish() + "}";
 }
 
+bool DebugRoutes::checkDebugPost(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    if (req.has_header("Origin")) {
+        const std::string origin = req.get_header_value("Origin");
+        if (!isLoopbackOrigin(origin)) {
+            // Echoed only when short and printable: the detail must stay valid JSON text.
+            const bool echo = origin.size() <= 100 &&
+                std::all_of(origin.begin(), origin.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
+            answer(res, problems::debugForeignOrigin(echo ? origin : "…"), exchange);
+            return false;
+        }
+    }
+    return checkJsonBody(req, res, exchange);
+}
+
+bool DebugRoutes::checkEmptyDebugPost(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    if (!checkDebugPost(req, res, exchange)) {
+        return false;
+    }
+    auto parsed = parseJson(req.body);
+    if (auto* error = std::get_if<JsonError>(&parsed)) {
+        answer(res, problems::malformedJson(*error), exchange);
+        return false;
+    }
+    if (!std::get<JsonValue>(parsed).isObject()) {
+        answer(res, problems::invalidDebugBody(), exchange);
+        return false;
+    }
+    return true;
+}
+
 std::optional<DebugRoutes::Settings> DebugRoutes::settingsOf(const httplib::Request& req, httplib::Response& res,
                                                              Exchange& exchange, const Problem& notAnObject)
 {
-    if (!checkJsonBody(req, res, exchange)) {
+    if (!checkDebugPost(req, res, exchange)) {
         return std::nullopt;
     }
     auto limit = limitOf(req, res, exchange);
@@ -141,6 +174,9 @@ void DebugRoutes::postMode(const httplib::Request& req, httplib::Response& res, 
 
 void DebugRoutes::postReset(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
 {
+    if (!checkEmptyDebugPost(req, res, exchange)) {
+        return;
+    }
     auto limit = limitOf(req, res, exchange);
     if (!limit) {
         return;
@@ -154,8 +190,11 @@ void DebugRoutes::postReset(const httplib::Request& req, httplib::Response& res,
     exchange.outcome = "reset";
 }
 
-void DebugRoutes::postComplete(const httplib::Request&, httplib::Response& res, Exchange& exchange)
+void DebugRoutes::postComplete(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
 {
+    if (!checkEmptyDebugPost(req, res, exchange)) {
+        return;
+    }
     const int finished = m_checkout->completeAbandoned();
     m_metrics.recordCheckoutsCompleted(finished);
     answer(res, 200, JsonObjectWriter().num("completed", finished).finish());

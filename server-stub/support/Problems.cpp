@@ -89,6 +89,18 @@ Problem debugLoopbackOnly()
                 "debug endpoints are only served to 127.0.0.1 and ::1");
 }
 
+Problem debugForeignOrigin(const std::string& origin)
+{
+    return make(403, "debug-foreign-origin", "Debug endpoints refuse other origins",
+                "a debug POST may come from no web page or from a loopback one (got Origin \"" + origin + "\")");
+}
+
+Problem invalidDebugBody()
+{
+    return make(400, "invalid-debug-body", "Debug POSTs take a JSON object",
+                "send a JSON object, {} when there is nothing to say");
+}
+
 Problem missingIdempotencyKey(const std::string& path)
 {
     return make(400, "missing-idempotency-key", "Idempotency-Key required",

@@ -33,6 +33,10 @@ Problem unknownApiKey();
 Problem operatorCannotOrder();
 Problem operatorOnly();
 Problem debugLoopbackOnly();
+// A debug POST carrying the Origin of a web page that is not on loopback.
+Problem debugForeignOrigin(const std::string& origin);
+// A debug POST whose body is JSON but not an object.
+Problem invalidDebugBody();
 
 // The Idempotency-Key.
 Problem missingIdempotencyKey(const std::string& path);
