@@ -162,9 +162,10 @@ namespace onceorder::server {
 
 int OrderServer::completeAbandonedCheckouts()
 {
-    const int completed = m_checkout->completeAbandoned();
-    m_metrics.recordCheckoutsCompleted(completed);
-    return completed;
+    const auto pass = m_checkout->completeAbandoned();
+    m_metrics.recordCheckoutsCompleted(pass.completed);
+    m_metrics.recordCompleterErrors(pass.failed);
+    return pass.completed;
 }
 
 void OrderServer::completerLoop()

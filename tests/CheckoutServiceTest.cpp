@@ -216,11 +216,11 @@ TEST_P(CheckoutCrashTest, TheCompleterFinishesAnAbandonedRequestOnlyAfterTheLock
     EXPECT_THROW(checkout("k1"), SimulatedCrash);
     const bool finished = GetParam().fault == FaultKind::CrashAfterFinished;
 
-    EXPECT_EQ(service.completeAbandoned(), 0) << "a fresh lock may belong to a request still running";
+    EXPECT_EQ(service.completeAbandoned().completed, 0) << "a fresh lock may belong to a request still running";
     clock.advanceMs(kLockTimeout.count());
-    EXPECT_EQ(service.completeAbandoned(), finished ? 0 : 1);
+    EXPECT_EQ(service.completeAbandoned().completed, finished ? 0 : 1);
     EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys"), "finished");
-    EXPECT_EQ(service.completeAbandoned(), 0);
+    EXPECT_EQ(service.completeAbandoned().completed, 0);
 
     const OrderResponse retry = checkout("k1");
     EXPECT_TRUE(retry.replayed) << "the client, coming back, gets what the completer stored";
@@ -254,7 +254,7 @@ TEST_F(CheckoutServiceTest, ADuplicateWhileTheFirstIsAtTheGatewayGets409ThenTheR
     EXPECT_EQ(duplicate.outcome, "in-progress");
     EXPECT_EQ(duplicate.retryAfterSeconds, 1);
     EXPECT_NE(duplicate.body.find("/problems/request-in-progress"), std::string::npos);
-    EXPECT_EQ(service.completeAbandoned(), 0) << "the completer leaves a live lock alone too";
+    EXPECT_EQ(service.completeAbandoned().completed, 0) << "the completer leaves a live lock alone too";
 
     latched.release();
     firstRequest.join();
@@ -367,7 +367,7 @@ TEST_F(CheckoutServiceTest, FinishedExpiredKeysAreReapedAndUnfinishedOnesAreKept
     clock.advanceMs(std::chrono::milliseconds(kTtl).count());
     EXPECT_EQ(service.reapExpired(clock.nowMs(), 100), 1);
     EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys"), 1) << "the completer still owes this one an answer";
-    EXPECT_EQ(service.completeAbandoned(), 1);
+    EXPECT_EQ(service.completeAbandoned().completed, 1);
 }
 
 TEST_F(CheckoutServiceTest, TheCompleterHoldsTheLockWhileItWorksSoARetryMeanwhileGets409)
@@ -379,7 +379,7 @@ TEST_F(CheckoutServiceTest, TheCompleterHoldsTheLockWhileItWorksSoARetryMeanwhil
     LatchedGateway latched(gateway);
     CheckoutService completer(store, latched, faults, clock, kTtl, kLockTimeout);
     int completed = 0;
-    std::thread completing([&] { completed = completer.completeAbandoned(); });
+    std::thread completing([&] { completed = completer.completeAbandoned().completed; });
     latched.waitUntilEntered();
     EXPECT_EQ(checkout("k1").status, 409) << "the completer took the lock over; the retry waits its turn";
     latched.release();
@@ -459,4 +459,94 @@ TEST_F(CheckoutServiceTest, ADeclinedCartCanBeOrderedWithoutPayingToo)
     auto command = parseOrderCommand(R"({"cart_id":"cart-1","product":"kniha","quantity":2})");
     const OrderResponse placed = orders.placeOrder(a, "k2", std::get<OrderCommand>(command));
     EXPECT_EQ(placed.status, 201) << placed.body;
+}
+
+namespace {
+
+// A gateway whose every charge takes `costMs` of the (manual) clock, and that notes the lock stamp each checkout
+// row carries when its charge comes in.
+class SlowClockGateway final : public PaymentGateway
+{
+public:
+    SlowClockGateway(PaymentGateway& real, ManualClock& clock, Store& store, std::int64_t costMs)
+        : m_real(real)
+        , m_clock(clock)
+        , m_store(store)
+        , m_costMs(costMs)
+    {
+    }
+    ChargeResult charge(const std::string& key, long long amount, const std::string& method) override
+    {
+        auto db = m_store.lease();
+        const auto row = key.substr(key.rfind('-') + 1);
+        stamps.push_back(
+            {db->execAndGet("SELECT locked_at FROM checkout_keys WHERE id = " + row).getInt64(), m_clock.nowMs()});
+        m_clock.advanceMs(m_costMs);
+        return m_real.charge(key, amount, method);
+    }
+    std::vector<std::pair<std::int64_t, std::int64_t>> stamps; // (locked_at, now) per charge
+
+private:
+    PaymentGateway& m_real;
+    ManualClock& m_clock;
+    Store& m_store;
+    std::int64_t m_costMs;
+};
+
+} // namespace
+
+TEST_F(CheckoutServiceTest, OneBrokenRowDoesNotStarveTheCompletersPass)
+{
+    arm(FaultKind::CrashAfterOrderCreated, 2);
+    EXPECT_THROW(checkout("k1"), SimulatedCrash);
+    EXPECT_THROW(checkout("k2"), SimulatedCrash);
+    {
+        auto db = store.lease();
+        db->exec("UPDATE checkout_keys SET request_json = '{not json' WHERE idem_key = 'k1'");
+    }
+    clock.advanceMs(kLockTimeout.count());
+    const auto pass = service.completeAbandoned();
+    EXPECT_EQ(pass.completed, 1) << "the row after the broken one is finished";
+    EXPECT_EQ(pass.failed, 1);
+    EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys WHERE idem_key = 'k2'"), "finished");
+    EXPECT_EQ(text("SELECT status FROM orders WHERE idem_key = 'k2'"), "paid");
+
+    const auto next = service.completeAbandoned();
+    EXPECT_EQ(next.failed, 0) << "the broken row keeps its lock: not retried before the lock timeout";
+    clock.advanceMs(kLockTimeout.count());
+    EXPECT_EQ(service.completeAbandoned().failed, 1);
+}
+
+TEST_F(CheckoutServiceTest, TheCompleterStampsEachRowWhenItTakesItNotWhenThePassBegan)
+{
+    arm(FaultKind::CrashAfterOrderCreated, 2);
+    EXPECT_THROW(checkout("k1"), SimulatedCrash);
+    EXPECT_THROW(checkout("k2"), SimulatedCrash);
+    clock.advanceMs(kLockTimeout.count());
+
+    // The first row keeps the completer at the gateway for longer than the lock timeout.
+    SlowClockGateway slow(gateway, clock, store, kLockTimeout.count() + 1);
+    CheckoutService completer(store, slow, faults, clock, kTtl, kLockTimeout);
+    completer.setCrashAction([] { throw SimulatedCrash {}; });
+    EXPECT_EQ(completer.completeAbandoned().completed, 2);
+    ASSERT_EQ(slow.stamps.size(), 2u);
+    EXPECT_EQ(slow.stamps[1].first, slow.stamps[1].second)
+        << "the second row's lock is as young as the moment it was taken, not stale at birth";
+}
+
+TEST_F(CheckoutServiceTest, ACheckoutFinishedLateKeepsItsAnswerForAWholeTtl)
+{
+    arm(FaultKind::CrashAfterOrderCreated);
+    EXPECT_THROW(checkout("k1"), SimulatedCrash);
+    // A gateway outage longer than the key TTL; then the completer finishes the request.
+    clock.advanceMs(std::chrono::milliseconds(kTtl).count() + 1);
+    EXPECT_EQ(service.completeAbandoned().completed, 1);
+    EXPECT_EQ(service.reapExpired(clock.nowMs(), 100), 0) << "the answer was just stored: not reaped at once";
+
+    const OrderResponse retry = checkout("k1");
+    EXPECT_TRUE(retry.replayed) << "the client's retry finds the answer, not a new request";
+    EXPECT_EQ(orders(), 1);
+    EXPECT_EQ(gateway.chargeCount(), 1);
+    clock.advanceMs(std::chrono::milliseconds(kTtl).count());
+    EXPECT_EQ(service.reapExpired(clock.nowMs(), 100), 1);
 }

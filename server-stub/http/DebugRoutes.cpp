@@ -195,9 +195,10 @@ void DebugRoutes::postComplete(const httplib::Request& req, httplib::Response& r
     if (!checkEmptyDebugPost(req, res, exchange)) {
         return;
     }
-    const int finished = m_checkout->completeAbandoned();
-    m_metrics.recordCheckoutsCompleted(finished);
-    answer(res, 200, JsonObjectWriter().num("completed", finished).finish());
+    const auto pass = m_checkout->completeAbandoned();
+    m_metrics.recordCheckoutsCompleted(pass.completed);
+    m_metrics.recordCompleterErrors(pass.failed);
+    answer(res, 200, JsonObjectWriter().num("completed", pass.completed).num("failed", pass.failed).finish());
     exchange.outcome = "ok";
 }
 
