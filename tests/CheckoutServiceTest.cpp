@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <set>
 #include <thread>
 
 using namespace onceorder::server;
@@ -21,6 +22,7 @@ constexpr std::int64_t kStart = 1'790'000'000'000;
 constexpr std::chrono::seconds kTtl {3600};
 constexpr std::chrono::milliseconds kLockTimeout {30'000};
 constexpr const char* kOne = R"({"product":"kniha","quantity":2,"payment_method":"card"})";
+constexpr const char* kSecret = "whsec_test";
 
 // What a crash-after-* fault does in process: leave, with whatever the phases committed.
 struct SimulatedCrash
@@ -75,6 +77,11 @@ protected:
         return with.checkout(client ? *client : a, key, std::get<CheckoutCommand>(command));
     }
 
+    // One pass of the gateway's outbox, as its delivery thread would run it: the webhooks are never delivered
+    // from inside the charge.
+    int deliver() { return gateway.webhooks().deliverDue(); }
+    std::string sign(const std::string& body) { return StubPaymentGateway::signature(kSecret, body, clock.nowMs()); }
+
     long long scalar(const std::string& sql)
     {
         auto db = store.lease();
@@ -95,9 +102,9 @@ protected:
     Store store {dir.file("server.db"), Synchronous::Full, 4};
     Faults faults;
     ManualClock clock {kStart};
-    StubPaymentGateway gateway {dir.file("server.gateway.db"), faults, clock, kDemoWebhookSecret};
+    StubPaymentGateway gateway {dir.file("server.gateway.db"), faults, clock, kSecret};
     CheckoutService service {store, gateway, faults, clock, kTtl, kLockTimeout};
-    WebhookHandler webhooks {store, clock, kDemoWebhookSecret};
+    WebhookHandler webhooks {store, clock, kSecret};
     std::vector<std::string> webhookResults;
     Client a {"A", false};
     Client b {"B", false};
@@ -294,6 +301,7 @@ TEST_F(CheckoutServiceTest, AGatewayTimeoutKeepsTheOrderAndTheRetryFindsTheSameC
     EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys"), "order_created");
     EXPECT_EQ(scalar("SELECT locked_at IS NULL FROM checkout_keys"), 1) << "released: the retry need not wait";
     EXPECT_EQ(gateway.chargeCount(), 1) << "the gateway did charge";
+    EXPECT_EQ(deliver(), 1);
     EXPECT_EQ(text("SELECT status FROM orders"), "paid") << "its webhook said so";
 
     const OrderResponse retry = checkout("k1");
@@ -330,19 +338,23 @@ TEST_F(CheckoutServiceTest, ADuplicatedWebhookAndTwinEventsChangeTheOrderOnce)
 {
     arm(FaultKind::WebhookDuplicate);
     EXPECT_EQ(checkout("k1").status, 201);
+    EXPECT_TRUE(webhookResults.empty()) << "nothing is delivered from inside the charge";
+    EXPECT_EQ(deliver(), 2);
     ASSERT_EQ(webhookResults.size(), 2u);
-    EXPECT_NE(webhookResults[0].find(R"("result":"applied")"), std::string::npos) << webhookResults[0];
+    EXPECT_NE(webhookResults[0].find(R"("result":"no-change")"), std::string::npos)
+        << "the checkout had recorded the charge already: " << webhookResults[0];
     EXPECT_NE(webhookResults[1].find(R"("result":"duplicate")"), std::string::npos) << webhookResults[1];
 
     arm(FaultKind::WebhookTwin);
     EXPECT_EQ(checkout("k2").status, 201);
+    EXPECT_EQ(deliver(), 2);
     ASSERT_EQ(webhookResults.size(), 4u);
-    EXPECT_NE(webhookResults[2].find(R"("result":"applied")"), std::string::npos) << webhookResults[2];
+    EXPECT_NE(webhookResults[2].find(R"("result":"no-change")"), std::string::npos) << webhookResults[2];
     EXPECT_NE(webhookResults[3].find(R"("result":"no-change")"), std::string::npos) << webhookResults[3];
 
     EXPECT_EQ(paidChanges(), 2) << "one pending -> paid per order, whoever came first";
     EXPECT_EQ(payments(), 2) << "one payment per charge";
-    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 3) << "evt_1, and the twins evt_2, evt_3";
+    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 3) << "one event, and the two twins";
 }
 
 TEST_F(CheckoutServiceTest, WebhooksNeedTheSignatureAndAKnownReference)
@@ -350,13 +362,13 @@ TEST_F(CheckoutServiceTest, WebhooksNeedTheSignatureAndAKnownReference)
     const std::string body = R"({"id":"evt_x","type":"charge.succeeded","charge_id":"ch_9","reference":"nope",)"
                              R"("amount":100})";
     EXPECT_EQ(webhooks.handle(body, "sha256=00").status, 401);
-    EXPECT_EQ(webhooks.handle(body, StubPaymentGateway::signature("another secret", body)).status, 401);
-    const OrderResponse unknown = webhooks.handle(body, StubPaymentGateway::signature(kDemoWebhookSecret, body));
+    EXPECT_EQ(webhooks.handle(body, StubPaymentGateway::signature("another secret", body, clock.nowMs())).status, 401);
+    const OrderResponse unknown = webhooks.handle(body, sign(body));
     EXPECT_EQ(unknown.status, 422);
     EXPECT_NE(unknown.body.find("/problems/unknown-payment-reference"), std::string::npos);
     EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 0) << "a refused event is not remembered";
     const std::string notJson = "[1]";
-    EXPECT_EQ(webhooks.handle(notJson, StubPaymentGateway::signature(kDemoWebhookSecret, notJson)).status, 400);
+    EXPECT_EQ(webhooks.handle(notJson, sign(notJson)).status, 400);
 }
 
 TEST_F(CheckoutServiceTest, FinishedExpiredKeysAreReapedAndUnfinishedOnesAreKept)
@@ -549,4 +561,204 @@ TEST_F(CheckoutServiceTest, ACheckoutFinishedLateKeepsItsAnswerForAWholeTtl)
     EXPECT_EQ(gateway.chargeCount(), 1);
     clock.advanceMs(std::chrono::milliseconds(kTtl).count());
     EXPECT_EQ(service.reapExpired(clock.nowMs(), 100), 1);
+}
+
+TEST_F(CheckoutServiceTest, TheChargeOnlyQueuesItsWebhookTheOutboxDeliversIt)
+{
+    EXPECT_EQ(checkout("k1").status, 201);
+    EXPECT_TRUE(webhookResults.empty()) << "the request that charged never waits for its own webhook";
+    EXPECT_EQ(gateway.webhooks().pendingCount(), 1);
+    EXPECT_EQ(deliver(), 1);
+    EXPECT_EQ(webhookResults.size(), 1u);
+    EXPECT_EQ(gateway.webhooks().pendingCount(), 0);
+    EXPECT_EQ(deliver(), 0) << "acknowledged: not delivered again";
+}
+
+TEST_F(CheckoutServiceTest, AnUnacknowledgedWebhookIsRedeliveredWithBackoffAcrossARestart)
+{
+    int attempts = 0;
+    gateway.setWebhookSink([&](const std::string&, const std::string&) {
+        ++attempts;
+        return false; // the server is down
+    });
+    EXPECT_EQ(checkout("k1").status, 201);
+    EXPECT_EQ(deliver(), 0);
+    EXPECT_EQ(attempts, 1);
+    EXPECT_EQ(deliver(), 0);
+    EXPECT_EQ(attempts, 1) << "not due again before the first interval";
+    clock.advanceMs(WebhookOutbox::Schedule {}.first.count());
+    EXPECT_EQ(deliver(), 0);
+    EXPECT_EQ(attempts, 2);
+    clock.advanceMs(WebhookOutbox::Schedule {}.first.count());
+    EXPECT_EQ(deliver(), 0);
+    EXPECT_EQ(attempts, 2) << "the second interval is twice the first";
+
+    // The gateway restarts on its file: the delivery is still owed.
+    StubPaymentGateway restarted(dir.file("server.gateway.db"), faults, clock, kSecret);
+    restarted.setWebhookSink([this](const std::string& body, const std::string& signature) {
+        webhookResults.push_back(webhooks.handle(body, signature).body);
+        return true;
+    });
+    EXPECT_EQ(restarted.webhooks().pendingCount(), 1);
+    clock.advanceMs(WebhookOutbox::Schedule {}.first.count());
+    EXPECT_EQ(restarted.webhooks().deliverDue(), 1);
+    ASSERT_EQ(webhookResults.size(), 1u);
+    EXPECT_NE(webhookResults[0].find(R"("result":"no-change")"), std::string::npos) << webhookResults[0];
+    EXPECT_EQ(restarted.webhooks().pendingCount(), 0);
+}
+
+TEST_F(CheckoutServiceTest, TheRedeliveryScheduleDoublesUpToItsCapAndEndsAtItsHorizon)
+{
+    const WebhookOutbox::Schedule schedule {std::chrono::milliseconds(1000), std::chrono::milliseconds(4000),
+                                            std::chrono::milliseconds(10'000)};
+    EXPECT_EQ(schedule.delayAfter(1).count(), 1000);
+    EXPECT_EQ(schedule.delayAfter(2).count(), 2000);
+    EXPECT_EQ(schedule.delayAfter(3).count(), 4000);
+    EXPECT_EQ(schedule.delayAfter(30).count(), 4000);
+
+    TempDir other;
+    StubPaymentGateway shortLived(other.file("gateway.db"), faults, clock, kSecret, schedule);
+    int attempts = 0;
+    shortLived.setWebhookSink([&](const std::string&, const std::string&) {
+        ++attempts;
+        return false;
+    });
+    ASSERT_TRUE(std::holds_alternative<ChargeSucceeded>(shortLived.charge("g1", 100, "card")));
+    // Attempts at 0, 1, 3 and 7 s; the next would be at 11 s, past the 10 s horizon: given up.
+    for (int second = 0; second <= 12; ++second) {
+        shortLived.webhooks().deliverDue();
+        clock.advanceMs(1000);
+    }
+    EXPECT_EQ(attempts, 4);
+    EXPECT_EQ(shortLived.webhooks().pendingCount(), 0);
+}
+
+TEST_F(CheckoutServiceTest, ALostAcknowledgementIsRedeliveredAndAppliedOnce)
+{
+    arm(FaultKind::WebhookAckLost);
+    EXPECT_EQ(checkout("k1").status, 201);
+    EXPECT_EQ(deliver(), 0) << "it arrived, but its 200 was lost";
+    EXPECT_EQ(webhookResults.size(), 1u);
+    clock.advanceMs(WebhookOutbox::Schedule {}.first.count());
+    EXPECT_EQ(deliver(), 1);
+    ASSERT_EQ(webhookResults.size(), 2u);
+    EXPECT_NE(webhookResults[1].find(R"("result":"duplicate")"), std::string::npos) << webhookResults[1];
+    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 1);
+    EXPECT_EQ(payments(), 1);
+    EXPECT_EQ(paidChanges(), 1);
+}
+
+TEST_F(CheckoutServiceTest, TheSignatureCarriesATimestampAndOldBodiesAreRefused)
+{
+    const std::string body = R"({"id":"evt_x","type":"something.else"})";
+    const auto at = [&](std::int64_t offsetMs) {
+        return webhooks.handle(body, StubPaymentGateway::signature(kSecret, body, clock.nowMs() + offsetMs)).status;
+    };
+    EXPECT_EQ(at(-301'000), 401) << "older than the 5 minute tolerance: a replay";
+    EXPECT_EQ(at(+301'000), 401);
+    EXPECT_EQ(at(-299'000), 200);
+    const std::string signature = sign(body);
+    EXPECT_EQ(signature.rfind("t=" + std::to_string(clock.nowMs() / 1000) + ",v1=", 0), 0u) << signature;
+    EXPECT_EQ(webhooks.handle(body, "v1=" + signature.substr(signature.find("v1=") + 3)).status, 401) << "no timestamp";
+    EXPECT_EQ(webhooks.handle(body + " ", signature).status, 401) << "the body is signed";
+    EXPECT_EQ(webhooks.handle(body, "t=1," + signature.substr(signature.find("v1="))).status, 401)
+        << "the timestamp is signed: moving it forward breaks the signature";
+}
+
+TEST_F(CheckoutServiceTest, EventIdsAreRandomSoNoSignedEventCanTakeTheNextOnesId)
+{
+    arm(FaultKind::WebhookTwin);
+    EXPECT_EQ(checkout("k1").status, 201);
+    EXPECT_EQ(deliver(), 2);
+    auto db = store.lease();
+    SQLite::Statement ids(*db, "SELECT event_id FROM webhook_events");
+    std::set<std::string> seen;
+    while (ids.executeStep()) {
+        const std::string id = ids.getColumn(0).getString();
+        EXPECT_EQ(id.size(), 4u + 24u) << id;
+        EXPECT_EQ(id.rfind("evt_", 0), 0u) << id;
+        EXPECT_EQ(id.find_first_not_of("0123456789abcdef", 4), std::string::npos) << id;
+        seen.insert(id);
+    }
+    EXPECT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen.count("evt_1") + seen.count("evt_2"), 0u);
+}
+
+TEST_F(CheckoutServiceTest, RedeliveriesAreRecognisedPerSourceAndByType)
+{
+    const std::string noise = R"({"id":"evt_same","type":"customer.updated"})";
+    EXPECT_NE(webhooks.handle(noise, sign(noise)).body.find(R"("result":"ignored")"), std::string::npos);
+    EXPECT_NE(webhooks.handle(noise, sign(noise)).body.find(R"("result":"duplicate")"), std::string::npos);
+
+    WebhookHandler otherSender(store, clock, kSecret, "another-gateway");
+    EXPECT_NE(otherSender.handle(noise, sign(noise)).body.find(R"("result":"ignored")"), std::string::npos)
+        << "another sender's evt_same is another event";
+
+    const std::string sameIdOtherType = R"({"id":"evt_same","type":"charge.refunded"})";
+    const OrderResponse clash = webhooks.handle(sameIdOtherType, sign(sameIdOtherType));
+    EXPECT_EQ(clash.status, 400) << "the same id with another type is no redelivery: " << clash.body;
+    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 2);
+}
+
+TEST_F(CheckoutServiceTest, RememberedEventsArePrunedAfterTheirRetention)
+{
+    const std::string event = R"({"id":"evt_old","type":"customer.updated"})";
+    EXPECT_EQ(webhooks.handle(event, sign(event)).status, 200);
+    const auto retention = std::chrono::milliseconds(kWebhookRetention).count();
+    EXPECT_GT(retention, WebhookOutbox::Schedule {}.horizon.count()) << "longer than the gateway redelivers";
+    EXPECT_EQ(webhooks.pruneEvents(clock.nowMs() + retention - 1, 100), 0);
+    EXPECT_EQ(webhooks.pruneEvents(clock.nowMs() + retention, 100), 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 0);
+}
+
+TEST_F(CheckoutServiceTest, AWebhookForACheckoutTheReaperRemovedIsAcknowledgedAsANoOp)
+{
+    int attempts = 0;
+    gateway.setWebhookSink([&](const std::string& body, const std::string& signature) {
+        ++attempts;
+        const OrderResponse response = webhooks.handle(body, signature);
+        webhookResults.push_back(response.body);
+        return response.status == 200;
+    });
+    EXPECT_EQ(checkout("k1").status, 201);
+    // The webhook is held up (the server was unreachable) until the key row expired and was reaped.
+    clock.advanceMs(std::chrono::milliseconds(kTtl).count());
+    EXPECT_EQ(service.reapExpired(clock.nowMs(), 100), 1);
+    EXPECT_EQ(deliver(), 1) << (webhookResults.empty() ? "" : webhookResults.back());
+    EXPECT_NE(webhookResults.back().find(R"("result":"no-change")"), std::string::npos) << webhookResults.back();
+    EXPECT_EQ(gateway.webhooks().pendingCount(), 0) << "no redelivery for days";
+    EXPECT_EQ(text("SELECT status FROM orders"), "paid");
+
+    const std::string unknown = R"({"id":"evt_u","type":"charge.succeeded","charge_id":"ch_9","reference":")" +
+        service.gatewayKey(99) + R"(","amount":100})";
+    EXPECT_EQ(webhooks.handle(unknown, sign(unknown)).status, 422) << "a row id never issued is still unknown";
+}
+
+TEST_F(CheckoutServiceTest, EachDatabaseHasItsOwnWebhookSecret)
+{
+    EXPECT_EQ(store.webhookSecret().rfind("whsec_", 0), 0u);
+    EXPECT_GE(store.webhookSecret().size(), 6u + 48u);
+    EXPECT_NE(store.webhookSecret(), "whsec_onceorder_demo");
+    Store reopened(dir.file("server.db"), Synchronous::Full, 1);
+    EXPECT_EQ(reopened.webhookSecret(), store.webhookSecret()) << "kept with the database";
+    TempDir other;
+    Store another(other.file("server.db"), Synchronous::Full, 1);
+    EXPECT_NE(another.webhookSecret(), store.webhookSecret());
+}
+
+TEST_F(CheckoutServiceTest, RememberedEventsOfAnOlderDatabaseMoveIntoTheSourceKeyedTable)
+{
+    TempDir old;
+    {
+        SQLite::Database db(old.file("server.db"), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        db.exec("CREATE TABLE webhook_events (event_id TEXT PRIMARY KEY, type TEXT NOT NULL, charge_id TEXT, "
+                "effect TEXT NOT NULL, received_at INTEGER NOT NULL);"
+                "INSERT INTO webhook_events VALUES ('evt_1', 'charge.succeeded', 'ch_1', 'applied', 1)");
+    }
+    Store migrated(old.file("server.db"), Synchronous::Full, 1);
+    auto db = migrated.lease();
+    EXPECT_EQ(db->execAndGet("SELECT source || ' ' || event_id || ' ' || effect FROM webhook_events").getString(),
+              "stub-gateway evt_1 applied");
+    EXPECT_EQ(db->execAndGet("SELECT count(*) FROM sqlite_master WHERE name = 'webhook_events_before_source'").getInt(),
+              0);
 }

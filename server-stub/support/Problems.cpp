@@ -223,10 +223,12 @@ Problem invalidWebhook(std::string detail)
     return make(400, "invalid-webhook", "Invalid webhook event", std::move(detail));
 }
 
-Problem invalidWebhookSignature()
+Problem invalidWebhookSignature(std::string detail)
 {
     return make(401, "invalid-webhook-signature", "Invalid webhook signature",
-                "Gateway-Signature must be sha256=<hex HMAC-SHA-256 of the body with the shared secret>");
+                detail +
+                    "; Gateway-Signature must be t=<unix seconds>,v1=<hex HMAC-SHA-256 of \"<t>.<body>\" with "
+                    "the shared secret>, t within 300 seconds of the server's clock");
 }
 
 Problem unknownPaymentReference(const std::string& reference)

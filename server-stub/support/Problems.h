@@ -64,7 +64,7 @@ Problem gatewayUnavailable(const std::string& detail);
 
 // The payment gateway's webhooks.
 Problem invalidWebhook(std::string detail);
-Problem invalidWebhookSignature();
+Problem invalidWebhookSignature(std::string detail);
 Problem unknownPaymentReference(const std::string& reference);
 
 // The debug panel's settings.
