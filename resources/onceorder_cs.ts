@@ -647,6 +647,14 @@
         <source>Armed: %1</source>
         <translation>Nastaveno: %1</translation>
     </message>
+    <message>
+        <source>Lose the webhook&apos;s 200</source>
+        <translation>Ztratit odpověď 200 na webhook</translation>
+    </message>
+    <message>
+        <source>The webhook is applied but the gateway never hears so: it delivers it again a few seconds later, and the repeat changes nothing.</source>
+        <translation>Webhook se zpracuje, ale brána se o tom nedozví: za pár sekund ho doručí znovu a opakování nic nezmění.</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::MainWindow</name>

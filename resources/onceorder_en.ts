@@ -642,6 +642,14 @@
         <source>Armed: %1</source>
         <translation>Armed: %1</translation>
     </message>
+    <message>
+        <source>Lose the webhook&apos;s 200</source>
+        <translation>Lose the webhook&apos;s 200</translation>
+    </message>
+    <message>
+        <source>The webhook is applied but the gateway never hears so: it delivers it again a few seconds later, and the repeat changes nothing.</source>
+        <translation>The webhook is applied but the gateway never hears so: it delivers it again a few seconds later, and the repeat changes nothing.</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::MainWindow</name>
