@@ -1,7 +1,7 @@
 #include "checkout/HttpWebhookSink.h"
 
-// cpp-httplib's client, not the server's HTTP library: the tests already depend on this client, and the outbox
-// needs nothing more than one blocking POST with timeouts.
+// cpp-httplib's client, whichever library serves our HTTP: the tests depend on this client anyway (no new
+// package), and the outbox needs nothing more than one blocking POST with timeouts on its own thread.
 #include <httplib.h>
 
 namespace onceorder::server {
