@@ -28,6 +28,9 @@ struct ServerOptions
     // When the stub gateway redelivers an unacknowledged webhook (ONCEORDER_WEBHOOK_RETRY_MS=first[,cap[,horizon]]
     // overrides it, for tests that cannot wait seconds).
     WebhookOutbox::Schedule webhookRedelivery;
+    // How long a connection may wait for the rest of a request. Not a flag: the request fuzzer shortens it, so a
+    // request that lacks its last bytes is given up in milliseconds instead of holding the exchange for seconds.
+    std::chrono::milliseconds readTimeout {5'000};
 };
 
 struct ShowHelp

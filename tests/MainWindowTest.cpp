@@ -1,27 +1,36 @@
 // The real window, the real bundled server (started by the session as a child process), real clicks.
 #include "MainWindow.h"
 #include "DebugPanel.h"
+#include "PresentationZoom.h"
+#include "ScenarioDialog.h"
 #include "ServerTableModel.h"
 #include "ServerTablesDock.h"
 #include "server/DebugControls.h"
 #include "session/ClientSession.h"
 #include "session/Translations.h"
 #include "submission/SubmissionEngine.h"
+#include "teaching/Scenario.h"
 
 #include <QApplication>
+#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QLocale>
+#include <QMenu>
 #include <QProcess>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTranslator>
 
+#include <algorithm>
 #include <memory>
 
 using namespace onceorder;
@@ -107,6 +116,30 @@ void clickDebugButton(const Client& client, const QString& name)
 }
 
 // Ticks "Pay now by card", fills the cart with one line and clicks the Order button; waits for the outcome.
+// A picture of a window. Under X (scripts/screenshots runs this under xvfb-run) what is on the screen, taken with
+// ImageMagick's import, as a projector would show it; offscreen, the widget's own rendering.
+bool snap(QWidget* widget, const QString& path)
+{
+    QWidget* window = widget->window();
+    if (QGuiApplication::platformName() == u"xcb" &&
+        !QStandardPaths::findExecutable(QStringLiteral("import")).isEmpty()) {
+        window->move(0, 0);
+        window->raise();
+        window->activateWindow();
+        QTest::qWait(800); // a picture, not a synchronisation: let the X server draw it
+        const QRect frame = window->frameGeometry();
+        return QProcess::execute(QStringLiteral("import"),
+                                 {QStringLiteral("-window"), QStringLiteral("root"), QStringLiteral("-crop"),
+                                  QStringLiteral("%1x%2+%3+%4")
+                                      .arg(frame.width())
+                                      .arg(frame.height())
+                                      .arg(std::max(0, frame.x()))
+                                      .arg(std::max(0, frame.y())),
+                                  QStringLiteral("+repage"), path}) == 0;
+    }
+    return window->grab().save(path);
+}
+
 void orderAndPay(const Client& client, const QString& product, int quantity, core::Submission* outcome = nullptr)
 {
     client.find<QCheckBox>(QStringLiteral("payByCardCheck"))->setChecked(true);
@@ -142,6 +175,7 @@ private Q_SLOTS:
     void aServerCrashBetweenCheckoutPhasesEndsWithOneOrderAndOneCharge();
     void aDeclinedCardIsShownAndTheSameCartIsPaidAgain();
     void theCompleterRunsFromTheDebugPanel();
+    void zoomGrowsTheWindowAndIsRememberedByTheNextWindow();
     // Not a test: scripts/screenshots runs it with ONCEORDER_SCREENSHOT_DIR to make the README's pictures.
     void screenshots();
     // Last: it installs the Czech translator for the rest of the process.
@@ -474,6 +508,59 @@ void MainWindowTest::theCompleterRunsFromTheDebugPanel()
              QStringLiteral("Done: the completer finished 0 abandoned checkout(s)"));
 }
 
+void MainWindowTest::zoomGrowsTheWindowAndIsRememberedByTheNextWindow()
+{
+    // QSettings is in the temporary HOME main() made: the developer's own settings are never read or written.
+    double body = 0;
+    double badge = 0;
+    double orderButton = 0;
+    {
+        QTemporaryDir state;
+        core::ClientOptions options;
+        options.stateDir = state.path();
+        core::ClientSession session(options);
+        ui::MainWindow window(&session);
+        window.show();
+        QApplication::setActiveWindow(&window);
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        auto* status = window.findChild<QLabel*>(QStringLiteral("serverStatusLabel"));
+        auto* identity = window.findChild<QLabel*>(QStringLiteral("identityLabel"));
+        auto* order = window.findChild<QPushButton*>(QStringLiteral("orderButton"));
+        QCOMPARE(window.zoom()->factor(), 1.0);
+        body = status->font().pointSizeF();
+        badge = identity->font().pointSizeF();
+        orderButton = order->font().pointSizeF();
+        const QSize hint = order->sizeHint();
+
+        QTest::keyClick(&window, Qt::Key_Plus, Qt::ControlModifier);
+        QTest::keyClick(&window, Qt::Key_Plus, Qt::ControlModifier);
+        QTest::keyClick(&window, Qt::Key_Plus, Qt::ControlModifier);
+        QCOMPARE(window.zoom()->factor(), 1.5);
+        QCOMPARE(status->font().pointSizeF(), body * 1.5);
+        QCOMPARE(identity->font().pointSizeF(), badge * 1.5); // its own font, no longer in a style sheet
+        QCOMPARE(order->font().pointSizeF(), orderButton * 1.5);
+        QVERIFY(order->sizeHint().width() > hint.width()); // the layout grows with the fonts
+
+        QTest::keyClick(&window, Qt::Key_0, Qt::ControlModifier);
+        QCOMPARE(window.zoom()->factor(), 1.0);
+        QCOMPARE(status->font().pointSizeF(), body);
+        QCOMPARE(identity->font().pointSizeF(), badge);
+        window.zoom()->setFactor(1.5); // what the next window starts with
+    }
+    QTemporaryDir state;
+    core::ClientOptions options;
+    options.stateDir = state.path();
+    core::ClientSession session(options);
+    ui::MainWindow window(&session);
+    QCOMPARE(window.zoom()->factor(), 1.5);
+    QCOMPARE(window.findChild<QLabel*>(QStringLiteral("serverStatusLabel"))->font().pointSizeF(), body * 1.5);
+    QCOMPARE(window.findChild<QLabel*>(QStringLiteral("identityLabel"))->font().pointSizeF(), badge * 1.5);
+    auto* viewMenu = window.findChild<QMenu*>(QStringLiteral("viewMenu"));
+    QVERIFY(viewMenu);
+    QVERIFY(viewMenu->actions().contains(window.zoom()->resetAction()));
+    window.zoom()->setFactor(1.0); // the other tests run at 100 %
+}
+
 void MainWindowTest::screenshots()
 {
     const QString dir = qEnvironmentVariable("ONCEORDER_SCREENSHOT_DIR");
@@ -503,6 +590,13 @@ void MainWindowTest::screenshots()
     QVERIFY(armed.wait(10'000));
     QTest::qWait(300); // let the layouts settle after the last updates; a picture, not a synchronisation
     QVERIFY(window->grab().save(dir + QStringLiteral("/main-window.png")));
+    // The same window on a projector: 150 %, on a 1600 × 1000 screen.
+    window->zoom()->setFactor(1.5);
+    window->resize(1600, 1000);
+    QTest::qWait(300);
+    QVERIFY(snap(window, dir + QStringLiteral("/main-window-zoom150.png")));
+    window->zoom()->setFactor(1.0);
+    window->resize(1400, 900);
 
     // The whole panel, not just the part the dock's scroll area shows.
     auto* scroll = qobject_cast<QScrollArea*>(panel->widget());
@@ -524,6 +618,47 @@ void MainWindowTest::screenshots()
     QTRY_COMPARE_WITH_TIMEOUT(paying->find<QTableWidget>(QStringLiteral("ordersTable"))->rowCount(), 1, 10'000);
     QTest::qWait(300); // a picture, not a synchronisation
     QVERIFY(paying->window->grab().save(dir + QStringLiteral("/checkout.png")));
+    paying->window->hide();
+    client->window->hide();
+
+    // The thundering herd's chart in the Scenarios dialog, in English and in Czech (the Czech window at 150 %).
+    for (const QString& language : {QStringLiteral("en"), QStringLiteral("cs")}) {
+        QTranslator czech;
+        const QLocale previousLocale;
+        if (language == u"cs") {
+            QVERIFY(czech.load(QStringLiteral(":/onceorder/i18n/onceorder_cs.qm")));
+            QCoreApplication::installTranslator(&czech);
+            QLocale::setDefault(QLocale(QLocale::Czech, QLocale::CzechRepublic)); // "0,6 s", as --lang cs does
+        }
+        const QList<core::Scenario> all = core::allScenarios(); // its texts in the language installed now
+        const auto herd =
+            std::find_if(all.begin(), all.end(), [](const core::Scenario& s) { return s.id == u"thundering-herd"; });
+        QVERIFY(herd != all.end());
+        ui::ScenarioDialog dialog(*herd);
+        dialog.resize(1300, 980);
+        dialog.show();
+        QSignalSpy finished(&dialog, &ui::ScenarioDialog::scenarioFinished);
+        dialog.play();
+        QVERIFY(finished.wait(60'000));
+        QVERIFY(dialog.result().passed());
+        QVERIFY(dialog.chartView()->isVisible());
+        QVERIFY(snap(&dialog, dir + QStringLiteral("/scenario-herd-%1.png").arg(language)));
+        dialog.hide();
+        if (language == u"cs") {
+            auto czechClient = startClient(true);
+            QVERIFY(czechClient);
+            czechClient->window->zoom()->setFactor(1.5);
+            czechClient->window->resize(1600, 1000);
+            addToCart(*czechClient, QStringLiteral("kniha"), 1);
+            QSignalSpy placed(czechClient->session->engine(), &core::SubmissionEngine::settled);
+            QTest::mouseClick(czechClient->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+            QVERIFY(placed.wait(30'000));
+            QTRY_COMPARE_WITH_TIMEOUT(czechClient->window->serverTablesDock()->ordersModel()->rowCount(), 1, 10'000);
+            QVERIFY(snap(czechClient->window.get(), dir + QStringLiteral("/main-window-zoom150-cs.png")));
+            czechClient->window->zoom()->setFactor(1.0);
+            QLocale::setDefault(previousLocale);
+        }
+    }
 }
 
 void MainWindowTest::czechShowsCzechStrings()
@@ -540,5 +675,18 @@ void MainWindowTest::czechShowsCzechStrings()
     QCOMPARE(window.serverTablesDock()->keysModel()->headerData(2, Qt::Horizontal).toString(), QStringLiteral("Stav"));
 }
 
-QTEST_MAIN(MainWindowTest)
+int main(int argc, char** argv)
+{
+    // The window remembers its zoom in QSettings, which reads HOME and XDG_CONFIG_HOME once: a temporary home, so
+    // the tests never see nor change the developer's own settings.
+    QTemporaryDir home;
+    if (!home.isValid()) {
+        return 2;
+    }
+    qputenv("HOME", home.path().toUtf8());
+    qputenv("XDG_CONFIG_HOME", (home.path() + QStringLiteral("/.config")).toUtf8());
+    QApplication app(argc, argv);
+    MainWindowTest test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "MainWindowTest.moc"

@@ -48,10 +48,8 @@ struct PaymentCounts
 
     QString text() const
     {
-        return QStringLiteral("%1 paid and %2 payment_failed of %3 orders, gateway charges %4, payments %5, webhook "
-                              "events [%6]")
+        return ScenarioText::tr("%1 paid of %2 orders, gateway charges %3, payments %4, webhook events [%5]")
             .arg(paid)
-            .arg(failed)
             .arg(orders)
             .arg(charges)
             .arg(payments)
@@ -107,8 +105,8 @@ void checkoutUntilAnswered(ScenarioContext& c, const QString& key, const QByteAr
 Scenario paymentGateway()
 {
     return {QStringLiteral("payment-gateway"),
-            QStringLiteral("A payment gateway in the middle"),
-            QStringLiteral(
+            ScenarioText::tr("A payment gateway in the middle"),
+            ScenarioText::tr(
                 "One transaction cannot span a call to a payment gateway, so POST /checkout runs as atomic phases, "
                 "each committing a recovery point. While the first request waits for a slow gateway, a retry with "
                 "the same key is told 409 request-in-progress instead of paying twice. When the server dies after "
@@ -116,7 +114,7 @@ Scenario paymentGateway()
                 "the gateway, asked again under the same key, returns the charge it already made: one order, one "
                 "charge."),
             {debugStep(QStringLiteral("faults"), R"({"fault":"gateway-slow","delay_ms":1000})",
-                       QStringLiteral("the gateway answers after 1 s")),
+                       ScenarioText::tr("the gateway answers after 1 s")),
              [](ScenarioContext& c, Next next) {
                  auto first = std::make_shared<std::optional<HttpReply>>();
                  auto second = std::make_shared<std::optional<HttpReply>>();
@@ -125,15 +123,15 @@ Scenario paymentGateway()
                          return;
                      }
                      const HttpReply& dup = **second;
-                     c.addRow({QStringLiteral("A: the same checkout again, 0.3 s later"),
+                     c.addRow({ScenarioText::tr("A: the same checkout again, 0.3 s later"),
                                ScenarioContext::describe(dup), -1,
-                               QStringLiteral("409 request-in-progress with Retry-After"),
+                               ScenarioText::tr("409 request-in-progress with Retry-After"),
                                dup.status == 409 &&
                                    ScenarioContext::problemTypeOf(dup) == u"/problems/request-in-progress" &&
                                    dup.retryAfter.has_value()});
                      paymentVerdict(
-                         c, QStringLiteral("A: POST /checkout, pay-1, kniha × 1 (slow gateway)"), **first,
-                         QStringLiteral("201 paid; one order, one charge"), created(**first),
+                         c, ScenarioText::tr("A: POST /checkout, pay-1, kniha × 1 (slow gateway)"), **first,
+                         ScenarioText::tr("201 paid; one order, one charge"), created(**first),
                          [](const PaymentCounts& n) { return n.orders == 1 && n.paid == 1 && n.charges == 1; }, next);
                  };
                  c.checkout(kClientA, QStringLiteral("pay-1"), kPayBook, [first, both](const HttpReply& r) {
@@ -148,19 +146,19 @@ Scenario paymentGateway()
                  });
              },
              debugStep(QStringLiteral("faults"), R"({"fault":"crash-after-charge"})",
-                       QStringLiteral("the server dies after the next charge, before phase 2 commits")),
+                       ScenarioText::tr("the server dies after the next charge, before phase 2 commits")),
              [](ScenarioContext& c, Next next) {
                  c.checkout(kClientA, QStringLiteral("pay-2"), kPayMug, [&c, next](const HttpReply& r) {
-                     c.addRow({QStringLiteral("A: POST /checkout, pay-2, hrnek × 1"), ScenarioContext::describe(r), -1,
-                               QStringLiteral("no answer: the server died between the phases"), r.status == 0});
+                     c.addRow({ScenarioText::tr("A: POST /checkout, pay-2, hrnek × 1"), ScenarioContext::describe(r),
+                               -1, ScenarioText::tr("no answer: the server died between the phases"), r.status == 0});
                      next();
                  });
              },
              [](ScenarioContext& c, Next next) {
                  checkoutUntilAnswered(c, QStringLiteral("pay-2"), kPayMug, 50, [&c, next](const HttpReply& r) {
                      paymentVerdict(
-                         c, QStringLiteral("A: retry pay-2 after the restart"), r,
-                         QStringLiteral("201 paid, resumed at the recovery point; 2 orders, 2 charges in all"),
+                         c, ScenarioText::tr("A: retry pay-2 after the restart"), r,
+                         ScenarioText::tr("201 paid, resumed at the recovery point; 2 orders, 2 charges in all"),
                          r.status == 201,
                          [](const PaymentCounts& n) {
                              return n.orders == 2 && n.paid == 2 && n.charges == 2 && n.payments == 2;
@@ -173,19 +171,19 @@ Scenario paymentGateway()
 Scenario webhooks()
 {
     return {QStringLiteral("webhooks"),
-            QStringLiteral("A webhook delivered twice; two events for one change"),
-            QStringLiteral(
+            ScenarioText::tr("A webhook delivered twice; two events for one change"),
+            ScenarioText::tr(
                 "Gateways deliver webhooks at least once: the same event may come twice, and one change may be "
                 "reported by two events with different ids. The server records each event id first (a repeated id "
                 "is a duplicate and does nothing) and makes the effect idempotent on the data (one payment per "
                 "charge, pending → paid only once), so the order is paid once either way."),
             {debugStep(QStringLiteral("faults"), R"({"fault":"webhook-duplicate"})",
-                       QStringLiteral("the gateway will deliver the next event twice, same id")),
+                       ScenarioText::tr("the gateway will deliver the next event twice, same id")),
              [](ScenarioContext& c, Next next) {
                  c.checkout(kClientA, QStringLiteral("pay-w1"), kPayBook, [&c, next](const HttpReply& r) {
                      paymentVerdict(
-                         c, QStringLiteral("A: POST /checkout, pay-w1 (event delivered twice)"), r,
-                         QStringLiteral("201 paid; one event row, one payment"), created(r),
+                         c, ScenarioText::tr("A: POST /checkout, pay-w1 (event delivered twice)"), r,
+                         ScenarioText::tr("201 paid; one event row, one payment"), created(r),
                          [](const PaymentCounts& n) {
                              return n.orders == 1 && n.paid == 1 && n.payments == 1 && n.events.size() == 1;
                          },
@@ -193,12 +191,12 @@ Scenario webhooks()
                  });
              },
              debugStep(QStringLiteral("faults"), R"({"fault":"webhook-twin"})",
-                       QStringLiteral("the gateway will send two events with different ids for the next charge")),
+                       ScenarioText::tr("the gateway will send two events with different ids for the next charge")),
              [](ScenarioContext& c, Next next) {
                  c.checkout(kClientA, QStringLiteral("pay-w2"), kPayMug, [&c, next](const HttpReply& r) {
                      paymentVerdict(
-                         c, QStringLiteral("A: POST /checkout, pay-w2 (twin events)"), r,
-                         QStringLiteral("201 paid; the twin changes nothing: 2 orders, 2 payments"), created(r),
+                         c, ScenarioText::tr("A: POST /checkout, pay-w2 (twin events)"), r,
+                         ScenarioText::tr("201 paid; the twin changes nothing: 2 orders, 2 payments"), created(r),
                          [](const PaymentCounts& n) {
                              return n.orders == 2 && n.paid == 2 && n.payments == 2 && n.charges == 2 &&
                                  n.events.size() == 3 && n.events.contains(QStringLiteral("no-change"));
@@ -211,15 +209,15 @@ Scenario webhooks()
 Scenario webhookRedelivered()
 {
     return {QStringLiteral("webhook-redelivered"),
-            QStringLiteral("A lost acknowledgement: the gateway delivers the webhook again"),
-            QStringLiteral(
+            ScenarioText::tr("A lost acknowledgement: the gateway delivers the webhook again"),
+            ScenarioText::tr(
                 "A gateway knows a webhook arrived only from the 200 it gets back. When that answer is lost, it "
                 "delivers the same event again later, with backoff, for days if need be, and keeps its schedule on "
                 "disk so a restart does not forget it. Each delivery is signed afresh with a timestamp, so an old "
                 "body replayed by someone else is refused. The server remembers the event by its sender and id: the "
                 "redelivery is answered 200 duplicate and changes nothing."),
             {debugStep(QStringLiteral("faults"), R"({"fault":"webhook-ack-lost"})",
-                       QStringLiteral("the 200 for the next webhook will be lost on its way back to the gateway")),
+                       ScenarioText::tr("the 200 for the next webhook will be lost on its way back to the gateway")),
              [](ScenarioContext& c, Next next) {
                  c.checkout(kClientA, QStringLiteral("pay-r1"), kPayBook, [&c, next](const HttpReply& r) {
                      const auto webhooks = [](const QJsonObject& state) {
@@ -239,15 +237,15 @@ Scenario webhookRedelivered()
                              const QJsonObject outbox = webhooks(state);
                              const int attempts = outbox.value(QStringLiteral("attempts")).toInt();
                              const int acknowledged = outbox.value(QStringLiteral("acknowledged")).toInt();
-                             c.addRow({QStringLiteral("A: POST /checkout, pay-r1 (the webhook's 200 is lost)"),
+                             c.addRow({ScenarioText::tr("A: POST /checkout, pay-r1 (the webhook's 200 is lost)"),
                                        ScenarioContext::describe(r) +
-                                           QStringLiteral("; gateway: %1 delivery attempts, %2 acknowledged; ")
+                                           ScenarioText::tr("; gateway: %1 delivery attempts, %2 acknowledged; ")
                                                .arg(attempts)
                                                .arg(acknowledged) +
                                            counts.text(),
                                        counts.orders,
-                                       QStringLiteral("201 paid; the event delivered twice, acknowledged the second "
-                                                      "time; applied once: 1 event row, 1 payment"),
+                                       ScenarioText::tr("201 paid; the event delivered twice, acknowledged the second "
+                                                        "time; applied once: 1 event row, 1 payment"),
                                        created(r) && attempts == 2 && acknowledged == 1 && counts.orders == 1 &&
                                            counts.paid == 1 && counts.payments == 1 && counts.events.size() == 1});
                              next();
@@ -259,19 +257,19 @@ Scenario webhookRedelivered()
 Scenario declinedCartPaidAgain()
 {
     return {QStringLiteral("declined-cart"),
-            QStringLiteral("Paying a declined cart again"),
-            QStringLiteral(
+            ScenarioText::tr("Paying a declined cart again"),
+            ScenarioText::tr(
                 "A declined card is a definitive answer for its key: the order is cancelled (payment_failed), the "
                 "stock goes back, and the 402 is stored and replayed. But the cart is not used up: the failed order "
                 "lets go of it in the same transaction, so the customer pays for the same cart again under a new "
                 "key, and the business key (one order per cart) still holds for orders that stand."),
             {debugStep(QStringLiteral("faults"), R"({"fault":"gateway-decline"})",
-                       QStringLiteral("the gateway declines the next card")),
+                       ScenarioText::tr("the gateway declines the next card")),
              [](ScenarioContext& c, Next next) {
                  c.checkout(kClientA, QStringLiteral("pay-d1"), kPayCart, [&c, next](const HttpReply& r) {
-                     c.addRow({QStringLiteral("A: POST /checkout, pay-d1, cart-d (declined)"),
+                     c.addRow({ScenarioText::tr("A: POST /checkout, pay-d1, cart-d (declined)"),
                                ScenarioContext::describe(r), ScenarioContext::orderIdOf(r) > 0 ? 1 : -1,
-                               QStringLiteral("402 payment-declined, stored"),
+                               ScenarioText::tr("402 payment-declined, stored"),
                                r.status == 402 && ScenarioContext::problemTypeOf(r) == u"/problems/payment-declined"});
                      next();
                  });
@@ -279,8 +277,8 @@ Scenario declinedCartPaidAgain()
              [](ScenarioContext& c, Next next) {
                  c.checkout(kClientA, QStringLiteral("pay-d2"), kPayCart, [&c, next](const HttpReply& r) {
                      paymentVerdict(
-                         c, QStringLiteral("A: POST /checkout, pay-d2, the same cart-d, another card"), r,
-                         QStringLiteral("201 paid; the cart has one paid order, the declined one is payment_failed"),
+                         c, ScenarioText::tr("A: POST /checkout, pay-d2, the same cart-d, another card"), r,
+                         ScenarioText::tr("201 paid; the cart has one paid order, the declined one is payment_failed"),
                          created(r),
                          [](const PaymentCounts& n) {
                              return n.orders == 2 && n.paid == 1 && n.failed == 1 && n.payments == 1;
@@ -291,8 +289,8 @@ Scenario declinedCartPaidAgain()
              [](ScenarioContext& c, Next next) {
                  c.checkout(kClientA, QStringLiteral("pay-d3"), kPayCart, [&c, next](const HttpReply& r) {
                      paymentVerdict(
-                         c, QStringLiteral("A: POST /checkout, pay-d3, the same cart-d once more"), r,
-                         QStringLiteral("422 cart-already-ordered: the paid order holds the cart; still 2 orders"),
+                         c, ScenarioText::tr("A: POST /checkout, pay-d3, the same cart-d once more"), r,
+                         ScenarioText::tr("422 cart-already-ordered: the paid order holds the cart; still 2 orders"),
                          r.status == 422 && ScenarioContext::problemTypeOf(r) == u"/problems/cart-already-ordered",
                          [](const PaymentCounts& n) { return n.orders == 2 && n.paid == 1 && n.payments == 1; }, next);
                  });
