@@ -901,6 +901,66 @@
         <comment>attempt outcome</comment>
         <translation>selhalo</translation>
     </message>
+    <message>
+        <source>A lost acknowledgement: the gateway delivers the webhook again</source>
+        <translation>Ztracené potvrzení: brána doručí webhook znovu</translation>
+    </message>
+    <message>
+        <source>the 200 for the next webhook will be lost on its way back to the gateway</source>
+        <translation>odpověď 200 na příští webhook se cestou zpět k bráně ztratí</translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-r1 (the webhook&apos;s 200 is lost)</source>
+        <translation>A: POST /checkout, pay-r1 (odpověď 200 na webhook se ztratí)</translation>
+    </message>
+    <message>
+        <source>; gateway: %1 delivery attempts, %2 acknowledged; </source>
+        <translation>; brána: %1 pokusů o doručení, %2 potvrzeno; </translation>
+    </message>
+    <message>
+        <source>201 paid; the event delivered twice, acknowledged the second time; applied once: 1 event row, 1 payment</source>
+        <translation>201 zaplaceno; událost doručena dvakrát, potvrzena napodruhé; zpracována jednou: 1 řádek události, 1 platba</translation>
+    </message>
+    <message>
+        <source>Paying a declined cart again</source>
+        <translation>Opětovné zaplacení zamítnutého košíku</translation>
+    </message>
+    <message>
+        <source>the gateway declines the next card</source>
+        <translation>brána zamítne příští kartu</translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-d1, cart-d (declined)</source>
+        <translation>A: POST /checkout, pay-d1, cart-d (zamítnuto)</translation>
+    </message>
+    <message>
+        <source>402 payment-declined, stored</source>
+        <translation>402 payment-declined, uloženo</translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-d2, the same cart-d, another card</source>
+        <translation>A: POST /checkout, pay-d2, týž cart-d, jiná karta</translation>
+    </message>
+    <message>
+        <source>201 paid; the cart has one paid order, the declined one is payment_failed</source>
+        <translation>201 zaplaceno; košík má jednu zaplacenou objednávku, zamítnutá je payment_failed</translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-d3, the same cart-d once more</source>
+        <translation>A: POST /checkout, pay-d3, týž cart-d ještě jednou</translation>
+    </message>
+    <message>
+        <source>422 cart-already-ordered: the paid order holds the cart; still 2 orders</source>
+        <translation>422 cart-already-ordered: košík drží zaplacená objednávka; pořád 2 objednávky</translation>
+    </message>
+    <message>
+        <source>A gateway knows a webhook arrived only from the 200 it gets back. When that answer is lost, it delivers the same event again later, with backoff, for days if need be, and keeps its schedule on disk so a restart does not forget it. Each delivery is signed afresh with a timestamp, so an old body replayed by someone else is refused. The server remembers the event by its sender and id: the redelivery is answered 200 duplicate and changes nothing.</source>
+        <translation>Brána ví, že webhook dorazil, jen podle odpovědi 200, kterou dostane zpět. Když se tato odpověď ztratí, doručí tutéž událost později znovu, s odstupem, který roste, klidně po několik dní, a svůj plán si drží na disku, takže ho restart nezapomene. Každé doručení je znovu podepsáno s časovým razítkem, takže staré tělo, které přehraje někdo jiný, je odmítnuto. Server si událost pamatuje podle odesílatele a id: na opakované doručení odpoví 200 duplicate a nic nezmění.</translation>
+    </message>
+    <message>
+        <source>A declined card is a definitive answer for its key: the order is cancelled (payment_failed), the stock goes back, and the 402 is stored and replayed. But the cart is not used up: the failed order lets go of it in the same transaction, so the customer pays for the same cart again under a new key, and the business key (one order per cart) still holds for orders that stand.</source>
+        <translation>Zamítnutá karta je pro svůj klíč definitivní odpověď: objednávka se zruší (payment_failed), zboží se vrátí na sklad a odpověď 402 se uloží a přehrává. Košík se ale nespotřebuje: neúspěšná objednávka ho ve stejné transakci uvolní, takže zákazník zaplatí týž košík znovu pod novým klíčem, a obchodní klíč (jedna objednávka na košík) dál platí pro objednávky, které trvají.</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::ServerMonitor</name>
@@ -1369,6 +1429,14 @@
     <message>
         <source>Armed: %1</source>
         <translation>Nastaveno: %1</translation>
+    </message>
+    <message>
+        <source>Lose the webhook&apos;s 200</source>
+        <translation>Ztratit odpověď 200 na webhook</translation>
+    </message>
+    <message>
+        <source>The webhook is applied but the gateway never hears so: it delivers it again a few seconds later, and the repeat changes nothing.</source>
+        <translation>Webhook se zpracuje, ale brána se o tom nedozví: za pár sekund ho doručí znovu a opakování nic nezmění.</translation>
     </message>
 </context>
 <context>

@@ -897,6 +897,66 @@
     <message>
         <source>failed</source>
         <comment>attempt outcome</comment>
+        <translation></translation>
+    </message>
+    <message>
+        <source>A lost acknowledgement: the gateway delivers the webhook again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A gateway knows a webhook arrived only from the 200 it gets back. When that answer is lost, it delivers the same event again later, with backoff, for days if need be, and keeps its schedule on disk so a restart does not forget it. Each delivery is signed afresh with a timestamp, so an old body replayed by someone else is refused. The server remembers the event by its sender and id: the redelivery is answered 200 duplicate and changes nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the 200 for the next webhook will be lost on its way back to the gateway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-r1 (the webhook&apos;s 200 is lost)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; gateway: %1 delivery attempts, %2 acknowledged; </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201 paid; the event delivered twice, acknowledged the second time; applied once: 1 event row, 1 payment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paying a declined cart again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A declined card is a definitive answer for its key: the order is cancelled (payment_failed), the stock goes back, and the 402 is stored and replayed. But the cart is not used up: the failed order lets go of it in the same transaction, so the customer pays for the same cart again under a new key, and the business key (one order per cart) still holds for orders that stand.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the gateway declines the next card</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-d1, cart-d (declined)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>402 payment-declined, stored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-d2, the same cart-d, another card</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201 paid; the cart has one paid order, the declined one is payment_failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-d3, the same cart-d once more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>422 cart-already-ordered: the paid order holds the cart; still 2 orders</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1364,6 +1424,14 @@
     <message>
         <source>Armed: %1</source>
         <translation>Armed: %1</translation>
+    </message>
+    <message>
+        <source>Lose the webhook&apos;s 200</source>
+        <translation>Lose the webhook&apos;s 200</translation>
+    </message>
+    <message>
+        <source>The webhook is applied but the gateway never hears so: it delivers it again a few seconds later, and the repeat changes nothing.</source>
+        <translation>The webhook is applied but the gateway never hears so: it delivers it again a few seconds later, and the repeat changes nothing.</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "OrderServer.h"
 
 #include "checkout/CheckoutService.h"
+#include "checkout/HttpWebhookSink.h"
 #include "checkout/StubPaymentGateway.h"
 #include "checkout/WebhookHandler.h"
 #include "http/HttpApi.h"
@@ -8,8 +9,6 @@
 #include "orders/OrderQueries.h"
 #include "orders/OrderService.h"
 #include "storage/Store.h"
-
-#include <httplib.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -28,10 +27,42 @@ int ioThreads()
     return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
 }
 
-std::string webhookSecret()
+// The secret the gateway signs webhooks with: ONCEORDER_WEBHOOK_SECRET, else the one made for this database.
+std::string webhookSecret(const Store& store, const std::string& dbPath)
 {
     const char* secret = std::getenv("ONCEORDER_WEBHOOK_SECRET");
-    return secret && *secret ? secret : kDemoWebhookSecret;
+    if (secret && *secret) {
+        std::fprintf(stderr, "webhook secret: from ONCEORDER_WEBHOOK_SECRET\n");
+        return secret;
+    }
+    std::fprintf(stderr,
+                 "webhook secret: generated for this database, in %s, table server_meta, name 'webhook_secret'\n",
+                 dbPath.c_str());
+    return store.webhookSecret();
+}
+
+// ONCEORDER_WEBHOOK_RETRY_MS=first[,cap[,horizon]] (milliseconds) overrides the redelivery schedule.
+WebhookOutbox::Schedule redeliverySchedule(WebhookOutbox::Schedule schedule)
+{
+    const char* text = std::getenv("ONCEORDER_WEBHOOK_RETRY_MS");
+    if (!text || !*text) {
+        return schedule;
+    }
+    std::chrono::milliseconds* fields[] = {&schedule.first, &schedule.cap, &schedule.horizon};
+    const char* at = text;
+    for (auto* field : fields) {
+        char* end = nullptr;
+        const long long value = std::strtoll(at, &end, 10);
+        if (end == at || value <= 0) {
+            break;
+        }
+        *field = std::chrono::milliseconds(value);
+        if (*end != ',') {
+            break;
+        }
+        at = end + 1;
+    }
+    return schedule;
 }
 
 } // namespace
@@ -42,11 +73,12 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     , m_store(std::make_unique<Store>(options.dbPath, options.synchronous, options.threads + 2))
     , m_orders(std::make_unique<OrderService>(*m_store, m_faults, clock, options.keyTtl))
     , m_queries(std::make_unique<OrderQueries>(*m_store))
-    , m_gateway(
-          std::make_unique<StubPaymentGateway>(gatewayDatabasePath(options.dbPath), m_faults, clock, webhookSecret()))
+    , m_webhookSecret(webhookSecret(*m_store, options.dbPath))
+    , m_gateway(std::make_unique<StubPaymentGateway>(gatewayDatabasePath(options.dbPath), m_faults, clock,
+                                                     m_webhookSecret, redeliverySchedule(options.webhookRedelivery)))
     , m_checkout(
           std::make_unique<CheckoutService>(*m_store, *m_gateway, m_faults, clock, options.keyTtl, options.lockTimeout))
-    , m_webhooks(std::make_unique<WebhookHandler>(*m_store, clock, webhookSecret()))
+    , m_webhooks(std::make_unique<WebhookHandler>(*m_store, clock, m_webhookSecret))
     , m_api(std::make_unique<HttpApi>(*m_store, *m_orders, *m_queries, m_faults, m_metrics, options.debugEndpoints,
                                       options.threads))
     , m_http(std::make_unique<HttpServer>(
@@ -86,14 +118,9 @@ int OrderServer::bind()
         // The gateway delivers its webhooks over HTTP to this very server, as an outside gateway would.
         const bool wildcard = m_options.host == "0.0.0.0" || m_options.host == "::" || m_options.host.empty();
         const std::string host = wildcard ? "127.0.0.1" : m_options.host;
-        m_gateway->setWebhookSink([host, port](const std::string& body, const std::string& signature) {
-            httplib::Client client(host, port);
-            client.set_connection_timeout(2, 0);
-            client.set_read_timeout(5, 0);
-            auto result =
-                client.Post("/webhooks/payments", {{"Gateway-Signature", signature}}, body, "application/json");
-            return result && result->status >= 200 && result->status < 300;
-        });
+        m_gateway->setWebhookSink(httpWebhookSink(host, port));
+        // From now on the gateway delivers (and redelivers what an earlier run left) on its own thread.
+        m_gateway->webhooks().start();
     }
     return port;
 }
@@ -130,6 +157,8 @@ int OrderServer::reapExpiredKeys()
             break;
         }
     }
+    // Remembered webhook events go after their retention (longer than the gateway redelivers); not keys, not counted.
+    while (m_webhooks->pruneEvents(m_clock.nowMs(), kReapBatch) == kReapBatch) { }
     if (total > 0) {
         m_metrics.recordKeysReaped(total);
     }
@@ -156,9 +185,10 @@ namespace onceorder::server {
 
 int OrderServer::completeAbandonedCheckouts()
 {
-    const int completed = m_checkout->completeAbandoned();
-    m_metrics.recordCheckoutsCompleted(completed);
-    return completed;
+    const auto pass = m_checkout->completeAbandoned();
+    m_metrics.recordCheckoutsCompleted(pass.completed);
+    m_metrics.recordCompleterErrors(pass.failed);
+    return pass.completed;
 }
 
 void OrderServer::completerLoop()

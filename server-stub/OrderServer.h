@@ -57,6 +57,7 @@ private:
     std::unique_ptr<Store> m_store;
     std::unique_ptr<OrderService> m_orders;
     std::unique_ptr<OrderQueries> m_queries;
+    std::string m_webhookSecret;
     std::unique_ptr<StubPaymentGateway> m_gateway;
     std::unique_ptr<CheckoutService> m_checkout;
     std::unique_ptr<WebhookHandler> m_webhooks;

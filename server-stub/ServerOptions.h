@@ -1,6 +1,7 @@
 // ServerOptions: the command line of onceorder-server (SPEC §3), parsed without side effects.
 #pragma once
 
+#include "checkout/WebhookOutbox.h"
 #include "storage/Store.h"
 
 #include <chrono>
@@ -29,6 +30,9 @@ struct ServerOptions
     std::chrono::milliseconds lockTimeout {30'000};
     // How often the completer looks for abandoned checkouts (0: only when asked, POST /_debug/complete).
     std::chrono::milliseconds completerInterval {5'000};
+    // When the stub gateway redelivers an unacknowledged webhook (ONCEORDER_WEBHOOK_RETRY_MS=first[,cap[,horizon]]
+    // overrides it, for tests that cannot wait seconds).
+    WebhookOutbox::Schedule webhookRedelivery;
 };
 
 struct ShowHelp

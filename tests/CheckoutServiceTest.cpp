@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <set>
 #include <thread>
 
 using namespace onceorder::server;
@@ -21,6 +22,7 @@ constexpr std::int64_t kStart = 1'790'000'000'000;
 constexpr std::chrono::seconds kTtl {3600};
 constexpr std::chrono::milliseconds kLockTimeout {30'000};
 constexpr const char* kOne = R"({"product":"kniha","quantity":2,"payment_method":"card"})";
+constexpr const char* kSecret = "whsec_test";
 
 // What a crash-after-* fault does in process: leave, with whatever the phases committed.
 struct SimulatedCrash
@@ -75,6 +77,11 @@ protected:
         return with.checkout(client ? *client : a, key, std::get<CheckoutCommand>(command));
     }
 
+    // One pass of the gateway's outbox, as its delivery thread would run it: the webhooks are never delivered
+    // from inside the charge.
+    int deliver() { return gateway.webhooks().deliverDue(); }
+    std::string sign(const std::string& body) { return StubPaymentGateway::signature(kSecret, body, clock.nowMs()); }
+
     long long scalar(const std::string& sql)
     {
         auto db = store.lease();
@@ -95,9 +102,9 @@ protected:
     Store store {dir.file("server.db"), Synchronous::Full, 4};
     Faults faults;
     ManualClock clock {kStart};
-    StubPaymentGateway gateway {dir.file("server.gateway.db"), faults, clock, kDemoWebhookSecret};
+    StubPaymentGateway gateway {dir.file("server.gateway.db"), faults, clock, kSecret};
     CheckoutService service {store, gateway, faults, clock, kTtl, kLockTimeout};
-    WebhookHandler webhooks {store, clock, kDemoWebhookSecret};
+    WebhookHandler webhooks {store, clock, kSecret};
     std::vector<std::string> webhookResults;
     Client a {"A", false};
     Client b {"B", false};
@@ -216,11 +223,11 @@ TEST_P(CheckoutCrashTest, TheCompleterFinishesAnAbandonedRequestOnlyAfterTheLock
     EXPECT_THROW(checkout("k1"), SimulatedCrash);
     const bool finished = GetParam().fault == FaultKind::CrashAfterFinished;
 
-    EXPECT_EQ(service.completeAbandoned(), 0) << "a fresh lock may belong to a request still running";
+    EXPECT_EQ(service.completeAbandoned().completed, 0) << "a fresh lock may belong to a request still running";
     clock.advanceMs(kLockTimeout.count());
-    EXPECT_EQ(service.completeAbandoned(), finished ? 0 : 1);
+    EXPECT_EQ(service.completeAbandoned().completed, finished ? 0 : 1);
     EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys"), "finished");
-    EXPECT_EQ(service.completeAbandoned(), 0);
+    EXPECT_EQ(service.completeAbandoned().completed, 0);
 
     const OrderResponse retry = checkout("k1");
     EXPECT_TRUE(retry.replayed) << "the client, coming back, gets what the completer stored";
@@ -254,7 +261,7 @@ TEST_F(CheckoutServiceTest, ADuplicateWhileTheFirstIsAtTheGatewayGets409ThenTheR
     EXPECT_EQ(duplicate.outcome, "in-progress");
     EXPECT_EQ(duplicate.retryAfterSeconds, 1);
     EXPECT_NE(duplicate.body.find("/problems/request-in-progress"), std::string::npos);
-    EXPECT_EQ(service.completeAbandoned(), 0) << "the completer leaves a live lock alone too";
+    EXPECT_EQ(service.completeAbandoned().completed, 0) << "the completer leaves a live lock alone too";
 
     latched.release();
     firstRequest.join();
@@ -294,6 +301,7 @@ TEST_F(CheckoutServiceTest, AGatewayTimeoutKeepsTheOrderAndTheRetryFindsTheSameC
     EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys"), "order_created");
     EXPECT_EQ(scalar("SELECT locked_at IS NULL FROM checkout_keys"), 1) << "released: the retry need not wait";
     EXPECT_EQ(gateway.chargeCount(), 1) << "the gateway did charge";
+    EXPECT_EQ(deliver(), 1);
     EXPECT_EQ(text("SELECT status FROM orders"), "paid") << "its webhook said so";
 
     const OrderResponse retry = checkout("k1");
@@ -330,19 +338,23 @@ TEST_F(CheckoutServiceTest, ADuplicatedWebhookAndTwinEventsChangeTheOrderOnce)
 {
     arm(FaultKind::WebhookDuplicate);
     EXPECT_EQ(checkout("k1").status, 201);
+    EXPECT_TRUE(webhookResults.empty()) << "nothing is delivered from inside the charge";
+    EXPECT_EQ(deliver(), 2);
     ASSERT_EQ(webhookResults.size(), 2u);
-    EXPECT_NE(webhookResults[0].find(R"("result":"applied")"), std::string::npos) << webhookResults[0];
+    EXPECT_NE(webhookResults[0].find(R"("result":"no-change")"), std::string::npos)
+        << "the checkout had recorded the charge already: " << webhookResults[0];
     EXPECT_NE(webhookResults[1].find(R"("result":"duplicate")"), std::string::npos) << webhookResults[1];
 
     arm(FaultKind::WebhookTwin);
     EXPECT_EQ(checkout("k2").status, 201);
+    EXPECT_EQ(deliver(), 2);
     ASSERT_EQ(webhookResults.size(), 4u);
-    EXPECT_NE(webhookResults[2].find(R"("result":"applied")"), std::string::npos) << webhookResults[2];
+    EXPECT_NE(webhookResults[2].find(R"("result":"no-change")"), std::string::npos) << webhookResults[2];
     EXPECT_NE(webhookResults[3].find(R"("result":"no-change")"), std::string::npos) << webhookResults[3];
 
     EXPECT_EQ(paidChanges(), 2) << "one pending -> paid per order, whoever came first";
     EXPECT_EQ(payments(), 2) << "one payment per charge";
-    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 3) << "evt_1, and the twins evt_2, evt_3";
+    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 3) << "one event, and the two twins";
 }
 
 TEST_F(CheckoutServiceTest, WebhooksNeedTheSignatureAndAKnownReference)
@@ -350,13 +362,13 @@ TEST_F(CheckoutServiceTest, WebhooksNeedTheSignatureAndAKnownReference)
     const std::string body = R"({"id":"evt_x","type":"charge.succeeded","charge_id":"ch_9","reference":"nope",)"
                              R"("amount":100})";
     EXPECT_EQ(webhooks.handle(body, "sha256=00").status, 401);
-    EXPECT_EQ(webhooks.handle(body, StubPaymentGateway::signature("another secret", body)).status, 401);
-    const OrderResponse unknown = webhooks.handle(body, StubPaymentGateway::signature(kDemoWebhookSecret, body));
+    EXPECT_EQ(webhooks.handle(body, StubPaymentGateway::signature("another secret", body, clock.nowMs())).status, 401);
+    const OrderResponse unknown = webhooks.handle(body, sign(body));
     EXPECT_EQ(unknown.status, 422);
     EXPECT_NE(unknown.body.find("/problems/unknown-payment-reference"), std::string::npos);
     EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 0) << "a refused event is not remembered";
     const std::string notJson = "[1]";
-    EXPECT_EQ(webhooks.handle(notJson, StubPaymentGateway::signature(kDemoWebhookSecret, notJson)).status, 400);
+    EXPECT_EQ(webhooks.handle(notJson, sign(notJson)).status, 400);
 }
 
 TEST_F(CheckoutServiceTest, FinishedExpiredKeysAreReapedAndUnfinishedOnesAreKept)
@@ -367,7 +379,7 @@ TEST_F(CheckoutServiceTest, FinishedExpiredKeysAreReapedAndUnfinishedOnesAreKept
     clock.advanceMs(std::chrono::milliseconds(kTtl).count());
     EXPECT_EQ(service.reapExpired(clock.nowMs(), 100), 1);
     EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys"), 1) << "the completer still owes this one an answer";
-    EXPECT_EQ(service.completeAbandoned(), 1);
+    EXPECT_EQ(service.completeAbandoned().completed, 1);
 }
 
 TEST_F(CheckoutServiceTest, TheCompleterHoldsTheLockWhileItWorksSoARetryMeanwhileGets409)
@@ -379,7 +391,7 @@ TEST_F(CheckoutServiceTest, TheCompleterHoldsTheLockWhileItWorksSoARetryMeanwhil
     LatchedGateway latched(gateway);
     CheckoutService completer(store, latched, faults, clock, kTtl, kLockTimeout);
     int completed = 0;
-    std::thread completing([&] { completed = completer.completeAbandoned(); });
+    std::thread completing([&] { completed = completer.completeAbandoned().completed; });
     latched.waitUntilEntered();
     EXPECT_EQ(checkout("k1").status, 409) << "the completer took the lock over; the retry waits its turn";
     latched.release();
@@ -412,4 +424,341 @@ TEST_F(CheckoutServiceTest, ARequestOvertakenAfterItsLockTimedOutStopsAtItsNextP
     const OrderResponse replay = checkout("k1");
     EXPECT_TRUE(replay.replayed);
     EXPECT_EQ(replay.body, takeover.body);
+}
+
+TEST_F(CheckoutServiceTest, ADeclinedCartCanBePaidAgainUnderANewKey)
+{
+    constexpr const char* kCart = R"({"cart_id":"cart-1","product":"kniha","quantity":2,"payment_method":"card"})";
+    arm(FaultKind::GatewayDecline);
+    EXPECT_EQ(checkout("k1", kCart).status, 402);
+
+    const OrderResponse paid = checkout("k2", kCart);
+    EXPECT_EQ(paid.status, 201) << "the declined order let go of its cart: " << paid.body;
+    EXPECT_NE(paid.body.find(R"("order_id":2)"), std::string::npos) << paid.body;
+    EXPECT_EQ(text("SELECT group_concat(status, ',') FROM (SELECT status FROM orders ORDER BY id)"),
+              "payment_failed,paid");
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE cart_id = 'cart-1'"), 2) << "both still name their cart";
+    EXPECT_EQ(stock(), 98);
+    EXPECT_TRUE(checkout("k1", kCart).replayed) << "the declined key still answers its stored 402";
+    EXPECT_EQ(checkout("k3", kCart).status, 422) << "the paid order holds the cart";
+
+    OrderService orders(store, faults, clock, kTtl);
+    auto command = parseOrderCommand(R"({"cart_id":"cart-1","product":"kniha","quantity":2})");
+    const OrderResponse again = orders.placeOrder(a, "k4", std::get<OrderCommand>(command));
+    EXPECT_EQ(again.status, 422);
+    EXPECT_NE(again.body.find("/problems/cart-already-ordered"), std::string::npos) << again.body;
+}
+
+TEST_F(CheckoutServiceTest, ADatabaseFromBeforeTheFixFreesTheCartsOfFailedPaymentsWhenOpened)
+{
+    {
+        auto db = store.lease();
+        db->exec(
+            "INSERT INTO orders (client_id, cart_id, cart_key, status, created_at) "
+            "VALUES ('A', 'cart-old', 'cart-old', 'payment_failed', 1), ('A', 'cart-paid', 'cart-paid', 'paid', 1)");
+    }
+    Store reopened(dir.file("server.db"), Synchronous::Full, 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE cart_key IS NOT NULL"), 1);
+    EXPECT_EQ(text("SELECT cart_key FROM orders WHERE cart_key IS NOT NULL"), "cart-paid");
+}
+
+TEST_F(CheckoutServiceTest, ADeclinedCartCanBeOrderedWithoutPayingToo)
+{
+    arm(FaultKind::GatewayDecline);
+    EXPECT_EQ(checkout("k1", R"({"cart_id":"cart-1","product":"kniha","quantity":2,"payment_method":"card"})").status,
+              402);
+    OrderService orders(store, faults, clock, kTtl);
+    auto command = parseOrderCommand(R"({"cart_id":"cart-1","product":"kniha","quantity":2})");
+    const OrderResponse placed = orders.placeOrder(a, "k2", std::get<OrderCommand>(command));
+    EXPECT_EQ(placed.status, 201) << placed.body;
+}
+
+namespace {
+
+// A gateway whose every charge takes `costMs` of the (manual) clock, and that notes the lock stamp each checkout
+// row carries when its charge comes in.
+class SlowClockGateway final : public PaymentGateway
+{
+public:
+    SlowClockGateway(PaymentGateway& real, ManualClock& clock, Store& store, std::int64_t costMs)
+        : m_real(real)
+        , m_clock(clock)
+        , m_store(store)
+        , m_costMs(costMs)
+    {
+    }
+    ChargeResult charge(const std::string& key, long long amount, const std::string& method) override
+    {
+        auto db = m_store.lease();
+        const auto row = key.substr(key.rfind('-') + 1);
+        stamps.push_back(
+            {db->execAndGet("SELECT locked_at FROM checkout_keys WHERE id = " + row).getInt64(), m_clock.nowMs()});
+        m_clock.advanceMs(m_costMs);
+        return m_real.charge(key, amount, method);
+    }
+    std::vector<std::pair<std::int64_t, std::int64_t>> stamps; // (locked_at, now) per charge
+
+private:
+    PaymentGateway& m_real;
+    ManualClock& m_clock;
+    Store& m_store;
+    std::int64_t m_costMs;
+};
+
+} // namespace
+
+TEST_F(CheckoutServiceTest, OneBrokenRowDoesNotStarveTheCompletersPass)
+{
+    arm(FaultKind::CrashAfterOrderCreated, 2);
+    EXPECT_THROW(checkout("k1"), SimulatedCrash);
+    EXPECT_THROW(checkout("k2"), SimulatedCrash);
+    {
+        auto db = store.lease();
+        db->exec("UPDATE checkout_keys SET request_json = '{not json' WHERE idem_key = 'k1'");
+    }
+    clock.advanceMs(kLockTimeout.count());
+    const auto pass = service.completeAbandoned();
+    EXPECT_EQ(pass.completed, 1) << "the row after the broken one is finished";
+    EXPECT_EQ(pass.failed, 1);
+    EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys WHERE idem_key = 'k2'"), "finished");
+    EXPECT_EQ(text("SELECT status FROM orders WHERE idem_key = 'k2'"), "paid");
+
+    const auto next = service.completeAbandoned();
+    EXPECT_EQ(next.failed, 0) << "the broken row keeps its lock: not retried before the lock timeout";
+    clock.advanceMs(kLockTimeout.count());
+    EXPECT_EQ(service.completeAbandoned().failed, 1);
+}
+
+TEST_F(CheckoutServiceTest, TheCompleterStampsEachRowWhenItTakesItNotWhenThePassBegan)
+{
+    arm(FaultKind::CrashAfterOrderCreated, 2);
+    EXPECT_THROW(checkout("k1"), SimulatedCrash);
+    EXPECT_THROW(checkout("k2"), SimulatedCrash);
+    clock.advanceMs(kLockTimeout.count());
+
+    // The first row keeps the completer at the gateway for longer than the lock timeout.
+    SlowClockGateway slow(gateway, clock, store, kLockTimeout.count() + 1);
+    CheckoutService completer(store, slow, faults, clock, kTtl, kLockTimeout);
+    completer.setCrashAction([] { throw SimulatedCrash {}; });
+    EXPECT_EQ(completer.completeAbandoned().completed, 2);
+    ASSERT_EQ(slow.stamps.size(), 2u);
+    EXPECT_EQ(slow.stamps[1].first, slow.stamps[1].second)
+        << "the second row's lock is as young as the moment it was taken, not stale at birth";
+}
+
+TEST_F(CheckoutServiceTest, ACheckoutFinishedLateKeepsItsAnswerForAWholeTtl)
+{
+    arm(FaultKind::CrashAfterOrderCreated);
+    EXPECT_THROW(checkout("k1"), SimulatedCrash);
+    // A gateway outage longer than the key TTL; then the completer finishes the request.
+    clock.advanceMs(std::chrono::milliseconds(kTtl).count() + 1);
+    EXPECT_EQ(service.completeAbandoned().completed, 1);
+    EXPECT_EQ(service.reapExpired(clock.nowMs(), 100), 0) << "the answer was just stored: not reaped at once";
+
+    const OrderResponse retry = checkout("k1");
+    EXPECT_TRUE(retry.replayed) << "the client's retry finds the answer, not a new request";
+    EXPECT_EQ(orders(), 1);
+    EXPECT_EQ(gateway.chargeCount(), 1);
+    clock.advanceMs(std::chrono::milliseconds(kTtl).count());
+    EXPECT_EQ(service.reapExpired(clock.nowMs(), 100), 1);
+}
+
+TEST_F(CheckoutServiceTest, TheChargeOnlyQueuesItsWebhookTheOutboxDeliversIt)
+{
+    EXPECT_EQ(checkout("k1").status, 201);
+    EXPECT_TRUE(webhookResults.empty()) << "the request that charged never waits for its own webhook";
+    EXPECT_EQ(gateway.webhooks().pendingCount(), 1);
+    EXPECT_EQ(deliver(), 1);
+    EXPECT_EQ(webhookResults.size(), 1u);
+    EXPECT_EQ(gateway.webhooks().pendingCount(), 0);
+    EXPECT_EQ(deliver(), 0) << "acknowledged: not delivered again";
+}
+
+TEST_F(CheckoutServiceTest, AnUnacknowledgedWebhookIsRedeliveredWithBackoffAcrossARestart)
+{
+    int attempts = 0;
+    gateway.setWebhookSink([&](const std::string&, const std::string&) {
+        ++attempts;
+        return false; // the server is down
+    });
+    EXPECT_EQ(checkout("k1").status, 201);
+    EXPECT_EQ(deliver(), 0);
+    EXPECT_EQ(attempts, 1);
+    EXPECT_EQ(deliver(), 0);
+    EXPECT_EQ(attempts, 1) << "not due again before the first interval";
+    clock.advanceMs(WebhookOutbox::Schedule {}.first.count());
+    EXPECT_EQ(deliver(), 0);
+    EXPECT_EQ(attempts, 2);
+    clock.advanceMs(WebhookOutbox::Schedule {}.first.count());
+    EXPECT_EQ(deliver(), 0);
+    EXPECT_EQ(attempts, 2) << "the second interval is twice the first";
+
+    // The gateway restarts on its file: the delivery is still owed.
+    StubPaymentGateway restarted(dir.file("server.gateway.db"), faults, clock, kSecret);
+    restarted.setWebhookSink([this](const std::string& body, const std::string& signature) {
+        webhookResults.push_back(webhooks.handle(body, signature).body);
+        return true;
+    });
+    EXPECT_EQ(restarted.webhooks().pendingCount(), 1);
+    clock.advanceMs(WebhookOutbox::Schedule {}.first.count());
+    EXPECT_EQ(restarted.webhooks().deliverDue(), 1);
+    ASSERT_EQ(webhookResults.size(), 1u);
+    EXPECT_NE(webhookResults[0].find(R"("result":"no-change")"), std::string::npos) << webhookResults[0];
+    EXPECT_EQ(restarted.webhooks().pendingCount(), 0);
+}
+
+TEST_F(CheckoutServiceTest, TheRedeliveryScheduleDoublesUpToItsCapAndEndsAtItsHorizon)
+{
+    const WebhookOutbox::Schedule schedule {std::chrono::milliseconds(1000), std::chrono::milliseconds(4000),
+                                            std::chrono::milliseconds(10'000)};
+    EXPECT_EQ(schedule.delayAfter(1).count(), 1000);
+    EXPECT_EQ(schedule.delayAfter(2).count(), 2000);
+    EXPECT_EQ(schedule.delayAfter(3).count(), 4000);
+    EXPECT_EQ(schedule.delayAfter(30).count(), 4000);
+
+    TempDir other;
+    StubPaymentGateway shortLived(other.file("gateway.db"), faults, clock, kSecret, schedule);
+    int attempts = 0;
+    shortLived.setWebhookSink([&](const std::string&, const std::string&) {
+        ++attempts;
+        return false;
+    });
+    ASSERT_TRUE(std::holds_alternative<ChargeSucceeded>(shortLived.charge("g1", 100, "card")));
+    // Attempts at 0, 1, 3 and 7 s; the next would be at 11 s, past the 10 s horizon: given up.
+    for (int second = 0; second <= 12; ++second) {
+        shortLived.webhooks().deliverDue();
+        clock.advanceMs(1000);
+    }
+    EXPECT_EQ(attempts, 4);
+    EXPECT_EQ(shortLived.webhooks().pendingCount(), 0);
+}
+
+TEST_F(CheckoutServiceTest, ALostAcknowledgementIsRedeliveredAndAppliedOnce)
+{
+    arm(FaultKind::WebhookAckLost);
+    EXPECT_EQ(checkout("k1").status, 201);
+    EXPECT_EQ(deliver(), 0) << "it arrived, but its 200 was lost";
+    EXPECT_EQ(webhookResults.size(), 1u);
+    clock.advanceMs(WebhookOutbox::Schedule {}.first.count());
+    EXPECT_EQ(deliver(), 1);
+    ASSERT_EQ(webhookResults.size(), 2u);
+    EXPECT_NE(webhookResults[1].find(R"("result":"duplicate")"), std::string::npos) << webhookResults[1];
+    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 1);
+    EXPECT_EQ(payments(), 1);
+    EXPECT_EQ(paidChanges(), 1);
+}
+
+TEST_F(CheckoutServiceTest, TheSignatureCarriesATimestampAndOldBodiesAreRefused)
+{
+    const std::string body = R"({"id":"evt_x","type":"something.else"})";
+    const auto at = [&](std::int64_t offsetMs) {
+        return webhooks.handle(body, StubPaymentGateway::signature(kSecret, body, clock.nowMs() + offsetMs)).status;
+    };
+    EXPECT_EQ(at(-301'000), 401) << "older than the 5 minute tolerance: a replay";
+    EXPECT_EQ(at(+301'000), 401);
+    EXPECT_EQ(at(-299'000), 200);
+    const std::string signature = sign(body);
+    EXPECT_EQ(signature.rfind("t=" + std::to_string(clock.nowMs() / 1000) + ",v1=", 0), 0u) << signature;
+    EXPECT_EQ(webhooks.handle(body, "v1=" + signature.substr(signature.find("v1=") + 3)).status, 401) << "no timestamp";
+    EXPECT_EQ(webhooks.handle(body + " ", signature).status, 401) << "the body is signed";
+    EXPECT_EQ(webhooks.handle(body, "t=1," + signature.substr(signature.find("v1="))).status, 401)
+        << "the timestamp is signed: moving it forward breaks the signature";
+}
+
+TEST_F(CheckoutServiceTest, EventIdsAreRandomSoNoSignedEventCanTakeTheNextOnesId)
+{
+    arm(FaultKind::WebhookTwin);
+    EXPECT_EQ(checkout("k1").status, 201);
+    EXPECT_EQ(deliver(), 2);
+    auto db = store.lease();
+    SQLite::Statement ids(*db, "SELECT event_id FROM webhook_events");
+    std::set<std::string> seen;
+    while (ids.executeStep()) {
+        const std::string id = ids.getColumn(0).getString();
+        EXPECT_EQ(id.size(), 4u + 24u) << id;
+        EXPECT_EQ(id.rfind("evt_", 0), 0u) << id;
+        EXPECT_EQ(id.find_first_not_of("0123456789abcdef", 4), std::string::npos) << id;
+        seen.insert(id);
+    }
+    EXPECT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen.count("evt_1") + seen.count("evt_2"), 0u);
+}
+
+TEST_F(CheckoutServiceTest, RedeliveriesAreRecognisedPerSourceAndByType)
+{
+    const std::string noise = R"({"id":"evt_same","type":"customer.updated"})";
+    EXPECT_NE(webhooks.handle(noise, sign(noise)).body.find(R"("result":"ignored")"), std::string::npos);
+    EXPECT_NE(webhooks.handle(noise, sign(noise)).body.find(R"("result":"duplicate")"), std::string::npos);
+
+    WebhookHandler otherSender(store, clock, kSecret, "another-gateway");
+    EXPECT_NE(otherSender.handle(noise, sign(noise)).body.find(R"("result":"ignored")"), std::string::npos)
+        << "another sender's evt_same is another event";
+
+    const std::string sameIdOtherType = R"({"id":"evt_same","type":"charge.refunded"})";
+    const OrderResponse clash = webhooks.handle(sameIdOtherType, sign(sameIdOtherType));
+    EXPECT_EQ(clash.status, 400) << "the same id with another type is no redelivery: " << clash.body;
+    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 2);
+}
+
+TEST_F(CheckoutServiceTest, RememberedEventsArePrunedAfterTheirRetention)
+{
+    const std::string event = R"({"id":"evt_old","type":"customer.updated"})";
+    EXPECT_EQ(webhooks.handle(event, sign(event)).status, 200);
+    const auto retention = std::chrono::milliseconds(kWebhookRetention).count();
+    EXPECT_GT(retention, WebhookOutbox::Schedule {}.horizon.count()) << "longer than the gateway redelivers";
+    EXPECT_EQ(webhooks.pruneEvents(clock.nowMs() + retention - 1, 100), 0);
+    EXPECT_EQ(webhooks.pruneEvents(clock.nowMs() + retention, 100), 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 0);
+}
+
+TEST_F(CheckoutServiceTest, AWebhookForACheckoutTheReaperRemovedIsAcknowledgedAsANoOp)
+{
+    int attempts = 0;
+    gateway.setWebhookSink([&](const std::string& body, const std::string& signature) {
+        ++attempts;
+        const OrderResponse response = webhooks.handle(body, signature);
+        webhookResults.push_back(response.body);
+        return response.status == 200;
+    });
+    EXPECT_EQ(checkout("k1").status, 201);
+    // The webhook is held up (the server was unreachable) until the key row expired and was reaped.
+    clock.advanceMs(std::chrono::milliseconds(kTtl).count());
+    EXPECT_EQ(service.reapExpired(clock.nowMs(), 100), 1);
+    EXPECT_EQ(deliver(), 1) << (webhookResults.empty() ? "" : webhookResults.back());
+    EXPECT_NE(webhookResults.back().find(R"("result":"no-change")"), std::string::npos) << webhookResults.back();
+    EXPECT_EQ(gateway.webhooks().pendingCount(), 0) << "no redelivery for days";
+    EXPECT_EQ(text("SELECT status FROM orders"), "paid");
+
+    const std::string unknown = R"({"id":"evt_u","type":"charge.succeeded","charge_id":"ch_9","reference":")" +
+        service.gatewayKey(99) + R"(","amount":100})";
+    EXPECT_EQ(webhooks.handle(unknown, sign(unknown)).status, 422) << "a row id never issued is still unknown";
+}
+
+TEST_F(CheckoutServiceTest, EachDatabaseHasItsOwnWebhookSecret)
+{
+    EXPECT_EQ(store.webhookSecret().rfind("whsec_", 0), 0u);
+    EXPECT_GE(store.webhookSecret().size(), 6u + 48u);
+    EXPECT_NE(store.webhookSecret(), "whsec_onceorder_demo");
+    Store reopened(dir.file("server.db"), Synchronous::Full, 1);
+    EXPECT_EQ(reopened.webhookSecret(), store.webhookSecret()) << "kept with the database";
+    TempDir other;
+    Store another(other.file("server.db"), Synchronous::Full, 1);
+    EXPECT_NE(another.webhookSecret(), store.webhookSecret());
+}
+
+TEST_F(CheckoutServiceTest, RememberedEventsOfAnOlderDatabaseMoveIntoTheSourceKeyedTable)
+{
+    TempDir old;
+    {
+        SQLite::Database db(old.file("server.db"), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        db.exec("CREATE TABLE webhook_events (event_id TEXT PRIMARY KEY, type TEXT NOT NULL, charge_id TEXT, "
+                "effect TEXT NOT NULL, received_at INTEGER NOT NULL);"
+                "INSERT INTO webhook_events VALUES ('evt_1', 'charge.succeeded', 'ch_1', 'applied', 1)");
+    }
+    Store migrated(old.file("server.db"), Synchronous::Full, 1);
+    auto db = migrated.lease();
+    EXPECT_EQ(db->execAndGet("SELECT source || ' ' || event_id || ' ' || effect FROM webhook_events").getString(),
+              "stub-gateway evt_1 applied");
+    EXPECT_EQ(db->execAndGet("SELECT count(*) FROM sqlite_master WHERE name = 'webhook_events_before_source'").getInt(),
+              0);
 }

@@ -52,6 +52,8 @@ const QStringList kScenarios {
     QStringLiteral("thundering-herd"),
     QStringLiteral("payment-gateway"),
     QStringLiteral("webhooks"),
+    QStringLiteral("webhook-redelivered"),
+    QStringLiteral("declined-cart"),
 };
 
 } // namespace

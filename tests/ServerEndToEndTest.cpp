@@ -341,3 +341,39 @@ TEST_F(ServerEndToEndTest, DebugEndpointsRefuseWhatTheyDoNotUnderstandAndDisarmO
     const Reply state = get(*http, "/_debug/state");
     EXPECT_NE(state.body.find(R"("fault":{"fault":"none","remaining":0)"), std::string::npos) << state.body;
 }
+
+TEST_F(ServerEndToEndTest, DebugPostsRefuseCrossSiteFormsAndForeignOrigins)
+{
+    auto server = startServer();
+    auto http = server->client();
+    ASSERT_EQ(postOrder(*http, kA, "K1", kOne).status, 201);
+    auto post = [&](const std::string& path, const std::string& contentType, const std::string& body,
+                    const std::string& origin = {}) {
+        httplib::Headers headers;
+        if (!origin.empty()) {
+            headers.emplace("Origin", origin);
+        }
+        return toReply(http->Post(path.c_str(), headers, body, contentType.c_str()));
+    };
+    // What a form on any web page can send without a CORS preflight.
+    for (const std::string path : {"/_debug/reset", "/_debug/complete", "/_debug/faults", "/_debug/mode"}) {
+        for (const std::string type : {"text/plain", "application/x-www-form-urlencoded"}) {
+            const Reply form = post(path, type, "{}", "https://evil.example");
+            EXPECT_EQ(form.status, 403) << path << " " << type;
+            EXPECT_EQ(form.problemType(), "/problems/debug-foreign-origin") << path << " " << type;
+            const Reply noOrigin = post(path, type, "{}");
+            EXPECT_EQ(noOrigin.status, 415) << path << " " << type << " without Origin";
+            EXPECT_EQ(noOrigin.problemType(), "/problems/unsupported-media-type") << path;
+        }
+        EXPECT_EQ(post(path, "application/json", "{}", "null").status, 403) << path << ": a sandboxed page";
+        EXPECT_EQ(post(path, "application/json", "{}", "http://127.0.0.1.evil.example").status, 403) << path;
+    }
+    EXPECT_EQ(post("/_debug/reset", "application/json", "not json").problemType(), "/problems/malformed-json");
+    EXPECT_EQ(post("/_debug/reset", "application/json", "[]").problemType(), "/problems/invalid-debug-body");
+    EXPECT_EQ(orders(), 1) << "nothing above reset the data";
+
+    EXPECT_EQ(post("/_debug/complete", "application/json", "{}", "http://localhost:5173").status, 200);
+    EXPECT_EQ(post("/_debug/complete", "application/json", "{}", "http://[::1]:8080").status, 200);
+    EXPECT_EQ(post("/_debug/reset", "application/json", "{}", "http://127.0.0.1:8080").status, 200);
+    EXPECT_EQ(orders(), 0) << "a loopback page (or no page at all) may still reset";
+}

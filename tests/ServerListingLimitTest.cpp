@@ -229,6 +229,8 @@ TEST_F(ServerListingLimitTest, DebugStateLimitKeepsTheNewestRowsOfEachListAndTot
         ASSERT_EQ(postOrder(*http, kA, "k" + std::to_string(i), kOne).status, 201);
         ASSERT_EQ(postCheckout(*http, "c" + std::to_string(i)).status, 201);
     }
+    // The gateway delivers its webhooks on a thread of its own, after the checkouts answered.
+    ASSERT_TRUE(waitUntil([&] { return count("webhook_events") == 5; }));
 
     const std::map<std::string, std::string> lists {{"keys", "idem_key"},           {"orders", "order_id"},
                                                     {"checkout_keys", "id"},        {"payments", "charge_id"},

@@ -262,6 +262,9 @@ QGroupBox* DebugPanel::buildGatewaySection()
          tr("The same event id arrives twice: it is stored once, and the repeat changes nothing.")},
         {QStringLiteral("webhook-twin"), tr("Twin webhooks"),
          tr("Two event ids for one charge: the conditional status change lets only one of them act.")},
+        {QStringLiteral("webhook-ack-lost"), tr("Lose the webhook's 200"),
+         tr("The webhook is applied but the gateway never hears so: it delivers it again a few seconds later, and "
+            "the repeat changes nothing.")},
     };
     for (const auto& fault : kGatewayFaults) {
         auto* button = new QPushButton(fault.label);

@@ -488,9 +488,11 @@ void MainWindow::showSubmission(const core::Submission& submission)
         m_cart = core::Cart();
         showCart();
     }
-    if (submission.state == core::SubmissionState::Rejected && ofThisCart && submission.orderId > 0) {
-        // The rejection names an order holding this cart id (a declined payment's cancelled order, or the order
-        // placed under another key): the id is used up, and ordering the same lines again is a new cart.
+    if (submission.state == core::SubmissionState::Rejected && ofThisCart && submission.orderId > 0 &&
+        submission.problemType != u"/problems/payment-declined") {
+        // The rejection names the order placed for this cart id under another key: the id is used up, and ordering
+        // the same lines again is a new cart. A declined payment's cancelled order lets go of its cart on the
+        // server, so the same cart is paid again (a new submission, so a new key) under the same id.
         m_cart.renewId();
     }
     if (submission.state != core::SubmissionState::Pending) {

@@ -19,7 +19,8 @@ struct FaultRequest
 {
     // /orders: fail-before-commit, crash-before-commit, crash-after-commit, delay, unavailable;
     // /checkout: crash-after-started, -order-created, -charge, -payment-charged, -finished;
-    // the payment gateway: gateway-decline, -timeout, -fail, -slow, webhook-duplicate, webhook-twin; none (all off).
+    // the payment gateway: gateway-decline, -timeout, -fail, -slow, webhook-duplicate, webhook-twin,
+    // webhook-ack-lost; none (all off).
     QString fault;
     int count = 1;
     int delayMs = 0;

@@ -24,8 +24,10 @@ public:
 
 } // namespace
 
-AtomicPhase::AtomicPhase(Store& store)
+AtomicPhase::AtomicPhase(Store& store, const Clock& clock, std::chrono::seconds keyTtl)
     : m_store(store)
+    , m_clock(clock)
+    , m_keyTtl(keyTtl)
 {
 }
 
@@ -93,12 +95,16 @@ void AtomicPhase::moveOn(Store::Lease& db, const CheckoutKey& key, RecoveryPoint
 
 void AtomicPhase::storeFinal(Store::Lease& db, const CheckoutKey& key, const OrderResponse& response)
 {
+    // The answer is kept a whole TTL from now, not from the first attempt: a checkout finished late (by the completer
+    // after a long gateway outage) would otherwise be reaped at once, and the client's next retry, finding no key,
+    // would be a new request: a second order and a second charge.
     auto store = db.statement("UPDATE checkout_keys SET recovery_point = ?, response_code = ?, response_body = ?, "
-                              "locked_at = NULL WHERE id = ?");
+                              "locked_at = NULL, expires_at = ? WHERE id = ?");
     store->bind(1, recoveryPointName(RecoveryPoint::Finished));
     store->bind(2, response.status);
     store->bind(3, response.body);
-    store->bind(4, static_cast<int64_t>(key.id));
+    store->bind(4, static_cast<int64_t>(m_clock.nowMs() + std::chrono::milliseconds(m_keyTtl).count()));
+    store->bind(5, static_cast<int64_t>(key.id));
     store->exec();
 }
 

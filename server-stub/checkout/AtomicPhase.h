@@ -10,7 +10,9 @@
 #include "checkout/RecoveryPoint.h"
 #include "orders/OrderService.h"
 #include "storage/Store.h"
+#include "support/Clock.h"
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <variant>
@@ -24,7 +26,8 @@ public:
     using End = std::variant<RecoveryPoint, OrderResponse>;
     using Body = std::function<End(Store::Lease& db)>;
 
-    explicit AtomicPhase(Store& store);
+    // keyTtl: a stored final answer is kept this long from when it was stored (see storeFinal).
+    AtomicPhase(Store& store, const Clock& clock, std::chrono::seconds keyTtl);
 
     // Runs the phase of `key` that starts at `at`: the final answer if the phase gave one (stored, the row is
     // finished), nothing if the row moved on to the next recovery point (key.recoveryPoint says which).
@@ -43,6 +46,8 @@ private:
     void storeFinal(Store::Lease& db, const CheckoutKey& key, const OrderResponse& response);
 
     Store& m_store;
+    const Clock& m_clock;
+    std::chrono::seconds m_keyTtl;
 };
 
 } // namespace onceorder::server

@@ -9,6 +9,7 @@
 
 #include <SQLiteCpp/Statement.h>
 
+#include <cstdio>
 #include <stdexcept>
 #include <vector>
 
@@ -35,7 +36,7 @@ CheckoutCommand storedCommand(const CheckoutKey& key)
 CheckoutService::CheckoutService(Store& store, PaymentGateway& gateway, Faults& faults, const Clock& clock,
                                  std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout)
     : m_store(store)
-    , m_atomicPhase(store)
+    , m_atomicPhase(store, clock, keyTtl)
     , m_gateway(gateway)
     , m_faults(faults)
     , m_clock(clock)
@@ -60,12 +61,14 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
 {
     const ArmedFault fault = m_faults.take(FaultTarget::Checkout);
     const std::string print = fingerprint(command);
-    const std::int64_t now = m_clock.nowMs();
     CheckoutKey key;
     bool resumed = false;
     try {
         WriteTransaction tx(m_store);
         Store::Lease& db = tx.db();
+        // Read once the writer lock is ours: waiting for it may take a while, and the lock we write must be as
+        // young as it claims, or another worker could take it over as stale while we are still at work.
+        const std::int64_t now = m_clock.nowMs();
 
         // An expired finished key counts as absent; an unfinished one still has an order in flight.
         auto forget = db.statement("DELETE FROM checkout_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ? "
@@ -217,6 +220,12 @@ AtomicPhase::End CheckoutService::decline(Store::Lease& db, const CheckoutKey& k
                                           const std::string& reason)
 {
     if (changeOrderStatus(db, *key.orderId, "pending", "payment_failed", "checkout", m_clock.nowMs())) {
+        // A failed payment lets go of the cart in the same commit: the business key (one order per cart) is for
+        // orders that stand, and the customer must be able to pay for the same cart again under a new key.
+        // cart_id stays, so the cancelled order still says which cart it was.
+        auto freeCart = db.statement("UPDATE orders SET cart_key = NULL WHERE id = ?");
+        freeCart->bind(1, static_cast<int64_t>(*key.orderId));
+        freeCart->exec();
         // The stock goes back exactly once: only with the state change that cancels the order.
         auto giveBack = db.statement("UPDATE products SET stock = stock + ? WHERE id = ?");
         for (const auto& line : command.order.lines) {
@@ -259,10 +268,13 @@ AtomicPhase::End CheckoutService::finish(Store::Lease& db, const CheckoutKey& ke
     return response;
 }
 
-std::optional<CheckoutKey> CheckoutService::takeOver(long long rowId, std::int64_t now)
+std::optional<CheckoutKey> CheckoutService::takeOver(long long rowId)
 {
     WriteTransaction tx(m_store);
     Store::Lease& db = tx.db();
+    // After the writer lock, and per row: the rows before this one may have kept the completer for longer than
+    // the lock timeout, and a stamp from the start of the pass would be stale the moment it is written.
+    const std::int64_t now = m_clock.nowMs();
     auto take = db.statement("UPDATE checkout_keys SET locked_at = ? WHERE id = ? AND recovery_point <> ? "
                              "AND (locked_at IS NULL OR locked_at <= ?)");
     take->bind(1, static_cast<int64_t>(now));
@@ -287,9 +299,9 @@ std::optional<CheckoutKey> CheckoutService::takeOver(long long rowId, std::int64
     return key;
 }
 
-int CheckoutService::completeAbandoned(int limit)
+CheckoutService::CompleterPass CheckoutService::completeAbandoned(int limit)
 {
-    const std::int64_t now = m_clock.nowMs();
+    const std::int64_t now = m_clock.nowMs(); // only to pick candidates; takeOver decides with its own time
     std::vector<long long> ids;
     {
         auto db = m_store.lease();
@@ -302,17 +314,25 @@ int CheckoutService::completeAbandoned(int limit)
             ids.push_back(abandoned->getColumn(0).getInt64());
         }
     }
-    int finished = 0;
+    CompleterPass pass;
     for (const long long id : ids) {
-        // Taking over is atomic: if a retry got there first, it is its request to finish.
-        if (auto key = takeOver(id, now)) {
-            const OrderResponse response = advance(std::move(*key), FaultKind::None, true);
-            if (response.status != 503 && response.status != 409) {
-                ++finished;
+        // One row that cannot be finished (its stored request no longer parses, the database failed while taking
+        // it over) must not starve the rows after it: their orders would stay pending with the stock reserved.
+        // The failed row keeps the lock takeOver gave it, so it is tried again only after the lock timeout.
+        try {
+            // Taking over is atomic: if a retry got there first, it is its request to finish.
+            if (auto key = takeOver(id)) {
+                const OrderResponse response = advance(std::move(*key), FaultKind::None, true);
+                if (response.status != 503 && response.status != 409) {
+                    ++pass.completed;
+                }
             }
+        } catch (const std::exception& error) {
+            ++pass.failed;
+            std::fprintf(stderr, "completer: checkout row %lld skipped: %s\n", id, error.what());
         }
     }
-    return finished;
+    return pass;
 }
 
 int CheckoutService::releaseLocks()

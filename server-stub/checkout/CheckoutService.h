@@ -36,9 +36,16 @@ public:
 
     OrderResponse checkout(const Client& client, const std::string& idemKey, const CheckoutCommand& command);
 
+    // What one pass of the completer did: how many requests reached their final answer, and how many rows it had
+    // to skip because of an error (logged; each is tried again after the lock timeout).
+    struct CompleterPass
+    {
+        int completed = 0;
+        int failed = 0;
+    };
     // The completer: finishes up to `limit` requests nobody works on (unlocked, or locked for longer than the
-    // lock timeout). Returns how many reached their final answer.
-    int completeAbandoned(int limit = 100);
+    // lock timeout), each on its own: an error on one row is counted and the pass goes on with the next.
+    CompleterPass completeAbandoned(int limit = 100);
     // At start, before serving: every lock belongs to a process that is gone. Returns how many were released.
     int releaseLocks();
     // Deletes up to `batch` finished key rows that expired at or before nowMs; unfinished ones are the completer's.
@@ -61,7 +68,7 @@ private:
     AtomicPhase::End decline(Store::Lease& db, const CheckoutKey& key, const CheckoutCommand& command,
                              const std::string& reason);
     AtomicPhase::End finish(Store::Lease& db, const CheckoutKey& key, const CheckoutCommand& command);
-    std::optional<CheckoutKey> takeOver(long long rowId, std::int64_t now);
+    std::optional<CheckoutKey> takeOver(long long rowId);
     void crashIf(FaultKind armed, FaultKind point);
 
     Store& m_store;

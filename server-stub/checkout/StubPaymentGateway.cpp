@@ -7,7 +7,6 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <thread>
 
@@ -50,27 +49,33 @@ std::string gatewayDatabasePath(const std::string& serverDatabasePath)
 }
 
 StubPaymentGateway::StubPaymentGateway(const std::string& path, Faults& faults, const Clock& clock,
-                                       std::string webhookSecret)
+                                       std::string webhookSecret, WebhookOutbox::Schedule redelivery)
     : m_faults(faults)
     , m_clock(clock)
-    , m_secret(std::move(webhookSecret))
+    , m_secret(webhookSecret)
     , m_db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX)
+    , m_outbox(m_db, m_lock, clock, std::move(webhookSecret), redelivery)
 {
     m_db.setBusyTimeout(10'000);
     m_db.exec("PRAGMA journal_mode = WAL");
     m_db.exec("PRAGMA synchronous = FULL");
     m_db.exec(kSchema);
+    WebhookOutbox::createSchema(m_db);
 }
 
-std::string StubPaymentGateway::signature(const std::string& secret, const std::string& body)
+StubPaymentGateway::~StubPaymentGateway()
 {
-    return "sha256=" + hmacSha256Hex(secret, body);
+    m_outbox.stop();
+}
+
+std::string StubPaymentGateway::signature(const std::string& secret, const std::string& body, std::int64_t nowMs)
+{
+    return WebhookOutbox::signature(secret, body, nowMs);
 }
 
 void StubPaymentGateway::setWebhookSink(WebhookSink sink)
 {
-    std::lock_guard lock(m_sinkLock);
-    m_sink = std::move(sink);
+    m_outbox.setSink(std::move(sink));
 }
 
 ChargeResult StubPaymentGateway::charge(const std::string& idempotencyKey, long long amountCents,
@@ -86,7 +91,7 @@ ChargeResult StubPaymentGateway::charge(const std::string& idempotencyKey, long 
     }
 
     ChargeResult result;
-    std::vector<std::string> events;
+    bool queued = false;
     {
         std::lock_guard lock(m_lock);
         SQLite::Transaction tx(m_db, SQLite::TransactionBehavior::IMMEDIATE);
@@ -116,62 +121,52 @@ ChargeResult StubPaymentGateway::charge(const std::string& idempotencyKey, long 
                 result = ChargeDeclined {"the card was declined"};
             } else {
                 result = ChargeSucceeded {chargeIdFor(row)};
-                events = recordEvents(row, chargeIdFor(row), idempotencyKey, amountCents, fault.kind);
+                recordEvents(row, chargeIdFor(row), idempotencyKey, amountCents, fault.kind);
+                queued = true;
             }
         }
         tx.commit();
     }
 
-    WebhookSink sink;
-    {
-        std::lock_guard lock(m_sinkLock);
-        sink = m_sink;
-    }
-    for (const auto& body : events) {
-        if (sink && !sink(body, signature(m_secret, body))) {
-            std::fprintf(stderr, "gateway: webhook not accepted: %s\n", body.c_str());
-        }
+    if (queued) {
+        // Delivered by the outbox's thread, never from here: the caller is a request of the very server the webhook
+        // goes to, and with every worker busy charging, none would be left to receive it.
+        m_outbox.wake();
     }
     if (fault.kind == FaultKind::GatewayTimeout) {
-        // The charge happened and its webhook went out; only our answer is lost on the way back.
+        // The charge happened and its webhook is on its way; only our answer is lost on the way back.
         return ChargeUnavailable {true, "the payment gateway did not answer in time (injected fault)"};
     }
     return result;
 }
 
-std::vector<std::string> StubPaymentGateway::recordEvents(long long chargeRow, const std::string& chargeId,
-                                                          const std::string& idempotencyKey, long long amountCents,
-                                                          FaultKind fault)
+void StubPaymentGateway::recordEvents(long long chargeRow, const std::string& chargeId,
+                                      const std::string& idempotencyKey, long long amountCents, FaultKind fault)
 {
     // A twin is a second event with its own id for the same change, as gateways emit for related objects.
     const int distinctEvents = fault == FaultKind::WebhookTwin ? 2 : 1;
-    std::vector<std::string> bodies;
-    SQLite::Statement insert(m_db, "INSERT INTO gateway_events (charge_id, body, created_at) VALUES (?, '', ?)");
-    SQLite::Statement setBody(m_db, "UPDATE gateway_events SET body = ? WHERE id = ?");
+    SQLite::Statement insert(m_db, "INSERT INTO gateway_events (charge_id, body, created_at) VALUES (?, ?, ?)");
     for (int i = 0; i < distinctEvents; ++i) {
-        insert.bind(1, static_cast<int64_t>(chargeRow));
-        insert.bind(2, static_cast<int64_t>(m_clock.nowMs()));
-        insert.exec();
-        insert.reset();
-        const long long eventRow = m_db.getLastInsertRowid();
+        // Random, not the row number: a sequential id can be guessed, and an event sent ahead under the next id
+        // would make the real one look like a redelivery.
         const std::string body = JsonObjectWriter()
-                                     .str("id", "evt_" + std::to_string(eventRow))
+                                     .str("id", "evt_" + randomHex(12))
                                      .str("type", "charge.succeeded")
                                      .str("charge_id", chargeId)
                                      .str("reference", idempotencyKey)
                                      .num("amount", amountCents)
                                      .str("created_at", isoTime(m_clock.nowMs()))
                                      .finish();
-        setBody.bind(1, body);
-        setBody.bind(2, static_cast<int64_t>(eventRow));
-        setBody.exec();
-        setBody.reset();
-        bodies.push_back(body);
+        insert.bind(1, static_cast<int64_t>(chargeRow));
+        insert.bind(2, body);
+        insert.bind(3, static_cast<int64_t>(m_clock.nowMs()));
+        insert.exec();
+        insert.reset();
+        // At-least-once delivery: with webhook-duplicate the very same event goes out twice.
+        const int copies = fault == FaultKind::WebhookDuplicate && i == 0 ? 2 : 1;
+        const int lostAcks = fault == FaultKind::WebhookAckLost && i == 0 ? 1 : 0;
+        m_outbox.enqueue(m_db.getLastInsertRowid(), copies, lostAcks);
     }
-    if (fault == FaultKind::WebhookDuplicate) {
-        bodies.push_back(bodies.front()); // at-least-once delivery: the very same event again
-    }
-    return bodies;
 }
 
 long long StubPaymentGateway::chargeCount()
@@ -202,7 +197,20 @@ StubPaymentGateway::Books StubPaymentGateway::books(std::optional<int> limit)
                        .str("outcome", rows.getColumn(4).getString())
                        .finish();
     }
-    return Books {JsonObjectWriter().raw("charges", charges + "]").finish(),
+    // The outbox in figures, so a lost acknowledgement and its redelivery can be seen (the deliveries themselves
+    // stay the gateway's business, as at a real one).
+    SQLite::Statement deliveries(m_db,
+                                 "SELECT count(*), coalesce(sum(delivered_at IS NOT NULL), 0), "
+                                 "coalesce(sum(next_attempt_at IS NOT NULL), 0), coalesce(sum(attempts), 0) "
+                                 "FROM gateway_deliveries");
+    deliveries.executeStep();
+    const std::string webhooks = JsonObjectWriter()
+                                     .num("deliveries", deliveries.getColumn(0).getInt64())
+                                     .num("acknowledged", deliveries.getColumn(1).getInt64())
+                                     .num("pending", deliveries.getColumn(2).getInt64())
+                                     .num("attempts", deliveries.getColumn(3).getInt64())
+                                     .finish();
+    return Books {JsonObjectWriter().raw("charges", charges + "]").raw("webhooks", webhooks).finish(),
                   m_db.execAndGet("SELECT count(*) FROM gateway_charges").getInt64()};
 }
 
@@ -210,6 +218,7 @@ void StubPaymentGateway::reset()
 {
     std::lock_guard lock(m_lock);
     SQLite::Transaction tx(m_db, SQLite::TransactionBehavior::IMMEDIATE);
+    WebhookOutbox::clear(m_db);
     m_db.exec("DELETE FROM gateway_events; DELETE FROM gateway_charges;"
               "DELETE FROM sqlite_sequence WHERE name IN ('gateway_events', 'gateway_charges')");
     tx.commit();

@@ -1,15 +1,18 @@
 // StubPaymentGateway: a payment gateway in the server process with its own SQLite file, idempotent by the key
-// it is sent, that signs a webhook per charge. The debug panel arms its misbehaviours (decline, timeout,
-// failure, slowness, a webhook delivered twice, twin events for one charge) through Faults.
+// it is sent, that signs a webhook per charge and delivers it from its own outbox (WebhookOutbox: a thread of its
+// own, redelivered with backoff until acknowledged, kept across restarts). The debug panel arms its misbehaviours
+// (decline, timeout, failure, slowness, a webhook delivered twice, twin events for one charge, a lost
+// acknowledgement) through Faults.
 #pragma once
 
 #include "checkout/PaymentGateway.h"
+#include "checkout/WebhookOutbox.h"
 #include "support/Clock.h"
 #include "teaching/Faults.h"
 
 #include <SQLiteCpp/Database.h>
 
-#include <functional>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -17,23 +20,23 @@
 
 namespace onceorder::server {
 
-// Used when ONCEORDER_WEBHOOK_SECRET is not set; the demo's gateway and server share it.
-inline constexpr const char* kDemoWebhookSecret = "whsec_onceorder_demo";
-
 class StubPaymentGateway final : public PaymentGateway
 {
 public:
-    // Delivers one webhook: the JSON body and the value of its Gateway-Signature header. True if accepted.
-    using WebhookSink = std::function<bool(const std::string& body, const std::string& signature)>;
+    using WebhookSink = WebhookOutbox::Sink;
 
-    StubPaymentGateway(const std::string& path, Faults& faults, const Clock& clock, std::string webhookSecret);
+    StubPaymentGateway(const std::string& path, Faults& faults, const Clock& clock, std::string webhookSecret,
+                       WebhookOutbox::Schedule redelivery = {});
+    ~StubPaymentGateway() override;
 
     ChargeResult charge(const std::string& idempotencyKey, long long amountCents,
                         const std::string& paymentMethod) override;
 
     void setWebhookSink(WebhookSink sink);
-    // The Gateway-Signature header value for a body: "sha256=" + hex HMAC-SHA-256 with the shared secret.
-    static std::string signature(const std::string& secret, const std::string& body);
+    // The Gateway-Signature header value for a body sent at nowMs (see WebhookOutbox::signature).
+    static std::string signature(const std::string& secret, const std::string& body, std::int64_t nowMs);
+    // The outbox: deliverDue() for one pass now (tests), start() for the delivery thread (the server).
+    WebhookOutbox& webhooks() { return m_outbox; }
 
     long long chargeCount();
     // For /_debug/state: {"charges":[…]} with the newest `limit` charges (all without one), oldest first, and how
@@ -48,16 +51,16 @@ public:
     void reset();
 
 private:
-    std::vector<std::string> recordEvents(long long chargeRow, const std::string& chargeId,
-                                          const std::string& idempotencyKey, long long amountCents, FaultKind fault);
+    // Writes the charge's events and queues their deliveries, inside the charge's transaction.
+    void recordEvents(long long chargeRow, const std::string& chargeId, const std::string& idempotencyKey,
+                      long long amountCents, FaultKind fault);
 
     Faults& m_faults;
     const Clock& m_clock;
     std::string m_secret;
     std::mutex m_lock; // one connection, one caller at a time; never held while a webhook is delivered
     SQLite::Database m_db;
-    std::mutex m_sinkLock;
-    WebhookSink m_sink;
+    WebhookOutbox m_outbox; // after m_db: its thread stops before the connection closes
 };
 
 // The gateway's own database file next to the server's: server.db -> server.gateway.db.

@@ -10,6 +10,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+#include <vector>
 
 namespace onceorder::server {
 
@@ -38,21 +42,62 @@ const std::string* stringMember(const JsonValue& root, std::string_view name)
     return fine ? text : nullptr;
 }
 
+bool allDigits(std::string_view text)
+{
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 } // namespace
 
-WebhookHandler::WebhookHandler(Store& store, const Clock& clock, std::string secret)
+WebhookHandler::WebhookHandler(Store& store, const Clock& clock, std::string secret, std::string source)
     : m_store(store)
     , m_clock(clock)
     , m_secret(std::move(secret))
+    , m_source(std::move(source))
     , m_referencePrefix("onceorder-" + store.instanceId() + "-checkout-")
 {
 }
 
+std::string WebhookHandler::checkSignature(const std::string& body, const std::string& header, std::int64_t nowMs) const
+{
+    std::string_view timestamp;
+    std::vector<std::string_view> signatures;
+    std::string_view rest(header);
+    while (!rest.empty()) {
+        const auto comma = rest.find(',');
+        const std::string_view part = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        if (part.rfind("t=", 0) == 0) {
+            timestamp = part.substr(2);
+        } else if (part.rfind("v1=", 0) == 0) {
+            signatures.push_back(part.substr(3));
+        } // other schemes (v0, a future v2) are not ours to check, as in Stripe's
+    }
+    if (!allDigits(timestamp) || timestamp.size() > 12 || signatures.empty()) {
+        return "no t=… timestamp and v1=… signature";
+    }
+    const std::string signedText = std::string(timestamp) + "." + body;
+    const std::string expected = hmacSha256Hex(m_secret, signedText);
+    const bool matches = std::any_of(signatures.begin(), signatures.end(), [&](std::string_view candidate) {
+        return constantTimeEquals(candidate, expected);
+    });
+    if (!matches) {
+        return "the signature does not match";
+    }
+    // Checked only after the signature: the timestamp is signed, so it cannot be moved forward by whoever replays.
+    const std::int64_t ageMs = nowMs - std::stoll(std::string(timestamp)) * 1000;
+    if (std::llabs(ageMs) > std::chrono::milliseconds(kWebhookTolerance).count()) {
+        return "the signature's timestamp is " + std::to_string(ageMs / 1000) + " s from the server's clock";
+    }
+    return {};
+}
+
 OrderResponse WebhookHandler::handle(const std::string& body, const std::string& signatureHeader)
 {
+    const std::int64_t now = m_clock.nowMs();
     // The signature first: an unsigned body is not read at all.
-    if (!constantTimeEquals(signatureHeader, "sha256=" + hmacSha256Hex(m_secret, body))) {
-        return OrderResponse::fromProblem(problems::invalidWebhookSignature());
+    if (const std::string wrong = checkSignature(body, signatureHeader, now); !wrong.empty()) {
+        return OrderResponse::fromProblem(problems::invalidWebhookSignature(wrong));
     }
     auto parsed = parseJson(body);
     if (!std::holds_alternative<JsonValue>(parsed) || !std::get<JsonValue>(parsed).isObject()) {
@@ -75,49 +120,84 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
         return invalid("a charge.succeeded event needs \"charge_id\", \"reference\" and a whole \"amount\"");
     }
 
-    const std::int64_t now = m_clock.nowMs();
     WriteTransaction tx(m_store);
     Store::Lease& db = tx.db();
 
     std::string effect = "ignored";
     std::optional<long long> orderId;
+    bool reaped = false;
     if (isCharge) {
         const auto row = checkoutRowFor(*reference);
         if (row) {
             auto order = db.statement("SELECT order_id FROM checkout_keys WHERE id = ?");
             order->bind(1, static_cast<int64_t>(*row));
-            if (order->executeStep() && !order->getColumn(0).isNull()) {
-                orderId = order->getColumn(0).getInt64();
+            if (order->executeStep()) {
+                if (!order->getColumn(0).isNull()) {
+                    orderId = order->getColumn(0).getInt64();
+                }
+            } else {
+                // Our reference, but no row: ids are never reused (AUTOINCREMENT), so a row id we have issued is
+                // gone because the reaper deleted it, and the reaper deletes only finished rows, whose order is
+                // final (the checkout recorded this very charge before it finished). Nothing is left to do, and
+                // refusing would make the gateway redeliver for days: acknowledge it as a no-op.
+                auto issued = db.statement("SELECT seq FROM sqlite_sequence WHERE name = 'checkout_keys'");
+                reaped = issued->executeStep() && *row <= issued->getColumn(0).getInt64();
             }
         }
-        if (!orderId) {
+        if (!orderId && !reaped) {
             // Not stored: the gateway retries a refused event, and by then the order may exist.
             return OrderResponse::fromProblem(problems::unknownPaymentReference(*reference));
         }
     }
 
-    auto remember = db.statement("INSERT INTO webhook_events (event_id, type, charge_id, effect, received_at) "
-                                 "VALUES (?, ?, ?, 'pending', ?) ON CONFLICT (event_id) DO NOTHING");
-    remember->bind(1, *id);
-    remember->bind(2, *type);
+    auto remember = db.statement("INSERT INTO webhook_events (source, event_id, type, charge_id, effect, received_at) "
+                                 "VALUES (?, ?, ?, ?, 'pending', ?) ON CONFLICT (source, event_id) DO NOTHING");
+    remember->bind(1, m_source);
+    remember->bind(2, *id);
+    remember->bind(3, *type);
     if (chargeId) {
-        remember->bind(3, *chargeId);
+        remember->bind(4, *chargeId);
     }
-    remember->bind(4, static_cast<int64_t>(now));
+    remember->bind(5, static_cast<int64_t>(now));
     if (remember->exec() != 1) {
+        auto first = db.statement("SELECT type FROM webhook_events WHERE source = ? AND event_id = ?");
+        first->bind(1, m_source);
+        first->bind(2, *id);
+        if (first->executeStep() && first->getColumn(0).getString() != *type) {
+            // Not a redelivery: a redelivery is the same event. Refused, so that it is looked into, not swallowed.
+            return invalid("event " + *id + " was first received as " + first->getColumn(0).getString() + ", now as " +
+                           *type);
+        }
         return accepted(*id, "duplicate");
     }
     if (orderId) {
         const auto cents = static_cast<long long>(std::get<double>(amount->value));
         recordPayment(db, *chargeId, *orderId, cents, "webhook", now);
         effect = changeOrderStatus(db, *orderId, "pending", "paid", "webhook " + *id, now) ? "applied" : "no-change";
+    } else if (reaped) {
+        effect = "no-change";
+        std::fprintf(stderr, "webhook %s: the checkout %s was reaped after it finished; nothing to do\n", id->c_str(),
+                     reference->c_str());
     }
-    auto settle = db.statement("UPDATE webhook_events SET effect = ? WHERE event_id = ?");
+    auto settle = db.statement("UPDATE webhook_events SET effect = ? WHERE source = ? AND event_id = ?");
     settle->bind(1, effect);
-    settle->bind(2, *id);
+    settle->bind(2, m_source);
+    settle->bind(3, *id);
     settle->exec();
     tx.commit();
     return accepted(*id, effect);
+}
+
+int WebhookHandler::pruneEvents(std::int64_t nowMs, int batch)
+{
+    WriteTransaction tx(m_store);
+    auto prune = tx.db().statement("DELETE FROM webhook_events WHERE rowid IN (SELECT rowid FROM webhook_events "
+                                   "WHERE received_at <= ? LIMIT ?)");
+    prune->bind(1, static_cast<int64_t>(nowMs - std::chrono::milliseconds(kWebhookRetention).count()));
+    prune->bind(2, batch);
+    const int pruned = prune->exec();
+    tx.commit();
+    return pruned;
 }
 
 std::optional<long long> WebhookHandler::checkoutRowFor(const std::string& reference) const
@@ -126,8 +206,7 @@ std::optional<long long> WebhookHandler::checkoutRowFor(const std::string& refer
         return std::nullopt;
     }
     const std::string digits = reference.substr(m_referencePrefix.size());
-    if (digits.empty() || digits.size() > 18 ||
-        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    if (digits.size() > 18 || !allDigits(digits)) {
         return std::nullopt;
     }
     return std::stoll(digits);

@@ -3,6 +3,7 @@
 #include "http/RequestChecks.h"
 #include "support/Problems.h"
 
+#include <algorithm>
 #include <cmath>
 #include <variant>
 
@@ -34,10 +35,42 @@ std::string DebugRoutes::state(std::optional<int> limit)
     return state.json + ",\"totals\":" + state.totals.finish() + "}";
 }
 
+bool DebugRoutes::checkDebugPost(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
+{
+    if (req.findHeader("Origin")) {
+        const std::string origin = req.header("Origin");
+        if (!isLoopbackOrigin(origin)) {
+            // Echoed only when short and printable: the detail must stay valid JSON text.
+            const bool echo = origin.size() <= 100 &&
+                std::all_of(origin.begin(), origin.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
+            answer(res, problems::debugForeignOrigin(echo ? origin : "…"), exchange);
+            return false;
+        }
+    }
+    return checkJsonBody(req, res, exchange);
+}
+
+bool DebugRoutes::checkEmptyDebugPost(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
+{
+    if (!checkDebugPost(req, res, exchange)) {
+        return false;
+    }
+    auto parsed = parseJson(req.body);
+    if (auto* error = std::get_if<JsonError>(&parsed)) {
+        answer(res, problems::malformedJson(*error), exchange);
+        return false;
+    }
+    if (!std::get<JsonValue>(parsed).isObject()) {
+        answer(res, problems::invalidDebugBody(), exchange);
+        return false;
+    }
+    return true;
+}
+
 std::optional<DebugRoutes::Settings> DebugRoutes::settingsOf(const HttpRequest& req, HttpResponse& res,
                                                              Exchange& exchange, const Problem& notAnObject)
 {
-    if (!checkJsonBody(req, res, exchange)) {
+    if (!checkDebugPost(req, res, exchange)) {
         return std::nullopt;
     }
     auto limit = limitOf(req, res, exchange);
@@ -139,6 +172,9 @@ void DebugRoutes::postMode(const HttpRequest& req, HttpResponse& res, Exchange& 
 
 void DebugRoutes::postReset(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
+    if (!checkEmptyDebugPost(req, res, exchange)) {
+        return;
+    }
     auto limit = limitOf(req, res, exchange);
     if (!limit) {
         return;
@@ -152,11 +188,15 @@ void DebugRoutes::postReset(const HttpRequest& req, HttpResponse& res, Exchange&
     exchange.outcome = "reset";
 }
 
-void DebugRoutes::postComplete(const HttpRequest&, HttpResponse& res, Exchange& exchange)
+void DebugRoutes::postComplete(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
-    const int finished = m_checkout->completeAbandoned();
-    m_metrics.recordCheckoutsCompleted(finished);
-    answer(res, 200, JsonObjectWriter().num("completed", finished).finish());
+    if (!checkEmptyDebugPost(req, res, exchange)) {
+        return;
+    }
+    const auto pass = m_checkout->completeAbandoned();
+    m_metrics.recordCheckoutsCompleted(pass.completed);
+    m_metrics.recordCompleterErrors(pass.failed);
+    answer(res, 200, JsonObjectWriter().num("completed", pass.completed).num("failed", pass.failed).finish());
     exchange.outcome = "ok";
 }
 

@@ -36,6 +36,13 @@ private:
         std::optional<int> limit;
         JsonValue::Object members;
     };
+    // What every debug POST checks first. A web page in a browser on this machine can POST to loopback too (a form
+    // with text/plain or a urlencoded body needs no CORS preflight): so the request must not carry a foreign
+    // Origin (403), and its body must be JSON (415), which a page can only send cross-site after a preflight that
+    // this server never grants. False with the problem answered otherwise.
+    static bool checkDebugPost(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+    // checkDebugPost and a body that is a JSON object, for the POSTs that take no settings (reset, complete).
+    static bool checkEmptyDebugPost(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
     // Their shared prelude: a JSON body, ?limit=, and a JSON object in the body (`notAnObject` is the route's own
     // problem for anything else). Nothing, with the problem answered, if one of them is missing.
     std::optional<Settings> settingsOf(const HttpRequest& req, HttpResponse& res, Exchange& exchange,

@@ -31,6 +31,11 @@ Metrics::Metrics()
                                .Help("Abandoned checkouts the completer brought to their final answer")
                                .Register(*m_registry)
                                .Add({}))
+    , m_completerErrors(prometheus::BuildCounter()
+                            .Name("onceorder_completer_errors_total")
+                            .Help("Abandoned checkouts the completer skipped because of an error (logged)")
+                            .Register(*m_registry)
+                            .Add({}))
 {
 }
 
@@ -72,6 +77,11 @@ void Metrics::recordKeysReaped(int count)
 void Metrics::recordCheckoutsCompleted(int count)
 {
     m_checkoutsCompleted.Increment(count);
+}
+
+void Metrics::recordCompleterErrors(int count)
+{
+    m_completerErrors.Increment(count);
 }
 
 std::string Metrics::render() const

@@ -22,6 +22,7 @@ public:
     void recordOrderCreated();
     void recordKeysReaped(int count);
     void recordCheckoutsCompleted(int count);
+    void recordCompleterErrors(int count);
     std::string render() const;
 
 private:
@@ -37,6 +38,7 @@ private:
     prometheus::Counter& m_ordersCreated;
     prometheus::Counter& m_keysReaped;
     prometheus::Counter& m_checkoutsCompleted;
+    prometheus::Counter& m_completerErrors;
     std::mutex m_seriesLock;
     std::map<std::string, std::map<std::string, Series, std::less<>>, std::less<>> m_series; // route, outcome
 };

@@ -44,6 +44,40 @@ bool isLoopback(const std::string& address)
     return address.rfind("127.", 0) == 0 || address == "::1" || address.rfind("::ffff:127.", 0) == 0;
 }
 
+bool isLoopbackOrigin(const std::string& origin)
+{
+    std::string_view rest(origin);
+    if (startsWithNoCase(rest, "http://")) {
+        rest.remove_prefix(7);
+    } else if (startsWithNoCase(rest, "https://")) {
+        rest.remove_prefix(8);
+    } else {
+        return false; // "null" (a sandboxed page, a file), or anything that is not an origin
+    }
+    std::string_view host = rest;
+    std::string_view port;
+    if (startsWithNoCase(rest, "[")) {
+        const auto close = rest.find(']');
+        if (close == std::string_view::npos) {
+            return false;
+        }
+        host = rest.substr(1, close - 1);
+        port = rest.substr(close + 1);
+    } else if (const auto colon = rest.find(':'); colon != std::string_view::npos) {
+        host = rest.substr(0, colon);
+        port = rest.substr(colon);
+    }
+    if (!port.empty() &&
+        (port.front() != ':' || port.size() < 2 || port.size() > 6 ||
+         !std::all_of(port.begin() + 1, port.end(), [](char c) { return c >= '0' && c <= '9'; }))) {
+        return false;
+    }
+    const bool dotted = !host.empty() &&
+        std::all_of(host.begin(), host.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
+    return (host.size() == 9 && startsWithNoCase(host, "localhost")) || host == "::1" ||
+        (dotted && host.rfind("127.", 0) == 0);
+}
+
 bool checkJsonBody(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
     if (req.headerCount("Content-Type") > 1 || !isJsonContentType(req.header("Content-Type"))) {

@@ -17,6 +17,8 @@ namespace onceorder::server {
 inline constexpr std::size_t kMaxBodyBytes = 64 * 1024;
 
 bool isLoopback(const std::string& address);
+// An Origin header naming a page served from loopback: http(s)://127.x.x.x, localhost or [::1], any port.
+bool isLoopbackOrigin(const std::string& origin);
 
 // What every JSON-bodied request needs: Content-Type application/json and at most kMaxBodyBytes. False with the
 // problem already answered otherwise.

@@ -236,8 +236,9 @@ OrderQueries::DebugState OrderQueries::debugState(const Faults& faults, std::opt
             .str("source", row.getColumn(3).getString())
             .finish();
     });
-    auto events = db.statement("SELECT event_id, type, effect FROM (SELECT event_id, type, effect, received_at "
-                               "FROM webhook_events ORDER BY rowid DESC LIMIT ?) ORDER BY received_at, event_id");
+    // In the order they arrived: event ids are random, so they say nothing about it.
+    auto events = db.statement("SELECT event_id, type, effect FROM (SELECT event_id, type, effect, rowid AS arrival "
+                               "FROM webhook_events ORDER BY rowid DESC LIMIT ?) ORDER BY arrival");
     events->bind(1, newest);
     const std::string eventsJson = jsonArray(*events, [](SQLite::Statement& row) {
         return JsonObjectWriter()

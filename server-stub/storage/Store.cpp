@@ -97,13 +97,18 @@ CREATE TABLE IF NOT EXISTS payments (
     source      TEXT NOT NULL CHECK (source IN ('checkout', 'webhook')),
     recorded_at INTEGER NOT NULL
 );
+-- Event ids are unique per sender only: a redelivered event is recognised by (source, event_id) and changes
+-- nothing. Kept for longer than any sender redelivers, then pruned by the reaper.
 CREATE TABLE IF NOT EXISTS webhook_events (
-    event_id    TEXT PRIMARY KEY, -- a redelivered event is recognised and changes nothing
+    source      TEXT NOT NULL,
+    event_id    TEXT NOT NULL,
     type        TEXT NOT NULL,
     charge_id   TEXT,
     effect      TEXT NOT NULL,
-    received_at INTEGER NOT NULL
+    received_at INTEGER NOT NULL,
+    PRIMARY KEY (source, event_id)
 );
+CREATE INDEX IF NOT EXISTS webhook_events_received ON webhook_events (received_at);
 CREATE TABLE IF NOT EXISTS order_status_changes (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
     order_id    INTEGER NOT NULL REFERENCES orders (id),
@@ -118,6 +123,12 @@ CREATE TABLE IF NOT EXISTS server_meta (
     value TEXT NOT NULL
 );
 INSERT INTO server_meta (name, value) VALUES ('instance', lower(hex(randomblob(8)))) ON CONFLICT DO NOTHING;
+-- The secret the payment gateway signs its webhooks with, made per database unless ONCEORDER_WEBHOOK_SECRET is set:
+-- a secret published in the source would let anyone sign a "charge succeeded".
+INSERT INTO server_meta (name, value) VALUES ('webhook_secret', 'whsec_' || lower(hex(randomblob(24))))
+    ON CONFLICT DO NOTHING;
+-- Databases written before a declined payment let go of its cart: free the carts their failed orders still hold.
+UPDATE orders SET cart_key = NULL WHERE status = 'payment_failed' AND cart_key IS NOT NULL;
 )sql";
 
 } // namespace
@@ -142,6 +153,7 @@ Store::Store(const std::string& path, Synchronous synchronous, int connections)
             Client {clients.getColumn(1).getString(), clients.getColumn(2).getString() == "operator"});
     }
     m_instance = db.execAndGet("SELECT value FROM server_meta WHERE name = 'instance'").getString();
+    m_webhookSecret = db.execAndGet("SELECT value FROM server_meta WHERE name = 'webhook_secret'").getString();
     SQLite::Statement products(db, "SELECT id FROM products");
     while (products.executeStep()) {
         m_products.push_back(products.getColumn(0).getString());
@@ -164,7 +176,21 @@ std::unique_ptr<Connection> Store::open() const
 void Store::createSchema(SQLite::Database& db)
 {
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+    // webhook_events was keyed by event_id alone: move its rows into the table kSchema creates, with the one
+    // source that could have sent them (WebhookHandler's kGatewaySource).
+    const bool oldEvents =
+        db.execAndGet("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'webhook_events'").getInt() ==
+            1 &&
+        db.execAndGet("SELECT count(*) FROM pragma_table_info('webhook_events') WHERE name = 'source'").getInt() == 0;
+    if (oldEvents) {
+        db.exec("ALTER TABLE webhook_events RENAME TO webhook_events_before_source");
+    }
     db.exec(kSchema);
+    if (oldEvents) {
+        db.exec("INSERT INTO webhook_events (source, event_id, type, charge_id, effect, received_at) "
+                "SELECT 'stub-gateway', event_id, type, charge_id, effect, received_at "
+                "FROM webhook_events_before_source; DROP TABLE webhook_events_before_source");
+    }
     SQLite::Statement client(db, "INSERT INTO clients (id, api_key, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING");
     for (const auto& [id, key, role] :
          {std::tuple {"A", "demo-key-A", "client"}, std::tuple {"B", "demo-key-B", "client"},

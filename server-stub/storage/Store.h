@@ -70,6 +70,9 @@ public:
     std::optional<Client> clientForApiKey(const std::string& apiKey) const;
     // A random id made when the database was created; names this database at the payment gateway.
     const std::string& instanceId() const { return m_instance; }
+    // A random secret made when the database was created (server_meta, name 'webhook_secret'): what the gateway
+    // signs its webhooks with unless ONCEORDER_WEBHOOK_SECRET is set.
+    const std::string& webhookSecret() const { return m_webhookSecret; }
     bool productExists(const std::string& productId) const;
 
     // Puts the demo data back: stock to its initial values, no orders, no keys.
@@ -92,6 +95,7 @@ private:
     std::vector<std::pair<std::string, Client>> m_clients; // api key -> client; fixed after start
     std::vector<std::string> m_products; // product ids; fixed after start
     std::string m_instance;
+    std::string m_webhookSecret;
 };
 
 } // namespace onceorder::server

@@ -89,6 +89,18 @@ Problem debugLoopbackOnly()
                 "debug endpoints are only served to 127.0.0.1 and ::1");
 }
 
+Problem debugForeignOrigin(const std::string& origin)
+{
+    return make(403, "debug-foreign-origin", "Debug endpoints refuse other origins",
+                "a debug POST may come from no web page or from a loopback one (got Origin \"" + origin + "\")");
+}
+
+Problem invalidDebugBody()
+{
+    return make(400, "invalid-debug-body", "Debug POSTs take a JSON object",
+                "send a JSON object, {} when there is nothing to say");
+}
+
 Problem missingIdempotencyKey(const std::string& path)
 {
     return make(400, "missing-idempotency-key", "Idempotency-Key required",
@@ -211,10 +223,12 @@ Problem invalidWebhook(std::string detail)
     return make(400, "invalid-webhook", "Invalid webhook event", std::move(detail));
 }
 
-Problem invalidWebhookSignature()
+Problem invalidWebhookSignature(std::string detail)
 {
     return make(401, "invalid-webhook-signature", "Invalid webhook signature",
-                "Gateway-Signature must be sha256=<hex HMAC-SHA-256 of the body with the shared secret>");
+                detail +
+                    "; Gateway-Signature must be t=<unix seconds>,v1=<hex HMAC-SHA-256 of \"<t>.<body>\" with "
+                    "the shared secret>, t within 300 seconds of the server's clock");
 }
 
 Problem unknownPaymentReference(const std::string& reference)

@@ -33,6 +33,10 @@ Problem unknownApiKey();
 Problem operatorCannotOrder();
 Problem operatorOnly();
 Problem debugLoopbackOnly();
+// A debug POST carrying the Origin of a web page that is not on loopback.
+Problem debugForeignOrigin(const std::string& origin);
+// A debug POST whose body is JSON but not an object.
+Problem invalidDebugBody();
 
 // The Idempotency-Key.
 Problem missingIdempotencyKey(const std::string& path);
@@ -60,7 +64,7 @@ Problem gatewayUnavailable(const std::string& detail);
 
 // The payment gateway's webhooks.
 Problem invalidWebhook(std::string detail);
-Problem invalidWebhookSignature();
+Problem invalidWebhookSignature(std::string detail);
 Problem unknownPaymentReference(const std::string& reference);
 
 // The debug panel's settings.

@@ -5,7 +5,9 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/rand.h>
 #include <stdexcept>
+#include <vector>
 
 namespace onceorder::server {
 
@@ -64,6 +66,15 @@ std::string hmacSha256Hex(std::string_view key, std::string_view data)
 bool constantTimeEquals(std::string_view a, std::string_view b)
 {
     return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+std::string randomHex(std::size_t bytes)
+{
+    std::vector<unsigned char> random(bytes);
+    if (RAND_bytes(random.data(), static_cast<int>(random.size())) != 1) {
+        throw std::runtime_error("no random bytes");
+    }
+    return toHex(random.data(), static_cast<unsigned int>(random.size()));
 }
 
 } // namespace onceorder::server

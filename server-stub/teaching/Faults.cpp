@@ -11,7 +11,7 @@ namespace onceorder::server {
 
 namespace {
 
-constexpr std::array<std::pair<FaultKind, std::string_view>, 17> kNames {{
+constexpr std::array<std::pair<FaultKind, std::string_view>, 18> kNames {{
     {FaultKind::None, "none"},
     {FaultKind::FailBeforeCommit, "fail-before-commit"},
     {FaultKind::CrashBeforeCommit, "crash-before-commit"},
@@ -29,6 +29,7 @@ constexpr std::array<std::pair<FaultKind, std::string_view>, 17> kNames {{
     {FaultKind::GatewaySlow, "gateway-slow"},
     {FaultKind::WebhookDuplicate, "webhook-duplicate"},
     {FaultKind::WebhookTwin, "webhook-twin"},
+    {FaultKind::WebhookAckLost, "webhook-ack-lost"},
 }};
 
 } // namespace
@@ -84,6 +85,7 @@ FaultTarget faultTarget(FaultKind kind)
     case FaultKind::GatewaySlow:
     case FaultKind::WebhookDuplicate:
     case FaultKind::WebhookTwin:
+    case FaultKind::WebhookAckLost:
         return FaultTarget::Gateway;
     default:
         return FaultTarget::Orders;

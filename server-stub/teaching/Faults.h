@@ -33,6 +33,7 @@ enum class FaultKind
     GatewaySlow, // the gateway answers after delay_ms (a request holding the key's lock meanwhile)
     WebhookDuplicate, // the charge's webhook event is delivered twice
     WebhookTwin, // two events with different ids are sent for the same charge
+    WebhookAckLost, // the webhook arrives and is applied, but its 200 is lost: the gateway redelivers it later
 };
 
 // Which requests a fault hits: each target has its own armed slot, so arming one does not disarm another.

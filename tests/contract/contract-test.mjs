@@ -282,8 +282,10 @@ function documentedAnswer(operation, status, contentType, json) {
     return null;
 }
 
+// Stripe's scheme: t=<unix seconds>,v1=<HMAC-SHA-256 of "<t>.<body>">, within 5 minutes of the server's clock.
 function sign(body) {
-    return `sha256=${createHmac('sha256', webhookSecret).update(body).digest('hex')}`;
+    const t = Math.floor(Date.now() / 1000);
+    return `t=${t},v1=${createHmac('sha256', webhookSecret).update(`${t}.${body}`).digest('hex')}`;
 }
 
 const A = { Authorization: 'Bearer demo-key-A' };
@@ -489,7 +491,7 @@ async function traffic(strict, lenient, plain, direct) {
             headers: { 'Gateway-Signature': sign(twin) }, body: twin, ...ok(422, 'unknown-payment-reference') });
     }
     await post('a webhook with a wrong signature: 401', strict, '/webhooks/payments', {
-        headers: { 'Gateway-Signature': 'sha256=0000' }, body: ignoredEvent, ...ok(401, 'invalid-webhook-signature') });
+        headers: { 'Gateway-Signature': 't=1,v1=0000' }, body: ignoredEvent, ...ok(401, 'invalid-webhook-signature') });
     const badEvent = JSON.stringify({ id: 7 });
     await post('a webhook without its members: 400', lenient, '/webhooks/payments', {
         headers: { 'Gateway-Signature': sign(badEvent) }, body: badEvent, ...ok(400, 'invalid-webhook') });
@@ -497,7 +499,7 @@ async function traffic(strict, lenient, plain, direct) {
         headers: { 'Gateway-Signature': sign('{}'), 'Content-Type': 'text/plain' }, body: '{}',
         ...ok(415, 'unsupported-media-type') });
     await post('a webhook over 64 KiB: 413', lenient, '/webhooks/payments', {
-        headers: { 'Gateway-Signature': 'sha256=00' }, body: big({ id: 'evt_big', type: 'charge.refunded' }),
+        headers: { 'Gateway-Signature': 't=1,v1=00' }, body: big({ id: 'evt_big', type: 'charge.refunded' }),
         ...ok(413, 'payload-too-large') });
 
     // The rest of the debug routes.
@@ -513,6 +515,15 @@ async function traffic(strict, lenient, plain, direct) {
         headers: { 'Content-Type': 'text/plain' }, body: '{}', ...ok(415, 'unsupported-media-type') });
     await post('reset, bad limit: 400', lenient, '/_debug/reset?limit=1001', { body: {}, ...ok(400, 'invalid-limit') });
     await post('the completer, once', strict, '/_debug/complete', { body: {}, ...ok(200) });
+    // A web page's cross-site form: a body that is not JSON, or a foreign Origin, changes nothing.
+    await post('reset from a form, text/plain: 415', lenient, '/_debug/reset', {
+        headers: { 'Content-Type': 'text/plain' }, body: '{}', ...ok(415, 'unsupported-media-type') });
+    await post('the completer from a form, text/plain: 415', lenient, '/_debug/complete', {
+        headers: { 'Content-Type': 'text/plain' }, body: '{}', ...ok(415, 'unsupported-media-type') });
+    await post('the completer with JSON that is not an object: 400', lenient, '/_debug/complete', {
+        body: [], ...ok(400, 'invalid-debug-body') });
+    await post('reset from a foreign page: 403', lenient, '/_debug/reset', {
+        headers: { Origin: 'https://evil.example' }, body: {}, ...ok(403, 'debug-foreign-origin') });
 
     // The same routes on a server without --debug-endpoints.
     await get('debug state without --debug-endpoints: 404', plain, '/_debug/state', { ...ok(404, 'not-found') });

@@ -3,8 +3,10 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <regex>
 #include <string>
+#include <thread>
 
 namespace onceorder::test {
 
@@ -71,6 +73,21 @@ inline Reply get(httplib::Client& client, const std::string& path, const std::st
 inline Reply postJson(httplib::Client& client, const std::string& path, const std::string& body)
 {
     return toReply(client.Post(path.c_str(), body, "application/json"));
+}
+
+// Waits until `done()` holds or the deadline passes (then false): for what a server does on a thread of its own,
+// such as delivering a webhook. Polls, yielding between looks; never a fixed sleep.
+template<typename Condition>
+bool waitUntil(Condition done, std::chrono::milliseconds deadline = std::chrono::seconds(10))
+{
+    const auto until = std::chrono::steady_clock::now() + deadline;
+    while (!done()) {
+        if (std::chrono::steady_clock::now() >= until) {
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return true;
 }
 
 // Occurrences of a substring, e.g. "\"order_id\":" in a listing.

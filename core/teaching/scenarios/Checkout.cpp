@@ -17,11 +17,13 @@ namespace {
 
 const QByteArray kPayBook = R"({"product":"kniha","quantity":1,"payment_method":"card"})";
 const QByteArray kPayMug = R"({"product":"hrnek","quantity":1,"payment_method":"card"})";
+const QByteArray kPayCart = R"({"cart_id":"cart-d","product":"propiska","quantity":2,"payment_method":"card"})";
 
 struct PaymentCounts
 {
     int orders = 0;
     int paid = 0;
+    int failed = 0; // payment_failed
     int charges = 0;
     int payments = 0;
     QStringList events; // the effect of each webhook event row
@@ -32,6 +34,9 @@ struct PaymentCounts
         orders = static_cast<int>(orderRows.size());
         paid = static_cast<int>(std::count_if(orderRows.begin(), orderRows.end(), [](const QJsonValue& o) {
             return o.toObject().value(QStringLiteral("status")).toString() == u"paid";
+        }));
+        failed = static_cast<int>(std::count_if(orderRows.begin(), orderRows.end(), [](const QJsonValue& o) {
+            return o.toObject().value(QStringLiteral("status")).toString() == u"payment_failed";
         }));
         charges = static_cast<int>(
             state.value(QStringLiteral("gateway")).toObject().value(QStringLiteral("charges")).toArray().size());
@@ -52,16 +57,33 @@ struct PaymentCounts
     }
 };
 
-// Adds a row judged on the reply and on the database (orders, charges, payments) as it is now.
+// The state once `settled` holds, or as it is after `triesLeft` looks 100 ms apart: the gateway delivers its
+// webhooks from a thread of its own, after the checkout has answered, so the database settles a moment later.
+void stateOnceSettled(ScenarioContext& c, std::function<bool(const QJsonObject&)> settled, int triesLeft,
+                      std::function<void(const QJsonObject&)> done)
+{
+    c.state([&c, settled, triesLeft, done](const QJsonObject& state) {
+        if (settled(state) || triesLeft <= 1) {
+            done(state);
+            return;
+        }
+        c.after(100, [&c, settled, triesLeft, done] { stateOnceSettled(c, settled, triesLeft - 1, done); });
+    });
+}
+
+// Adds a row judged on the reply and on the database (orders, charges, payments) once it holds what is expected,
+// or as it is after 5 s.
 void paymentVerdict(ScenarioContext& c, const QString& step, const HttpReply& reply, const QString& expected, bool ok,
                     std::function<bool(const PaymentCounts&)> countsOk, Next next)
 {
-    c.state([&c, step, reply, expected, ok, countsOk, next](const QJsonObject& state) {
-        const PaymentCounts counts(state);
-        c.addRow({step, ScenarioContext::describe(reply) + QStringLiteral("; ") + counts.text(), counts.orders,
-                  expected, ok && countsOk(counts)});
-        next();
-    });
+    stateOnceSettled(
+        c, [countsOk](const QJsonObject& state) { return countsOk(PaymentCounts(state)); }, 50,
+        [&c, step, reply, expected, ok, countsOk, next](const QJsonObject& state) {
+            const PaymentCounts counts(state);
+            c.addRow({step, ScenarioContext::describe(reply) + QStringLiteral("; ") + counts.text(), counts.orders,
+                      expected, ok && countsOk(counts)});
+            next();
+        });
 }
 
 // After a crash fault the bundled server is restarted; until then the connection is refused. Retries every
@@ -180,6 +202,97 @@ Scenario webhooks()
                                  n.events.size() == 3 && n.events.contains(QStringLiteral("no-change"));
                          },
                          next);
+                 });
+             }}};
+}
+
+Scenario webhookRedelivered()
+{
+    return {QStringLiteral("webhook-redelivered"),
+            ScenarioText::tr("A lost acknowledgement: the gateway delivers the webhook again"),
+            ScenarioText::tr(
+                "A gateway knows a webhook arrived only from the 200 it gets back. When that answer is lost, it "
+                "delivers the same event again later, with backoff, for days if need be, and keeps its schedule on "
+                "disk so a restart does not forget it. Each delivery is signed afresh with a timestamp, so an old "
+                "body replayed by someone else is refused. The server remembers the event by its sender and id: the "
+                "redelivery is answered 200 duplicate and changes nothing."),
+            {debugStep(QStringLiteral("faults"), R"({"fault":"webhook-ack-lost"})",
+                       ScenarioText::tr("the 200 for the next webhook will be lost on its way back to the gateway")),
+             [](ScenarioContext& c, Next next) {
+                 c.checkout(kClientA, QStringLiteral("pay-r1"), kPayBook, [&c, next](const HttpReply& r) {
+                     const auto webhooks = [](const QJsonObject& state) {
+                         return state.value(QStringLiteral("gateway"))
+                             .toObject()
+                             .value(QStringLiteral("webhooks"))
+                             .toObject();
+                     };
+                     stateOnceSettled(
+                         c,
+                         [webhooks](const QJsonObject& state) {
+                             return webhooks(state).value(QStringLiteral("acknowledged")).toInt() == 1;
+                         },
+                         80,
+                         [&c, r, webhooks, next](const QJsonObject& state) {
+                             const PaymentCounts counts(state);
+                             const QJsonObject outbox = webhooks(state);
+                             const int attempts = outbox.value(QStringLiteral("attempts")).toInt();
+                             const int acknowledged = outbox.value(QStringLiteral("acknowledged")).toInt();
+                             c.addRow({ScenarioText::tr("A: POST /checkout, pay-r1 (the webhook's 200 is lost)"),
+                                       ScenarioContext::describe(r) +
+                                           ScenarioText::tr("; gateway: %1 delivery attempts, %2 acknowledged; ")
+                                               .arg(attempts)
+                                               .arg(acknowledged) +
+                                           counts.text(),
+                                       counts.orders,
+                                       ScenarioText::tr("201 paid; the event delivered twice, acknowledged the second "
+                                                        "time; applied once: 1 event row, 1 payment"),
+                                       created(r) && attempts == 2 && acknowledged == 1 && counts.orders == 1 &&
+                                           counts.paid == 1 && counts.payments == 1 && counts.events.size() == 1});
+                             next();
+                         });
+                 });
+             }}};
+}
+
+Scenario declinedCartPaidAgain()
+{
+    return {QStringLiteral("declined-cart"),
+            ScenarioText::tr("Paying a declined cart again"),
+            ScenarioText::tr(
+                "A declined card is a definitive answer for its key: the order is cancelled (payment_failed), the "
+                "stock goes back, and the 402 is stored and replayed. But the cart is not used up: the failed order "
+                "lets go of it in the same transaction, so the customer pays for the same cart again under a new "
+                "key, and the business key (one order per cart) still holds for orders that stand."),
+            {debugStep(QStringLiteral("faults"), R"({"fault":"gateway-decline"})",
+                       ScenarioText::tr("the gateway declines the next card")),
+             [](ScenarioContext& c, Next next) {
+                 c.checkout(kClientA, QStringLiteral("pay-d1"), kPayCart, [&c, next](const HttpReply& r) {
+                     c.addRow({ScenarioText::tr("A: POST /checkout, pay-d1, cart-d (declined)"),
+                               ScenarioContext::describe(r), ScenarioContext::orderIdOf(r) > 0 ? 1 : -1,
+                               ScenarioText::tr("402 payment-declined, stored"),
+                               r.status == 402 && ScenarioContext::problemTypeOf(r) == u"/problems/payment-declined"});
+                     next();
+                 });
+             },
+             [](ScenarioContext& c, Next next) {
+                 c.checkout(kClientA, QStringLiteral("pay-d2"), kPayCart, [&c, next](const HttpReply& r) {
+                     paymentVerdict(
+                         c, ScenarioText::tr("A: POST /checkout, pay-d2, the same cart-d, another card"), r,
+                         ScenarioText::tr("201 paid; the cart has one paid order, the declined one is payment_failed"),
+                         created(r),
+                         [](const PaymentCounts& n) {
+                             return n.orders == 2 && n.paid == 1 && n.failed == 1 && n.payments == 1;
+                         },
+                         next);
+                 });
+             },
+             [](ScenarioContext& c, Next next) {
+                 c.checkout(kClientA, QStringLiteral("pay-d3"), kPayCart, [&c, next](const HttpReply& r) {
+                     paymentVerdict(
+                         c, ScenarioText::tr("A: POST /checkout, pay-d3, the same cart-d once more"), r,
+                         ScenarioText::tr("422 cart-already-ordered: the paid order holds the cart; still 2 orders"),
+                         r.status == 422 && ScenarioContext::problemTypeOf(r) == u"/problems/cart-already-ordered",
+                         [](const PaymentCounts& n) { return n.orders == 2 && n.paid == 1 && n.payments == 1; }, next);
                  });
              }}};
 }

@@ -7,9 +7,10 @@ namespace onceorder::core {
 QList<Scenario> allScenarios()
 {
     using namespace scenarios;
-    return {theArticleTable(),      doubleClick(),    lostResponse(),    clientCrash(),    serverCrash(),
-            transientError(),       unscopedKeys(),   checkThenInsert(), newKeyPerRetry(), shortTtl(),
-            retryAfterAndOffline(), thunderingHerd(), paymentGateway(),  webhooks()};
+    return {theArticleTable(), doubleClick(),    lostResponse(),         clientCrash(),
+            serverCrash(),     transientError(), unscopedKeys(),         checkThenInsert(),
+            newKeyPerRetry(),  shortTtl(),       retryAfterAndOffline(), thunderingHerd(),
+            paymentGateway(),  webhooks(),       webhookRedelivered(),   declinedCartPaidAgain()};
 }
 
 } // namespace onceorder::core

@@ -26,5 +26,7 @@ Scenario thunderingHerd();
 // Checkout.cpp: a payment gateway in the middle, and its webhooks.
 Scenario paymentGateway();
 Scenario webhooks();
+Scenario webhookRedelivered();
+Scenario declinedCartPaidAgain();
 
 } // namespace onceorder::core::scenarios
