@@ -10,7 +10,7 @@ ONCEORDER_PACKAGES=(
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-l10n-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
     libcpp-httplib-dev libboost-dev libsqlitecpp-dev libsqlite3-dev prometheus-cpp-dev libssl-dev libcurl4-openssl-dev
     libgtest-dev libgmock-dev libbenchmark-dev
-    xvfb xauth imagemagick wrk
+    qt6-translations-l10n xvfb xauth imagemagick wrk
 )
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
