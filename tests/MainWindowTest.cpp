@@ -7,6 +7,7 @@
 #include "session/ClientSession.h"
 #include "session/Translations.h"
 #include "submission/SubmissionEngine.h"
+#include "support/WindowDriver.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -25,103 +26,7 @@
 #include <memory>
 
 using namespace onceorder;
-
-namespace {
-
-// One client with its own state folder and bundled server, its window shown and the catalogue loaded.
-struct Client
-{
-    QTemporaryDir state;
-    std::unique_ptr<core::ClientSession> session;
-    std::unique_ptr<ui::MainWindow> window;
-
-    template<typename T>
-    T* find(const QString& name) const
-    {
-        return window->findChild<T*>(name);
-    }
-};
-
-// withConditioner: the order traffic goes through the network conditioner, as in the application.
-// stateDir: reuse a state folder (another client's, e.g. one that crashed) instead of a fresh one.
-std::unique_ptr<Client> startClient(bool withConditioner = false, const QString& stateDir = {})
-{
-    auto client = std::make_unique<Client>();
-    core::ClientOptions options;
-    options.stateDir = stateDir.isEmpty() ? client->state.path() : stateDir;
-    client->session = std::make_unique<core::ClientSession>(options);
-    if (withConditioner) {
-        client->session->enableConditioner();
-    }
-    client->window = std::make_unique<ui::MainWindow>(client->session.get());
-    client->window->show();
-    QSignalSpy ready(client->session.get(), &core::ClientSession::serverReady);
-    client->session->start();
-    if (!ready.wait(20'000)) {
-        return nullptr;
-    }
-    auto* products = client->find<QComboBox>(QStringLiteral("productCombo"));
-    if (!QTest::qWaitFor([&] { return products->count() == 3; }, 10'000)) {
-        return nullptr;
-    }
-    return client;
-}
-
-void addToCart(const Client& client, const QString& product, int quantity)
-{
-    auto* products = client.find<QComboBox>(QStringLiteral("productCombo"));
-    products->setCurrentIndex(products->findData(product));
-    client.find<QSpinBox>(QStringLiteral("quantitySpin"))->setValue(quantity);
-    QTest::mouseClick(client.find<QPushButton>(QStringLiteral("addButton")), Qt::LeftButton);
-}
-
-// Picks a network mode in the debug panel's real combo box, as a teacher would.
-void chooseNetworkMode(const Client& client, const QString& mode)
-{
-    auto* combo = client.find<QComboBox>(QStringLiteral("networkModeCombo"));
-    combo->setCurrentIndex(combo->findData(mode));
-}
-
-// Back to "pass" as soon as the first attempt of the current submission has ended.
-void passAfterTheFirstAttempt(const Client& client)
-{
-    QObject::connect(client.session->engine(), &core::SubmissionEngine::submissionChanged, client.window.get(),
-                     [&client](const core::Submission& s) {
-                         if (!s.attempts.isEmpty() && s.attempts.first().endedMs > 0) {
-                             chooseNetworkMode(client, QStringLiteral("pass"));
-                         }
-                     });
-}
-
-QString resultText(const Client& client)
-{
-    return client.find<QLabel>(QStringLiteral("resultLabel"))->text();
-}
-
-// Clicks one of the debug panel's buttons that talk to the server and waits until the server has answered.
-void clickDebugButton(const Client& client, const QString& name)
-{
-    QSignalSpy done(client.window->findChild<core::DebugControls*>(), &core::DebugControls::succeeded);
-    QTest::mouseClick(client.window->debugPanel()->findChild<QPushButton*>(name), Qt::LeftButton);
-    QVERIFY(done.wait(10'000));
-}
-
-// Ticks "Pay now by card", fills the cart with one line and clicks the Order button; waits for the outcome.
-void orderAndPay(const Client& client, const QString& product, int quantity, core::Submission* outcome = nullptr)
-{
-    client.find<QCheckBox>(QStringLiteral("payByCardCheck"))->setChecked(true);
-    addToCart(client, product, quantity);
-    auto* order = client.find<QPushButton>(QStringLiteral("orderButton"));
-    QCOMPARE(order->text(), QStringLiteral("Order and pay"));
-    QSignalSpy settled(client.session->engine(), &core::SubmissionEngine::settled);
-    QTest::mouseClick(order, Qt::LeftButton);
-    QVERIFY(settled.wait(30'000));
-    if (outcome) {
-        *outcome = settled.first().first().value<core::Submission>();
-    }
-}
-
-} // namespace
+using namespace onceorder::test;
 
 class MainWindowTest : public QObject
 {
@@ -142,9 +47,7 @@ private Q_SLOTS:
     void aServerCrashBetweenCheckoutPhasesEndsWithOneOrderAndOneCharge();
     void aDeclinedCardIsShownAndOrderingAgainIsANewCart();
     void theCompleterRunsFromTheDebugPanel();
-    // Not a test: scripts/screenshots runs it with ONCEORDER_SCREENSHOT_DIR to make the README's pictures.
-    void screenshots();
-    // Last: it installs the Czech translator for the rest of the process.
+    // It installs the Czech translator for the rest of its process (each slot runs as its own ctest).
     void czechShowsCzechStrings();
 };
 
@@ -251,6 +154,11 @@ void MainWindowTest::fiveFastClicksPlaceOneOrder()
     // Every click was sent with the one key; the timeline shows them all.
     auto* attempts = client->window->findChild<QTableWidget*>(QStringLiteral("attemptsTable"));
     QCOMPARE(attempts->rowCount(), 5);
+    // After everything settled, the server's own tables (not a snapshot taken while a duplicate could still come):
+    const auto server = settledServerState(*client);
+    QVERIFY(server);
+    QCOMPARE(server->totalOrders, 1);
+    QCOMPARE(server->totalKeys, 1);
 }
 
 void MainWindowTest::aFaultArmedInTheDebugPanelReachesTheServer()
@@ -326,6 +234,11 @@ void MainWindowTest::aDroppedResponseIsPlacedOnceAndTheReplayIsShown()
     auto* dock = client->window->serverTablesDock();
     QTRY_COMPARE_WITH_TIMEOUT(dock->keysModel()->rowCount(), 1, 10'000);
     QCOMPARE(dock->ordersModel()->rowCount(), 1);
+    // After everything settled, the server's own tables (not a snapshot taken while a duplicate could still come):
+    const auto server = settledServerState(*client);
+    QVERIFY(server);
+    QCOMPARE(server->totalOrders, 1);
+    QCOMPARE(server->totalKeys, 1);
 }
 
 void MainWindowTest::aCrashAfterSendIsResumedByTheNextWindow()
@@ -350,6 +263,11 @@ void MainWindowTest::aCrashAfterSendIsResumedByTheNextWindow()
     auto* dock = client->window->serverTablesDock();
     QTRY_COMPARE_WITH_TIMEOUT(dock->keysModel()->rowCount(), 1, 10'000);
     QCOMPARE(dock->ordersModel()->rowCount(), 1);
+    // After everything settled, the server's own tables (not a snapshot taken while a duplicate could still come):
+    const auto server = settledServerState(*client);
+    QVERIFY(server);
+    QCOMPARE(server->totalOrders, 1);
+    QCOMPARE(server->totalKeys, 1);
 }
 
 void MainWindowTest::aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiveTables()
@@ -466,58 +384,6 @@ void MainWindowTest::theCompleterRunsFromTheDebugPanel()
     clickDebugButton(*client, QStringLiteral("runCompleterButton"));
     QCOMPARE(client->find<QLabel>(QStringLiteral("debugResultLabel"))->text(),
              QStringLiteral("Done: the completer finished 0 abandoned checkout(s)"));
-}
-
-void MainWindowTest::screenshots()
-{
-    const QString dir = qEnvironmentVariable("ONCEORDER_SCREENSHOT_DIR");
-    if (dir.isEmpty()) {
-        QSKIP("set ONCEORDER_SCREENSHOT_DIR to make the screenshots");
-    }
-    auto client = startClient(true); // as the application runs: orders through the network conditioner
-    QVERIFY(client);
-    auto* window = client->window.get();
-    window->resize(1400, 900);
-    // The story the pictures tell: the server commits, dies before answering, restarts, and the retry with the
-    // same key is answered from the stored response: one order.
-    auto* panel = window->debugPanel();
-    QSignalSpy armed(window->findChild<core::DebugControls*>(), &core::DebugControls::succeeded);
-    QTest::mouseClick(panel->findChild<QPushButton*>(QStringLiteral("arm_crash-after-commit")), Qt::LeftButton);
-    QVERIFY(armed.wait(10'000));
-    addToCart(*client, QStringLiteral("kniha"), 2);
-    addToCart(*client, QStringLiteral("hrnek"), 1);
-    QSignalSpy settled(client->session->engine(), &core::SubmissionEngine::settled);
-    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
-    QVERIFY(settled.wait(30'000));
-    addToCart(*client, QStringLiteral("propiska"), 3);
-    auto* dock = window->serverTablesDock();
-    QTRY_COMPARE_WITH_TIMEOUT(dock->ordersModel()->rowCount(), 1, 10'000);
-    QTRY_COMPARE_WITH_TIMEOUT(client->find<QTableWidget>(QStringLiteral("ordersTable"))->rowCount(), 1, 10'000);
-    QTest::mouseClick(panel->findChild<QPushButton*>(QStringLiteral("arm_unavailable")), Qt::LeftButton);
-    QVERIFY(armed.wait(10'000));
-    QTest::qWait(300); // let the layouts settle after the last updates; a picture, not a synchronisation
-    QVERIFY(window->grab().save(dir + QStringLiteral("/main-window.png")));
-
-    // The whole panel, not just the part the dock's scroll area shows.
-    auto* scroll = qobject_cast<QScrollArea*>(panel->widget());
-    QVERIFY(scroll);
-    QWidget* content = scroll->takeWidget();
-    content->resize(560, content->sizeHint().height());
-    content->show();
-    QVERIFY(content->grab().save(dir + QStringLiteral("/debug-panel.png")));
-    scroll->setWidget(content);
-
-    // Paid now by card: the gateway charges, its answer is lost, the retry resumes from the recovery point and the
-    // gateway, asked again with the same key, does not charge twice.
-    auto paying = startClient(true);
-    QVERIFY(paying);
-    paying->window->resize(1400, 900);
-    clickDebugButton(*paying, QStringLiteral("arm_gateway-timeout"));
-    orderAndPay(*paying, QStringLiteral("kniha"), 1);
-    QTRY_COMPARE_WITH_TIMEOUT(paying->window->serverTablesDock()->chargesModel()->rowCount(), 1, 10'000);
-    QTRY_COMPARE_WITH_TIMEOUT(paying->find<QTableWidget>(QStringLiteral("ordersTable"))->rowCount(), 1, 10'000);
-    QTest::qWait(300); // a picture, not a synchronisation
-    QVERIFY(paying->window->grab().save(dir + QStringLiteral("/checkout.png")));
 }
 
 void MainWindowTest::czechShowsCzechStrings()
