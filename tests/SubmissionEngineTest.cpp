@@ -280,14 +280,27 @@ TEST_F(SubmissionEngineTest, GivingUpThenReconcilingFindsTheOrderTheServerMade)
 
 TEST_F(SubmissionEngineTest, AbandoningStopsRetriesAndReconcilingSaysNothingWasPlaced)
 {
+    // Retries with no delay at all: a retry still scheduled after abandoning would fire at the next turn of the
+    // event loop, long before the reconcile below has made its round trip, and would place the order through the
+    // now open network. So "no new attempt and no order" after the reconcile shows the retries stopped.
+    EngineConfig config = fastConfig();
+    config.policy.baseDelayMs = 0;
+    config.policy.maxDelayMs = 0;
+    makeEngine(config);
     conditioner.setMode(ConditionerMode::DropRequest);
     const qint64 id = engine->submit(cartOf(QStringLiteral("kniha"), 1));
     runUntil([&] { return outbox.find(id)->attempts.size() >= 2; });
     engine->abandon(id);
     EXPECT_EQ(outbox.find(id)->state, SubmissionState::Abandoned);
+    // An attempt already on the wire ends first (dropped too): the network only opens after that.
+    runUntil([&] { return engine->inFlightCount() == 0; });
     conditioner.setMode(ConditionerMode::Pass);
+    const auto attemptsWhenAbandoned = outbox.find(id)->attempts.size();
+    const int forwardedWhenAbandoned = conditioner.counters().requestsForwarded;
     engine->reconcile(id);
     runUntil([&] { return outbox.find(id)->problemDetail.contains(QStringLiteral("nothing was placed")); });
+    EXPECT_EQ(outbox.find(id)->attempts.size(), attemptsWhenAbandoned) << "no attempt after abandoning";
+    EXPECT_EQ(conditioner.counters().requestsForwarded, forwardedWhenAbandoned + 1) << "only the reconcile's GET";
     EXPECT_EQ(orders(), 0);
 }
 
