@@ -8,6 +8,7 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
+#include <cstdio>
 #include <mutex>
 #include <stdexcept>
 #include <vector>
@@ -452,9 +453,15 @@ int CheckoutService::completeAbandoned(int limit)
     for (const long long id : ids) {
         // Taking over is atomic: if a retry got there first, it is its request to finish.
         if (auto row = takeOver(id, now)) {
-            const OrderResponse response = advance(std::move(*row), FaultKind::None, true);
-            if (response.status != 503 && response.status != 409) {
-                ++finished;
+            try {
+                const OrderResponse response = advance(std::move(*row), FaultKind::None, true);
+                if (response.status != 503 && response.status != 409) {
+                    ++finished;
+                }
+            } catch (const std::logic_error& error) {
+                // One row we cannot read (a stored request that no longer parses) must not stop the others; it
+                // keeps its lock until the timeout, and a retry of it gets the same error.
+                std::fprintf(stderr, "completer: checkout key row %lld skipped: %s\n", id, error.what());
             }
         }
     }
