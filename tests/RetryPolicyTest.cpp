@@ -243,6 +243,45 @@ TEST(RetryPolicyTest, TheWindowEndsTheRetriesAndIsShorterThanTheServersKeyTtl)
         << "the default window is far inside the server's default key TTL";
 }
 
+TEST(RetryPolicyTest, DecidesFromTheSubmissionAndTheReply)
+{
+    RetryPolicy policy({.baseDelayMs = 100,
+                        .maxDelayMs = 10'000,
+                        .retryWindowMs = 60'000,
+                        .maxRetryAfterMs = 5000,
+                        .jitter = JitterStrategy::Decorrelated});
+    Submission submission;
+    Attempt first;
+    first.number = 1;
+    first.startedMs = kT0;
+    first.delayAfterMs = 400;
+    Attempt second;
+    second.number = 2;
+    second.startedMs = kT0 + 1000;
+    submission.attempts = {first, second};
+    const qint64 now = kT0 + 2000;
+
+    // Everything the engine used to work out itself: the attempts so far, the first attempt's start, the delay
+    // chosen last, the outcome and the Retry-After, each read from the submission and the reply.
+    HttpReply reset = networkError(QNetworkReply::RemoteHostClosedError);
+    FixedRandom a(0.7);
+    FixedRandom b(0.7);
+    const RetryDecision fromParts = policy.decide(AttemptOutcome::MaybeSent, 2, kT0, now, std::nullopt, 400, a);
+    const RetryDecision whole = policy.decide(submission, reset, now, b);
+    EXPECT_TRUE(whole.retry);
+    EXPECT_EQ(whole.delayMs, fromParts.delayMs);
+    EXPECT_EQ(whole.reason, fromParts.reason);
+
+    HttpReply busy = status(503);
+    busy.retryAfter = QByteArray("9");
+    const RetryDecision told = policy.decide(submission, busy, now, b);
+    EXPECT_EQ(told.delayMs, 5000) << "Retry-After read from the reply, capped";
+
+    EXPECT_FALSE(policy.decide(submission, status(422), now, b).retry);
+    const RetryDecision late = policy.decide(submission, status(503), kT0 + 59'990, b);
+    EXPECT_FALSE(late.retry) << "the window counts from the first attempt";
+}
+
 // The names are stored in the outbox's attempts table: pinned as spelled there, not only round-tripped.
 TEST(RetryPolicyTest, OutcomeNamesAreTheStoredSpellings)
 {

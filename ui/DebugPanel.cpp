@@ -107,7 +107,7 @@ DebugPanel::DebugPanel(core::DebugControls* controls, bool externalServer, QWidg
                 const QString hint = status == 404 ? tr(" — the server needs --debug-endpoints") : QString();
                 showResult(tr("%1 failed: %2%3").arg(what, reason, hint), false);
             });
-    setNetworkAvailable(false);
+    setNetworkAvailable(controls->hasConditioner());
 }
 
 QGroupBox* DebugPanel::buildServerSection()
@@ -353,10 +353,10 @@ QGroupBox* DebugPanel::buildNetworkSection()
 
     connect(m_networkModeCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_networkExplanation->setText(m_networkModeCombo->itemData(index, Qt::ToolTipRole).toString());
-        emitNetworkMode();
+        applyNetworkMode();
     });
-    connect(m_networkDelaySpin, &QSpinBox::valueChanged, this, &DebugPanel::emitNetworkMode);
-    connect(m_probabilitySpin, &QDoubleSpinBox::valueChanged, this, &DebugPanel::emitNetworkMode);
+    connect(m_networkDelaySpin, &QSpinBox::valueChanged, this, &DebugPanel::applyNetworkMode);
+    connect(m_probabilitySpin, &QDoubleSpinBox::valueChanged, this, &DebugPanel::applyNetworkMode);
     return box;
 }
 
@@ -367,13 +367,13 @@ QGroupBox* DebugPanel::buildClientSection()
     auto* grid = explainedGrid();
     auto* crash = new QPushButton(tr("Crash the app now"));
     crash->setObjectName(QStringLiteral("crashNowButton"));
-    connect(crash, &QPushButton::clicked, this, &DebugPanel::crashNowRequested);
+    connect(crash, &QPushButton::clicked, m_controls, &core::DebugControls::crashNow);
     addExplained(grid, crash,
                  tr("The client dies at once, like a power cut: start it again and a pending order resumes "
                     "with its key."));
     auto* crashAfterSend = new QCheckBox(tr("Crash after the next send"));
     crashAfterSend->setObjectName(QStringLiteral("crashAfterSendCheck"));
-    connect(crashAfterSend, &QCheckBox::toggled, this, &DebugPanel::crashAfterSendToggled);
+    connect(crashAfterSend, &QCheckBox::toggled, m_controls, &core::DebugControls::armCrashAfterSend);
     addExplained(grid, crashAfterSend,
                  tr("The request reaches the server, the client dies before the answer: the next start resumes "
                     "and is replayed."));
@@ -475,10 +475,10 @@ void DebugPanel::armFault(const QString& fault)
         core::FaultRequest {fault, m_countSpin->value(), m_delaySpin->value(), m_retryAfterSpin->value()});
 }
 
-void DebugPanel::emitNetworkMode()
+void DebugPanel::applyNetworkMode()
 {
-    Q_EMIT networkModeRequested(m_networkModeCombo->currentData().toString(), m_networkDelaySpin->value(),
-                                m_probabilitySpin->value() / 100.0);
+    m_controls->setNetworkMode(m_networkModeCombo->currentData().toString(), m_networkDelaySpin->value(),
+                               m_probabilitySpin->value() / 100.0);
 }
 
 void DebugPanel::showResult(const QString& text, bool ok)

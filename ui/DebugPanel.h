@@ -1,7 +1,7 @@
 // DebugPanel: breaks things on purpose so a class can watch the order still be placed once: the server's faults
 // and teaching modes, the payment gateway in the middle of a checkout, the network between client and server, and
-// the client itself. Every control says in one
-// line what it will show. Server commands go through core::DebugControls; the rest are signals.
+// the client itself. Every control says in one line what it will show. Commands to the server, the network and this
+// client go through core::DebugControls; the key strategy is a signal for the submission engine.
 #pragma once
 
 #include "submission/KeyStrategy.h"
@@ -37,23 +37,19 @@ public:
     void setServerState(const core::ServerState& state);
     // The conditioner mode's name for people ("pass" → "Pass", translated).
     static QString networkModeLabel(const QString& mode);
-    // Whether a network conditioner is wired in; without one the network controls only explain themselves.
-    void setNetworkAvailable(bool available);
 
 Q_SIGNALS:
-    // mode: pass, offline, drop-request, drop-response, delay, blackhole or flaky.
-    void networkModeRequested(const QString& mode, int delayMs, double probability);
     void keyStrategyChanged(onceorder::core::KeyStrategy strategy);
-    void crashNowRequested();
-    void crashAfterSendToggled(bool armed);
 
 private:
     QGroupBox* buildServerSection();
     QGroupBox* buildGatewaySection();
     QGroupBox* buildNetworkSection();
     QGroupBox* buildClientSection();
+    // Whether a network conditioner is wired in; without one the network controls only explain themselves.
+    void setNetworkAvailable(bool available);
     void armFault(const QString& fault);
-    void emitNetworkMode();
+    void applyNetworkMode();
     void showResult(const QString& text, bool ok);
 
     core::DebugControls* m_controls;

@@ -8,7 +8,6 @@
 #include "server/ServerMonitor.h"
 #include "server/ServerState.h"
 #include "session/ClientSession.h"
-#include "submission/CrashPoint.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -19,13 +18,11 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
-#include <QPointer>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTableWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -33,9 +30,6 @@
 namespace onceorder::ui {
 
 namespace {
-
-constexpr int kReadTimeoutMs = 5000;
-constexpr int kRefreshCoalesceMs = 150;
 
 QTableWidget* makeTable(const QString& objectName, const QStringList& headers)
 {
@@ -96,7 +90,7 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     : QMainWindow(parent)
     , m_session(session)
     , m_monitor(new core::ServerMonitor(session->api(), this))
-    , m_debugControls(new core::DebugControls(session->api(), session->bundledServer(), this))
+    , m_debugControls(new core::DebugControls(session->api(), session->bundledServer(), session->conditioner(), this))
     , m_productCombo(new QComboBox)
     , m_quantitySpin(new QSpinBox)
     , m_addButton(new QPushButton(tr("Add to cart")))
@@ -116,7 +110,6 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     , m_serverLabel(new QLabel(tr("Starting the server…")))
     , m_conditionerLabel(new QLabel)
     , m_pendingLabel(new QLabel)
-    , m_refreshTimer(new QTimer(this))
 {
     const QString client = clientName(session->options().apiKey);
     setWindowTitle(tr("OnceOrder — client %1").arg(client));
@@ -163,14 +156,7 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     statusBar()->addWidget(m_serverLabel, 1);
     statusBar()->addPermanentWidget(m_conditionerLabel);
     statusBar()->addPermanentWidget(m_pendingLabel);
-    m_refreshTimer->setSingleShot(true);
-    m_refreshTimer->setInterval(kRefreshCoalesceMs);
-    connect(m_refreshTimer, &QTimer::timeout, this, [this] {
-        refreshProducts();
-        refreshOrders();
-        m_monitor->pollNow();
-    });
-    // Sized once per refill (refreshOrders), not re-measured on every cell: with many orders that was quadratic
+    // Sized once per refill (showOrders), not re-measured on every cell: with many orders that was quadratic
     // and froze the window for seconds.
     m_ordersTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     setConditionerMode(QStringLiteral("pass"));
@@ -193,6 +179,8 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
         m_serverLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
     });
     connect(session->engine(), &core::SubmissionEngine::submissionChanged, this, &MainWindow::showSubmission);
+    connect(m_monitor, &core::ServerMonitor::productsReceived, this, &MainWindow::showProducts);
+    connect(m_monitor, &core::ServerMonitor::ordersChanged, this, &MainWindow::showOrders);
     connect(m_monitor, &core::ServerMonitor::stateChanged, this, &MainWindow::showServerState);
     connect(m_debugControls, &core::DebugControls::succeeded, this,
             [this](const QString&, const core::ServerState& state) { m_monitor->acceptState(state); });
@@ -202,24 +190,7 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     connect(m_timeline, &SubmissionTimelineWidget::abandonRequested, engine, &core::SubmissionEngine::abandon);
     connect(m_timeline, &SubmissionTimelineWidget::reconcileRequested, engine, &core::SubmissionEngine::reconcile);
     connect(m_debugPanel, &DebugPanel::keyStrategyChanged, engine, &core::SubmissionEngine::setKeyStrategy);
-    connect(m_debugPanel, &DebugPanel::networkModeRequested, this, &MainWindow::networkModeRequested);
-    if (auto* conditioner = session->conditioner()) {
-        m_debugPanel->setNetworkAvailable(true);
-        connect(m_debugPanel, &DebugPanel::networkModeRequested, this,
-                [this, conditioner](const QString& name, int delayMs, double probability) {
-                    const auto mode = core::NetworkConditioner::modeFromName(name);
-                    if (!mode) {
-                        return;
-                    }
-                    conditioner->setDelayMs(delayMs);
-                    conditioner->setDropProbability(probability);
-                    conditioner->setMode(*mode);
-                    setConditionerMode(core::NetworkConditioner::modeName(conditioner->mode()));
-                });
-    }
-    connect(m_debugPanel, &DebugPanel::crashAfterSendToggled, this,
-            [](bool armed) { core::CrashPoint::arm(armed ? QStringLiteral("after-send") : QString()); });
-    connect(m_debugPanel, &DebugPanel::crashNowRequested, this, [] { core::CrashPoint::crashNow(); });
+    connect(m_debugControls, &core::DebugControls::networkModeChanged, this, &MainWindow::setConditionerMode);
     showCart();
 }
 
@@ -347,9 +318,7 @@ void MainWindow::onServerReady()
     m_serverLabel->setText(m_session->usesBundledServer() ? tr("● Bundled server up") : tr("● Server: external"));
     m_serverLabel->setStyleSheet(QStringLiteral("QLabel { color: #1e7d3a; font-weight: bold; }"));
     m_serverUrlLabel->setText(url);
-    refreshProducts();
-    refreshOrders();
-    m_monitor->pollNow();
+    m_monitor->refreshAll();
     if (!m_resumed) {
         // What a crashed run left pending goes on with its keys; the timeline picks it up as it reports.
         m_resumed = true;
@@ -364,43 +333,21 @@ void MainWindow::onServerDown()
     m_serverLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
 }
 
-void MainWindow::refreshProducts()
+void MainWindow::showOrders(const QList<core::ServerOrderRow>& orders)
 {
-    m_session->api()->get(QStringLiteral("/products"), kReadTimeoutMs,
-                          [this, alive = QPointer(this)](const core::HttpReply& reply) {
-                              if (alive && reply.status == 200) {
-                                  showProducts(core::ServerApi::parseProducts(reply.body));
-                              }
-                          });
-}
-
-void MainWindow::refreshOrders()
-{
-    m_session->api()->get(
-        core::withLiveLimit(QStringLiteral("/orders")), kReadTimeoutMs,
-        [this, alive = QPointer(this)](const core::HttpReply& reply) {
-            if (!alive || reply.status != 200) {
-                return;
-            }
-            const auto orders = core::ServerState::ordersFromJson(reply.body);
-            if (orders == m_shownOrders) {
-                return; // refilling an unchanged table costs the event loop for nothing
-            }
-            m_shownOrders = orders;
-            m_ordersTable->setRowCount(static_cast<int>(orders.size()));
-            for (int row = 0; row < orders.size(); ++row) {
-                const auto& order = orders.at(row);
-                m_ordersTable->setItem(row, 0, numberItem(order.orderId));
-                m_ordersTable->setItem(row, 1, new QTableWidgetItem(order.items));
-                m_ordersTable->setItem(row, 2, new QTableWidgetItem(orderStatusText(order.status)));
-                const QDateTime created = QDateTime::fromString(order.createdAt, Qt::ISODateWithMs);
-                m_ordersTable->setItem(
-                    row, 3,
-                    new QTableWidgetItem(created.isValid() ? created.toLocalTime().toString(QStringLiteral("HH:mm:ss"))
-                                                           : order.createdAt));
-            }
-            m_ordersTable->resizeColumnsToContents();
-        });
+    m_ordersTable->setRowCount(static_cast<int>(orders.size()));
+    for (int row = 0; row < orders.size(); ++row) {
+        const auto& order = orders.at(row);
+        m_ordersTable->setItem(row, 0, numberItem(order.orderId));
+        m_ordersTable->setItem(row, 1, new QTableWidgetItem(order.items));
+        m_ordersTable->setItem(row, 2, new QTableWidgetItem(orderStatusText(order.status)));
+        const QDateTime created = QDateTime::fromString(order.createdAt, Qt::ISODateWithMs);
+        m_ordersTable->setItem(row, 3,
+                               new QTableWidgetItem(created.isValid()
+                                                        ? created.toLocalTime().toString(QStringLiteral("HH:mm:ss"))
+                                                        : order.createdAt));
+    }
+    m_ordersTable->resizeColumnsToContents();
 }
 
 void MainWindow::showProducts(const QList<core::Product>& products)
@@ -482,7 +429,7 @@ void MainWindow::showSubmission(const core::Submission& submission)
         // Another submission (resumed from an earlier run, or an earlier cart still retrying): the orders change
         // only when it settles. Shown in the timeline while nothing newer is.
         if (submission.state != core::SubmissionState::Pending) {
-            scheduleRefresh();
+            m_monitor->scheduleRefresh();
             return;
         }
         if (m_currentId != 0) {
@@ -540,15 +487,7 @@ void MainWindow::showSubmission(const core::Submission& submission)
         m_cart.renewId();
     }
     if (submission.state != core::SubmissionState::Pending) {
-        scheduleRefresh();
-    }
-}
-
-void MainWindow::scheduleRefresh()
-{
-    // One refresh for a burst of outcomes: a hundred carts settling within a second is one round of requests.
-    if (!m_refreshTimer->isActive()) {
-        m_refreshTimer->start();
+        m_monitor->scheduleRefresh();
     }
 }
 

@@ -18,7 +18,6 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
-class QTimer;
 
 namespace onceorder::core {
 class ClientSession;
@@ -54,10 +53,6 @@ public Q_SLOTS:
     void setPendingCount(int count);
     void setConditionerMode(const QString& mode);
 
-Q_SIGNALS:
-    // From the debug panel, for the network conditioner once the session owns one.
-    void networkModeRequested(const QString& mode, int delayMs, double probability);
-
 private:
     QWidget* buildHeader();
     QWidget* buildCatalogue();
@@ -65,11 +60,8 @@ private:
     QWidget* buildOrders();
     void onServerReady();
     void onServerDown();
-    void refreshProducts();
-    void refreshOrders();
-    // Refreshes products, orders and the live tables once, shortly, however many outcomes arrive meanwhile.
-    void scheduleRefresh();
     void showProducts(const QList<core::Product>& products);
+    void showOrders(const QList<core::ServerOrderRow>& orders);
     void showServerState(const core::ServerState& state);
     void addToCart();
     void removeSelectedLine();
@@ -107,8 +99,6 @@ private:
     QLabel* m_serverLabel;
     QLabel* m_conditionerLabel;
     QLabel* m_pendingLabel;
-    QTimer* m_refreshTimer;
-    QList<core::ServerOrderRow> m_shownOrders;
 };
 
 } // namespace onceorder::ui

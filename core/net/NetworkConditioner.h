@@ -1,11 +1,14 @@
 // NetworkConditioner: a loopback TCP relay between the client and the server that breaks HTTP exchanges on
 // purpose (refuse, drop the request, drop the response, delay, blackhole, flaky), in the spirit of Toxiproxy.
 //
-// It frames HTTP/1.1 messages (Content-Length, chunked, read-until-close), so on a keep-alive connection every
-// *request* gets its own decision, taken from the mode in force when that request has fully arrived. Requests on
+// It frames HTTP/1.1 messages (HttpFramer: Content-Length, chunked, read-until-close), so on a keep-alive connection
+// every *request* gets its own decision, taken from the mode in force when that request has fully arrived. Requests on
 // one connection are handled one after another, in order (pipelined requests wait for the previous response).
-// A client's resend is a request like any other: decided, counted and reported on its own.
+// A client's resend is a request like any other: decided, counted and reported on its own. Each connection is
+// relayed by a ConditionerLink; the modes, the decision, the counters and the log are here.
 #pragma once
+
+#include "net/HttpFramer.h"
 
 #include <QByteArray>
 #include <QObject>
@@ -59,26 +62,7 @@ struct ConditionerCounters
     bool operator==(const ConditionerCounters&) const = default;
 };
 
-// Framing, public so it is tested without sockets.
-enum class HttpMessageKind
-{
-    Request,
-    Response,
-    ResponseToHead
-};
-
-struct HttpFrame
-{
-    enum class State
-    {
-        Incomplete, // more bytes needed (a response without a length also completes when the sender closes)
-        Complete, // the first `length` bytes are one whole message
-        Malformed, // cannot be framed
-    };
-    State state = State::Incomplete;
-    qsizetype length = 0;
-    int status = 0; // responses: the status code
-};
+class ConditionerLink;
 
 class NetworkConditioner : public QObject
 {
@@ -114,6 +98,7 @@ public:
 
     static QString modeName(ConditionerMode mode);
     static std::optional<ConditionerMode> modeFromName(const QString& name);
+    // The framer every link relays by (HttpFramer::frame), under the conditioner's name its tests use.
     static HttpFrame frame(const QByteArray& data, HttpMessageKind kind);
 
 Q_SIGNALS:
@@ -121,7 +106,8 @@ Q_SIGNALS:
     void countersChanged();
 
 private:
-    class Link;
+    friend class ConditionerLink; // a link asks decide(), counts and records through its conditioner
+
     enum class Decision
     {
         Forward,
@@ -136,7 +122,7 @@ private:
     Decision decide();
     void count(int ConditionerCounters::*counter, int by = 1);
     void record(ConditionerAction action, const QString& description);
-    void forget(Link* link);
+    void forget(ConditionerLink* link);
 
     QTcpServer m_server;
     QUrl m_upstream;
@@ -147,7 +133,7 @@ private:
     std::unique_ptr<RandomSource> m_ownRandom;
     RandomSource* m_random;
     ConditionerCounters m_counters;
-    std::vector<Link*> m_links; // live ones; each is also a QObject child, so none outlives the conditioner
+    std::vector<ConditionerLink*> m_links; // live ones; each is also a QObject child, so none outlives the conditioner
 };
 
 } // namespace onceorder::core

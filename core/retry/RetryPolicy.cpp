@@ -5,22 +5,11 @@
 #include <QTimeZone>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <utility>
 
 namespace onceorder::core {
 
 namespace {
-
-constexpr std::array<std::pair<AttemptOutcome, const char*>, 6> kOutcomeNames {{
-    {AttemptOutcome::InFlight, "in-flight"},
-    {AttemptOutcome::Placed, "placed"},
-    {AttemptOutcome::Rejected, "rejected"},
-    {AttemptOutcome::RetryLater, "retry-later"},
-    {AttemptOutcome::NotSent, "not-sent"},
-    {AttemptOutcome::MaybeSent, "maybe-sent"},
-}};
 
 qint64 randomBetween(qint64 low, qint64 high, RandomSource& random)
 {
@@ -32,26 +21,6 @@ qint64 randomBetween(qint64 low, qint64 high, RandomSource& random)
 }
 
 } // namespace
-
-QString attemptOutcomeName(AttemptOutcome outcome)
-{
-    for (const auto& [value, name] : kOutcomeNames) {
-        if (value == outcome) {
-            return QString::fromLatin1(name);
-        }
-    }
-    return QStringLiteral("in-flight");
-}
-
-std::optional<AttemptOutcome> attemptOutcomeFromName(const QString& name)
-{
-    for (const auto& [value, text] : kOutcomeNames) {
-        if (name == QLatin1String(text)) {
-            return value;
-        }
-    }
-    return std::nullopt;
-}
 
 RetryPolicy::RetryPolicy(RetryPolicyConfig config)
     : m_config(config)
@@ -127,6 +96,26 @@ std::optional<qint64> RetryPolicy::parseRetryAfter(const QByteArray& value, qint
         return std::nullopt;
     }
     return std::max<qint64>(0, when.toMSecsSinceEpoch() - nowMs);
+}
+
+RetryDecision RetryPolicy::decide(const Submission& submission, const HttpReply& reply, qint64 nowMs,
+                                  RandomSource& random) const
+{
+    std::optional<qint64> retryAfterMs;
+    if (reply.retryAfter) {
+        retryAfterMs = parseRetryAfter(*reply.retryAfter, nowMs);
+    }
+    // The decorrelated strategy grows from the delay it chose last, whichever attempt that followed.
+    qint64 previousDelayMs = -1;
+    for (const Attempt& earlier : submission.attempts) {
+        if (earlier.delayAfterMs >= 0) {
+            previousDelayMs = earlier.delayAfterMs;
+        }
+    }
+    // The window runs from the first attempt: a resumed or re-clicked submission does not start it again.
+    const qint64 firstAttemptMs = submission.attempts.isEmpty() ? nowMs : submission.attempts.first().startedMs;
+    return decide(classify(reply), static_cast<int>(submission.attempts.size()), firstAttemptMs, nowMs, retryAfterMs,
+                  previousDelayMs, random);
 }
 
 RetryDecision RetryPolicy::decide(AttemptOutcome outcome, int attemptsSoFar, qint64 firstAttemptMs, qint64 nowMs,

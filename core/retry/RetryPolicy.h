@@ -57,6 +57,12 @@ public:
     // Retry-After as delta-seconds or an HTTP-date, in milliseconds from nowMs; nothing if unparseable.
     static std::optional<qint64> parseRetryAfter(const QByteArray& value, qint64 nowMs);
 
+    // The decision SubmissionEngine asks for after an answer it did not settle on: retry, when, and why. Works
+    // out every input from the submission (its attempts so far, when the first began, the delay chosen last) and
+    // from the reply (how it reads, the Retry-After it carries), then decides as the overload below.
+    RetryDecision decide(const Submission& submission, const HttpReply& reply, qint64 nowMs,
+                         RandomSource& random) const;
+
     // After an attempt of a submission first tried at firstAttemptMs: retry, when, and why.
     RetryDecision decide(AttemptOutcome outcome, int attemptsSoFar, qint64 firstAttemptMs, qint64 nowMs,
                          std::optional<qint64> retryAfterMs, qint64 previousDelayMs, RandomSource& random) const;
@@ -64,8 +70,5 @@ public:
 private:
     RetryPolicyConfig m_config;
 };
-
-QString attemptOutcomeName(AttemptOutcome outcome);
-std::optional<AttemptOutcome> attemptOutcomeFromName(const QString& name);
 
 } // namespace onceorder::core

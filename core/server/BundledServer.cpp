@@ -78,6 +78,16 @@ QString BundledServer::defaultExecutable()
     return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("onceorder-server"));
 }
 
+std::optional<QUrl> BundledServer::urlFromReadyLine(const QByteArray& line)
+{
+    static const QByteArray kPrefix = "listening on ";
+    const QByteArray trimmed = line.trimmed();
+    if (!trimmed.startsWith(kPrefix)) {
+        return std::nullopt;
+    }
+    return QUrl(QString::fromUtf8(trimmed.mid(kPrefix.size())));
+}
+
 void BundledServer::start(const QString& dataDir, const QString& executable)
 {
     m_dataDir = dataDir;
@@ -137,13 +147,13 @@ void BundledServer::readStandardOutput()
     if (newline < 0) {
         return;
     }
-    static const QByteArray kPrefix = "listening on ";
     const QByteArray line = m_stdout.left(newline).trimmed();
-    if (!line.startsWith(kPrefix)) {
+    const std::optional<QUrl> url = urlFromReadyLine(line);
+    if (!url) {
         Q_EMIT failed(tr("unexpected first line from the server: %1").arg(QString::fromUtf8(line)));
         return;
     }
-    m_url = QUrl(QString::fromUtf8(line.mid(kPrefix.size())));
+    m_url = *url;
     // A restart keeps this port, so requests already bound to the URL find the server again.
     m_port = static_cast<quint16>(m_url.port(0));
     m_restarting = false;

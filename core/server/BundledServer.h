@@ -9,6 +9,8 @@
 #include <QTimer>
 #include <QUrl>
 
+#include <optional>
+
 namespace onceorder::core {
 
 class BundledServer : public QObject
@@ -21,6 +23,8 @@ public:
 
     // The onceorder-server binary next to the running executable.
     static QString defaultExecutable();
+    // The URL in the server's first stdout line, "listening on http://HOST:PORT"; nothing if the line is not that.
+    static std::optional<QUrl> urlFromReadyLine(const QByteArray& line);
 
     // Starts the server with a database in dataDir; ready() or failed() follows.
     void start(const QString& dataDir, const QString& executable = defaultExecutable());

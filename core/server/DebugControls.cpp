@@ -1,8 +1,10 @@
 #include "server/DebugControls.h"
 
 #include "net/HttpReplyText.h"
+#include "net/NetworkConditioner.h"
 #include "net/ServerApi.h"
 #include "server/BundledServer.h"
+#include "submission/CrashPoint.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,10 +16,11 @@ namespace {
 constexpr int kDebugTimeoutMs = 5000;
 }
 
-DebugControls::DebugControls(ServerApi* api, BundledServer* bundled, QObject* parent)
+DebugControls::DebugControls(ServerApi* api, BundledServer* bundled, NetworkConditioner* conditioner, QObject* parent)
     : QObject(parent)
     , m_api(api)
     , m_bundled(bundled)
+    , m_conditioner(conditioner)
 {
 }
 
@@ -89,6 +92,29 @@ void DebugControls::killBundledServer()
         return;
     }
     m_bundled->kill();
+}
+
+void DebugControls::setNetworkMode(const QString& mode, int delayMs, double probability)
+{
+    const auto parsed = NetworkConditioner::modeFromName(mode);
+    if (!m_conditioner || !parsed) {
+        return;
+    }
+    m_conditioner->setDelayMs(delayMs);
+    m_conditioner->setDropProbability(probability);
+    m_conditioner->setMode(*parsed);
+    // The mode it is now, not the one asked for: leaving offline can fail, and then it stays offline.
+    Q_EMIT networkModeChanged(NetworkConditioner::modeName(m_conditioner->mode()));
+}
+
+void DebugControls::armCrashAfterSend(bool armed)
+{
+    CrashPoint::arm(armed ? QStringLiteral("after-send") : QString());
+}
+
+void DebugControls::crashNow()
+{
+    CrashPoint::crashNow();
 }
 
 void DebugControls::post(const QString& path, const QByteArray& body, const QString& what)

@@ -1,5 +1,6 @@
-// DebugControls: the debug panel's commands, sent to the server's /_debug endpoints (faults, teaching modes, reset)
-// or done to the bundled server process (kill). Each command reports its result as a signal for people.
+// DebugControls: the debug panel's commands, sent to the server's /_debug endpoints (faults, teaching modes, reset),
+// done to the bundled server process (kill), or to this client: the network conditioner between it and the server,
+// and its crash points. Each server command reports its result as a signal for people.
 #pragma once
 
 #include "server/ServerState.h"
@@ -11,6 +12,7 @@
 namespace onceorder::core {
 
 class BundledServer;
+class NetworkConditioner;
 class ServerApi;
 
 struct FaultRequest
@@ -29,8 +31,9 @@ class DebugControls : public QObject
     Q_OBJECT
 
 public:
-    // bundled is null when the client uses an external server (--server URL).
-    DebugControls(ServerApi* api, BundledServer* bundled, QObject* parent = nullptr);
+    // bundled is null when the client uses an external server (--server URL); conditioner is null when the session
+    // sends without one (the network commands then change nothing).
+    DebugControls(ServerApi* api, BundledServer* bundled, NetworkConditioner* conditioner, QObject* parent = nullptr);
 
     void armFault(const FaultRequest& request);
     // mode: check_then_insert, unscoped_keys, store_transient or business_key_off.
@@ -43,6 +46,15 @@ public:
     // Kills the bundled server as a crash would; the session restarts it.
     void killBundledServer();
 
+    bool hasConditioner() const { return m_conditioner != nullptr; }
+    // mode: pass, offline, drop-request, drop-response, delay, blackhole or flaky; probability 0…1 (flaky only).
+    void setNetworkMode(const QString& mode, int delayMs, double probability);
+
+    // This client dies right after its next request is sent (the after-send crash point); false disarms.
+    void armCrashAfterSend(bool armed);
+    // This client dies now, like a power cut.
+    void crashNow();
+
     // The JSON bodies, pure so they are tested without a server.
     static QByteArray faultBody(const FaultRequest& request);
     static QByteArray modeBody(const QString& mode, bool on);
@@ -51,12 +63,15 @@ Q_SIGNALS:
     // what: the command, for people ("Armed delay ×2"); state: the server's state after it.
     void succeeded(const QString& what, const onceorder::core::ServerState& state);
     void failed(const QString& what, const QString& reason, int httpStatus);
+    // The conditioner's mode by name ("pass", "drop-response", …) after a network command.
+    void networkModeChanged(const QString& mode);
 
 private:
     void post(const QString& path, const QByteArray& body, const QString& what);
 
     ServerApi* m_api;
     BundledServer* m_bundled;
+    NetworkConditioner* m_conditioner;
 };
 
 } // namespace onceorder::core

@@ -9,7 +9,9 @@ namespace onceorder::core {
 
 namespace {
 constexpr int kPollTimeoutMs = 3000;
-}
+constexpr int kReadTimeoutMs = 5000;
+constexpr int kRefreshCoalesceMs = 150;
+} // namespace
 
 ServerMonitor::ServerMonitor(ServerApi* api, QObject* parent)
     : QObject(parent)
@@ -17,6 +19,9 @@ ServerMonitor::ServerMonitor(ServerApi* api, QObject* parent)
 {
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &ServerMonitor::poll);
+    m_refreshTimer.setSingleShot(true);
+    m_refreshTimer.setInterval(kRefreshCoalesceMs);
+    connect(&m_refreshTimer, &QTimer::timeout, this, &ServerMonitor::refreshAll);
 }
 
 void ServerMonitor::setActive(bool active)
@@ -38,6 +43,20 @@ void ServerMonitor::pollNow()
     }
     m_timer.stop();
     poll();
+}
+
+void ServerMonitor::refreshAll()
+{
+    refreshProducts();
+    refreshOrders();
+    pollNow();
+}
+
+void ServerMonitor::scheduleRefresh()
+{
+    if (!m_refreshTimer.isActive()) {
+        m_refreshTimer.start();
+    }
 }
 
 void ServerMonitor::acceptState(const ServerState& state)
@@ -77,6 +96,31 @@ void ServerMonitor::poll()
                        return;
                    }
                    schedule();
+               });
+}
+
+void ServerMonitor::refreshProducts()
+{
+    m_api->get(QStringLiteral("/products"), kReadTimeoutMs, [this, alive = QPointer(this)](const HttpReply& reply) {
+        if (alive && reply.status == 200) {
+            Q_EMIT productsReceived(ServerApi::parseProducts(reply.body));
+        }
+    });
+}
+
+void ServerMonitor::refreshOrders()
+{
+    m_api->get(withLiveLimit(QStringLiteral("/orders")), kReadTimeoutMs,
+               [this, alive = QPointer(this)](const HttpReply& reply) {
+                   if (!alive || reply.status != 200) {
+                       return;
+                   }
+                   auto orders = ServerState::ordersFromJson(reply.body);
+                   if (orders == m_lastOrders) {
+                       return; // refilling an unchanged table costs the window's event loop for nothing
+                   }
+                   m_lastOrders = std::move(orders);
+                   Q_EMIT ordersChanged(m_lastOrders);
                });
 }
 

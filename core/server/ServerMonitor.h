@@ -1,17 +1,18 @@
-// ServerMonitor: polls the server's GET /_debug/state while someone is looking and reports each new snapshot, so
-// the window can show the idempotency keys, orders and stock live.
+// ServerMonitor: keeps the window's picture of the server current and reports each new snapshot as a typed signal:
+// the catalogue (GET /products), this client's orders (GET /orders) and, polled while someone is looking, the
+// server's debug state (GET /_debug/state) with its idempotency keys, orders and stock.
 #pragma once
 
+#include "net/ServerApi.h"
 #include "server/ServerState.h"
 
+#include <QList>
 #include <QObject>
 #include <QTimer>
 
 #include <optional>
 
 namespace onceorder::core {
-
-class ServerApi;
 
 class ServerMonitor : public QObject
 {
@@ -26,6 +27,11 @@ public:
     void setIntervalMs(int intervalMs) { m_intervalMs = intervalMs; }
     // Asks now (e.g. right after an order or a debug command) instead of waiting for the next tick.
     void pollNow();
+    // Asks for everything at once: the catalogue, this client's orders and the debug state (the server is up).
+    void refreshAll();
+    // refreshAll() once, shortly, however many times it is asked meanwhile: a hundred carts settling within a
+    // second is one round of requests.
+    void scheduleRefresh();
 
     const std::optional<ServerState>& lastState() const { return m_last; }
 
@@ -36,18 +42,27 @@ Q_SIGNALS:
     void stateChanged(const onceorder::core::ServerState& state);
     // The state cannot be read: the reason for people, and the HTTP status (404: no --debug-endpoints; 0: down).
     void unavailable(const QString& reason, int httpStatus);
+    // Every answer of GET /products, unchanged ones too: the window also takes stock from the debug state, and
+    // the newest answer of either must win.
+    void productsReceived(const QList<onceorder::core::Product>& products);
+    // This client's newest orders, only when they differ from the last ones reported.
+    void ordersChanged(const QList<onceorder::core::ServerOrderRow>& orders);
 
 private:
     void poll();
     void schedule();
+    void refreshProducts();
+    void refreshOrders();
 
     ServerApi* m_api;
     QTimer m_timer;
+    QTimer m_refreshTimer;
     int m_intervalMs = 500;
     bool m_active = false;
     bool m_inFlight = false;
     bool m_pollAgain = false;
     std::optional<ServerState> m_last;
+    QList<ServerOrderRow> m_lastOrders; // starts empty: an empty first answer changes nothing shown
 };
 
 } // namespace onceorder::core

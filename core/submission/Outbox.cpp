@@ -1,15 +1,10 @@
 #include "submission/Outbox.h"
 
-#include "retry/RetryPolicy.h"
-
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
 #include <QDir>
-
-#include <array>
-#include <utility>
 
 namespace onceorder::core {
 
@@ -51,14 +46,6 @@ CREATE TABLE IF NOT EXISTS attempts (
 );
 )sql";
 
-constexpr std::array<std::pair<SubmissionState, const char*>, 5> kStateNames {{
-    {SubmissionState::Pending, "pending"},
-    {SubmissionState::Placed, "placed"},
-    {SubmissionState::Rejected, "rejected"},
-    {SubmissionState::GaveUp, "gave-up"},
-    {SubmissionState::Abandoned, "abandoned"},
-}};
-
 std::string utf8(const QString& text)
 {
     return text.toStdString();
@@ -83,26 +70,6 @@ void addPathColumnIfMissing(SQLite::Database& db)
 }
 
 } // namespace
-
-QString submissionStateName(SubmissionState state)
-{
-    for (const auto& [value, name] : kStateNames) {
-        if (value == state) {
-            return QString::fromLatin1(name);
-        }
-    }
-    return QStringLiteral("pending");
-}
-
-std::optional<SubmissionState> submissionStateFromName(const QString& name)
-{
-    for (const auto& [value, text] : kStateNames) {
-        if (name == QLatin1String(text)) {
-            return value;
-        }
-    }
-    return std::nullopt;
-}
 
 Outbox::Outbox(const QString& stateDir)
     : m_path(QDir(stateDir).filePath(QStringLiteral("client.db")))

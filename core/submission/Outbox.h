@@ -62,7 +62,4 @@ private:
     std::unique_ptr<SQLite::Database> m_db;
 };
 
-QString submissionStateName(SubmissionState state);
-std::optional<SubmissionState> submissionStateFromName(const QString& name);
-
 } // namespace onceorder::core

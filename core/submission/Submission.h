@@ -6,6 +6,8 @@
 #include <QString>
 #include <QUrl>
 
+#include <optional>
+
 namespace onceorder::core {
 
 // What one HTTP attempt came to, as the retry decision sees it.
@@ -59,5 +61,12 @@ struct Submission
     qint64 nextAttemptMs = 0; // when Pending: when the next attempt is due (0: now / in flight)
     QList<Attempt> attempts;
 };
+
+// The names the outbox stores the states by and the timeline shows ("maybe-sent", "gave-up"); nothing for an
+// unknown name.
+QString attemptOutcomeName(AttemptOutcome outcome);
+std::optional<AttemptOutcome> attemptOutcomeFromName(const QString& name);
+QString submissionStateName(SubmissionState state);
+std::optional<SubmissionState> submissionStateFromName(const QString& name);
 
 } // namespace onceorder::core

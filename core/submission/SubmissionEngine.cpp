@@ -310,19 +310,8 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
         Q_EMIT submissionChanged(*submission);
         return;
     }
-    std::optional<qint64> retryAfter;
-    if (reply.retryAfter) {
-        retryAfter = RetryPolicy::parseRetryAfter(*reply.retryAfter, now);
-    }
-    qint64 previousDelay = -1;
-    for (const Attempt& earlier : submission->attempts) {
-        if (earlier.delayAfterMs >= 0) {
-            previousDelay = earlier.delayAfterMs;
-        }
-    }
-    const qint64 firstAttempt = submission->attempts.first().startedMs;
-    const RetryDecision decision = m_policy.decide(attempt.outcome, static_cast<int>(submission->attempts.size()),
-                                                   firstAttempt, now, retryAfter, previousDelay, m_random);
+    // Whether, when and why to try again is RetryPolicy's alone: the submission's history and this reply say it all.
+    const RetryDecision decision = m_policy.decide(*submission, reply, now, m_random);
     if (!decision.retry) {
         attempt.delayReason = decision.reason;
         m_outbox.recordAttemptEnd(id, attempt);

@@ -46,7 +46,7 @@ struct Scenario
     QList<ScenarioStep> steps;
 };
 
-// Every scenario, in teaching order.
+// Every scenario, in teaching order (the registry: teaching/scenarios/Scenarios.cpp).
 QList<Scenario> allScenarios();
 
 } // namespace onceorder::core

@@ -222,13 +222,13 @@ void ScenarioContext::startExtraServer(const QStringList& extraArgs, std::functi
             return;
         }
         process->setProperty("ready", true);
-        static const QByteArray kPrefix = "listening on ";
         const QByteArray line = buffer->left(newline).trimmed();
-        if (!line.startsWith(kPrefix)) {
+        const std::optional<QUrl> url = BundledServer::urlFromReadyLine(line);
+        if (!url) {
             fail(tr("unexpected first line from the extra server: %1").arg(QString::fromUtf8(line)));
             return;
         }
-        done(QUrl(QString::fromUtf8(line.mid(kPrefix.size()))));
+        done(*url);
     });
     connect(process, &QProcess::errorOccurred, this, [this, process](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart) {

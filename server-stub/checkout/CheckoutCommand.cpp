@@ -1,6 +1,7 @@
 #include "checkout/CheckoutCommand.h"
 
 #include "support/Json.h"
+#include "support/Problems.h"
 
 #include <algorithm>
 
@@ -26,7 +27,7 @@ std::variant<CheckoutCommand, Problem> parseCheckoutCommand(std::string_view bod
 {
     auto parsed = parseJson(body);
     if (const auto* error = std::get_if<JsonError>(&parsed)) {
-        return malformedJson(*error);
+        return problems::malformedJson(*error);
     }
     const JsonValue& root = std::get<JsonValue>(parsed);
     auto order = orderCommandFromJson(root, {"payment_method"});
@@ -38,13 +39,7 @@ std::variant<CheckoutCommand, Problem> parseCheckoutCommand(std::string_view bod
     const bool valid = text && !text->empty() && text->size() <= kMaxPaymentMethodLength &&
         std::all_of(text->begin(), text->end(), [](char c) { return c >= 0x21 && c <= 0x7E; });
     if (!valid) {
-        return Problem {400,
-                        "invalid-payment-method",
-                        "Invalid payment method",
-                        "send \"payment_method\": a string of 1-" + std::to_string(kMaxPaymentMethodLength) +
-                            " visible ASCII characters, e.g. \"card\"",
-                        {},
-                        {}};
+        return problems::invalidPaymentMethod(kMaxPaymentMethodLength);
     }
     return CheckoutCommand {std::get<OrderCommand>(order), *text};
 }

@@ -1,6 +1,6 @@
 // CheckoutService: POST /checkout, an order paid at an external gateway. One transaction cannot span the
 // gateway call, so the request runs as atomic phases, each its own transaction that ends by moving the key
-// row's recovery point forward:
+// row's recovery point forward (AtomicPhase runs each phase):
 //
 //   started --(order, pending)--> order_created --(charge at the gateway)--> payment_charged --> finished
 //
@@ -12,7 +12,9 @@
 // OrderService::placeOrder is the single-transaction version of the same idea; compare the two side by side.
 #pragma once
 
+#include "checkout/AtomicPhase.h"
 #include "checkout/CheckoutCommand.h"
+#include "checkout/CheckoutKey.h"
 #include "checkout/PaymentGateway.h"
 #include "orders/OrderService.h"
 #include "storage/Store.h"
@@ -50,30 +52,20 @@ public:
     void setCrashAction(std::function<void()> crash) { m_crash = std::move(crash); }
 
 private:
-    struct Row
-    {
-        long long id = 0;
-        std::string clientId;
-        std::string idemKey;
-        std::string recoveryPoint;
-        std::string requestJson;
-        std::optional<long long> orderId;
-        std::int64_t lockStamp = 0; // our locked_at; the row is ours while it still holds this value
-    };
-
-    OrderResponse advance(Row row, FaultKind crashAt, bool resumed);
-    std::optional<OrderResponse> createOrder(Row& row, const CheckoutCommand& command);
-    void recordCharge(Row& row, const CheckoutCommand& command, const std::string& chargeId);
-    OrderResponse decline(Row& row, const CheckoutCommand& command, const std::string& reason);
-    OrderResponse finish(Row& row, const CheckoutCommand& command);
-    void releaseLock(const Row& row);
-    std::optional<Row> takeOver(long long rowId, std::int64_t now);
-    // Inside a phase's transaction: throws LostLock unless the row is still ours and at `expected`.
-    void checkOwnership(Store::Lease& db, const Row& row, const std::string& expected);
-    void storeFinal(Store::Lease& db, const Row& row, const OrderResponse& response);
+    // From wherever the key row stands to its final answer, phase by phase.
+    OrderResponse advance(CheckoutKey key, FaultKind crashAt, bool resumed);
+    // The phases' own writes, each inside its AtomicPhase.
+    AtomicPhase::End createOrder(Store::Lease& db, CheckoutKey& key, const CheckoutCommand& command);
+    AtomicPhase::End recordCharge(Store::Lease& db, const CheckoutKey& key, const CheckoutCommand& command,
+                                  const std::string& chargeId);
+    AtomicPhase::End decline(Store::Lease& db, const CheckoutKey& key, const CheckoutCommand& command,
+                             const std::string& reason);
+    AtomicPhase::End finish(Store::Lease& db, const CheckoutKey& key, const CheckoutCommand& command);
+    std::optional<CheckoutKey> takeOver(long long rowId, std::int64_t now);
     void crashIf(FaultKind armed, FaultKind point);
 
     Store& m_store;
+    AtomicPhase m_atomicPhase;
     PaymentGateway& m_gateway;
     Faults& m_faults;
     const Clock& m_clock;

@@ -1,33 +1,23 @@
 #include "checkout/WebhookHandler.h"
 
 #include "checkout/OrderPayments.h"
+#include "storage/WriteTransaction.h"
 #include "support/Json.h"
-#include "support/Problem.h"
+#include "support/Problems.h"
 #include "support/Sha256.h"
 
 #include <SQLiteCpp/Statement.h>
-#include <SQLiteCpp/Transaction.h>
 
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 
 namespace onceorder::server {
 
 namespace {
 
-OrderResponse problemResponse(const Problem& problem)
-{
-    OrderResponse response;
-    response.status = problem.status;
-    response.body = problem.body();
-    response.outcome = problem.slug;
-    return response;
-}
-
 OrderResponse invalid(std::string detail)
 {
-    return problemResponse(Problem {400, "invalid-webhook", "Invalid webhook event", std::move(detail), {}, {}});
+    return OrderResponse::fromProblem(problems::invalidWebhook(std::move(detail)));
 }
 
 OrderResponse accepted(const std::string& eventId, const std::string& result)
@@ -62,13 +52,7 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
 {
     // The signature first: an unsigned body is not read at all.
     if (!constantTimeEquals(signatureHeader, "sha256=" + hmacSha256Hex(m_secret, body))) {
-        return problemResponse(Problem {401,
-                                        "invalid-webhook-signature",
-                                        "Invalid webhook signature",
-                                        "Gateway-Signature must be sha256=<hex HMAC-SHA-256 of the body with the "
-                                        "shared secret>",
-                                        {},
-                                        {}});
+        return OrderResponse::fromProblem(problems::invalidWebhookSignature());
     }
     auto parsed = parseJson(body);
     if (!std::holds_alternative<JsonValue>(parsed) || !std::get<JsonValue>(parsed).isObject()) {
@@ -92,9 +76,8 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
     }
 
     const std::int64_t now = m_clock.nowMs();
-    auto db = m_store.lease();
-    std::lock_guard writer(m_store.writerLock());
-    SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction tx(m_store);
+    Store::Lease& db = tx.db();
 
     std::string effect = "ignored";
     std::optional<long long> orderId;
@@ -109,12 +92,7 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
         }
         if (!orderId) {
             // Not stored: the gateway retries a refused event, and by then the order may exist.
-            return problemResponse(Problem {422,
-                                            "unknown-payment-reference",
-                                            "Unknown payment reference",
-                                            "no order belongs to the reference \"" + *reference + "\"",
-                                            {},
-                                            {}});
+            return OrderResponse::fromProblem(problems::unknownPaymentReference(*reference));
         }
     }
 

@@ -1,6 +1,7 @@
 #include "orders/OrderCommand.h"
 
 #include "support/Json.h"
+#include "support/Problems.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,11 +9,6 @@
 namespace onceorder::server {
 
 namespace {
-
-Problem invalid(std::string detail)
-{
-    return Problem {400, "invalid-order", "The order is not valid", std::move(detail), {}, {}};
-}
 
 bool isIdentifier(std::string_view text, std::size_t maxLength)
 {
@@ -27,20 +23,21 @@ std::variant<OrderLine, Problem> parseLine(const JsonValue& item, const std::str
 {
     const JsonValue* product = item.member("product");
     if (!product || !product->isString()) {
-        return invalid(where + ".product must be a string");
+        return problems::invalidOrder(where + ".product must be a string");
     }
     const auto& productId = std::get<std::string>(product->value);
     if (!isIdentifier(productId, kMaxProductIdLength)) {
-        return invalid(where + ".product must be 1-" + std::to_string(kMaxProductIdLength) +
-                       " visible ASCII characters");
+        return problems::invalidOrder(where + ".product must be 1-" + std::to_string(kMaxProductIdLength) +
+                                      " visible ASCII characters");
     }
     const JsonValue* quantity = item.member("quantity");
     if (!quantity || !quantity->isNumber()) {
-        return invalid(where + ".quantity must be a number");
+        return problems::invalidOrder(where + ".quantity must be a number");
     }
     const double q = std::get<double>(quantity->value);
     if (q != std::floor(q) || q < 1 || q > kMaxQuantity) {
-        return invalid(where + ".quantity must be a whole number from 1 to " + std::to_string(kMaxQuantity));
+        return problems::invalidOrder(where + ".quantity must be a whole number from 1 to " +
+                                      std::to_string(kMaxQuantity));
     }
     return OrderLine {productId, static_cast<int>(q)};
 }
@@ -68,21 +65,11 @@ std::string OrderCommand::canonical() const
     return writer.raw("items", itemsJson()).finish();
 }
 
-Problem malformedJson(const JsonError& error)
-{
-    return Problem {400,
-                    "malformed-json",
-                    "The body is not valid JSON",
-                    error.message + " at byte " + std::to_string(error.offset),
-                    {},
-                    {}};
-}
-
 std::variant<OrderCommand, Problem> parseOrderCommand(std::string_view body)
 {
     auto parsed = parseJson(body);
     if (const auto* error = std::get_if<JsonError>(&parsed)) {
-        return malformedJson(*error);
+        return problems::malformedJson(*error);
     }
     return orderCommandFromJson(std::get<JsonValue>(parsed));
 }
@@ -91,20 +78,20 @@ std::variant<OrderCommand, Problem> orderCommandFromJson(const JsonValue& root,
                                                          const std::vector<std::string_view>& extraMembers)
 {
     if (!root.isObject()) {
-        return invalid("the body must be a JSON object");
+        return problems::invalidOrder("the body must be a JSON object");
     }
     for (const auto& [name, value] : std::get<JsonValue::Object>(root.value)) {
         const bool extra = std::find(extraMembers.begin(), extraMembers.end(), name) != extraMembers.end();
         if (name != "product" && name != "quantity" && name != "cart_id" && name != "items" && !extra) {
-            return invalid("unknown member \"" + name + "\"");
+            return problems::invalidOrder("unknown member \"" + name + "\"");
         }
     }
 
     OrderCommand command;
     if (const JsonValue* cart = root.member("cart_id")) {
         if (!cart->isString() || !isIdentifier(std::get<std::string>(cart->value), kMaxCartIdLength)) {
-            return invalid("cart_id must be a string of 1-" + std::to_string(kMaxCartIdLength) +
-                           " visible ASCII characters");
+            return problems::invalidOrder("cart_id must be a string of 1-" + std::to_string(kMaxCartIdLength) +
+                                          " visible ASCII characters");
         }
         command.cartId = std::get<std::string>(cart->value);
     }
@@ -112,7 +99,7 @@ std::variant<OrderCommand, Problem> orderCommandFromJson(const JsonValue& root,
     const JsonValue* items = root.member("items");
     const bool singleForm = root.member("product") || root.member("quantity");
     if (items && singleForm) {
-        return invalid("send either \"items\" or \"product\" with \"quantity\", not both");
+        return problems::invalidOrder("send either \"items\" or \"product\" with \"quantity\", not both");
     }
     if (singleForm) {
         auto line = parseLine(root, "the order");
@@ -123,23 +110,23 @@ std::variant<OrderCommand, Problem> orderCommandFromJson(const JsonValue& root,
         return command;
     }
     if (!items) {
-        return invalid("the order needs \"items\" (or \"product\" and \"quantity\")");
+        return problems::invalidOrder("the order needs \"items\" (or \"product\" and \"quantity\")");
     }
     if (!items->isArray()) {
-        return invalid("items must be an array");
+        return problems::invalidOrder("items must be an array");
     }
     const auto& array = std::get<JsonValue::Array>(items->value);
     if (array.empty() || array.size() > kMaxItems) {
-        return invalid("items must hold 1-" + std::to_string(kMaxItems) + " lines");
+        return problems::invalidOrder("items must hold 1-" + std::to_string(kMaxItems) + " lines");
     }
     for (std::size_t i = 0; i < array.size(); ++i) {
         const std::string where = "items[" + std::to_string(i) + "]";
         if (!array[i].isObject()) {
-            return invalid(where + " must be an object with \"product\" and \"quantity\"");
+            return problems::invalidOrder(where + " must be an object with \"product\" and \"quantity\"");
         }
         for (const auto& member : std::get<JsonValue::Object>(array[i].value)) {
             if (member.first != "product" && member.first != "quantity") {
-                return invalid(where + " has an unknown member \"" + member.first + "\"");
+                return problems::invalidOrder(where + " has an unknown member \"" + member.first + "\"");
             }
         }
         auto line = parseLine(array[i], where);
@@ -152,7 +139,8 @@ std::variant<OrderCommand, Problem> orderCommandFromJson(const JsonValue& root,
               [](const OrderLine& a, const OrderLine& b) { return a.product < b.product; });
     for (std::size_t i = 1; i < command.lines.size(); ++i) {
         if (command.lines[i].product == command.lines[i - 1].product) {
-            return invalid("product \"" + command.lines[i].product + "\" appears twice; use one line per product");
+            return problems::invalidOrder("product \"" + command.lines[i].product +
+                                          "\" appears twice; use one line per product");
         }
     }
     return command;

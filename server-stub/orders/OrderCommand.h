@@ -35,10 +35,6 @@ struct OrderCommand
     std::string itemsJson() const;
 };
 
-struct JsonError;
-// The 400 for a body that is not JSON at all (never stored, the key stays usable).
-Problem malformedJson(const JsonError& error);
-
 // Validates the JSON body; on failure a 400 problem that is never stored and does not consume the key.
 // Products are only checked for shape here; whether they exist is the store's business.
 std::variant<OrderCommand, Problem> parseOrderCommand(std::string_view body);

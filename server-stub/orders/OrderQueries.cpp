@@ -1,13 +1,13 @@
 #include "orders/OrderQueries.h"
 
 #include "orders/OrderService.h"
+#include "storage/WriteTransaction.h"
 #include "support/Json.h"
 
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
 #include <cstdint>
-#include <mutex>
 #include <string_view>
 
 namespace onceorder::server {
@@ -162,12 +162,13 @@ std::string OrderQueries::productsOn(Store::Lease& db)
 
 bool OrderQueries::setStock(const std::string& productId, int stock)
 {
-    auto db = m_store.lease();
-    std::lock_guard writer(m_store.writerLock());
-    auto update = db.statement("UPDATE products SET stock = ? WHERE id = ?");
+    WriteTransaction tx(m_store);
+    auto update = tx.db().statement("UPDATE products SET stock = ? WHERE id = ?");
     update->bind(1, stock);
     update->bind(2, productId);
-    return update->exec() == 1;
+    const bool set = update->exec() == 1;
+    tx.commit();
+    return set;
 }
 
 OrderQueries::DebugState OrderQueries::debugState(const Faults& faults, std::optional<int> limit)

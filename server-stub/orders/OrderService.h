@@ -27,8 +27,12 @@ struct OrderResponse
 
     // A problem as an answer: its status, its problem+json body, its Retry-After and order id.
     static OrderResponse fromProblem(const Problem& problem, std::string outcome);
+    // The same with the problem's cause (its slug) as the outcome.
+    static OrderResponse fromProblem(const Problem& problem);
     // 409 with Retry-After: the first request with this key has not finished.
     static OrderResponse inProgress();
+    // The answer stored for this key, given again (Idempotent-Replayed).
+    static OrderResponse replay(int status, std::string body);
 };
 
 class OrderService
@@ -42,18 +46,24 @@ public:
     static std::string fingerprint(const OrderCommand& command);
 
 private:
-    OrderResponse placeOrderCheckThenInsert(const Client& client, const std::string& idemKey,
+    // The key row one request claims: whose keys (the scope), which key, for which command, and when.
+    struct KeyClaim
+    {
+        std::string scope;
+        std::string idemKey;
+        std::string fingerprint;
+        std::int64_t now = 0;
+    };
+
+    OrderResponse placeOrderCheckThenInsert(Store::Lease& db, const Client& client, const KeyClaim& key,
                                             const OrderCommand& command, const ArmedFault& fault);
-    bool claimKey(Store::Lease& db, const std::string& scope, const std::string& idemKey,
-                  const std::string& fingerprint, std::int64_t now);
-    OrderResponse createOrder(Store::Lease& db, const Client& client, const std::string& idemKey,
-                              const OrderCommand& command, std::int64_t now, const ArmedFault& fault);
-    void storeResponse(Store::Lease& db, const std::string& scope, const std::string& idemKey,
-                       const OrderResponse& response);
+    bool claimKey(Store::Lease& db, const KeyClaim& key);
+    OrderResponse createOrder(Store::Lease& db, const Client& client, const KeyClaim& key, const OrderCommand& command,
+                              const ArmedFault& fault);
+    void storeResponse(Store::Lease& db, const KeyClaim& key, const OrderResponse& response);
     // What the unexpired key row says to a request with this fingerprint: the stored answer (replayed), 422 for
     // another payload, 409 while unfinished; nothing if there is no such row.
-    std::optional<OrderResponse> storedAnswer(Store::Lease& db, const std::string& scope, const std::string& idemKey,
-                                              const std::string& fingerprint, std::int64_t now);
+    std::optional<OrderResponse> storedAnswer(Store::Lease& db, const KeyClaim& key);
     std::string keyScope(const Client& client) const;
 
     Store& m_store;

@@ -1,5 +1,7 @@
 #include "storage/Store.h"
 
+#include "storage/WriteTransaction.h"
+
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
@@ -192,9 +194,17 @@ Store::Lease::Lease(Store& store, std::unique_ptr<Connection> connection)
 {
 }
 
+Store::Lease::Lease(Lease&& other) noexcept
+    : m_store(other.m_store)
+    , m_connection(std::move(other.m_connection))
+{
+}
+
 Store::Lease::~Lease()
 {
-    m_store.release(std::move(m_connection));
+    if (m_connection) { // not moved from
+        m_store.release(std::move(m_connection));
+    }
 }
 
 Store::Lease Store::lease()
@@ -232,27 +242,27 @@ bool Store::productExists(const std::string& productId) const
 
 void Store::resetDemoData()
 {
-    auto db = lease();
-    std::lock_guard writer(m_writerLock);
-    SQLite::Transaction tx(*db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTransaction tx(*this);
     // checkout_keys keeps its sequence: its ids name charges at the gateway and must never come back.
-    db->exec("DELETE FROM order_status_changes; DELETE FROM webhook_events; DELETE FROM payments;"
-             "DELETE FROM checkout_keys; DELETE FROM order_lines; DELETE FROM orders; DELETE FROM idempotency_keys;"
-             "DELETE FROM sqlite_sequence WHERE name = 'orders'; UPDATE products SET stock = initial_stock;");
+    tx.db()->exec(
+        "DELETE FROM order_status_changes; DELETE FROM webhook_events; DELETE FROM payments;"
+        "DELETE FROM checkout_keys; DELETE FROM order_lines; DELETE FROM orders; DELETE FROM idempotency_keys;"
+        "DELETE FROM sqlite_sequence WHERE name = 'orders'; UPDATE products SET stock = initial_stock;");
     tx.commit();
 }
 
 int Store::reapExpiredKeys(std::int64_t nowMs, int batch)
 {
-    auto db = lease();
-    std::lock_guard writer(m_writerLock);
+    WriteTransaction tx(*this);
     // Only finished keys: a 'started' row belongs to a request in flight (or to the completer of the
     // multi-phase flow), which decides its fate itself.
-    auto reap = db.statement("DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys "
-                             "WHERE expires_at <= ? AND status = 'completed' LIMIT ?)");
+    auto reap = tx.db().statement("DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys "
+                                  "WHERE expires_at <= ? AND status = 'completed' LIMIT ?)");
     reap->bind(1, static_cast<int64_t>(nowMs));
     reap->bind(2, batch);
-    return reap->exec();
+    const int reaped = reap->exec();
+    tx.commit();
+    return reaped;
 }
 
 } // namespace onceorder::server

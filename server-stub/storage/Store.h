@@ -1,9 +1,9 @@
 // Store: the server's SQLite database: connections, schema, demo data and the read-side queries.
 //
 // Every request thread leases its own connection (SQLite connections must not be shared between threads), with
-// the statements already prepared on it (Connection); writers additionally take one in-process lock, so a duplicate
-// request queues behind the first writer the way the article's second transaction waits on PostgreSQL's unique index,
-// instead of polling SQLITE_BUSY.
+// the statements already prepared on it (Connection); writers additionally take one in-process lock (WriteTransaction),
+// so a duplicate request queues behind the first writer the way the article's second transaction waits on PostgreSQL's
+// unique index, instead of polling SQLITE_BUSY.
 #pragma once
 
 #include "storage/Connection.h"
@@ -47,8 +47,10 @@ public:
     public:
         Lease(Store& store, std::unique_ptr<Connection> connection);
         ~Lease();
+        Lease(Lease&& other) noexcept;
         Lease(const Lease&) = delete;
         Lease& operator=(const Lease&) = delete;
+        Lease& operator=(Lease&&) = delete;
         SQLite::Database& operator*() const { return m_connection->database(); }
         SQLite::Database* operator->() const { return &m_connection->database(); }
 
@@ -62,6 +64,7 @@ public:
     };
 
     Lease lease();
+    // Held by every writer (see WriteTransaction, the one place that takes it with a transaction).
     std::mutex& writerLock() { return m_writerLock; }
 
     std::optional<Client> clientForApiKey(const std::string& apiKey) const;

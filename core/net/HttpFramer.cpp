@@ -1,0 +1,129 @@
+#include "net/HttpFramer.h"
+
+#include <QList>
+
+#include <optional>
+
+namespace onceorder::core::HttpFramer {
+
+namespace {
+
+// A request or response head larger than this is not HTTP we relay; it also bounds what a client can make us buffer.
+constexpr qsizetype kMaxHead = 64 * 1024;
+
+HttpFrame complete(qsizetype length, int status)
+{
+    return HttpFrame {HttpFrame::State::Complete, length, status};
+}
+
+HttpFrame malformed()
+{
+    return HttpFrame {HttpFrame::State::Malformed, 0, 0};
+}
+
+} // namespace
+
+HttpFrame frame(const QByteArray& data, HttpMessageKind kind)
+{
+    // Empty lines before a message are tolerated, as RFC 9112 §2.2 asks.
+    qsizetype start = 0;
+    while (data.size() >= start + 2 && data[start] == '\r' && data[start + 1] == '\n') {
+        start += 2;
+    }
+    const qsizetype headEnd = data.indexOf("\r\n\r\n", start);
+    if (headEnd < 0) {
+        return data.size() - start > kMaxHead ? malformed() : HttpFrame {};
+    }
+    const qsizetype bodyStart = headEnd + 4;
+    const qsizetype startLineEnd = data.indexOf("\r\n", start);
+    const QByteArray startLine = data.mid(start, startLineEnd - start);
+
+    int status = 0;
+    if (kind != HttpMessageKind::Request) {
+        const QList<QByteArray> parts = startLine.split(' ');
+        bool ok = false;
+        status = parts.size() >= 2 ? parts[1].toInt(&ok) : 0;
+        if (!startLine.startsWith("HTTP/") || !ok || status < 100 || status > 999) {
+            return malformed();
+        }
+    }
+
+    std::optional<qlonglong> contentLength;
+    bool chunked = false;
+    const QByteArray fields = startLineEnd < headEnd ? data.mid(startLineEnd + 2, headEnd - startLineEnd - 2) : "";
+    for (const QByteArray& line : fields.split('\n')) {
+        const qsizetype colon = line.indexOf(':');
+        if (colon <= 0) {
+            continue;
+        }
+        const QByteArray name = line.left(colon).trimmed().toLower();
+        const QByteArray value = line.mid(colon + 1).trimmed().toLower();
+        if (name == "content-length") {
+            bool ok = false;
+            const qlonglong length = value.toLongLong(&ok);
+            if (!ok || length < 0 || (contentLength && *contentLength != length)) {
+                return malformed();
+            }
+            contentLength = length;
+        } else if (name == "transfer-encoding") {
+            chunked = value.split(',').last().trimmed() == "chunked";
+        }
+    }
+
+    const bool bodyless =
+        kind == HttpMessageKind::ResponseToHead || (status >= 100 && status < 200) || status == 204 || status == 304;
+    if (bodyless) {
+        return complete(bodyStart, status);
+    }
+    if (chunked) {
+        return chunkedFrame(data, bodyStart, status);
+    }
+    if (contentLength) {
+        return *contentLength > data.size() - bodyStart ? HttpFrame {} : complete(bodyStart + *contentLength, status);
+    }
+    // A request without a length has no body; a response without one lasts until the server closes.
+    return kind == HttpMessageKind::Request ? complete(bodyStart, status) : HttpFrame {};
+}
+
+HttpFrame chunkedFrame(const QByteArray& data, qsizetype pos, int status)
+{
+    for (;;) {
+        const qsizetype lineEnd = data.indexOf("\r\n", pos);
+        if (lineEnd < 0) {
+            return data.size() - pos > kMaxHead ? malformed() : HttpFrame {};
+        }
+        QByteArray sizeText = data.mid(pos, lineEnd - pos);
+        if (const qsizetype extension = sizeText.indexOf(';'); extension >= 0) {
+            sizeText.truncate(extension);
+        }
+        bool ok = false;
+        const qlonglong size = sizeText.trimmed().toLongLong(&ok, 16);
+        if (!ok || size < 0) {
+            return malformed();
+        }
+        pos = lineEnd + 2;
+        if (size == 0) {
+            // Trailer lines up to an empty one.
+            for (;;) {
+                const qsizetype end = data.indexOf("\r\n", pos);
+                if (end < 0) {
+                    return HttpFrame {};
+                }
+                if (end == pos) {
+                    return complete(end + 2, status);
+                }
+                pos = end + 2;
+            }
+        }
+        // Compared this way round so a huge announced size cannot overflow.
+        if (size > data.size() - pos - 2) {
+            return HttpFrame {};
+        }
+        if (data.mid(pos + size, 2) != "\r\n") {
+            return malformed();
+        }
+        pos += size + 2;
+    }
+}
+
+} // namespace onceorder::core::HttpFramer

@@ -1,0 +1,187 @@
+// The payment gateway in the middle (POST /checkout as atomic phases with recovery points) and its webhooks,
+// delivered at least once.
+#include "teaching/scenarios/ScenarioSteps.h"
+#include "teaching/scenarios/Scenarios.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QStringList>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+namespace onceorder::core::scenarios {
+
+namespace {
+
+const QByteArray kPayBook = R"({"product":"kniha","quantity":1,"payment_method":"card"})";
+const QByteArray kPayMug = R"({"product":"hrnek","quantity":1,"payment_method":"card"})";
+
+struct PaymentCounts
+{
+    int orders = 0;
+    int paid = 0;
+    int charges = 0;
+    int payments = 0;
+    QStringList events; // the effect of each webhook event row
+
+    explicit PaymentCounts(const QJsonObject& state)
+    {
+        const QJsonArray orderRows = state.value(QStringLiteral("orders")).toArray();
+        orders = static_cast<int>(orderRows.size());
+        paid = static_cast<int>(std::count_if(orderRows.begin(), orderRows.end(), [](const QJsonValue& o) {
+            return o.toObject().value(QStringLiteral("status")).toString() == u"paid";
+        }));
+        charges = static_cast<int>(
+            state.value(QStringLiteral("gateway")).toObject().value(QStringLiteral("charges")).toArray().size());
+        payments = static_cast<int>(state.value(QStringLiteral("payments")).toArray().size());
+        for (const QJsonValue& event : state.value(QStringLiteral("webhook_events")).toArray()) {
+            events.append(event.toObject().value(QStringLiteral("effect")).toString());
+        }
+    }
+
+    QString text() const
+    {
+        return QStringLiteral("%1 paid of %2 orders, gateway charges %3, payments %4, webhook events [%5]")
+            .arg(paid)
+            .arg(orders)
+            .arg(charges)
+            .arg(payments)
+            .arg(events.join(QStringLiteral(", ")));
+    }
+};
+
+// Adds a row judged on the reply and on the database (orders, charges, payments) as it is now.
+void paymentVerdict(ScenarioContext& c, const QString& step, const HttpReply& reply, const QString& expected, bool ok,
+                    std::function<bool(const PaymentCounts&)> countsOk, Next next)
+{
+    c.state([&c, step, reply, expected, ok, countsOk, next](const QJsonObject& state) {
+        const PaymentCounts counts(state);
+        c.addRow({step, ScenarioContext::describe(reply) + QStringLiteral("; ") + counts.text(), counts.orders,
+                  expected, ok && countsOk(counts)});
+        next();
+    });
+}
+
+// After a crash fault the bundled server is restarted; until then the connection is refused. Retries every
+// 100 ms (at most 50 times) until the server answers.
+void checkoutUntilAnswered(ScenarioContext& c, const QString& key, const QByteArray& body, int triesLeft,
+                           std::function<void(const HttpReply&)> done)
+{
+    c.checkout(kClientA, key, body, [&c, key, body, triesLeft, done](const HttpReply& reply) {
+        if (reply.status != 0 || triesLeft <= 1) {
+            done(reply);
+            return;
+        }
+        c.after(100, [&c, key, body, triesLeft, done] { checkoutUntilAnswered(c, key, body, triesLeft - 1, done); });
+    });
+}
+
+} // namespace
+
+Scenario paymentGateway()
+{
+    return {QStringLiteral("payment-gateway"),
+            QStringLiteral("A payment gateway in the middle"),
+            QStringLiteral(
+                "One transaction cannot span a call to a payment gateway, so POST /checkout runs as atomic phases, "
+                "each committing a recovery point. While the first request waits for a slow gateway, a retry with "
+                "the same key is told 409 request-in-progress instead of paying twice. When the server dies after "
+                "the gateway charged but before our phase committed, the retry resumes from the recovery point and "
+                "the gateway, asked again under the same key, returns the charge it already made: one order, one "
+                "charge."),
+            {debugStep(QStringLiteral("faults"), R"({"fault":"gateway-slow","delay_ms":1000})",
+                       QStringLiteral("the gateway answers after 1 s")),
+             [](ScenarioContext& c, Next next) {
+                 auto first = std::make_shared<std::optional<HttpReply>>();
+                 auto second = std::make_shared<std::optional<HttpReply>>();
+                 auto both = [&c, first, second, next] {
+                     if (!*first || !*second) {
+                         return;
+                     }
+                     const HttpReply& dup = **second;
+                     c.addRow({QStringLiteral("A: the same checkout again, 0.3 s later"),
+                               ScenarioContext::describe(dup), -1,
+                               QStringLiteral("409 request-in-progress with Retry-After"),
+                               dup.status == 409 &&
+                                   ScenarioContext::problemTypeOf(dup) == u"/problems/request-in-progress" &&
+                                   dup.retryAfter.has_value()});
+                     paymentVerdict(
+                         c, QStringLiteral("A: POST /checkout, pay-1, kniha × 1 (slow gateway)"), **first,
+                         QStringLiteral("201 paid; one order, one charge"), created(**first),
+                         [](const PaymentCounts& n) { return n.orders == 1 && n.paid == 1 && n.charges == 1; }, next);
+                 };
+                 c.checkout(kClientA, QStringLiteral("pay-1"), kPayBook, [first, both](const HttpReply& r) {
+                     *first = r;
+                     both();
+                 });
+                 c.after(300, [&c, second, both] {
+                     c.checkout(kClientA, QStringLiteral("pay-1"), kPayBook, [second, both](const HttpReply& r) {
+                         *second = r;
+                         both();
+                     });
+                 });
+             },
+             debugStep(QStringLiteral("faults"), R"({"fault":"crash-after-charge"})",
+                       QStringLiteral("the server dies after the next charge, before phase 2 commits")),
+             [](ScenarioContext& c, Next next) {
+                 c.checkout(kClientA, QStringLiteral("pay-2"), kPayMug, [&c, next](const HttpReply& r) {
+                     c.addRow({QStringLiteral("A: POST /checkout, pay-2, hrnek × 1"), ScenarioContext::describe(r), -1,
+                               QStringLiteral("no answer: the server died between the phases"), r.status == 0});
+                     next();
+                 });
+             },
+             [](ScenarioContext& c, Next next) {
+                 checkoutUntilAnswered(c, QStringLiteral("pay-2"), kPayMug, 50, [&c, next](const HttpReply& r) {
+                     paymentVerdict(
+                         c, QStringLiteral("A: retry pay-2 after the restart"), r,
+                         QStringLiteral("201 paid, resumed at the recovery point; 2 orders, 2 charges in all"),
+                         r.status == 201,
+                         [](const PaymentCounts& n) {
+                             return n.orders == 2 && n.paid == 2 && n.charges == 2 && n.payments == 2;
+                         },
+                         next);
+                 });
+             }}};
+}
+
+Scenario webhooks()
+{
+    return {QStringLiteral("webhooks"),
+            QStringLiteral("A webhook delivered twice; two events for one change"),
+            QStringLiteral(
+                "Gateways deliver webhooks at least once: the same event may come twice, and one change may be "
+                "reported by two events with different ids. The server records each event id first (a repeated id "
+                "is a duplicate and does nothing) and makes the effect idempotent on the data (one payment per "
+                "charge, pending → paid only once), so the order is paid once either way."),
+            {debugStep(QStringLiteral("faults"), R"({"fault":"webhook-duplicate"})",
+                       QStringLiteral("the gateway will deliver the next event twice, same id")),
+             [](ScenarioContext& c, Next next) {
+                 c.checkout(kClientA, QStringLiteral("pay-w1"), kPayBook, [&c, next](const HttpReply& r) {
+                     paymentVerdict(
+                         c, QStringLiteral("A: POST /checkout, pay-w1 (event delivered twice)"), r,
+                         QStringLiteral("201 paid; one event row, one payment"), created(r),
+                         [](const PaymentCounts& n) {
+                             return n.orders == 1 && n.paid == 1 && n.payments == 1 && n.events.size() == 1;
+                         },
+                         next);
+                 });
+             },
+             debugStep(QStringLiteral("faults"), R"({"fault":"webhook-twin"})",
+                       QStringLiteral("the gateway will send two events with different ids for the next charge")),
+             [](ScenarioContext& c, Next next) {
+                 c.checkout(kClientA, QStringLiteral("pay-w2"), kPayMug, [&c, next](const HttpReply& r) {
+                     paymentVerdict(
+                         c, QStringLiteral("A: POST /checkout, pay-w2 (twin events)"), r,
+                         QStringLiteral("201 paid; the twin changes nothing: 2 orders, 2 payments"), created(r),
+                         [](const PaymentCounts& n) {
+                             return n.orders == 2 && n.paid == 2 && n.payments == 2 && n.charges == 2 &&
+                                 n.events.size() == 3 && n.events.contains(QStringLiteral("no-change"));
+                         },
+                         next);
+                 });
+             }}};
+}
+
+} // namespace onceorder::core::scenarios

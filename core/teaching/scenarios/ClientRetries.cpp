@@ -1,0 +1,220 @@
+// How the client retries: a new key per retry (the client's mistake), Retry-After and going offline, and the
+// thundering herd that jitter prevents.
+#include "teaching/scenarios/ScenarioSteps.h"
+#include "teaching/scenarios/Scenarios.h"
+
+#include "net/NetworkConditioner.h"
+
+#include <QDateTime>
+
+#include <algorithm>
+#include <memory>
+
+namespace onceorder::core::scenarios {
+
+namespace {
+
+EngineConfig perClickConfig()
+{
+    EngineConfig config = fastEngineConfig();
+    config.keys = KeyStrategy::PerClick;
+    return config;
+}
+
+// Thundering herd: many pending carts after an outage, with and without jitter.
+
+constexpr int kHerdCarts = 10;
+constexpr int kHerdOutageMs = 600;
+// Wider than 100 ms: recording each attempt durably takes a few ms, so even a perfect lockstep is smeared a little.
+constexpr int kHerdWindowMs = 200;
+
+// The most retries that started within any kHerdWindowMs.
+int peakWithinWindow(QList<qint64> starts)
+{
+    std::sort(starts.begin(), starts.end());
+    int peak = 0;
+    qsizetype first = 0;
+    for (qsizetype last = 0; last < starts.size(); ++last) {
+        while (starts[last] - starts[first] >= kHerdWindowMs) {
+            ++first;
+        }
+        peak = std::max(peak, static_cast<int>(last - first + 1));
+    }
+    return peak;
+}
+
+// Retries per 100 ms from `fromMs`, for the slide: "0 20 0 20 0 0 0 20 …".
+QString seriesPer100Ms(const QList<qint64>& starts, qint64 fromMs)
+{
+    QList<int> buckets;
+    for (const qint64 start : starts) {
+        const auto index = static_cast<qsizetype>(std::max<qint64>(0, start - fromMs) / 100);
+        while (buckets.size() <= index) {
+            buckets.append(0);
+        }
+        ++buckets[index];
+    }
+    QStringList texts;
+    for (const int count : buckets) {
+        texts.append(QString::number(count));
+    }
+    return texts.join(u' ');
+}
+
+// Waits until every cart's first request hangs in the blackhole, then cuts them all at once (as a server that
+// dies with requests in flight): from that instant the clients' retry schedules are compared.
+void cutWhenAllHang(ScenarioContext& c, std::function<void(qint64 cutMs)> done, int triesLeft = 200)
+{
+    if (c.conditioner().counters().blackholed < kHerdCarts && triesLeft > 0) {
+        c.after(20, [&c, done, triesLeft] { cutWhenAllHang(c, done, triesLeft - 1); });
+        return;
+    }
+    c.conditioner().setMode(ConditionerMode::Offline);
+    done(QDateTime::currentMSecsSinceEpoch());
+}
+
+ScenarioStep herdStep(const QString& label, JitterStrategy jitter, const QString& expected,
+                      std::function<bool(int peak, const ScenarioContext&)> ok)
+{
+    return [=](ScenarioContext& c, Next next) {
+        EngineConfig config = fastEngineConfig();
+        config.policy.baseDelayMs = 800;
+        config.policy.maxDelayMs = 3200;
+        config.policy.jitter = jitter;
+        c.conditioner().resetCounters();
+        c.conditioner().setMode(ConditionerMode::Blackhole);
+        struct Herd
+        {
+            QList<qint64> retryStarts;
+            int settled = 0;
+            int placed = 0;
+            qint64 cutMs = 0;
+        };
+        auto herd = std::make_shared<Herd>();
+        cutWhenAllHang(c, [&c, herd](qint64 cutMs) {
+            herd->cutMs = cutMs;
+            c.after(kHerdOutageMs, [&c] { c.conditioner().setMode(ConditionerMode::Pass); });
+        });
+        for (int i = 0; i < kHerdCarts; ++i) {
+            c.submit(cartOf(QStringLiteral("herd-%1-%2").arg(static_cast<int>(jitter)).arg(i)), config, {},
+                     [&c, herd, label, expected, ok, next](const Submission& s) {
+                         for (const Attempt& attempt : s.attempts) {
+                             if (attempt.number >= 2) {
+                                 herd->retryStarts.append(attempt.startedMs);
+                             }
+                         }
+                         herd->placed += s.state == SubmissionState::Placed ? 1 : 0;
+                         if (++herd->settled < kHerdCarts) {
+                             return;
+                         }
+                         const int peak = peakWithinWindow(herd->retryStarts);
+                         c.narrate(QStringLiteral("%1: retries per 100 ms after the cut").arg(label),
+                                   seriesPer100Ms(herd->retryStarts, herd->cutMs));
+                         const bool fine = herd->placed == kHerdCarts && ok(peak, c);
+                         c.setNote(QStringLiteral("peak-") + label, peak);
+                         c.verdict(QStringLiteral("%1: %2 requests cut at once, %3 s outage")
+                                       .arg(label)
+                                       .arg(kHerdCarts)
+                                       .arg(kHerdOutageMs / 1000.0),
+                                   QStringLiteral("%1 placed, %2 retries, at most %3 within %4 ms")
+                                       .arg(herd->placed)
+                                       .arg(herd->retryStarts.size())
+                                       .arg(peak)
+                                       .arg(kHerdWindowMs),
+                                   expected, fine, kHerdCarts, next);
+                     });
+        }
+    };
+}
+
+} // namespace
+
+Scenario newKeyPerRetry()
+{
+    return {QStringLiteral("new-key-per-retry"),
+            QStringLiteral("A new key for every retry"),
+            QStringLiteral(
+                "A client that makes a fresh Idempotency-Key for each attempt defeats the server: after a lost "
+                "response the retry looks like a new order. Without a business key (business_key_off mode) the cart "
+                "is ordered twice. With UNIQUE(client_id, cart_id) the second order is refused as "
+                "cart-already-ordered, naming the first one: one order."),
+            {debugStep(QStringLiteral("mode"), R"({"business_key_off":true})",
+                       QStringLiteral("no UNIQUE(client_id, cart_id)")),
+             conditionerStep(ConditionerMode::DropResponse, QStringLiteral("the first answer is dropped")),
+             submitStep(
+                 QStringLiteral("the mistake: cart submitted, new key per attempt"),
+                 cartOf(QStringLiteral("cart-perclick")), QStringLiteral("placed twice: two orders"), 2,
+                 [](const Submission& s) { return s.state == SubmissionState::Placed && !s.replayed; }, perClickConfig,
+                 passAfterFirstAttempt),
+             resetStep(), conditionerStep(ConditionerMode::DropResponse, QStringLiteral("the first answer is dropped")),
+             submitStep(
+                 QStringLiteral("with the business key: cart submitted, new key per attempt"),
+                 cartOf(QStringLiteral("cart-perclick")), QStringLiteral("422 cart-already-ordered, one order"), 1,
+                 [](const Submission& s) {
+                     return s.state == SubmissionState::Rejected && s.problemType == u"/problems/cart-already-ordered";
+                 },
+                 perClickConfig, passAfterFirstAttempt)}};
+}
+
+Scenario retryAfterAndOffline()
+{
+    return {QStringLiteral("retry-after-and-offline"),
+            QStringLiteral("503 with Retry-After; offline, then back"),
+            QStringLiteral(
+                "An overloaded server answers 503 with Retry-After: 1; the client waits at least that long instead "
+                "of its own short backoff, then places the order. When the network is gone (the conditioner stops "
+                "listening, connections are refused), the client keeps its key and backs off; once the network is "
+                "back the same submission completes. One order each."),
+            {debugStep(QStringLiteral("faults"), R"({"fault":"unavailable","retry_after":1})",
+                       QStringLiteral("the next request gets 503 with Retry-After: 1")),
+             submitStep(QStringLiteral("cart 1 submitted"), cartOf(QStringLiteral("cart-retry-after")),
+                        QStringLiteral("placed; the retry came ≥ 1 s after the 503"), 1,
+                        [](const Submission& s) {
+                            return s.state == SubmissionState::Placed && s.attempts.size() == 2 &&
+                                s.attempts[0].httpStatus == 503 &&
+                                s.attempts[1].startedMs - s.attempts[0].endedMs >= 990;
+                        }),
+             conditionerStep(ConditionerMode::Offline, QStringLiteral("connections are refused")),
+             submitStep(
+                 QStringLiteral("cart 2 submitted while offline"), cartOf(QStringLiteral("cart-offline")),
+                 QStringLiteral("placed once the network is back, two orders in all"), 2,
+                 [](const Submission& s) {
+                     return s.state == SubmissionState::Placed && !s.replayed && s.attempts.size() >= 3 &&
+                         s.attempts[0].outcome == AttemptOutcome::NotSent;
+                 },
+                 fastEngineConfig,
+                 [](ScenarioContext& c) -> std::function<void(const Submission&)> {
+                     return [&c](const Submission& s) {
+                         const auto refused = std::count_if(s.attempts.begin(), s.attempts.end(), [](const Attempt& a) {
+                             return a.outcome == AttemptOutcome::NotSent;
+                         });
+                         if (refused >= 2 && c.conditioner().mode() == ConditionerMode::Offline) {
+                             c.conditioner().setMode(ConditionerMode::Pass);
+                             c.narrate(QStringLiteral("network: back"),
+                                       QStringLiteral("after %1 refused attempts").arg(refused));
+                         }
+                     };
+                 })}};
+}
+
+Scenario thunderingHerd()
+{
+    return {QStringLiteral("thundering-herd"),
+            QStringLiteral("Thundering herd: retries with and without jitter"),
+            QStringLiteral(
+                "After an outage every pending cart retries. Without jitter all clients compute the same backoff "
+                "(800 ms, then 1.6 s, …) and hit the recovering server in lockstep: every retry of every cart in "
+                "the same moment. With full jitter each waits a random time up to the backoff, so the same retries "
+                "are spread out and the peak is a fraction. Either way each cart becomes one order."),
+            {herdStep(QStringLiteral("no jitter"), JitterStrategy::None,
+                      QStringLiteral("lockstep: at least 8 of the 10 first retries within 200 ms"),
+                      [](int peak, const ScenarioContext&) { return peak >= kHerdCarts * 8 / 10; }),
+             resetStep(),
+             herdStep(QStringLiteral("full jitter"), JitterStrategy::Full,
+                      QStringLiteral("spread out: a lower peak than without jitter"),
+                      [](int peak, const ScenarioContext& c) {
+                          return peak < c.note(QStringLiteral("peak-no jitter")).toInt();
+                      })}};
+}
+
+} // namespace onceorder::core::scenarios

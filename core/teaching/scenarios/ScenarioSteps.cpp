@@ -1,0 +1,157 @@
+// The steps and checks the scenarios share (see ScenarioSteps.h).
+#include "teaching/scenarios/ScenarioSteps.h"
+
+#include "net/NetworkConditioner.h"
+
+#include <memory>
+
+namespace onceorder::core::scenarios {
+
+namespace {
+
+QString attemptText(const Attempt& attempt)
+{
+    QString text = attempt.httpStatus > 0 ? QString::number(attempt.httpStatus) : attemptOutcomeName(attempt.outcome);
+    if (attempt.replayed) {
+        text += QStringLiteral(" (replayed)");
+    }
+    if (attempt.httpStatus == 0 && !attempt.error.isEmpty()) {
+        text += QStringLiteral(": ") + attempt.error;
+    }
+    if (attempt.delayAfterMs >= 0) {
+        text += QStringLiteral("; next in %1 ms").arg(attempt.delayAfterMs);
+    }
+    return text;
+}
+
+QString submissionText(const Submission& s)
+{
+    QString text = QStringLiteral("%1 after %2 attempt(s)").arg(submissionStateName(s.state)).arg(s.attempts.size());
+    if (s.orderId > 0) {
+        text += QStringLiteral(", order %1").arg(s.orderId);
+    }
+    if (s.replayed) {
+        text += QStringLiteral(", replayed");
+    }
+    if (!s.problemType.isEmpty()) {
+        text += u' ' + s.problemType;
+    }
+    return text;
+}
+
+// One narrated row per attempt (at most `limit`, the rest summed up), so the table shows the retries.
+void narrateAttempts(ScenarioContext& c, const Submission& s, int limit = 4)
+{
+    for (int i = 0; i < s.attempts.size() && i < limit; ++i) {
+        c.narrate(QStringLiteral("attempt %1, key …%2").arg(s.attempts[i].number).arg(s.key.right(6)),
+                  attemptText(s.attempts[i]));
+    }
+    if (s.attempts.size() == limit + 1) {
+        c.narrate(QStringLiteral("attempt %1, key …%2").arg(s.attempts[limit].number).arg(s.key.right(6)),
+                  attemptText(s.attempts[limit]));
+    } else if (s.attempts.size() > limit) {
+        c.narrate(QStringLiteral("attempts %1–%2").arg(limit + 1).arg(s.attempts.size()),
+                  QStringLiteral("the same, %1 more time(s)").arg(s.attempts.size() - limit));
+    }
+}
+
+} // namespace
+
+bool created(const HttpReply& reply)
+{
+    return reply.status == 201 && !reply.replayed;
+}
+
+bool replayOf(const HttpReply& reply, qint64 orderId)
+{
+    return reply.status == 201 && reply.replayed && ScenarioContext::orderIdOf(reply) == orderId;
+}
+
+Cart cartOf(const QString& cartId, const QString& product, int quantity)
+{
+    Cart cart(cartId);
+    cart.add(product, quantity);
+    return cart;
+}
+
+ScenarioStep debugStep(const QString& what, const QByteArray& json, const QString& narration)
+{
+    return [what, json, narration](ScenarioContext& c, Next next) {
+        c.debug(what, json, [&c, what, json, narration, next] {
+            c.narrate(narration, QStringLiteral("POST /_debug/%1 %2").arg(what, QString::fromUtf8(json)));
+            next();
+        });
+    };
+}
+
+ScenarioStep resetStep()
+{
+    return debugStep(QStringLiteral("reset"), "{}", QStringLiteral("fresh server: no orders, no keys, modes off"));
+}
+
+ScenarioStep requestStep(const QString& step, const QString& apiKey, const QString& key, const QByteArray& body,
+                         const QString& expected, int expectedOrders, std::function<bool(const HttpReply&)> ok)
+{
+    return [=](ScenarioContext& c, Next next) {
+        c.post(apiKey, key, body, [&c, step, expected, expectedOrders, ok, next](const HttpReply& reply) {
+            c.verdict(step, ScenarioContext::describe(reply), expected, ok(reply), expectedOrders, next);
+        });
+    };
+}
+
+ScenarioStep conditionerStep(ConditionerMode mode, const QString& why)
+{
+    return [mode, why](ScenarioContext& c, Next next) {
+        c.conditioner().setMode(mode);
+        c.narrate(QStringLiteral("network: %1").arg(NetworkConditioner::modeName(mode)), why);
+        next();
+    };
+}
+
+ScenarioStep submitStep(const QString& step, const Cart& cart, const QString& expected, int expectedOrders,
+                        std::function<bool(const Submission&)> ok, std::function<EngineConfig()> config,
+                        std::function<std::function<void(const Submission&)>(ScenarioContext&)> watcher)
+{
+    return [=](ScenarioContext& c, Next next) {
+        c.submit(cart, config(), watcher ? watcher(c) : std::function<void(const Submission&)>(),
+                 [&c, step, expected, expectedOrders, ok, next](const Submission& s) {
+                     narrateAttempts(c, s);
+                     c.verdict(step, submissionText(s), expected, ok(s), expectedOrders, next);
+                 });
+    };
+}
+
+void postConcurrently(ScenarioContext& c, int copies, const QString& key, std::function<void(QList<HttpReply>)> done)
+{
+    auto replies = std::make_shared<QList<HttpReply>>();
+    for (int i = 0; i < copies; ++i) {
+        c.post(kClientA, key, kBook, [replies, copies, done](const HttpReply& reply) {
+            replies->append(reply);
+            if (replies->size() == copies) {
+                done(*replies);
+            }
+        });
+    }
+}
+
+QString describeAll(const QList<HttpReply>& replies)
+{
+    QStringList texts;
+    for (const HttpReply& reply : replies) {
+        texts.append(ScenarioContext::describe(reply));
+    }
+    return texts.join(QStringLiteral("; "));
+}
+
+std::function<void(const Submission&)> passAfterFirstAttempt(ScenarioContext& c)
+{
+    return [&c](const Submission& s) {
+        if (!s.attempts.isEmpty() && s.attempts.first().endedMs > 0 &&
+            c.conditioner().mode() != ConditionerMode::Pass) {
+            c.conditioner().setMode(ConditionerMode::Pass);
+            c.narrate(QStringLiteral("network: pass"), QStringLiteral("the conditioner relays again"));
+        }
+    };
+}
+
+} // namespace onceorder::core::scenarios

@@ -1,0 +1,165 @@
+#include "http/DebugRoutes.h"
+
+#include "http/RequestChecks.h"
+#include "support/Problems.h"
+
+#include <httplib.h>
+
+#include <cmath>
+#include <variant>
+
+namespace onceorder::server {
+
+DebugRoutes::DebugRoutes(Store& store, OrderQueries& queries, Faults& faults, Metrics& metrics)
+    : m_store(store)
+    , m_queries(queries)
+    , m_faults(faults)
+    , m_metrics(metrics)
+{
+}
+
+void DebugRoutes::enableCheckout(CheckoutService& checkout, StubPaymentGateway& gateway)
+{
+    m_checkout = &checkout;
+    m_gateway = &gateway;
+}
+
+std::string DebugRoutes::state(std::optional<int> limit)
+{
+    auto state = m_queries.debugState(m_faults, limit);
+    state.json.pop_back(); // reopen the object for the gateway (it keeps its own books) and the totals
+    if (m_gateway) {
+        auto books = m_gateway->books(limit);
+        state.json += ",\"gateway\":" + books.json;
+        state.totals.num("gateway_charges", books.charges);
+    }
+    return state.json + ",\"totals\":" + state.totals.finish() + "}";
+}
+
+std::optional<DebugRoutes::Settings> DebugRoutes::settingsOf(const httplib::Request& req, httplib::Response& res,
+                                                             Exchange& exchange, const Problem& notAnObject)
+{
+    if (!checkJsonBody(req, res, exchange)) {
+        return std::nullopt;
+    }
+    auto limit = limitOf(req, res, exchange);
+    if (!limit) {
+        return std::nullopt;
+    }
+    auto parsed = parseJson(req.body);
+    auto* body = std::get_if<JsonValue>(&parsed);
+    auto* members = body ? std::get_if<JsonValue::Object>(&body->value) : nullptr;
+    if (!members) {
+        answer(res, notAnObject, exchange);
+        return std::nullopt;
+    }
+    return Settings {*limit, std::move(*members)};
+}
+
+void DebugRoutes::getState(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    if (auto limit = limitOf(req, res, exchange)) {
+        answer(res, 200, state(*limit));
+        exchange.outcome = "ok";
+    }
+}
+
+void DebugRoutes::postFaults(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    auto bad = [&](std::string detail) {
+        answer(res, problems::invalidFault(std::move(detail)), exchange);
+    };
+    auto settings =
+        settingsOf(req, res, exchange,
+                   problems::invalidFault("send a JSON object such as {\"fault\":\"fail-before-commit\",\"count\":1}"));
+    if (!settings) {
+        return;
+    }
+    ArmedFault fault;
+    fault.remaining = 1;
+    bool named = false;
+    for (const auto& [name, value] : settings->members) {
+        if (name == "fault" && value.isString()) {
+            auto kind = faultKindFromName(std::get<std::string>(value.value));
+            if (!kind) {
+                bad("unknown fault \"" + std::get<std::string>(value.value) + "\"; known: " + faultNames());
+                return;
+            }
+            fault.kind = *kind;
+            named = true;
+        } else if ((name == "count" || name == "delay_ms" || name == "retry_after") && value.isNumber()) {
+            const double number = std::get<double>(value.value);
+            if (number != std::floor(number) || number < 0 || number > 600'000) {
+                bad(name + " must be a whole number from 0 to 600000");
+                return;
+            }
+            (name == "count"          ? fault.remaining
+                 : name == "delay_ms" ? fault.delayMs
+                                      : fault.retryAfterSeconds) = static_cast<int>(number);
+        } else {
+            bad("unknown or mistyped member \"" + name + "\"; use fault, count, delay_ms, retry_after");
+            return;
+        }
+    }
+    if (!named) {
+        bad("the member \"fault\" is required");
+        return;
+    }
+    m_faults.arm(fault);
+    answer(res, 200, state(settings->limit));
+    exchange.outcome = std::string(faultKindName(fault.kind));
+}
+
+void DebugRoutes::postMode(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    auto settings = settingsOf(req, res, exchange,
+                               problems::invalidMode("send a JSON object such as {\"check_then_insert\":true}"));
+    if (!settings) {
+        return;
+    }
+    TeachingModes modes = m_faults.modes();
+    for (const auto& [name, value] : settings->members) {
+        const bool* flag = std::get_if<bool>(&value.value);
+        bool* target = name == "check_then_insert" ? &modes.checkThenInsert
+            : name == "unscoped_keys"              ? &modes.unscopedKeys
+            : name == "store_transient"            ? &modes.storeTransient
+            : name == "business_key_off"           ? &modes.businessKeyOff
+                                                   : nullptr;
+        if (!flag || !target) {
+            answer(res,
+                   problems::invalidMode("unknown or non-boolean member \"" + name +
+                                         "\"; use check_then_insert, unscoped_keys, store_transient, business_key_off"),
+                   exchange);
+            return;
+        }
+        *target = *flag;
+    }
+    m_faults.setModes(modes);
+    answer(res, 200, state(settings->limit));
+    exchange.outcome = "ok";
+}
+
+void DebugRoutes::postReset(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    auto limit = limitOf(req, res, exchange);
+    if (!limit) {
+        return;
+    }
+    m_faults.clear();
+    m_store.resetDemoData();
+    if (m_gateway) {
+        m_gateway->reset();
+    }
+    answer(res, 200, state(*limit));
+    exchange.outcome = "reset";
+}
+
+void DebugRoutes::postComplete(const httplib::Request&, httplib::Response& res, Exchange& exchange)
+{
+    const int finished = m_checkout->completeAbandoned();
+    m_metrics.recordCheckoutsCompleted(finished);
+    answer(res, 200, JsonObjectWriter().num("completed", finished).finish());
+    exchange.outcome = "ok";
+}
+
+} // namespace onceorder::server

@@ -1,0 +1,188 @@
+#include "http/OrderRoutes.h"
+
+#include "checkout/CheckoutCommand.h"
+#include "http/RequestChecks.h"
+#include "orders/OrderCommand.h"
+#include "support/Json.h"
+#include "support/Problems.h"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace onceorder::server {
+
+namespace {
+
+// The order lines whose products must exist, in either command.
+const OrderCommand& orderOf(const OrderCommand& command)
+{
+    return command;
+}
+
+const OrderCommand& orderOf(const CheckoutCommand& command)
+{
+    return command.order;
+}
+
+} // namespace
+
+OrderRoutes::OrderRoutes(Store& store, OrderService& orders, OrderQueries& queries, Metrics& metrics)
+    : m_store(store)
+    , m_orders(orders)
+    , m_queries(queries)
+    , m_metrics(metrics)
+{
+}
+
+void OrderRoutes::enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks)
+{
+    m_checkout = &checkout;
+    m_webhooks = &webhooks;
+}
+
+template<typename Command>
+void OrderRoutes::postIdempotent(const httplib::Request& req, httplib::Response& res, Exchange& exchange,
+                                 Parse<Command> parse, const Place<Command>& place)
+{
+    auto client = keyedRequest(m_store, req, res, exchange);
+    if (!client) {
+        return;
+    }
+    auto command = parse(req.body);
+    if (auto* problem = std::get_if<Problem>(&command)) {
+        answer(res, *problem, exchange);
+        return;
+    }
+    if (!productsExist(m_store, orderOf(std::get<Command>(command)), res, exchange)) {
+        return;
+    }
+    answerOrder(res, place(*client, exchange.key, std::get<Command>(command)), exchange);
+}
+
+void OrderRoutes::postOrder(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    postIdempotent<OrderCommand>(req, res, exchange, parseOrderCommand,
+                                 [this](const Client& client, const std::string& key, const OrderCommand& command) {
+                                     return m_orders.placeOrder(client, key, command);
+                                 });
+}
+
+void OrderRoutes::postCheckout(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    postIdempotent<CheckoutCommand>(
+        req, res, exchange, parseCheckoutCommand,
+        [this](const Client& client, const std::string& key, const CheckoutCommand& command) {
+            return m_checkout->checkout(client, key, command);
+        });
+}
+
+void OrderRoutes::postWebhook(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    if (!checkJsonBody(req, res, exchange)) {
+        return;
+    }
+    answerOrder(res, m_webhooks->handle(req.body, req.get_header_value("Gateway-Signature")), exchange);
+}
+
+void OrderRoutes::answerOrder(httplib::Response& res, const OrderResponse& response, Exchange& exchange)
+{
+    res.status = response.status;
+    res.set_content(response.body, response.isProblem() ? kProblemContentType : "application/json");
+    if (response.retryAfterSeconds) {
+        res.set_header("Retry-After", std::to_string(*response.retryAfterSeconds));
+    }
+    if (response.replayed) {
+        res.set_header("Idempotent-Replayed", "true");
+    }
+    if (response.outcome == "created") {
+        m_metrics.recordOrderCreated();
+    }
+    exchange.outcome = response.outcome;
+}
+
+void OrderRoutes::getOrders(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    auto client = authenticate(m_store, req, res, exchange);
+    if (!client) {
+        return;
+    }
+    auto limit = limitOf(req, res, exchange);
+    if (!limit) {
+        return;
+    }
+    std::optional<std::string> cartId;
+    if (req.has_param("cart_id")) {
+        cartId = req.get_param_value("cart_id");
+    }
+    answer(res, 200, m_queries.ordersJson(client->id, cartId, *limit));
+    exchange.outcome = "ok";
+}
+
+void OrderRoutes::getOrder(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    auto client = authenticate(m_store, req, res, exchange);
+    if (!client) {
+        return;
+    }
+    const std::string id = req.matches[1];
+    long long orderId = 0;
+    const bool numeric = !id.empty() && id.size() <= 18 &&
+        std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (numeric) {
+        orderId = std::stoll(id);
+    }
+    auto order = numeric ? m_queries.orderJson(client->id, orderId) : std::nullopt;
+    if (!order) {
+        answer(res, problems::notFound("you have no order " + id), exchange);
+        return;
+    }
+    answer(res, 200, *order);
+    exchange.outcome = "ok";
+}
+
+void OrderRoutes::getProducts(const httplib::Request&, httplib::Response& res, Exchange& exchange)
+{
+    answer(res, 200, m_queries.productsJson());
+    exchange.outcome = "ok";
+}
+
+void OrderRoutes::putStock(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
+{
+    auto client = authenticate(m_store, req, res, exchange);
+    if (!client) {
+        return;
+    }
+    if (!client->isOperator) {
+        answer(res, problems::operatorOnly(), exchange);
+        return;
+    }
+    if (!checkJsonBody(req, res, exchange)) {
+        return;
+    }
+    auto parsed = parseJson(req.body);
+    if (auto* error = std::get_if<JsonError>(&parsed)) {
+        answer(res, problems::malformedJson(*error), exchange);
+        return;
+    }
+    const JsonValue& body = std::get<JsonValue>(parsed);
+    const JsonValue* stock = body.member("stock");
+    const bool onlyStock = body.isObject() && std::get<JsonValue::Object>(body.value).size() == 1;
+    if (!onlyStock || !stock || !stock->isNumber() || std::get<double>(stock->value) < 0 ||
+        std::get<double>(stock->value) > 1'000'000'000 ||
+        std::get<double>(stock->value) != std::floor(std::get<double>(stock->value))) {
+        answer(res, problems::invalidStock(), exchange);
+        return;
+    }
+    const std::string productId = req.matches[1];
+    const int value = static_cast<int>(std::get<double>(stock->value));
+    if (!m_queries.setStock(productId, value)) {
+        answer(res, problems::notFound("there is no product \"" + productId + "\""), exchange);
+        return;
+    }
+    answer(res, 200, JsonObjectWriter().str("id", productId).num("stock", value).finish());
+    exchange.outcome = "ok";
+}
+
+} // namespace onceorder::server

@@ -1,0 +1,41 @@
+// RequestChecks: what handlers check before they act. Each check either passes (and returns what it found) or has
+// already answered the request with its problem, so a handler reads as a list of checks followed by its work.
+#pragma once
+
+#include "http/Exchange.h"
+#include "orders/OrderCommand.h"
+#include "storage/Store.h"
+#include "support/Problem.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace onceorder::server {
+
+inline constexpr std::size_t kMaxBodyBytes = 64 * 1024;
+// The most rows one ?limit= may ask for (GET /orders, the /_debug/* state).
+inline constexpr int kMaxLimit = 1000;
+
+bool isLoopback(const std::string& address);
+
+// What every JSON-bodied request needs: Content-Type application/json and at most kMaxBodyBytes. False with the
+// problem already answered otherwise.
+bool checkJsonBody(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
+
+// The request's ?limit= (an empty optional if absent), or nothing with a 400 invalid-limit already answered.
+std::optional<std::optional<int>> limitOf(const httplib::Request& req, httplib::Response& res, Exchange& exchange);
+
+// The client behind the bearer API key (into exchange.client), or nothing with a 401 already answered.
+std::optional<Client> authenticate(const Store& store, const httplib::Request& req, httplib::Response& res,
+                                   Exchange& exchange);
+
+// What POST /orders and POST /checkout check before anything else: the client (not the operator), the
+// Idempotency-Key (into exchange.key) and a JSON body of acceptable size. Otherwise the problem is answered.
+std::optional<Client> keyedRequest(const Store& store, const httplib::Request& req, httplib::Response& res,
+                                   Exchange& exchange);
+
+// Unknown products are refused before the key is used.
+bool productsExist(const Store& store, const OrderCommand& command, httplib::Response& res, Exchange& exchange);
+
+} // namespace onceorder::server

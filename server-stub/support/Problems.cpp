@@ -1,0 +1,236 @@
+#include "support/Problems.h"
+
+#include "support/Json.h"
+
+namespace onceorder::server::problems {
+
+namespace {
+
+// The one positional spelling of a problem; everything else names its cause.
+Problem make(int status, std::string slug, std::string title, std::string detail,
+             std::optional<int> retryAfterSeconds = {}, std::optional<long long> orderId = {})
+{
+    return Problem {status, std::move(slug), std::move(title), std::move(detail), retryAfterSeconds, orderId};
+}
+
+} // namespace
+
+Problem malformedJson(const JsonError& error)
+{
+    return make(400, "malformed-json", "The body is not valid JSON",
+                error.message + " at byte " + std::to_string(error.offset));
+}
+
+Problem unsupportedMediaType(const std::string& contentType)
+{
+    return make(415, "unsupported-media-type", "The body must be JSON",
+                "send Content-Type: application/json (got \"" + contentType + "\")");
+}
+
+Problem payloadTooLarge(std::size_t bodyBytes, std::size_t maxBytes)
+{
+    return make(413, "payload-too-large", "The body is too large",
+                "the body has " + std::to_string(bodyBytes) + " bytes; at most " + std::to_string(maxBytes) +
+                    " are accepted");
+}
+
+Problem payloadTooLarge(std::size_t maxBytes)
+{
+    return make(413, "payload-too-large", "The body is too large",
+                "at most " + std::to_string(maxBytes) + " bytes are accepted");
+}
+
+Problem invalidLimit(int maxLimit, std::optional<std::string> echoedValue)
+{
+    return make(400, "invalid-limit", "Invalid limit",
+                "limit must be given once, as a whole number from 1 to " + std::to_string(maxLimit) +
+                    (echoedValue ? " (got \"" + *echoedValue + "\")" : std::string()));
+}
+
+Problem notFound(std::string detail)
+{
+    return make(404, "not-found", "Not found", std::move(detail));
+}
+
+Problem httpError(int status)
+{
+    return make(status, "http-error", "HTTP error", "the request could not be read");
+}
+
+Problem internalError(std::string detail)
+{
+    return make(500, "internal-error", "Internal server error", std::move(detail));
+}
+
+Problem unauthenticated()
+{
+    return make(401, "unauthenticated", "Authentication required",
+                "send Authorization: Bearer <api key>; the client is taken from the API key only");
+}
+
+Problem unknownApiKey()
+{
+    return make(401, "unknown-api-key", "Unknown API key", "no client has this API key");
+}
+
+Problem operatorCannotOrder()
+{
+    return make(403, "operator-cannot-order", "The operator places no orders", "use a client's API key to order");
+}
+
+Problem operatorOnly()
+{
+    return make(403, "operator-only", "Only the operator may set stock", "use the operator's API key to set stock");
+}
+
+Problem debugLoopbackOnly()
+{
+    return make(403, "debug-loopback-only", "Debug endpoints answer only loopback",
+                "debug endpoints are only served to 127.0.0.1 and ::1");
+}
+
+Problem missingIdempotencyKey(const std::string& path)
+{
+    return make(400, "missing-idempotency-key", "Idempotency-Key required",
+                "POST " + path + " needs an Idempotency-Key header (one per cart, reused on every retry)");
+}
+
+Problem invalidIdempotencyKey(std::string detail)
+{
+    return make(400, "invalid-idempotency-key", "Invalid Idempotency-Key", std::move(detail));
+}
+
+Problem idempotencyKeyReused(std::string_view what)
+{
+    const std::string request(what);
+    return make(422, "idempotency-key-reused", "Idempotency-Key reused with another payload",
+                "this key was first used for a different " + request +
+                    "; a retry must send exactly the same command, a new " + request + " needs a new key");
+}
+
+Problem requestInProgress()
+{
+    return make(409, "request-in-progress", "A request with this key is still in progress",
+                "the first request with this Idempotency-Key has not finished; retry later with the same key", 1);
+}
+
+Problem invalidOrder(std::string detail)
+{
+    return make(400, "invalid-order", "The order is not valid", std::move(detail));
+}
+
+Problem unknownProduct(const std::string& product)
+{
+    return make(400, "unknown-product", "Unknown product",
+                "there is no product \"" + product + "\"; GET /products lists them");
+}
+
+Problem invalidPaymentMethod(std::size_t maxLength)
+{
+    return make(400, "invalid-payment-method", "Invalid payment method",
+                "send \"payment_method\": a string of 1-" + std::to_string(maxLength) +
+                    " visible ASCII characters, e.g. \"card\"");
+}
+
+Problem invalidStock()
+{
+    return make(400, "invalid-stock", "Invalid stock",
+                "send {\"stock\": N} with a whole number N from 0 to 1000000000 (an absolute value, not a change)");
+}
+
+Problem cartAlreadyOrdered(const std::string& cartId, long long orderId)
+{
+    return make(422, "cart-already-ordered", "This cart has already been ordered",
+                "cart \"" + cartId + "\" was ordered as order " + std::to_string(orderId) +
+                    " under another Idempotency-Key",
+                {}, orderId);
+}
+
+Problem outOfStock(const std::string& product, int quantity)
+{
+    return make(422, "out-of-stock", "Not enough stock",
+                "only the stock on hand can be ordered; \"" + product + "\" has fewer than " +
+                    std::to_string(quantity) + " pieces");
+}
+
+Problem paymentDeclined(const std::string& reason, std::optional<long long> orderId)
+{
+    return make(402, "payment-declined", "The payment was declined",
+                "the payment gateway declined the payment (" + reason +
+                    "); the order was cancelled and nothing was charged",
+                {}, orderId);
+}
+
+Problem unavailable(int retryAfterSeconds)
+{
+    return make(503, "unavailable", "The service is unavailable",
+                "the server is refusing work for a moment (injected fault); retry later with the same key",
+                retryAfterSeconds);
+}
+
+Problem transientFailure(const std::string& detail)
+{
+    return make(503, "transient-failure", "Temporary failure, nothing was saved",
+                detail + "; the whole transaction was rolled back, retry with the same key", 1);
+}
+
+Problem transientFailureStored()
+{
+    return make(503, "transient-failure", "Temporary failure",
+                "the database failed before commit (injected fault), and this server wrongly stored that answer", 1);
+}
+
+namespace {
+
+// A checkout fails between phases: what its committed phases did stays, a retry continues from there.
+Problem checkoutTransient(std::string slug, std::string title, const std::string& detail)
+{
+    return make(503, std::move(slug), std::move(title),
+                detail + "; what was done so far is kept, retry with the same key to continue", 1);
+}
+
+} // namespace
+
+Problem checkoutTransientFailure(const std::string& detail)
+{
+    return checkoutTransient("transient-failure", "Temporary failure", detail);
+}
+
+Problem gatewayTimeout(const std::string& detail)
+{
+    return checkoutTransient("gateway-timeout", "The payment gateway did not answer", detail);
+}
+
+Problem gatewayUnavailable(const std::string& detail)
+{
+    return checkoutTransient("gateway-unavailable", "The payment gateway is unavailable", detail);
+}
+
+Problem invalidWebhook(std::string detail)
+{
+    return make(400, "invalid-webhook", "Invalid webhook event", std::move(detail));
+}
+
+Problem invalidWebhookSignature()
+{
+    return make(401, "invalid-webhook-signature", "Invalid webhook signature",
+                "Gateway-Signature must be sha256=<hex HMAC-SHA-256 of the body with the shared secret>");
+}
+
+Problem unknownPaymentReference(const std::string& reference)
+{
+    return make(422, "unknown-payment-reference", "Unknown payment reference",
+                "no order belongs to the reference \"" + reference + "\"");
+}
+
+Problem invalidFault(std::string detail)
+{
+    return make(400, "invalid-fault", "Invalid fault", std::move(detail));
+}
+
+Problem invalidMode(std::string detail)
+{
+    return make(400, "invalid-mode", "Invalid mode", std::move(detail));
+}
+
+} // namespace onceorder::server::problems

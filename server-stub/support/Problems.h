@@ -1,0 +1,72 @@
+// Problems: every problem+json answer the server gives, one named factory per cause, so that a cause's status,
+// type and title are written once and a handler says which cause it answers, not how its body is spelled.
+// The texts are part of the API (docs/api.md, the tests): change them here on purpose or not at all.
+#pragma once
+
+#include "support/Problem.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace onceorder::server {
+
+struct JsonError;
+
+namespace problems {
+
+// The request: its body, its headers, its query.
+Problem malformedJson(const JsonError& error);
+Problem unsupportedMediaType(const std::string& contentType);
+Problem payloadTooLarge(std::size_t bodyBytes, std::size_t maxBytes);
+// What httplib refused to read at all (it says no size).
+Problem payloadTooLarge(std::size_t maxBytes);
+Problem invalidLimit(int maxLimit, std::optional<std::string> echoedValue);
+Problem notFound(std::string detail);
+Problem httpError(int status);
+Problem internalError(std::string detail);
+
+// Who asks.
+Problem unauthenticated();
+Problem unknownApiKey();
+Problem operatorCannotOrder();
+Problem operatorOnly();
+Problem debugLoopbackOnly();
+
+// The Idempotency-Key.
+Problem missingIdempotencyKey(const std::string& path);
+Problem invalidIdempotencyKey(std::string detail);
+// `what` is the kind of request the key was first used for: "order" or "checkout".
+Problem idempotencyKeyReused(std::string_view what);
+Problem requestInProgress();
+
+// The command and the business outcome.
+Problem invalidOrder(std::string detail);
+Problem unknownProduct(const std::string& product);
+Problem invalidPaymentMethod(std::size_t maxLength);
+Problem invalidStock();
+Problem cartAlreadyOrdered(const std::string& cartId, long long orderId);
+Problem outOfStock(const std::string& product, int quantity);
+Problem paymentDeclined(const std::string& reason, std::optional<long long> orderId);
+
+// Failures. POST /orders rolls everything back; POST /checkout keeps its committed phases.
+Problem unavailable(int retryAfterSeconds);
+Problem transientFailure(const std::string& detail);
+Problem transientFailureStored();
+Problem checkoutTransientFailure(const std::string& detail);
+Problem gatewayTimeout(const std::string& detail);
+Problem gatewayUnavailable(const std::string& detail);
+
+// The payment gateway's webhooks.
+Problem invalidWebhook(std::string detail);
+Problem invalidWebhookSignature();
+Problem unknownPaymentReference(const std::string& reference);
+
+// The debug panel's settings.
+Problem invalidFault(std::string detail);
+Problem invalidMode(std::string detail);
+
+} // namespace problems
+
+} // namespace onceorder::server
