@@ -25,10 +25,9 @@ EngineConfig perClickConfig()
 
 constexpr int kHerdCarts = 10;
 constexpr int kHerdOutageMs = 600;
-// Wider than 100 ms: recording each attempt durably takes a few ms, so even a perfect lockstep is smeared a little.
 constexpr int kHerdWindowMs = 200;
 
-// The most retries that started within any kHerdWindowMs.
+// The most retries planned (or started) within any kHerdWindowMs.
 int peakWithinWindow(QList<qint64> starts)
 {
     std::sort(starts.begin(), starts.end());
@@ -63,7 +62,7 @@ QString seriesPer100Ms(const QList<qint64>& starts, qint64 fromMs)
 
 // Waits until every cart's first request hangs in the blackhole, then cuts them all at once (as a server that
 // dies with requests in flight): from that instant the clients' retry schedules are compared.
-void cutWhenAllHang(ScenarioContext& c, std::function<void(qint64 cutMs)> done, int triesLeft = 200)
+void cutWhenAllHang(ScenarioContext& c, std::function<void(qint64 cutMs)> done, int triesLeft = 1500)
 {
     if (c.conditioner().counters().blackholed < kHerdCarts && triesLeft > 0) {
         c.after(20, [&c, done, triesLeft] { cutWhenAllHang(c, done, triesLeft - 1); });
@@ -85,6 +84,11 @@ ScenarioStep herdStep(const QString& label, JitterStrategy jitter, const QString
         c.conditioner().setMode(ConditionerMode::Blackhole);
         struct Herd
         {
+            // When each cart planned its first retry, counted from the cut they all saw at the same instant: the
+            // schedule the clients computed. Judged on this, not on when the retries got out: every retry first
+            // writes the outbox durably, one after another, and on a loaded machine those writes alone can smear
+            // a perfect lockstep past any window.
+            QList<qint64> plannedRetries;
             QList<qint64> retryStarts;
             int settled = 0;
             int placed = 0;
@@ -99,6 +103,9 @@ ScenarioStep herdStep(const QString& label, JitterStrategy jitter, const QString
             c.submit(cartOf(QStringLiteral("herd-%1-%2").arg(static_cast<int>(jitter)).arg(i)), config, {},
                      [&c, herd, label, expected, ok, next](const Submission& s) {
                          for (const Attempt& attempt : s.attempts) {
+                             if (attempt.number == 1 && attempt.delayAfterMs >= 0) {
+                                 herd->plannedRetries.append(herd->cutMs + attempt.delayAfterMs);
+                             }
                              if (attempt.number >= 2) {
                                  herd->retryStarts.append(attempt.startedMs);
                              }
@@ -107,21 +114,24 @@ ScenarioStep herdStep(const QString& label, JitterStrategy jitter, const QString
                          if (++herd->settled < kHerdCarts) {
                              return;
                          }
-                         const int peak = peakWithinWindow(herd->retryStarts);
+                         const int peak = herd->plannedRetries.size() == kHerdCarts
+                             ? peakWithinWindow(herd->plannedRetries)
+                             : 0; // a cart not cut with the others: no fair comparison
                          c.narrate(QStringLiteral("%1: retries per 100 ms after the cut").arg(label),
                                    seriesPer100Ms(herd->retryStarts, herd->cutMs));
                          const bool fine = herd->placed == kHerdCarts && ok(peak, c);
                          c.setNote(QStringLiteral("peak-") + label, peak);
-                         c.verdict(QStringLiteral("%1: %2 requests cut at once, %3 s outage")
-                                       .arg(label)
-                                       .arg(kHerdCarts)
-                                       .arg(kHerdOutageMs / 1000.0),
-                                   QStringLiteral("%1 placed, %2 retries, at most %3 within %4 ms")
-                                       .arg(herd->placed)
-                                       .arg(herd->retryStarts.size())
-                                       .arg(peak)
-                                       .arg(kHerdWindowMs),
-                                   expected, fine, kHerdCarts, next);
+                         c.verdict(
+                             QStringLiteral("%1: %2 requests cut at once, %3 s outage")
+                                 .arg(label)
+                                 .arg(kHerdCarts)
+                                 .arg(kHerdOutageMs / 1000.0),
+                             QStringLiteral("%1 placed, %2 retries; at most %3 first retries planned within %4 ms")
+                                 .arg(herd->placed)
+                                 .arg(herd->retryStarts.size())
+                                 .arg(peak)
+                                 .arg(kHerdWindowMs),
+                             expected, fine, kHerdCarts, next);
                      });
         }
     };
@@ -207,7 +217,7 @@ Scenario thunderingHerd()
                 "the same moment. With full jitter each waits a random time up to the backoff, so the same retries "
                 "are spread out and the peak is a fraction. Either way each cart becomes one order."),
             {herdStep(QStringLiteral("no jitter"), JitterStrategy::None,
-                      QStringLiteral("lockstep: at least 8 of the 10 first retries within 200 ms"),
+                      QStringLiteral("lockstep: at least 8 of the 10 first retries planned within 200 ms"),
                       [](int peak, const ScenarioContext&) { return peak >= kHerdCarts * 8 / 10; }),
              resetStep(),
              herdStep(QStringLiteral("full jitter"), JitterStrategy::Full,
