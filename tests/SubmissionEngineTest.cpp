@@ -10,6 +10,8 @@
 
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QTimer>
 #include <gtest/gtest.h>
 
@@ -572,4 +574,31 @@ TEST_F(SubmissionEngineTest, ANewKeyPerAttemptIsStoredSoARestartKnowsTheLastKeyS
         << "after a restart the outbox holds the key the last attempt used";
     EXPECT_NE(stored.toStdString(), db.execAndGet("SELECT idem_key FROM orders ORDER BY id LIMIT 1").getString());
     EXPECT_EQ(orders(), 2) << "the mistake the strategy exists to show";
+}
+
+TEST_F(SubmissionEngineTest, AReconcileWithoutAnAnswerChangesNothing)
+{
+    EngineConfig config = fastConfig();
+    config.policy.retryWindowMs = 1; // gives up after the first attempt
+    makeEngine(config);
+    conditioner.setMode(ConditionerMode::DropResponse);
+    const Submission gaveUp = placeAndWait(cartOf(QStringLiteral("kniha"), 1));
+    ASSERT_EQ(gaveUp.state, SubmissionState::GaveUp);
+
+    // The reconcile's GET /orders loses its answer too (status 0): the outcome stays unknown, nothing is decided.
+    auto* network = api->findChild<QNetworkAccessManager*>();
+    ASSERT_TRUE(network);
+    int finished = 0;
+    QObject::connect(network, &QNetworkAccessManager::finished, [&finished](QNetworkReply*) { ++finished; });
+    engine->reconcile(gaveUp.id);
+    runUntil([&] { return finished == 1; }); // the reply's own handler (the engine's) has run before this signal
+    const Submission after = *outbox.find(gaveUp.id);
+    EXPECT_EQ(after.state, SubmissionState::GaveUp);
+    EXPECT_EQ(after.problemDetail, gaveUp.problemDetail);
+    EXPECT_EQ(after.orderId, 0);
+    EXPECT_EQ(orders(), 1) << "the server did place it: only an answer can tell the client";
+
+    conditioner.setMode(ConditionerMode::Pass);
+    engine->reconcile(gaveUp.id);
+    runUntil([&] { return outbox.find(gaveUp.id)->state == SubmissionState::Placed; });
 }
