@@ -602,3 +602,26 @@ TEST_F(SubmissionEngineTest, AReconcileWithoutAnAnswerChangesNothing)
     engine->reconcile(gaveUp.id);
     runUntil([&] { return outbox.find(gaveUp.id)->state == SubmissionState::Placed; });
 }
+
+TEST_F(SubmissionEngineTest, RetryNowSendsTheNextAttemptAtOnceWithTheSameKey)
+{
+    EngineConfig config = fastConfig();
+    config.policy.baseDelayMs = 60'000; // the scheduled retry would come in a minute or so
+    config.policy.maxDelayMs = 60'000;
+    config.policy.retryWindowMs = 600'000;
+    config.policy.jitter = JitterStrategy::None;
+    makeEngine(config);
+    conditioner.setMode(ConditionerMode::DropRequest);
+    const qint64 id = engine->submit(cartOf(QStringLiteral("kniha"), 1));
+    runUntil([&] { return outbox.find(id)->attempts.size() == 1 && outbox.find(id)->nextAttemptMs > 0; });
+    EXPECT_EQ(outbox.find(id)->attempts[0].delayAfterMs, 60'000);
+    conditioner.setMode(ConditionerMode::Pass);
+    engine->retryNow(id);
+    runUntil([&] { return outbox.find(id)->state == SubmissionState::Placed; });
+    const Submission s = *outbox.find(id);
+    ASSERT_EQ(s.attempts.size(), 2u) << "the minute's timer was cancelled: no third attempt";
+    EXPECT_LT(s.attempts[1].startedMs - s.attempts[0].endedMs, 30'000);
+    EXPECT_EQ(orders(), 1);
+    SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
+    EXPECT_EQ(db.execAndGet("SELECT idem_key FROM orders").getString(), s.key.toStdString()) << "the same key";
+}
