@@ -48,6 +48,15 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     m_http->set_tcp_nodelay(true);
     // An idle kept-alive connection holds a worker until this runs out, and a graceful stop waits for it.
     m_http->set_keep_alive_timeout(2);
+    m_http->set_read_timeout(options.readTimeout);
+    // An answer here is one whole JSON document: there is no partial content. httplib would cut any answer to a
+    // Range header's bytes (a 200 holding the first four bytes of a JSON text, a 416 for an error past its end);
+    // RFC 9110 §14.2 lets a server ignore Range, so the parsed ranges are dropped before routing. The request is
+    // httplib's own non-const object, handed to this hook as const.
+    m_http->set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
+        const_cast<httplib::Request&>(req).ranges.clear();
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
     m_http->set_payload_max_length(1024 * 1024); // beyond our own 64 KiB check, httplib refuses to read at all
     const int threads = options.threads;
     m_http->new_task_queue = [threads] {

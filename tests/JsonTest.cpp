@@ -80,3 +80,16 @@ TEST(JsonTest, QuotesAndWritesObjects)
               R"({"n":5,"s":"x","b":false})");
     EXPECT_EQ(JsonObjectWriter().finish(), "{}");
 }
+
+// Found by fuzz_json (tests/fuzz/corpus/json/regression-quote-invalid-utf8): bytes that are not UTF-8 were copied
+// into the quoted text, so an answer echoing a percent-decoded path (GET /orders/%FF) was not valid JSON.
+TEST(JsonTest, QuotesBytesThatAreNotUtf8AsReplacementCharacters)
+{
+    EXPECT_EQ(jsonQuote("\xab-"), R"("\ufffd-")");
+    EXPECT_EQ(jsonQuote("a\xff\xc3"), R"("a\ufffd\ufffd")");
+    EXPECT_EQ(jsonQuote("\xed\xa0\x80"), R"("\ufffd\ufffd\ufffd")") << "a surrogate is not UTF-8";
+    EXPECT_EQ(jsonQuote("\xc4\x8d\xf0\x9f\x98\x80"), "\"\xc4\x8d\xf0\x9f\x98\x80\"") << "valid UTF-8 is kept as is";
+    const auto back = parseJson(jsonQuote("x\x80y"));
+    ASSERT_TRUE(std::holds_alternative<JsonValue>(back));
+    EXPECT_EQ(std::get<std::string>(std::get<JsonValue>(back).value), "x\xef\xbf\xbdy");
+}

@@ -2,6 +2,7 @@
 // mode breaks the exchange where it says, and the server's SQLite file shows what the server actually saw.
 #include "net/NetworkConditioner.h"
 #include "net/HttpExchange.h"
+#include "net/HttpFramer.h"
 #include "net/ServerApi.h"
 #include "retry/Clock.h"
 #include "support/ServerProcess.h"
@@ -301,6 +302,21 @@ TEST(NetworkConditionerFramingTest, RequestsEndAfterTheirContentLength)
         HttpFrame::State::Malformed);
     EXPECT_EQ(NetworkConditioner::frame("GET / HTTP/1.1\r\nHost: x\r\n", HttpMessageKind::Request).state,
               HttpFrame::State::Incomplete);
+}
+
+// Found by fuzz_http_frame (tests/fuzz/corpus/http_frame/regression-content-length-nul): "7\0\xfe" was read as 7,
+// and "+5" as 5, where the server reads something else.
+TEST(NetworkConditionerFramingTest, AContentLengthOfAnythingButDigitsIsMalformed)
+{
+    for (const QByteArray& value :
+         {QByteArray("+5"), QByteArray("7\0\xfe", 3), QByteArray("0x10"), QByteArray("5 5"), QByteArray("")}) {
+        const QByteArray request = "POST / HTTP/1.1\r\nContent-Length: " + value + "\r\n\r\nhello, and more";
+        EXPECT_EQ(HttpFramer::frame(request, HttpMessageKind::Request).state, HttpFrame::State::Malformed)
+            << value.toStdString();
+    }
+    const HttpFrame spaced =
+        HttpFramer::frame("POST / HTTP/1.1\r\nContent-Length: \t5 \r\n\r\nhello", HttpMessageKind::Request);
+    EXPECT_EQ(spaced.state, HttpFrame::State::Complete);
 }
 
 TEST(NetworkConditionerFramingTest, ResponsesEndByLengthChunksStatusOrClose)

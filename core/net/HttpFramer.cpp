@@ -2,6 +2,7 @@
 
 #include <QList>
 
+#include <algorithm>
 #include <optional>
 
 namespace onceorder::core::HttpFramer {
@@ -59,8 +60,12 @@ HttpFrame frame(const QByteArray& data, HttpMessageKind kind)
         const QByteArray name = line.left(colon).trimmed().toLower();
         const QByteArray value = line.mid(colon + 1).trimmed().toLower();
         if (name == "content-length") {
+            // Digits only (RFC 9110 §8.6): toLongLong alone would take "+5", and "7" from "7\0junk" (it stops at a
+            // NUL), where the server reads something else, and the two would disagree on where the request ends.
+            const bool digits = !value.isEmpty() &&
+                std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
             bool ok = false;
-            const qlonglong length = value.toLongLong(&ok);
+            const qlonglong length = digits ? value.toLongLong(&ok) : -1;
             if (!ok || length < 0 || (contentLength && *contentLength != length)) {
                 return malformed();
             }

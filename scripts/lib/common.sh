@@ -6,6 +6,7 @@ ONCEORDER_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # Debian/Ubuntu packages the build, the tests and the demo need.
 ONCEORDER_PACKAGES=(
     build-essential cmake ninja-build pkg-config clang-format
+    clang libclang-rt-14-dev
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-l10n-tools qt6-charts-dev libqt6opengl6-dev
     libcpp-httplib-dev libsqlitecpp-dev libsqlite3-dev prometheus-cpp-dev libssl-dev
     libgtest-dev libgmock-dev libbenchmark-dev
@@ -52,6 +53,27 @@ ensure_packages() {
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# The npm tools that check docs/openapi.yaml (@redocly/cli, @stoplight/prism-cli, js-yaml), pinned in
+# tests/contract/package.json and package-lock.json, installed into tests/contract/node_modules (never globally).
+# `npm ci` runs only when the lock file is newer than what is installed.
+ensure_contract_tools() {
+    local dir="$ONCEORDER_ROOT/tests/contract"
+    # Node.js and npm: Debian's packages when there are none. Not in ONCEORDER_PACKAGES: a machine whose Node.js
+    # came from elsewhere (with its own npm) has no package "npm", and Debian's would conflict with it.
+    if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+        local saved=("${ONCEORDER_PACKAGES[@]}") status=0
+        ONCEORDER_PACKAGES=(nodejs npm)
+        ensure_packages || status=$?
+        ONCEORDER_PACKAGES=("${saved[@]}")
+        [ "$status" -eq 0 ] || return "$status"
+    fi
+    if [ -f "$dir/node_modules/.package-lock.json" ] && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
+        return 0
+    fi
+    log "Installing the contract tools (npm ci in tests/contract)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+}
+
 # configure_and_build PRESET: incremental after the first run.
 configure_and_build() {
     local preset="$1"
@@ -70,5 +92,6 @@ preset_dir() {
         sanitize) echo "$ONCEORDER_ROOT/build-sanitize" ;;
         coverage) echo "$ONCEORDER_ROOT/build-coverage" ;;
         bench) echo "$ONCEORDER_ROOT/build-bench" ;;
+        fuzz) echo "$ONCEORDER_ROOT/build-fuzz" ;;
     esac
 }

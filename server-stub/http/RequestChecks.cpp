@@ -1,5 +1,6 @@
 #include "http/RequestChecks.h"
 
+#include "http/LimitParameter.h"
 #include "support/IdempotencyKey.h"
 #include "support/Problems.h"
 
@@ -9,6 +10,7 @@
 #include <cctype>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 namespace onceorder::server {
 
@@ -37,27 +39,6 @@ bool isJsonContentType(const std::string& value)
     return rest.empty() || rest.front() == ';' || rest.front() == ' ';
 }
 
-// ?limit=N on GET /orders and the /_debug/* state: absent is no limit; otherwise a whole number 1–1000 written
-// plainly (digits, no sign, no leading zero), given once. Anything else is the problem to answer.
-std::variant<std::optional<int>, Problem> parseLimit(const httplib::Request& req)
-{
-    if (!req.has_param("limit")) {
-        return std::optional<int> {};
-    }
-    const std::string value = req.get_param_value("limit");
-    const bool once = req.get_param_value_count("limit") == 1;
-    const bool plain = !value.empty() && value.size() <= 4 && value.front() != '0' &&
-        std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
-    const int limit = plain ? std::stoi(value) : 0;
-    if (!once || !plain || limit > kMaxLimit) {
-        // Echo the value only when it is short, visible ASCII: the detail must stay valid UTF-8 JSON text.
-        const bool echo = value.size() <= 16 &&
-            std::all_of(value.begin(), value.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
-        return problems::invalidLimit(kMaxLimit, echo ? std::optional<std::string>(value) : std::nullopt);
-    }
-    return std::optional<int> {limit};
-}
-
 } // namespace
 
 bool isLoopback(const std::string& address)
@@ -80,7 +61,11 @@ bool checkJsonBody(const httplib::Request& req, httplib::Response& res, Exchange
 
 std::optional<std::optional<int>> limitOf(const httplib::Request& req, httplib::Response& res, Exchange& exchange)
 {
-    auto limit = parseLimit(req);
+    std::vector<std::string> values;
+    for (std::size_t i = 0; i < req.get_param_value_count("limit"); ++i) {
+        values.push_back(req.get_param_value("limit", i));
+    }
+    auto limit = parseLimit(values);
     if (auto* problem = std::get_if<Problem>(&limit)) {
         answer(res, *problem, exchange);
         return std::nullopt;

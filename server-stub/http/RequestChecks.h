@@ -3,6 +3,7 @@
 #pragma once
 
 #include "http/Exchange.h"
+#include "http/LimitParameter.h"
 #include "orders/OrderCommand.h"
 #include "storage/Store.h"
 #include "support/Problem.h"
@@ -14,8 +15,6 @@
 namespace onceorder::server {
 
 inline constexpr std::size_t kMaxBodyBytes = 64 * 1024;
-// The most rows one ?limit= may ask for (GET /orders, the /_debug/* state).
-inline constexpr int kMaxLimit = 1000;
 
 bool isLoopback(const std::string& address);
 

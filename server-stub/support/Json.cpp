@@ -22,6 +22,41 @@ const JsonValue* JsonValue::member(std::string_view name) const
 
 namespace {
 
+// Length of the valid UTF-8 sequence at pos, or 0 (overlongs, surrogates and > U+10FFFF are invalid).
+std::size_t utf8SequenceLength(std::string_view text, std::size_t pos)
+{
+    const auto byte = [&](std::size_t i) {
+        return static_cast<unsigned char>(text[pos + i]);
+    };
+    const std::size_t left = text.size() - pos;
+    const unsigned char b0 = byte(0);
+    auto cont = [&](std::size_t i) {
+        return i < left && (byte(i) & 0xC0) == 0x80;
+    };
+    if (b0 >= 0xC2 && b0 <= 0xDF) {
+        return cont(1) ? 2 : 0;
+    }
+    if (b0 >= 0xE0 && b0 <= 0xEF) {
+        if (!cont(1) || !cont(2)) {
+            return 0;
+        }
+        if ((b0 == 0xE0 && byte(1) < 0xA0) || (b0 == 0xED && byte(1) >= 0xA0)) {
+            return 0;
+        }
+        return 3;
+    }
+    if (b0 >= 0xF0 && b0 <= 0xF4) {
+        if (!cont(1) || !cont(2) || !cont(3)) {
+            return 0;
+        }
+        if ((b0 == 0xF0 && byte(1) < 0x90) || (b0 == 0xF4 && byte(1) >= 0x90)) {
+            return 0;
+        }
+        return 4;
+    }
+    return 0;
+}
+
 class Parser
 {
 public:
@@ -268,41 +303,6 @@ private:
         }
     }
 
-    // Length of the valid UTF-8 sequence at m_pos, or 0 (overlongs, surrogates and > U+10FFFF are invalid).
-    std::size_t utf8SequenceLength() const
-    {
-        const auto byte = [this](std::size_t i) {
-            return static_cast<unsigned char>(m_text[m_pos + i]);
-        };
-        const std::size_t left = m_text.size() - m_pos;
-        const unsigned char b0 = byte(0);
-        auto cont = [&](std::size_t i) {
-            return i < left && (byte(i) & 0xC0) == 0x80;
-        };
-        if (b0 >= 0xC2 && b0 <= 0xDF) {
-            return cont(1) ? 2 : 0;
-        }
-        if (b0 >= 0xE0 && b0 <= 0xEF) {
-            if (!cont(1) || !cont(2)) {
-                return 0;
-            }
-            if ((b0 == 0xE0 && byte(1) < 0xA0) || (b0 == 0xED && byte(1) >= 0xA0)) {
-                return 0;
-            }
-            return 3;
-        }
-        if (b0 >= 0xF0 && b0 <= 0xF4) {
-            if (!cont(1) || !cont(2) || !cont(3)) {
-                return 0;
-            }
-            if ((b0 == 0xF0 && byte(1) < 0x90) || (b0 == 0xF4 && byte(1) >= 0x90)) {
-                return 0;
-            }
-            return 4;
-        }
-        return 0;
-    }
-
     std::optional<std::string> parseString()
     {
         ++m_pos; // opening quote
@@ -388,7 +388,7 @@ private:
                 ++m_pos;
                 continue;
             }
-            const std::size_t length = utf8SequenceLength();
+            const std::size_t length = utf8SequenceLength(m_text, m_pos);
             if (length == 0) {
                 fail("invalid UTF-8 in a string");
                 return std::nullopt;
@@ -418,7 +418,8 @@ void appendQuoted(std::string& out, std::string_view text)
 {
     static constexpr char kHex[] = "0123456789abcdef";
     out += '"';
-    for (const char ch : text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char ch = text[i];
         const auto c = static_cast<unsigned char>(ch);
         switch (c) {
         case '"':
@@ -441,8 +442,14 @@ void appendQuoted(std::string& out, std::string_view text)
                 out += "\\u00";
                 out += kHex[c >> 4];
                 out += kHex[c & 0xF];
-            } else {
+            } else if (c < 0x80) {
                 out += ch;
+            } else if (const std::size_t length = utf8SequenceLength(text, i)) {
+                out.append(text.substr(i, length));
+                i += length - 1;
+            } else {
+                // Not UTF-8 (a percent-decoded path, a header): U+FFFD keeps the answer valid JSON text.
+                out += "\\ufffd";
             }
         }
     }

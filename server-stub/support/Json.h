@@ -13,10 +13,12 @@
 
 namespace onceorder::server {
 
+struct JsonMember;
+
 struct JsonValue
 {
     using Array = std::vector<JsonValue>;
-    using Object = std::vector<std::pair<std::string, JsonValue>>; // in document order, names unique
+    using Object = std::vector<JsonMember>; // in document order, names unique
 
     std::variant<std::nullptr_t, bool, double, std::string, Array, Object> value;
 
@@ -25,6 +27,21 @@ struct JsonValue
     bool isString() const { return std::holds_alternative<std::string>(value); }
     bool isNumber() const { return std::holds_alternative<double>(value); }
     const JsonValue* member(std::string_view name) const;
+};
+
+// One member of an object. A class of its own rather than std::pair<std::string, JsonValue>: instantiating that
+// pair while JsonValue is being defined asks whether JsonValue is copyable before it is complete, which clang with
+// libstdc++ refuses (the fuzz build). `first` and `second` keep the pair's names, so members read as before.
+struct JsonMember
+{
+    JsonMember(std::string name, JsonValue value)
+        : first(std::move(name))
+        , second(std::move(value))
+    {
+    }
+
+    std::string first;
+    JsonValue second;
 };
 
 struct JsonError
@@ -37,7 +54,8 @@ inline constexpr int kMaxJsonDepth = 32;
 
 std::variant<JsonValue, JsonError> parseJson(std::string_view text, int maxDepth = kMaxJsonDepth);
 
-// A JSON string literal (with quotes) for arbitrary UTF-8 text.
+// A JSON string literal (with quotes) for any bytes: valid UTF-8 is kept, each byte that is not becomes U+FFFD, so an
+// answer that echoes a percent-decoded path or a header is still valid JSON text.
 std::string jsonQuote(std::string_view text);
 
 // Builds one JSON object left to right; values are appended already encoded.

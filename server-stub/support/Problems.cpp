@@ -170,7 +170,7 @@ Problem unavailable(int retryAfterSeconds)
 
 Problem transientFailure(const std::string& detail)
 {
-    return make(503, "transient-failure", "Temporary failure, nothing was saved",
+    return make(503, "transient-failure", "Temporary failure",
                 detail + "; the whole transaction was rolled back, retry with the same key", 1);
 }
 

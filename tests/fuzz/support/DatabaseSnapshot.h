@@ -1,0 +1,12 @@
+// DatabaseSnapshot: every row of every table of a SQLite file as text, so a fuzzer can tell whether a request
+// changed anything.
+#pragma once
+
+#include <string>
+
+namespace onceorder::fuzz {
+
+// Tables in name order, each table's rows sorted; empty if the file cannot be read.
+std::string databaseSnapshot(const std::string& path);
+
+} // namespace onceorder::fuzz
