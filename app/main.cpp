@@ -1,5 +1,6 @@
 // onceorder: the desktop client. Parses the command line, starts the session, shows the window.
 #include "MainWindow.h"
+#include "ScenarioChartExporter.h"
 #include "session/ClientOptions.h"
 #include "session/ClientSession.h"
 #include "session/Translations.h"
@@ -12,10 +13,16 @@
 int main(int argc, char** argv)
 {
     if (onceorder::core::scenarioRequested(argc, argv)) {
-        // Teaching scenarios run headless: no QApplication, so no window and no display is needed.
-        QCoreApplication app(argc, argv);
-        QCoreApplication::setApplicationName(QStringLiteral("onceorder"));
-        return onceorder::core::runScenarioCommand(QCoreApplication::arguments());
+        // Teaching scenarios run headless: no window, and no display is needed. Drawing the exported charts takes a
+        // QApplication (Qt Charts are widgets), so it gets the offscreen platform unless one was chosen.
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        }
+        QApplication app(argc, argv);
+        QApplication::setApplicationName(QStringLiteral("onceorder"));
+        QApplication::setApplicationVersion(QStringLiteral(ONCEORDER_VERSION));
+        onceorder::ui::ScenarioChartExporter charts;
+        return onceorder::core::runScenarioCommand(QApplication::arguments(), &charts);
     }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("onceorder"));

@@ -4,12 +4,20 @@
 // "Exponential Backoff And Jitter" (AWS Architecture Blog, 2015) with the client's own code.
 //
 // onceorder-retry-storm [--clients 10,100,1000] [--down-ms 10000] [--capacity 10] [--start-spread-ms 0]
-//                       [--seeds 5]
+//                       [--seeds 5] [--chart-dir DIR [--chart-clients 100] [--chart-bucket-ms 500]
+//                       [--chart-until-ms 60000]]
 // prints one Markdown table: per client count and strategy, the median over the seeds of the total calls, the
 // calls once the server is up, the time until every client is done, the peak calls in any 100 ms window (overall
-// and once the server is up), and how many clients gave up.
+// and once the server is up), and how many clients gave up. With --chart-dir it also draws the calls over time per
+// strategy (seed 1, --chart-clients clients) with the server's capacity as retry-storm.png and retry-storm.svg, the
+// same kind of chart as the thundering-herd scenario's.
+#include "ScenarioChartExporter.h"
 #include "retry/Clock.h"
 #include "retry/RetryPolicy.h"
+#include "teaching/Scenario.h"
+
+#include <QApplication>
+#include <QDir>
 
 #include <algorithm>
 #include <cstdio>
@@ -25,7 +33,7 @@ namespace {
 
 constexpr qint64 kWindowMs = 100;
 
-struct Scenario
+struct Storm
 {
     int clients = 100;
     qint64 downMs = 10'000; // every call before this fails (the server is down)
@@ -61,7 +69,8 @@ struct ClientState
     qint64 previousDelayMs = 0;
 };
 
-Result simulate(const Scenario& scenario, JitterStrategy jitter, quint64 seed)
+// callsOut (optional): every call, admitted or not, per 100 ms window.
+Result simulate(const Storm& scenario, JitterStrategy jitter, quint64 seed, std::map<qint64, int>* callsOut = nullptr)
 {
     RetryPolicyConfig config; // the client's defaults: base 500 ms, cap 30 s, 15 min window
     config.jitter = jitter;
@@ -117,6 +126,9 @@ Result simulate(const Scenario& scenario, JitterStrategy jitter, quint64 seed)
         client.previousDelayMs = decision.delayMs;
         queue.push({event.atMs + decision.delayMs, sequence++, event.client});
     }
+    if (callsOut != nullptr) {
+        *callsOut = std::move(callsPerWindow);
+    }
     return result;
 }
 
@@ -157,13 +169,75 @@ const char* name(JitterStrategy jitter)
     return "?";
 }
 
+struct ChartOptions
+{
+    std::string dir; // empty: no chart
+    int clients = 100;
+    qint64 bucketMs = 500;
+    qint64 untilMs = 60'000;
+};
+
+// Calls per bucket over time, one series per strategy, and the capacity per bucket as the dashed line.
+int writeChart(int argc, char** argv, Storm scenario, const ChartOptions& options)
+{
+    // Qt Charts draw through widgets: a QApplication, offscreen unless a platform was chosen.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+    QApplication app(argc, argv);
+    scenario.clients = options.clients;
+    ScenarioChart chart;
+    chart.title = QStringLiteral("Retry storm: %1 clients, server down %2 s, then %3 calls per 100 ms")
+                      .arg(options.clients)
+                      .arg(static_cast<double>(scenario.downMs) / 1000.0)
+                      .arg(scenario.capacityPerWindow);
+    chart.xTitle = QStringLiteral("ms since the first attempt");
+    chart.yTitle = QStringLiteral("calls per %1 ms").arg(options.bucketMs);
+    chart.bucketMs = static_cast<int>(options.bucketMs);
+    chart.capacity = static_cast<int>(scenario.capacityPerWindow * options.bucketMs / kWindowMs);
+    chart.capacityName = QStringLiteral("what the server admits once it is back (after %1 s)")
+                             .arg(static_cast<double>(scenario.downMs) / 1000.0);
+    const qsizetype buckets = static_cast<qsizetype>(options.untilMs / options.bucketMs);
+    for (const JitterStrategy jitter :
+         {JitterStrategy::None, JitterStrategy::Full, JitterStrategy::Equal, JitterStrategy::Decorrelated}) {
+        std::map<qint64, int> calls;
+        simulate(scenario, jitter, 1, &calls);
+        ChartSeries series;
+        series.name = jitter == JitterStrategy::None
+            ? QStringLiteral("no jitter")
+            : QStringLiteral("%1 jitter").arg(QString::fromLatin1(name(jitter)));
+        series.values.fill(0, buckets);
+        for (const auto& [window, count] : calls) {
+            const qint64 bucket = window * kWindowMs / options.bucketMs;
+            if (bucket < buckets) {
+                series.values[static_cast<qsizetype>(bucket)] += count;
+            }
+        }
+        chart.series.append(series);
+    }
+    const QDir dir(QString::fromStdString(options.dir));
+    if (!QDir().mkpath(dir.path())) {
+        std::fprintf(stderr, "onceorder-retry-storm: cannot create %s\n", options.dir.c_str());
+        return 1;
+    }
+    onceorder::ui::ScenarioChartExporter exporter;
+    QString error;
+    if (!exporter.write(chart, dir.filePath(QStringLiteral("retry-storm.png")),
+                        dir.filePath(QStringLiteral("retry-storm.svg")), &error)) {
+        std::fprintf(stderr, "onceorder-retry-storm: %s\n", error.toUtf8().constData());
+        return 1;
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     std::vector<int> clientCounts {10, 100, 1000};
-    Scenario scenario;
+    Storm scenario;
     int seeds = 5;
+    ChartOptions chartOptions;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         const std::string value = argv[i + 1];
@@ -177,6 +251,14 @@ int main(int argc, char** argv)
             scenario.startSpreadMs = std::atoll(value.c_str());
         } else if (flag == "--seeds") {
             seeds = std::max(1, std::atoi(value.c_str()));
+        } else if (flag == "--chart-dir") {
+            chartOptions.dir = value;
+        } else if (flag == "--chart-clients") {
+            chartOptions.clients = std::max(1, std::atoi(value.c_str()));
+        } else if (flag == "--chart-bucket-ms") {
+            chartOptions.bucketMs = std::max<qint64>(kWindowMs, std::atoll(value.c_str()) / kWindowMs * kWindowMs);
+        } else if (flag == "--chart-until-ms") {
+            chartOptions.untilMs = std::max<qint64>(kWindowMs, std::atoll(value.c_str()));
         } else {
             std::fprintf(stderr, "onceorder-retry-storm: unknown flag %s\n", flag.c_str());
             return 2;
@@ -229,5 +311,5 @@ int main(int argc, char** argv)
                         static_cast<double>(median(done)) / 1000.0, median(peaks), median(peaksUp), median(gaveUp));
         }
     }
-    return 0;
+    return chartOptions.dir.empty() ? 0 : writeChart(argc, argv, scenario, chartOptions);
 }

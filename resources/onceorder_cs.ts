@@ -201,10 +201,691 @@
     </message>
 </context>
 <context>
+    <name>onceorder::core::ScenarioResult</name>
+    <message>
+        <source>PASS</source>
+        <translation>PROŠLO</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation>SELHALO</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>krok</translation>
+    </message>
+    <message>
+        <source>response</source>
+        <translation>odpověď</translation>
+    </message>
+    <message>
+        <source>orders</source>
+        <translation>objednávky</translation>
+    </message>
+    <message>
+        <source>expected</source>
+        <translation>očekáváno</translation>
+    </message>
+    <message>
+        <source>verdict</source>
+        <translation>verdikt</translation>
+    </message>
+    <message>
+        <source>Could not finish:</source>
+        <translation>Nepodařilo se dokončit:</translation>
+    </message>
+    <message>
+        <source>**%1** in %2 s</source>
+        <translation>**%1** za %2 s</translation>
+    </message>
+    <message>
+        <source>OnceOrder teaching scenarios</source>
+        <translation>Výukové scénáře OnceOrder</translation>
+    </message>
+    <message>
+        <source>Summary: %1/%2 scenarios passed in %3 s</source>
+        <translation>Shrnutí: prošlo %1/%2 scénářů za %3 s</translation>
+    </message>
+    <message>
+        <source>; failed: %1</source>
+        <translation>; selhaly: %1</translation>
+    </message>
+    <message>
+        <source>onceorder: --%1 does not apply to --scenario: every scenario runs on a fresh temporary state with its own bundled server and demo clients.</source>
+        <translation>onceorder: --%1 se na --scenario nevztahuje: každý scénář běží na čistém dočasném stavu s vlastním přibaleným serverem a ukázkovými klienty.</translation>
+    </message>
+    <message>
+        <source>onceorder: unknown scenario &quot;%1&quot;; known: all, list, %2</source>
+        <translation>onceorder: neznámý scénář „%1“; známé: all, list, %2</translation>
+    </message>
+    <message>
+        <source>onceorder: --scenario needs a name; known: all, list, %1</source>
+        <translation>onceorder: --scenario potřebuje název; známé: all, list, %1</translation>
+    </message>
+    <message>
+        <source>onceorder: cannot create %1</source>
+        <translation>onceorder: nelze vytvořit %1</translation>
+    </message>
+    <message>
+        <source>onceorder: %1 table(s) could not be written to %2</source>
+        <translation>onceorder: %1 tabulek se nepodařilo zapsat do %2</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::ScenarioRunner</name>
     <message>
         <source>timed out after %1 ms in step %2 of %3</source>
         <translation>vypršel čas po %1 ms v kroku %2 z %3</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::core::ScenarioText</name>
+    <message>
+        <source>The article&apos;s table</source>
+        <translation>Tabulka z článku</translation>
+    </message>
+    <message>
+        <source>The server&apos;s rules in six requests. The first request with a key places an order and stores the answer; the same key with the same data (even with the fields in another order) gets the stored answer back, marked Idempotent-Replayed; the same key with other data is refused with 422 and nothing changes; another client&apos;s K1 is its own key (keys are scoped per client); a POST without a key is refused before anything is stored.</source>
+        <translation>Pravidla serveru v šesti požadavcích. První požadavek s klíčem vytvoří objednávku a uloží odpověď; stejný klíč se stejnými daty (i s poli v jiném pořadí) dostane uloženou odpověď zpět, označenou Idempotent-Replayed; stejný klíč s jinými daty je odmítnut kódem 422 a nic se nezmění; K1 jiného klienta je jeho vlastní klíč (klíče patří vždy jednomu klientovi); POST bez klíče je odmítnut dřív, než se cokoli uloží.</translation>
+    </message>
+    <message>
+        <source>A: POST /orders, K1, kniha × 1</source>
+        <translation>A: POST /orders, K1, kniha × 1</translation>
+    </message>
+    <message>
+        <source>201, a new order</source>
+        <translation>201, nová objednávka</translation>
+    </message>
+    <message>
+        <source>A: the same again, K1</source>
+        <translation>A: totéž znovu, K1</translation>
+    </message>
+    <message>
+        <source>201 order 1 replayed, no new order</source>
+        <translation>201 objednávka 1 zopakována, žádná nová</translation>
+    </message>
+    <message>
+        <source>A: K1, same data, fields in another order</source>
+        <translation>A: K1, stejná data, pole v jiném pořadí</translation>
+    </message>
+    <message>
+        <source>201 order 1 replayed (same fingerprint)</source>
+        <translation>201 objednávka 1 zopakována (stejný otisk)</translation>
+    </message>
+    <message>
+        <source>A: K1, kniha × 2</source>
+        <translation>A: K1, kniha × 2</translation>
+    </message>
+    <message>
+        <source>422 idempotency-key-reused, nothing changes</source>
+        <translation>422 idempotency-key-reused, nic se nezmění</translation>
+    </message>
+    <message>
+        <source>B: POST /orders, K1, kniha × 1</source>
+        <translation>B: POST /orders, K1, kniha × 1</translation>
+    </message>
+    <message>
+        <source>201, B&apos;s own order</source>
+        <translation>201, vlastní objednávka B</translation>
+    </message>
+    <message>
+        <source>A: POST /orders without Idempotency-Key</source>
+        <translation>A: POST /orders bez Idempotency-Key</translation>
+    </message>
+    <message>
+        <source>400 missing-idempotency-key, nothing stored</source>
+        <translation>400 missing-idempotency-key, nic se neuloží</translation>
+    </message>
+    <message>
+        <source>Double click</source>
+        <translation>Dvojklik</translation>
+    </message>
+    <message>
+        <source>An impatient user clicks twice: two requests with one key reach the server at the same moment. The key row is the transaction&apos;s first write and duplicates queue behind the writer lock, so the second request waits, then finds the stored answer: one order, and both clicks see the same order id.</source>
+        <translation>Netrpělivý uživatel klikne dvakrát: dva požadavky s jedním klíčem dorazí na server ve stejný okamžik. Řádek klíče je první zápis transakce a duplicity čekají ve frontě za zámkem zapisovatele, takže druhý požadavek počká a pak najde uloženou odpověď: jedna objednávka a obě kliknutí vidí stejné číslo objednávky.</translation>
+    </message>
+    <message>
+        <source>A: 2 × POST /orders, one key, at once</source>
+        <translation>A: 2 × POST /orders, jeden klíč, naráz</translation>
+    </message>
+    <message>
+        <source>201 and 201 replayed, one order id</source>
+        <translation>201 a 201 zopakováno, jedno číslo objednávky</translation>
+    </message>
+    <message>
+        <source>Lost response</source>
+        <translation>Ztracená odpověď</translation>
+    </message>
+    <message>
+        <source>The server commits the order but its answer is lost on the way back (the conditioner drops it). The client cannot tell this from a request that never arrived, so it retries with the same key: the server recognises the key and replays the stored answer. One order, and the client learns its id.</source>
+        <translation>Server objednávku potvrdí (commit), ale jeho odpověď se cestou zpět ztratí (simulátor sítě ji zahodí). Klient to nerozliší od požadavku, který nikdy nedorazil, a tak to zkusí znovu se stejným klíčem: server klíč pozná a zopakuje uloženou odpověď. Jedna objednávka a klient se dozví její číslo.</translation>
+    </message>
+    <message>
+        <source>the next answer is dropped</source>
+        <translation>příští odpověď se zahodí</translation>
+    </message>
+    <message>
+        <source>the client&apos;s submission</source>
+        <translation>odeslání klientem</translation>
+    </message>
+    <message>
+        <source>placed by a replayed retry, one order</source>
+        <translation>vytvořeno, opakování dostalo uloženou odpověď, jedna objednávka</translation>
+    </message>
+    <message>
+        <source>Client crash after sending</source>
+        <translation>Pád klienta po odeslání</translation>
+    </message>
+    <message>
+        <source>onceorder-cli stores the key and the exact request bytes before sending, then is killed (SIGKILL) right after the request went out. Whether the order exists is unknown to it. On restart, `onceorder-cli resume` sends the stored request again with the stored key: if the server had placed it, the answer is a replay; either way there is exactly one order.</source>
+        <translation>onceorder-cli si před odesláním uloží klíč i přesné bajty požadavku a hned po odeslání je zabit (SIGKILL). Jestli objednávka existuje, neví. Po novém startu pošle `onceorder-cli resume` uložený požadavek znovu s uloženým klíčem: pokud ho server už vyřídil, odpověď je zopakovaná; tak či tak je objednávka právě jedna.</translation>
+    </message>
+    <message>
+        <source>onceorder-cli submit, killed after send</source>
+        <translation>onceorder-cli submit, zabit po odeslání</translation>
+    </message>
+    <message>
+        <source>killed, no answer read</source>
+        <translation>zabit, odpověď nepřečtena</translation>
+    </message>
+    <message>
+        <source>exited normally</source>
+        <translation>skončil normálně</translation>
+    </message>
+    <message>
+        <source>killed; 0 or 1 orders: the client cannot know</source>
+        <translation>zabit; 0 nebo 1 objednávka: klient to nemůže vědět</translation>
+    </message>
+    <message>
+        <source>onceorder-cli resume, the stored key</source>
+        <translation>onceorder-cli resume, uložený klíč</translation>
+    </message>
+    <message>
+        <source>placed (replayed if the first one got through), one order</source>
+        <translation>vytvořeno (zopakováno, pokud první prošel), jedna objednávka</translation>
+    </message>
+    <message>
+        <source>Server crash before and after commit</source>
+        <translation>Pád serveru před commitem a po něm</translation>
+    </message>
+    <message>
+        <source>The server process dies in the middle of a request. Before the commit, SQLite rolls the whole transaction back: no order, no key; the client&apos;s retry (after the server has restarted) places it as new. After the commit, the order and its stored answer survive: the retry is a replay. Either way the cart becomes exactly one order.</source>
+        <translation>Proces serveru zemře uprostřed požadavku. Před commitem SQLite vrátí celou transakci: žádná objednávka, žádný klíč; opakování klienta (po restartu serveru) ji vytvoří jako novou. Po commitu objednávka i uložená odpověď přežijí: opakování dostane uloženou odpověď. Tak či tak je z košíku právě jedna objednávka.</translation>
+    </message>
+    <message>
+        <source>the server will die before its next commit</source>
+        <translation>server zemře před příštím commitem</translation>
+    </message>
+    <message>
+        <source>cart 1 submitted</source>
+        <translation>košík 1 odeslán</translation>
+    </message>
+    <message>
+        <source>placed as new (not replayed), one order</source>
+        <translation>vytvořeno jako nová (ne zopakováno), jedna objednávka</translation>
+    </message>
+    <message>
+        <source>the server will die after its next commit</source>
+        <translation>server zemře po příštím commitu</translation>
+    </message>
+    <message>
+        <source>cart 2 submitted</source>
+        <translation>košík 2 odeslán</translation>
+    </message>
+    <message>
+        <source>placed by a replay, two orders in all</source>
+        <translation>vytvořeno zopakováním, celkem dvě objednávky</translation>
+    </message>
+    <message>
+        <source>%1 paid of %2 orders, gateway charges %3, payments %4, webhook events [%5]</source>
+        <translation>zaplaceno %1 z %2 objednávek, stržení v bráně %3, platby %4, události webhooků [%5]</translation>
+    </message>
+    <message>
+        <source>A payment gateway in the middle</source>
+        <translation>Platební brána uprostřed</translation>
+    </message>
+    <message>
+        <source>One transaction cannot span a call to a payment gateway, so POST /checkout runs as atomic phases, each committing a recovery point. While the first request waits for a slow gateway, a retry with the same key is told 409 request-in-progress instead of paying twice. When the server dies after the gateway charged but before our phase committed, the retry resumes from the recovery point and the gateway, asked again under the same key, returns the charge it already made: one order, one charge.</source>
+        <translation>Jedna transakce nemůže obejmout volání platební brány, proto POST /checkout běží v atomických fázích a každá potvrdí svůj bod obnovy. Zatímco první požadavek čeká na pomalou bránu, opakování se stejným klíčem dostane 409 request-in-progress místo druhé platby. Když server zemře poté, co brána strhla platbu, ale před potvrzením naší fáze, opakování pokračuje od bodu obnovy a brána, dotázaná znovu pod stejným klíčem, vrátí platbu, kterou už provedla: jedna objednávka, jedno stržení.</translation>
+    </message>
+    <message>
+        <source>the gateway answers after 1 s</source>
+        <translation>brána odpoví po 1 s</translation>
+    </message>
+    <message>
+        <source>A: the same checkout again, 0.3 s later</source>
+        <translation>A: stejná pokladna znovu, o 0,3 s později</translation>
+    </message>
+    <message>
+        <source>409 request-in-progress with Retry-After</source>
+        <translation>409 request-in-progress s Retry-After</translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-1, kniha × 1 (slow gateway)</source>
+        <translation>A: POST /checkout, pay-1, kniha × 1 (pomalá brána)</translation>
+    </message>
+    <message>
+        <source>201 paid; one order, one charge</source>
+        <translation>201 zaplaceno; jedna objednávka, jedno stržení</translation>
+    </message>
+    <message>
+        <source>the server dies after the next charge, before phase 2 commits</source>
+        <translation>server zemře po příštím stržení, před potvrzením fáze 2</translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-2, hrnek × 1</source>
+        <translation>A: POST /checkout, pay-2, hrnek × 1</translation>
+    </message>
+    <message>
+        <source>no answer: the server died between the phases</source>
+        <translation>žádná odpověď: server zemřel mezi fázemi</translation>
+    </message>
+    <message>
+        <source>A: retry pay-2 after the restart</source>
+        <translation>A: opakování pay-2 po restartu</translation>
+    </message>
+    <message>
+        <source>201 paid, resumed at the recovery point; 2 orders, 2 charges in all</source>
+        <translation>201 zaplaceno, pokračováno od bodu obnovy; celkem 2 objednávky, 2 stržení</translation>
+    </message>
+    <message>
+        <source>A webhook delivered twice; two events for one change</source>
+        <translation>Webhook doručený dvakrát; dvě události pro jednu změnu</translation>
+    </message>
+    <message>
+        <source>Gateways deliver webhooks at least once: the same event may come twice, and one change may be reported by two events with different ids. The server records each event id first (a repeated id is a duplicate and does nothing) and makes the effect idempotent on the data (one payment per charge, pending → paid only once), so the order is paid once either way.</source>
+        <translation>Brány doručují webhooky alespoň jednou: stejná událost může přijít dvakrát a jednu změnu mohou ohlásit dvě události s různými id. Server si nejdřív zapíše id události (opakované id je duplicita a nic neudělá) a účinek udělá idempotentním na datech (jedna platba na jedno stržení, pending → paid jen jednou), takže objednávka je zaplacena jednou tak i tak.</translation>
+    </message>
+    <message>
+        <source>the gateway will deliver the next event twice, same id</source>
+        <translation>brána doručí příští událost dvakrát, se stejným id</translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-w1 (event delivered twice)</source>
+        <translation>A: POST /checkout, pay-w1 (událost doručena dvakrát)</translation>
+    </message>
+    <message>
+        <source>201 paid; one event row, one payment</source>
+        <translation>201 zaplaceno; jeden řádek události, jedna platba</translation>
+    </message>
+    <message>
+        <source>the gateway will send two events with different ids for the next charge</source>
+        <translation>brána pošle k příštímu stržení dvě události s různými id</translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-w2 (twin events)</source>
+        <translation>A: POST /checkout, pay-w2 (dvojčata událostí)</translation>
+    </message>
+    <message>
+        <source>201 paid; the twin changes nothing: 2 orders, 2 payments</source>
+        <translation>201 zaplaceno; dvojče nic nezmění: 2 objednávky, 2 platby</translation>
+    </message>
+    <message>
+        <source>ms after the cut</source>
+        <translation>ms po přerušení</translation>
+    </message>
+    <message>
+        <source>what a recovering server can take (assumed: %1 per 100 ms)</source>
+        <translation>co zotavující se server zvládne (předpoklad: %1 za 100 ms)</translation>
+    </message>
+    <message>
+        <source>%1: retries per 100 ms after the cut</source>
+        <translation>%1: opakování za 100 ms po přerušení</translation>
+    </message>
+    <message>
+        <source>%1: %2 requests cut at once, %3 s outage</source>
+        <translation>%1: %2 požadavků přerušeno naráz, výpadek %3 s</translation>
+    </message>
+    <message>
+        <source>%1 placed, %2 retries, at most %3 within %4 ms</source>
+        <translation>vytvořeno %1, opakování %2, nejvýš %3 během %4 ms</translation>
+    </message>
+    <message>
+        <source>A new key for every retry</source>
+        <translation>Nový klíč pro každé opakování</translation>
+    </message>
+    <message>
+        <source>A client that makes a fresh Idempotency-Key for each attempt defeats the server: after a lost response the retry looks like a new order. Without a business key (business_key_off mode) the cart is ordered twice. With UNIQUE(client_id, cart_id) the second order is refused as cart-already-ordered, naming the first one: one order.</source>
+        <translation>Klient, který pro každý pokus vyrobí nový Idempotency-Key, server obejde: po ztracené odpovědi vypadá opakování jako nová objednávka. Bez obchodního klíče (režim business_key_off) je košík objednán dvakrát. S UNIQUE(client_id, cart_id) je druhá objednávka odmítnuta jako cart-already-ordered s odkazem na tu první: jedna objednávka.</translation>
+    </message>
+    <message>
+        <source>no UNIQUE(client_id, cart_id)</source>
+        <translation>bez UNIQUE(client_id, cart_id)</translation>
+    </message>
+    <message>
+        <source>the first answer is dropped</source>
+        <translation>první odpověď se zahodí</translation>
+    </message>
+    <message>
+        <source>the mistake: cart submitted, new key per attempt</source>
+        <translation>chyba: košík odeslán, nový klíč pro každý pokus</translation>
+    </message>
+    <message>
+        <source>placed twice: two orders</source>
+        <translation>vytvořeno dvakrát: dvě objednávky</translation>
+    </message>
+    <message>
+        <source>with the business key: cart submitted, new key per attempt</source>
+        <translation>s obchodním klíčem: košík odeslán, nový klíč pro každý pokus</translation>
+    </message>
+    <message>
+        <source>422 cart-already-ordered, one order</source>
+        <translation>422 cart-already-ordered, jedna objednávka</translation>
+    </message>
+    <message>
+        <source>503 with Retry-After; offline, then back</source>
+        <translation>503 s Retry-After; offline a zase zpět</translation>
+    </message>
+    <message>
+        <source>An overloaded server answers 503 with Retry-After: 1; the client waits at least that long instead of its own short backoff, then places the order. When the network is gone (the conditioner stops listening, connections are refused), the client keeps its key and backs off; once the network is back the same submission completes. One order each.</source>
+        <translation>Přetížený server odpoví 503 s Retry-After: 1; klient čeká aspoň tak dlouho místo svého krátkého odstupu a pak objednávku vytvoří. Když síť zmizí (simulátor přestane naslouchat, spojení jsou odmítnuta), klient si klíč ponechá a čeká stále déle; jakmile je síť zpět, stejné odeslání se dokončí. Pokaždé jedna objednávka.</translation>
+    </message>
+    <message>
+        <source>the next request gets 503 with Retry-After: 1</source>
+        <translation>příští požadavek dostane 503 s Retry-After: 1</translation>
+    </message>
+    <message>
+        <source>placed; the retry came ≥ 1 s after the 503</source>
+        <translation>vytvořeno; opakování přišlo ≥ 1 s po 503</translation>
+    </message>
+    <message>
+        <source>connections are refused</source>
+        <translation>spojení jsou odmítána</translation>
+    </message>
+    <message>
+        <source>cart 2 submitted while offline</source>
+        <translation>košík 2 odeslán v režimu offline</translation>
+    </message>
+    <message>
+        <source>placed once the network is back, two orders in all</source>
+        <translation>vytvořeno, jakmile je síť zpět, celkem dvě objednávky</translation>
+    </message>
+    <message>
+        <source>network: back</source>
+        <translation>síť: zpět</translation>
+    </message>
+    <message>
+        <source>after %1 refused attempts</source>
+        <translation>po %1 odmítnutých pokusech</translation>
+    </message>
+    <message>
+        <source>Thundering herd: retries with and without jitter</source>
+        <translation>Thundering herd: opakování s rozptylem a bez něj</translation>
+    </message>
+    <message>
+        <source>After an outage every pending cart retries. Without jitter all clients compute the same backoff (800 ms, then 1.6 s, …) and hit the recovering server in lockstep: every retry of every cart in the same moment. With full jitter each waits a random time up to the backoff, so the same retries are spread out and the peak is a fraction. Either way each cart becomes one order.</source>
+        <translation>Po výpadku to zkusí znovu každý čekající košík. Bez rozptylu (jitter) spočítají všichni klienti stejný odstup (800 ms, pak 1,6 s, …) a udeří na zotavující se server v jednom šiku: každé opakování každého košíku ve stejný okamžik. S plným rozptylem čeká každý náhodnou dobu až do délky odstupu, takže se tatáž opakování rozprostřou a špička je zlomková. Tak či tak je z každého košíku jedna objednávka.</translation>
+    </message>
+    <message>
+        <source>no jitter</source>
+        <translation>bez rozptylu</translation>
+    </message>
+    <message>
+        <source>lockstep: at least 8 of the 10 first retries within 200 ms</source>
+        <translation>v jednom šiku: aspoň 8 z 10 prvních opakování během 200 ms</translation>
+    </message>
+    <message>
+        <source>full jitter</source>
+        <translation>plný rozptyl</translation>
+    </message>
+    <message>
+        <source>spread out: a lower peak than without jitter</source>
+        <translation>rozprostřeno: nižší špička než bez rozptylu</translation>
+    </message>
+    <message>
+        <source>in flight</source>
+        <comment>attempt outcome</comment>
+        <translation>na cestě</translation>
+    </message>
+    <message>
+        <source>placed</source>
+        <comment>attempt outcome</comment>
+        <translation>vytvořeno</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <comment>attempt outcome</comment>
+        <translation>odmítnuto</translation>
+    </message>
+    <message>
+        <source>retry later</source>
+        <comment>attempt outcome</comment>
+        <translation>zkusit později</translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <comment>attempt outcome</comment>
+        <translation>neodesláno</translation>
+    </message>
+    <message>
+        <source>maybe sent</source>
+        <comment>attempt outcome</comment>
+        <translation>možná odesláno</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <comment>submission state</comment>
+        <translation>čeká</translation>
+    </message>
+    <message>
+        <source>placed</source>
+        <comment>submission state</comment>
+        <translation>vytvořeno</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <comment>submission state</comment>
+        <translation>odmítnuto</translation>
+    </message>
+    <message>
+        <source>gave up</source>
+        <comment>submission state</comment>
+        <translation>vzdáno</translation>
+    </message>
+    <message>
+        <source>abandoned</source>
+        <comment>submission state</comment>
+        <translation>opuštěno</translation>
+    </message>
+    <message>
+        <source> (replayed)</source>
+        <translation> (zopakováno)</translation>
+    </message>
+    <message>
+        <source>; next in %1 ms</source>
+        <translation>; další za %1 ms</translation>
+    </message>
+    <message>
+        <source>%1 after %2 attempt(s)</source>
+        <translation>%1 po %2 pokusech</translation>
+    </message>
+    <message>
+        <source>, order %1</source>
+        <translation>, objednávka %1</translation>
+    </message>
+    <message>
+        <source>, replayed</source>
+        <translation>, zopakováno</translation>
+    </message>
+    <message>
+        <source>attempt %1, key …%2</source>
+        <translation>pokus %1, klíč …%2</translation>
+    </message>
+    <message>
+        <source>attempts %1–%2</source>
+        <translation>pokusy %1–%2</translation>
+    </message>
+    <message>
+        <source>the same, %1 more time(s)</source>
+        <translation>totéž, ještě %1×</translation>
+    </message>
+    <message>
+        <source>fresh server: no orders, no keys, modes off</source>
+        <translation>čistý server: žádné objednávky, žádné klíče, režimy vypnuté</translation>
+    </message>
+    <message>
+        <source>network: %1</source>
+        <translation>síť: %1</translation>
+    </message>
+    <message>
+        <source>network: pass</source>
+        <translation>síť: propouští</translation>
+    </message>
+    <message>
+        <source>the conditioner relays again</source>
+        <translation>simulátor sítě zase přeposílá</translation>
+    </message>
+    <message>
+        <source>Transient error: stored versus rolled back</source>
+        <translation>Přechodná chyba: uložená, nebo vrácená</translation>
+    </message>
+    <message>
+        <source>A database hiccup answers 503. The mistake (store_transient mode) stores that 503 as the key&apos;s answer: every retry with the key gets the same 503 replayed, the client stays stuck until its window ends (or the key expires) and the order is never placed. The fix rolls the whole transaction back and stores nothing, so the retry with the same key succeeds.</source>
+        <translation>Zaváhání databáze odpoví 503. Chyba (režim store_transient) uloží tuto 503 jako odpověď klíče: každé opakování s tím klíčem dostane stejnou 503 znovu, klient uvízne, dokud neskončí jeho okno (nebo nevyprší klíč), a objednávka nikdy nevznikne. Oprava vrátí celou transakci a neuloží nic, takže opakování se stejným klíčem uspěje.</translation>
+    </message>
+    <message>
+        <source>mistake on: a 503 is stored as the key&apos;s answer</source>
+        <translation>chyba zapnuta: 503 se uloží jako odpověď klíče</translation>
+    </message>
+    <message>
+        <source>the next transaction fails before commit</source>
+        <translation>příští transakce selže před commitem</translation>
+    </message>
+    <message>
+        <source>the mistake: cart 1 submitted</source>
+        <translation>chyba: košík 1 odeslán</translation>
+    </message>
+    <message>
+        <source>gave up on replayed 503s, no order</source>
+        <translation>vzdáno po zopakovaných 503, žádná objednávka</translation>
+    </message>
+    <message>
+        <source>the fix: cart 1 submitted</source>
+        <translation>oprava: košík 1 odeslán</translation>
+    </message>
+    <message>
+        <source>placed by the retry, one order</source>
+        <translation>vytvořeno opakováním, jedna objednávka</translation>
+    </message>
+    <message>
+        <source>A: K1, kniha × 1</source>
+        <translation>A: K1, kniha × 1</translation>
+    </message>
+    <message>
+        <source>201, A&apos;s order</source>
+        <translation>201, objednávka A</translation>
+    </message>
+    <message>
+        <source>Keys not scoped per client</source>
+        <translation>Klíče bez rozlišení klienta</translation>
+    </message>
+    <message>
+        <source>Two clients happen to use the same key. The mistake (unscoped_keys mode) keeps one namespace of keys for everybody: B&apos;s request is taken for a retry of A&apos;s and B receives A&apos;s order, a data leak and a lost order. The fix makes the key&apos;s primary key (client_id, idem_key): B gets its own order.</source>
+        <translation>Dva klienti náhodou použijí stejný klíč. Chyba (režim unscoped_keys) má jeden prostor klíčů pro všechny: požadavek B se považuje za opakování požadavku A a B dostane objednávku A — únik dat a ztracená objednávka. Oprava dá klíči primární klíč (client_id, idem_key): B dostane vlastní objednávku.</translation>
+    </message>
+    <message>
+        <source>mistake on: one key space for all clients</source>
+        <translation>chyba zapnuta: jeden prostor klíčů pro všechny klienty</translation>
+    </message>
+    <message>
+        <source>the mistake: B: K1, kniha × 1</source>
+        <translation>chyba: B: K1, kniha × 1</translation>
+    </message>
+    <message>
+        <source>A&apos;s order replayed to B, no order for B</source>
+        <translation>B dostane zopakovanou objednávku A, B žádnou nemá</translation>
+    </message>
+    <message>
+        <source>the fix: B: K1, kniha × 1</source>
+        <translation>oprava: B: K1, kniha × 1</translation>
+    </message>
+    <message>
+        <source>Look-then-insert versus key first</source>
+        <translation>Nejdřív ověřit, pak vložit — nebo nejdřív klíč</translation>
+    </message>
+    <message>
+        <source>The mistake (check_then_insert mode) first looks whether the key exists and inserts it in a second step. Copies of one request arriving together all look before any has inserted, all see nothing, and all place an order (a delay fault widens the gap, as a slow disk would). The fix makes the key row the transaction&apos;s first write under the writer lock: one order, the others are replays.</source>
+        <translation>Chyba (režim check_then_insert) se nejdřív podívá, jestli klíč existuje, a vloží ho až v druhém kroku. Kopie jednoho požadavku, které přijdou spolu, se všechny podívají dřív, než kterákoli vloží, všechny nic nenajdou a všechny vytvoří objednávku (porucha se zpožděním mezeru rozšíří, jako by to udělal pomalý disk). Oprava udělá z řádku klíče první zápis transakce pod zámkem zapisovatele: jedna objednávka, ostatní dostanou uloženou odpověď.</translation>
+    </message>
+    <message>
+        <source>mistake on: look for the key, then insert</source>
+        <translation>chyba zapnuta: najít klíč, pak vložit</translation>
+    </message>
+    <message>
+        <source>300 ms between the look and the insert</source>
+        <translation>300 ms mezi pohledem a vložením</translation>
+    </message>
+    <message>
+        <source>the mistake: 4 × A, one key, at once</source>
+        <translation>chyba: 4 × A, jeden klíč, naráz</translation>
+    </message>
+    <message>
+        <source>more than one order for one key</source>
+        <translation>víc než jedna objednávka na jeden klíč</translation>
+    </message>
+    <message>
+        <source>300 ms inside the transaction</source>
+        <translation>300 ms uvnitř transakce</translation>
+    </message>
+    <message>
+        <source>the fix: 4 × A, one key, at once</source>
+        <translation>oprava: 4 × A, jeden klíč, naráz</translation>
+    </message>
+    <message>
+        <source>exactly one order</source>
+        <translation>právě jedna objednávka</translation>
+    </message>
+    <message>
+        <source>A key TTL shorter than the retry window</source>
+        <translation>Platnost klíče kratší než okno opakování</translation>
+    </message>
+    <message>
+        <source>The server forgets a key after its TTL; an expired key is as good as new. If a client may still retry after that (its retry window is longer than the TTL), a late retry places a second order. Here a second server runs with --key-ttl 1 and the retry comes 1.5 s later; the bundled server (TTL 24 h, far beyond any client window) replays the same late retry.</source>
+        <translation>Server klíč po uplynutí jeho platnosti (TTL) zapomene; prošlý klíč je jako nový. Když klient může opakovat i potom (jeho okno opakování je delší než TTL), pozdní opakování vytvoří druhou objednávku. Tady běží druhý server s --key-ttl 1 a opakování přijde o 1,5 s později; přibalený server (TTL 24 h, daleko za oknem kteréhokoli klienta) stejné pozdní opakování zodpoví uloženou odpovědí.</translation>
+    </message>
+    <message>
+        <source>second server, --key-ttl 1</source>
+        <translation>druhý server, --key-ttl 1</translation>
+    </message>
+    <message>
+        <source>TTL 1 s: A: K-ttl</source>
+        <translation>TTL 1 s: A: K-ttl</translation>
+    </message>
+    <message>
+        <source>TTL 24 h: A: K-ttl</source>
+        <translation>TTL 24 h: A: K-ttl</translation>
+    </message>
+    <message>
+        <source>wait 1.5 s</source>
+        <translation>čekat 1,5 s</translation>
+    </message>
+    <message>
+        <source>the client is still inside its retry window</source>
+        <translation>klient je pořád ve svém okně opakování</translation>
+    </message>
+    <message>
+        <source>the mistake: TTL 1 s: the late retry, K-ttl</source>
+        <translation>chyba: TTL 1 s: pozdní opakování, K-ttl</translation>
+    </message>
+    <message>
+        <source>201 not replayed: a second order</source>
+        <translation>201 nezopakováno: druhá objednávka</translation>
+    </message>
+    <message>
+        <source>the fix: TTL 24 h: the late retry, K-ttl</source>
+        <translation>oprava: TTL 24 h: pozdní opakování, K-ttl</translation>
+    </message>
+    <message>
+        <source>201 replayed, one order</source>
+        <translation>201 zopakováno, jedna objednávka</translation>
+    </message>
+    <message>
+        <source>Retries within 100 ms, after %1 carts were cut at once</source>
+        <translation>Opakování během 100 ms poté, co bylo naráz přerušeno %1 košíků</translation>
+    </message>
+    <message>
+        <source>retries within the last 100 ms</source>
+        <translation>opakování během posledních 100 ms</translation>
     </message>
 </context>
 <context>
@@ -800,22 +1481,6 @@
         <translation>&amp;Scénáře</translation>
     </message>
     <message>
-        <source>placed</source>
-        <translation>vytvořena</translation>
-    </message>
-    <message>
-        <source>paid</source>
-        <translation>zaplacena</translation>
-    </message>
-    <message>
-        <source>awaiting payment</source>
-        <translation>čeká na platbu</translation>
-    </message>
-    <message>
-        <source>payment failed</source>
-        <translation>platba selhala</translation>
-    </message>
-    <message>
         <source>Pay now by card</source>
         <translation>Zaplatit hned kartou</translation>
     </message>
@@ -838,6 +1503,28 @@
     <message>
         <source>Order %1 placed and paid.</source>
         <translation>Objednávka %1 vytvořena a zaplacena.</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::PresentationZoom</name>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>&amp;Přiblížit</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>&amp;Oddálit</translation>
+    </message>
+    <message>
+        <source>&amp;Reset zoom</source>
+        <translation>&amp;Původní velikost</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::ScenarioChartExporter</name>
+    <message>
+        <source>cannot write %1</source>
+        <translation>nelze zapsat %1</translation>
     </message>
 </context>
 <context>
@@ -910,14 +1597,6 @@
 <context>
     <name>onceorder::ui::ServerTableModel</name>
     <message>
-        <source>completed</source>
-        <translation>dokončeno</translation>
-    </message>
-    <message>
-        <source>in progress</source>
-        <translation>zpracovává se</translation>
-    </message>
-    <message>
         <source>(none)</source>
         <translation>(žádný)</translation>
     </message>
@@ -986,18 +1665,6 @@
         <translation>Klíč pro platební bránu se odvozuje z ID tohoto řádku</translation>
     </message>
     <message>
-        <source>The last finished phase: a retry or the completer resumes after it</source>
-        <translation>Poslední dokončená fáze: opakovaný pokus nebo dokončovač pokračuje po ní</translation>
-    </message>
-    <message>
-        <source>charged</source>
-        <translation>strženo</translation>
-    </message>
-    <message>
-        <source>declined</source>
-        <translation>zamítnuto</translation>
-    </message>
-    <message>
         <source>Row</source>
         <translation>Řádek</translation>
     </message>
@@ -1044,6 +1711,10 @@
     <message>
         <source>Effect</source>
         <translation>Účinek</translation>
+    </message>
+    <message>
+        <source>The last finished phase (%1): a retry or the completer resumes after it</source>
+        <translation>Poslední dokončená fáze (%1): opakovaný pokus nebo dokončovač pokračuje po ní</translation>
     </message>
 </context>
 <context>
@@ -1135,6 +1806,104 @@
     <message>
         <source>Webhooks (%1)</source>
         <translation>Webhooky (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::ServerWords</name>
+    <message>
+        <source>placed</source>
+        <comment>order status</comment>
+        <translation>vytvořena</translation>
+    </message>
+    <message>
+        <source>awaiting payment</source>
+        <comment>order status</comment>
+        <translation>čeká na platbu</translation>
+    </message>
+    <message>
+        <source>paid</source>
+        <comment>order status</comment>
+        <translation>zaplacena</translation>
+    </message>
+    <message>
+        <source>payment failed</source>
+        <comment>order status</comment>
+        <translation>platba selhala</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <comment>idempotency key status</comment>
+        <translation>dokončeno</translation>
+    </message>
+    <message>
+        <source>in progress</source>
+        <comment>idempotency key status</comment>
+        <translation>zpracovává se</translation>
+    </message>
+    <message>
+        <source>started</source>
+        <comment>recovery point</comment>
+        <translation>zahájeno</translation>
+    </message>
+    <message>
+        <source>order created</source>
+        <comment>recovery point</comment>
+        <translation>objednávka vytvořena</translation>
+    </message>
+    <message>
+        <source>payment charged</source>
+        <comment>recovery point</comment>
+        <translation>platba stržena</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <comment>recovery point</comment>
+        <translation>dokončeno</translation>
+    </message>
+    <message>
+        <source>card</source>
+        <comment>payment method</comment>
+        <translation>karta</translation>
+    </message>
+    <message>
+        <source>charged</source>
+        <comment>gateway charge outcome</comment>
+        <translation>strženo</translation>
+    </message>
+    <message>
+        <source>declined</source>
+        <comment>gateway charge outcome</comment>
+        <translation>zamítnuto</translation>
+    </message>
+    <message>
+        <source>checkout</source>
+        <comment>who recorded the payment</comment>
+        <translation>pokladna</translation>
+    </message>
+    <message>
+        <source>webhook</source>
+        <comment>who recorded the payment</comment>
+        <translation>webhook</translation>
+    </message>
+    <message>
+        <source>applied: order paid</source>
+        <comment>webhook effect</comment>
+        <translation>použito: objednávka zaplacena</translation>
+    </message>
+    <message>
+        <source>no change</source>
+        <comment>webhook effect</comment>
+        <translation>beze změny</translation>
+    </message>
+    <message>
+        <source>repeat, ignored</source>
+        <comment>webhook effect</comment>
+        <translation>opakování, ignorováno</translation>
+    </message>
+    <message>
+        <source>ignored</source>
+        <comment>webhook effect</comment>
+        <translation>ignorováno</translation>
     </message>
 </context>
 <context>

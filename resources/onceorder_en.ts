@@ -199,10 +199,691 @@
     </message>
 </context>
 <context>
+    <name>onceorder::core::ScenarioResult</name>
+    <message>
+        <source>PASS</source>
+        <translation type="unfinished">PASS</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation type="unfinished">FAIL</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>response</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>orders</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>verdict</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not finish:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>**%1** in %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OnceOrder teaching scenarios</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summary: %1/%2 scenarios passed in %3 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>onceorder: --%1 does not apply to --scenario: every scenario runs on a fresh temporary state with its own bundled server and demo clients.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>onceorder: unknown scenario &quot;%1&quot;; known: all, list, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>onceorder: --scenario needs a name; known: all, list, %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>onceorder: cannot create %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>onceorder: %1 table(s) could not be written to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::ScenarioRunner</name>
     <message>
         <source>timed out after %1 ms in step %2 of %3</source>
         <translation>timed out after %1 ms in step %2 of %3</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::core::ScenarioText</name>
+    <message>
+        <source>The article&apos;s table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server&apos;s rules in six requests. The first request with a key places an order and stores the answer; the same key with the same data (even with the fields in another order) gets the stored answer back, marked Idempotent-Replayed; the same key with other data is refused with 422 and nothing changes; another client&apos;s K1 is its own key (keys are scoped per client); a POST without a key is refused before anything is stored.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: POST /orders, K1, kniha × 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201, a new order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: the same again, K1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201 order 1 replayed, no new order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: K1, same data, fields in another order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201 order 1 replayed (same fingerprint)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: K1, kniha × 2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>422 idempotency-key-reused, nothing changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B: POST /orders, K1, kniha × 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201, B&apos;s own order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: POST /orders without Idempotency-Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>400 missing-idempotency-key, nothing stored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double click</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An impatient user clicks twice: two requests with one key reach the server at the same moment. The key row is the transaction&apos;s first write and duplicates queue behind the writer lock, so the second request waits, then finds the stored answer: one order, and both clicks see the same order id.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: 2 × POST /orders, one key, at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201 and 201 replayed, one order id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lost response</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server commits the order but its answer is lost on the way back (the conditioner drops it). The client cannot tell this from a request that never arrived, so it retries with the same key: the server recognises the key and replays the stored answer. One order, and the client learns its id.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the next answer is dropped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the client&apos;s submission</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placed by a replayed retry, one order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client crash after sending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>onceorder-cli stores the key and the exact request bytes before sending, then is killed (SIGKILL) right after the request went out. Whether the order exists is unknown to it. On restart, `onceorder-cli resume` sends the stored request again with the stored key: if the server had placed it, the answer is a replay; either way there is exactly one order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>onceorder-cli submit, killed after send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>killed, no answer read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>exited normally</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>killed; 0 or 1 orders: the client cannot know</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>onceorder-cli resume, the stored key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placed (replayed if the first one got through), one order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server crash before and after commit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server process dies in the middle of a request. Before the commit, SQLite rolls the whole transaction back: no order, no key; the client&apos;s retry (after the server has restarted) places it as new. After the commit, the order and its stored answer survive: the retry is a replay. Either way the cart becomes exactly one order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server will die before its next commit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cart 1 submitted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placed as new (not replayed), one order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server will die after its next commit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cart 2 submitted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placed by a replay, two orders in all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 paid of %2 orders, gateway charges %3, payments %4, webhook events [%5]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A payment gateway in the middle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One transaction cannot span a call to a payment gateway, so POST /checkout runs as atomic phases, each committing a recovery point. While the first request waits for a slow gateway, a retry with the same key is told 409 request-in-progress instead of paying twice. When the server dies after the gateway charged but before our phase committed, the retry resumes from the recovery point and the gateway, asked again under the same key, returns the charge it already made: one order, one charge.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the gateway answers after 1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: the same checkout again, 0.3 s later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>409 request-in-progress with Retry-After</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-1, kniha × 1 (slow gateway)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201 paid; one order, one charge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server dies after the next charge, before phase 2 commits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-2, hrnek × 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer: the server died between the phases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: retry pay-2 after the restart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201 paid, resumed at the recovery point; 2 orders, 2 charges in all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A webhook delivered twice; two events for one change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gateways deliver webhooks at least once: the same event may come twice, and one change may be reported by two events with different ids. The server records each event id first (a repeated id is a duplicate and does nothing) and makes the effect idempotent on the data (one payment per charge, pending → paid only once), so the order is paid once either way.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the gateway will deliver the next event twice, same id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-w1 (event delivered twice)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201 paid; one event row, one payment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the gateway will send two events with different ids for the next charge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: POST /checkout, pay-w2 (twin events)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201 paid; the twin changes nothing: 2 orders, 2 payments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms after the cut</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>what a recovering server can take (assumed: %1 per 100 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: retries per 100 ms after the cut</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 requests cut at once, %3 s outage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 placed, %2 retries, at most %3 within %4 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new key for every retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A client that makes a fresh Idempotency-Key for each attempt defeats the server: after a lost response the retry looks like a new order. Without a business key (business_key_off mode) the cart is ordered twice. With UNIQUE(client_id, cart_id) the second order is refused as cart-already-ordered, naming the first one: one order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no UNIQUE(client_id, cart_id)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the first answer is dropped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the mistake: cart submitted, new key per attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placed twice: two orders</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>with the business key: cart submitted, new key per attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>422 cart-already-ordered, one order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>503 with Retry-After; offline, then back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An overloaded server answers 503 with Retry-After: 1; the client waits at least that long instead of its own short backoff, then places the order. When the network is gone (the conditioner stops listening, connections are refused), the client keeps its key and backs off; once the network is back the same submission completes. One order each.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the next request gets 503 with Retry-After: 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placed; the retry came ≥ 1 s after the 503</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connections are refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cart 2 submitted while offline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placed once the network is back, two orders in all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>network: back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>after %1 refused attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Thundering herd: retries with and without jitter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After an outage every pending cart retries. Without jitter all clients compute the same backoff (800 ms, then 1.6 s, …) and hit the recovering server in lockstep: every retry of every cart in the same moment. With full jitter each waits a random time up to the backoff, so the same retries are spread out and the peak is a fraction. Either way each cart becomes one order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no jitter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lockstep: at least 8 of the 10 first retries within 200 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>full jitter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spread out: a lower peak than without jitter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in flight</source>
+        <comment>attempt outcome</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placed</source>
+        <comment>attempt outcome</comment>
+        <translation type="unfinished">placed</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <comment>attempt outcome</comment>
+        <translation type="unfinished">rejected</translation>
+    </message>
+    <message>
+        <source>retry later</source>
+        <comment>attempt outcome</comment>
+        <translation type="unfinished">retry later</translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <comment>attempt outcome</comment>
+        <translation type="unfinished">not sent</translation>
+    </message>
+    <message>
+        <source>maybe sent</source>
+        <comment>attempt outcome</comment>
+        <translation type="unfinished">maybe sent</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <comment>submission state</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placed</source>
+        <comment>submission state</comment>
+        <translation type="unfinished">placed</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <comment>submission state</comment>
+        <translation type="unfinished">rejected</translation>
+    </message>
+    <message>
+        <source>gave up</source>
+        <comment>submission state</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>abandoned</source>
+        <comment>submission state</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (replayed)</source>
+        <translation type="unfinished"> (replayed)</translation>
+    </message>
+    <message>
+        <source>; next in %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 after %2 attempt(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, order %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, replayed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attempt %1, key …%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attempts %1–%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the same, %1 more time(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fresh server: no orders, no keys, modes off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>network: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>network: pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the conditioner relays again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transient error: stored versus rolled back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A database hiccup answers 503. The mistake (store_transient mode) stores that 503 as the key&apos;s answer: every retry with the key gets the same 503 replayed, the client stays stuck until its window ends (or the key expires) and the order is never placed. The fix rolls the whole transaction back and stores nothing, so the retry with the same key succeeds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mistake on: a 503 is stored as the key&apos;s answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the next transaction fails before commit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the mistake: cart 1 submitted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gave up on replayed 503s, no order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the fix: cart 1 submitted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placed by the retry, one order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: K1, kniha × 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201, A&apos;s order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys not scoped per client</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Two clients happen to use the same key. The mistake (unscoped_keys mode) keeps one namespace of keys for everybody: B&apos;s request is taken for a retry of A&apos;s and B receives A&apos;s order, a data leak and a lost order. The fix makes the key&apos;s primary key (client_id, idem_key): B gets its own order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mistake on: one key space for all clients</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the mistake: B: K1, kniha × 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&apos;s order replayed to B, no order for B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the fix: B: K1, kniha × 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Look-then-insert versus key first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The mistake (check_then_insert mode) first looks whether the key exists and inserts it in a second step. Copies of one request arriving together all look before any has inserted, all see nothing, and all place an order (a delay fault widens the gap, as a slow disk would). The fix makes the key row the transaction&apos;s first write under the writer lock: one order, the others are replays.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mistake on: look for the key, then insert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>300 ms between the look and the insert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the mistake: 4 × A, one key, at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>more than one order for one key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>300 ms inside the transaction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the fix: 4 × A, one key, at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>exactly one order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A key TTL shorter than the retry window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server forgets a key after its TTL; an expired key is as good as new. If a client may still retry after that (its retry window is longer than the TTL), a late retry places a second order. Here a second server runs with --key-ttl 1 and the retry comes 1.5 s later; the bundled server (TTL 24 h, far beyond any client window) replays the same late retry.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>second server, --key-ttl 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTL 1 s: A: K-ttl</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTL 24 h: A: K-ttl</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wait 1.5 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the client is still inside its retry window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the mistake: TTL 1 s: the late retry, K-ttl</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201 not replayed: a second order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the fix: TTL 24 h: the late retry, K-ttl</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201 replayed, one order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retries within 100 ms, after %1 carts were cut at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retries within the last 100 ms</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -795,22 +1476,6 @@
         <translation>&amp;Scenarios</translation>
     </message>
     <message>
-        <source>placed</source>
-        <translation>placed</translation>
-    </message>
-    <message>
-        <source>paid</source>
-        <translation>paid</translation>
-    </message>
-    <message>
-        <source>awaiting payment</source>
-        <translation>awaiting payment</translation>
-    </message>
-    <message>
-        <source>payment failed</source>
-        <translation>payment failed</translation>
-    </message>
-    <message>
         <source>Pay now by card</source>
         <translation>Pay now by card</translation>
     </message>
@@ -833,6 +1498,28 @@
     <message>
         <source>Order %1 placed and paid.</source>
         <translation>Order %1 placed and paid.</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::PresentationZoom</name>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Reset zoom</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::ScenarioChartExporter</name>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -905,14 +1592,6 @@
 <context>
     <name>onceorder::ui::ServerTableModel</name>
     <message>
-        <source>completed</source>
-        <translation>completed</translation>
-    </message>
-    <message>
-        <source>in progress</source>
-        <translation>in progress</translation>
-    </message>
-    <message>
         <source>(none)</source>
         <translation>(none)</translation>
     </message>
@@ -980,18 +1659,6 @@
         <translation>The gateway&apos;s key is derived from this row id</translation>
     </message>
     <message>
-        <source>The last finished phase: a retry or the completer resumes after it</source>
-        <translation>The last finished phase: a retry or the completer resumes after it</translation>
-    </message>
-    <message>
-        <source>charged</source>
-        <translation>charged</translation>
-    </message>
-    <message>
-        <source>declined</source>
-        <translation>declined</translation>
-    </message>
-    <message>
         <source>Row</source>
         <translation>Row</translation>
     </message>
@@ -1038,6 +1705,10 @@
     <message>
         <source>Effect</source>
         <translation>Effect</translation>
+    </message>
+    <message>
+        <source>The last finished phase (%1): a retry or the completer resumes after it</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1128,6 +1799,104 @@
     <message>
         <source>Webhooks (%1)</source>
         <translation>Webhooks (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::ServerWords</name>
+    <message>
+        <source>placed</source>
+        <comment>order status</comment>
+        <translation type="unfinished">placed</translation>
+    </message>
+    <message>
+        <source>awaiting payment</source>
+        <comment>order status</comment>
+        <translation type="unfinished">awaiting payment</translation>
+    </message>
+    <message>
+        <source>paid</source>
+        <comment>order status</comment>
+        <translation type="unfinished">paid</translation>
+    </message>
+    <message>
+        <source>payment failed</source>
+        <comment>order status</comment>
+        <translation type="unfinished">payment failed</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <comment>idempotency key status</comment>
+        <translation type="unfinished">completed</translation>
+    </message>
+    <message>
+        <source>in progress</source>
+        <comment>idempotency key status</comment>
+        <translation type="unfinished">in progress</translation>
+    </message>
+    <message>
+        <source>started</source>
+        <comment>recovery point</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>order created</source>
+        <comment>recovery point</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>payment charged</source>
+        <comment>recovery point</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <comment>recovery point</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>card</source>
+        <comment>payment method</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>charged</source>
+        <comment>gateway charge outcome</comment>
+        <translation type="unfinished">charged</translation>
+    </message>
+    <message>
+        <source>declined</source>
+        <comment>gateway charge outcome</comment>
+        <translation type="unfinished">declined</translation>
+    </message>
+    <message>
+        <source>checkout</source>
+        <comment>who recorded the payment</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>webhook</source>
+        <comment>who recorded the payment</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>applied: order paid</source>
+        <comment>webhook effect</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no change</source>
+        <comment>webhook effect</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>repeat, ignored</source>
+        <comment>webhook effect</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ignored</source>
+        <comment>webhook effect</comment>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,8 @@
 // The real window, the real bundled server (started by the session as a child process), real clicks.
 #include "MainWindow.h"
 #include "DebugPanel.h"
+#include "PresentationZoom.h"
+#include "ScenarioDialog.h"
 #include "ServerTableModel.h"
 #include "ServerTablesDock.h"
 #include "server/DebugControls.h"
@@ -8,21 +10,28 @@
 #include "session/Translations.h"
 #include "submission/SubmissionEngine.h"
 #include "support/WindowDriver.h"
+#include "teaching/Scenario.h"
 
 #include <QApplication>
+#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QLocale>
+#include <QMenu>
 #include <QProcess>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTranslator>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -48,6 +57,7 @@ private Q_SLOTS:
     void aServerCrashBetweenCheckoutPhasesEndsWithOneOrderAndOneCharge();
     void aDeclinedCardIsShownAndOrderingAgainIsANewCart();
     void theCompleterRunsFromTheDebugPanel();
+    void zoomGrowsTheWindowAndIsRememberedByTheNextWindow();
     // It installs the Czech translator for the rest of its process (each slot runs as its own ctest).
     void czechShowsCzechStrings();
 };
@@ -416,6 +426,60 @@ void MainWindowTest::theCompleterRunsFromTheDebugPanel()
     QCOMPARE(after->totalCharges, 1);
 }
 
+void MainWindowTest::zoomGrowsTheWindowAndIsRememberedByTheNextWindow()
+{
+    // QSettings is in the temporary HOME main() made: the developer's own settings are never read or written.
+    double body = 0;
+    double badge = 0;
+    double orderButton = 0;
+    {
+        QTemporaryDir state;
+        core::ClientOptions options;
+        options.stateDir = state.path();
+        core::ClientSession session(options);
+        ui::MainWindow window(&session);
+        window.show();
+        QApplication::setActiveWindow(&window);
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        auto* status = window.findChild<QLabel*>(QStringLiteral("serverStatusLabel"));
+        auto* identity = window.findChild<QLabel*>(QStringLiteral("identityLabel"));
+        auto* order = window.findChild<QPushButton*>(QStringLiteral("orderButton"));
+        QCOMPARE(window.zoom()->factor(), 1.0);
+        body = status->font().pointSizeF();
+        badge = identity->font().pointSizeF();
+        orderButton = order->font().pointSizeF();
+        const QSize hint = order->sizeHint();
+
+        QTest::keyClick(&window, Qt::Key_Plus, Qt::ControlModifier);
+        QTest::keyClick(&window, Qt::Key_Plus, Qt::ControlModifier);
+        QTest::keyClick(&window, Qt::Key_Plus, Qt::ControlModifier);
+        QCOMPARE(window.zoom()->factor(), 1.5);
+        QCOMPARE(status->font().pointSizeF(), body * 1.5);
+        QCOMPARE(identity->font().pointSizeF(), badge * 1.5); // its own font, no longer in a style sheet
+        QCOMPARE(order->font().pointSizeF(), orderButton * 1.5);
+        QVERIFY(order->sizeHint().width() > hint.width()); // the layout grows with the fonts
+
+        QTest::keyClick(&window, Qt::Key_0, Qt::ControlModifier);
+        QCOMPARE(window.zoom()->factor(), 1.0);
+        QCOMPARE(status->font().pointSizeF(), body);
+        QCOMPARE(identity->font().pointSizeF(), badge);
+        window.zoom()->setFactor(1.5); // what the next window starts with
+    }
+    QTemporaryDir state;
+    core::ClientOptions options;
+    options.stateDir = state.path();
+    core::ClientSession session(options);
+    ui::MainWindow window(&session);
+    QCOMPARE(window.zoom()->factor(), 1.5);
+    QCOMPARE(window.findChild<QLabel*>(QStringLiteral("serverStatusLabel"))->font().pointSizeF(), body * 1.5);
+    QCOMPARE(window.findChild<QLabel*>(QStringLiteral("identityLabel"))->font().pointSizeF(), badge * 1.5);
+    auto* viewMenu = window.findChild<QMenu*>(QStringLiteral("viewMenu"));
+    QVERIFY(viewMenu);
+    QVERIFY(viewMenu->actions().contains(window.zoom()->resetAction()));
+    window.zoom()->setFactor(1.0); // the other tests run at 100 %
+}
+}
+
 void MainWindowTest::czechShowsCzechStrings()
 {
     QCOMPARE(core::Translations::install(*qApp, QStringLiteral("cs")), QStringLiteral("cs"));
@@ -430,5 +494,18 @@ void MainWindowTest::czechShowsCzechStrings()
     QCOMPARE(window.serverTablesDock()->keysModel()->headerData(2, Qt::Horizontal).toString(), QStringLiteral("Stav"));
 }
 
-QTEST_MAIN(MainWindowTest)
+int main(int argc, char** argv)
+{
+    // The window remembers its zoom in QSettings, which reads HOME and XDG_CONFIG_HOME once: a temporary home, so
+    // the tests never see nor change the developer's own settings.
+    QTemporaryDir home;
+    if (!home.isValid()) {
+        return 2;
+    }
+    qputenv("HOME", home.path().toUtf8());
+    qputenv("XDG_CONFIG_HOME", (home.path() + QStringLiteral("/.config")).toUtf8());
+    QApplication app(argc, argv);
+    MainWindowTest test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "MainWindowTest.moc"

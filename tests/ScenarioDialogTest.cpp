@@ -2,9 +2,14 @@
 // the verdict table.
 #include "ScenarioDialog.h"
 
+#include <QAbstractSeries>
+#include <QChart>
+#include <QChartView>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace onceorder;
 
@@ -27,6 +32,37 @@ private Q_SLOTS:
             QCOMPARE(dialog.table()->item(row, 4)->text(), QStringLiteral("PASS"));
         }
         QCOMPARE(dialog.table()->item(5, 2)->text(), QStringLiteral("2")); // orders after "no key"
+        QVERIFY(dialog.chartView()->isHidden()); // nothing measured, no chart
+    }
+
+    void theThunderingHerdShowsItsChart()
+    {
+        const QList<core::Scenario> all = core::allScenarios();
+        const auto herd =
+            std::find_if(all.begin(), all.end(), [](const core::Scenario& s) { return s.id == u"thundering-herd"; });
+        QVERIFY(herd != all.end());
+        ui::ScenarioDialog dialog(*herd);
+        dialog.show();
+        QSignalSpy done(&dialog, &ui::ScenarioDialog::scenarioFinished);
+        dialog.play();
+        QVERIFY(done.wait(30'000));
+        QVERIFY2(dialog.result().passed(), qPrintable(dialog.result().toMarkdown()));
+        QVERIFY(dialog.chartView()->isVisible());
+        // No jitter, full jitter, and the capacity line.
+        const QList<QAbstractSeries*> series = dialog.chartView()->chart()->series();
+        QCOMPARE(series.size(), 3);
+        QCOMPARE(series.at(0)->name(), QStringLiteral("no jitter"));
+        QCOMPARE(series.at(1)->name(), QStringLiteral("full jitter"));
+        const core::ScenarioChart& chart = dialog.result().chart;
+        QCOMPARE(chart.series.size(), 2);
+        // Without jitter at least 8 of the 10 retries fall within 200 ms (the scenario's own verdict), so some 100 ms
+        // window holds at least 4 of them (in practice nearly all); the jittered peak is lower.
+        const auto peak = [](const QList<int>& values) {
+            return *std::max_element(values.begin(), values.end());
+        };
+        QVERIFY(peak(chart.series.at(0).values) >= 4);
+        QCOMPARE(chart.capacity, 5);
+        QVERIFY(peak(chart.series.at(1).values) < peak(chart.series.at(0).values));
     }
 };
 

@@ -30,6 +30,8 @@ ProcessRun runOnceorder(const QStringList& args, bool withTestScenarios = false)
     if (withTestScenarios) {
         env.insert(QStringLiteral("ONCEORDER_TEST_SCENARIOS"), QStringLiteral("1"));
     }
+    // Without --lang the tables follow the system's language, as the window does: pin it to English here.
+    env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
     process.setProcessEnvironment(env);
     process.start(QStringLiteral(ONCEORDER_GUI_BIN), args);
     ProcessRun run;
@@ -76,6 +78,58 @@ TEST(ScenarioTest, AllScenariosPassHeadlessAndPrintTheirTables)
     EXPECT_FALSE(run.out.contains(QStringLiteral("| FAIL |"))) << run.out.toStdString();
     EXPECT_TRUE(run.out.contains(QStringLiteral("Summary: %1/%1 scenarios passed").arg(kScenarios.size())))
         << run.out.toStdString();
+}
+
+TEST(ScenarioTest, CzechTablesAndTheHerdChartAreExported)
+{
+    QTemporaryDir exportDir;
+    ASSERT_TRUE(exportDir.isValid());
+    const ProcessRun run = runOnceorder({QStringLiteral("--lang"), QStringLiteral("cs"), QStringLiteral("--scenario"),
+                                         QStringLiteral("all"), QStringLiteral("--export-dir"), exportDir.path()});
+    ASSERT_TRUE(run.finished) << run.out.toStdString();
+    EXPECT_EQ(run.exitCode, 0) << run.out.toStdString() << run.err.toStdString();
+    EXPECT_TRUE(run.out.startsWith(QStringLiteral("# Výukové scénáře OnceOrder"))) << run.out.left(200).toStdString();
+    EXPECT_TRUE(run.out.contains(QStringLiteral("| # | krok | odpověď | objednávky | očekáváno | verdikt |")));
+    EXPECT_TRUE(run.out.contains(QStringLiteral("## Tabulka z článku (`the-article-table`)"))); // the id stays
+    EXPECT_TRUE(run.out.contains(QStringLiteral("| PROŠLO |")));
+    EXPECT_FALSE(run.out.contains(QStringLiteral("| SELHALO |"))) << run.out.toStdString();
+    EXPECT_FALSE(run.out.contains(QStringLiteral("| PASS |"))) << "an English verdict in the Czech table";
+    EXPECT_TRUE(run.out.contains(QStringLiteral("Shrnutí: prošlo %1/%1 scénářů").arg(kScenarios.size())))
+        << run.out.right(300).toStdString();
+
+    const QDir dir(exportDir.path());
+    for (const QString& id : kScenarios) {
+        EXPECT_TRUE(QFileInfo::exists(dir.filePath(id + QStringLiteral(".md")))) << id.toStdString();
+        EXPECT_TRUE(QFileInfo::exists(dir.filePath(id + QStringLiteral(".csv")))) << id.toStdString();
+    }
+    QFile csv(dir.filePath(QStringLiteral("the-article-table.csv")));
+    ASSERT_TRUE(csv.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(csv.readLine().startsWith("krok,odpověď,objednávky,očekáváno,verdikt"));
+    // The herd's chart, and only the herd's: the other scenarios have none.
+    QFile png(dir.filePath(QStringLiteral("thundering-herd.png")));
+    ASSERT_TRUE(png.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(png.read(8) == QByteArray("\x89PNG\r\n\x1a\n", 8));
+    EXPECT_GT(png.size(), 10'000);
+    QFile svg(dir.filePath(QStringLiteral("thundering-herd.svg")));
+    ASSERT_TRUE(svg.open(QIODevice::ReadOnly));
+    const QString svgText = QString::fromUtf8(svg.readAll());
+    EXPECT_TRUE(svgText.contains(QStringLiteral("<svg")));
+    EXPECT_TRUE(svgText.contains(QStringLiteral("bez rozptylu"))) << "the legend is Czech";
+    EXPECT_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("the-article-table.png"))));
+}
+
+TEST(ScenarioTest, FlagsThatCannotApplyAreRefusedWithTheReason)
+{
+    const ProcessRun state = runOnceorder(
+        {QStringLiteral("--scenario"), QStringLiteral("list"), QStringLiteral("--state"), QStringLiteral("/tmp")});
+    ASSERT_TRUE(state.finished);
+    EXPECT_EQ(state.exitCode, 64);
+    EXPECT_TRUE(state.err.contains(QStringLiteral("--state does not apply to --scenario"))) << state.err.toStdString();
+    const ProcessRun lang = runOnceorder(
+        {QStringLiteral("--scenario"), QStringLiteral("list"), QStringLiteral("--lang"), QStringLiteral("de")});
+    ASSERT_TRUE(lang.finished);
+    EXPECT_EQ(lang.exitCode, 64);
+    EXPECT_TRUE(lang.err.contains(QStringLiteral("en or cs"))) << lang.err.toStdString();
 }
 
 TEST(ScenarioTest, ListNamesEveryScenario)

@@ -9,6 +9,7 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTranslator>
 
 using namespace onceorder;
 
@@ -52,6 +53,7 @@ private Q_SLOTS:
     void oneCartOrderedTwiceIsHighlighted();
     void theCheckoutTablesShowRecoveryPointsChargesAndWebhooks();
     void parsesTheRealServersDebugState();
+    void czechShowsServerValuesInCzechAndIdsAsTheyAre();
 };
 
 void ServerTableModelTest::parsesTheDebugState()
@@ -278,9 +280,6 @@ void ServerTableModelTest::parsesTheRealServersDebugState()
     }
 }
 
-QTEST_MAIN(ServerTableModelTest)
-#include "ServerTableModelTest.moc"
-
 void ServerTableModelTest::theCheckoutTablesShowRecoveryPointsChargesAndWebhooks()
 {
     // As OrderQueries::debugStateJson writes it mid-way: one checkout finished, one stopped after the gateway charged
@@ -313,7 +312,8 @@ void ServerTableModelTest::theCheckoutTablesShowRecoveryPointsChargesAndWebhooks
     QCOMPARE(keys.rowCount(), 2);
     QCOMPARE(keys.index(0, 3).data().toString(), QStringLiteral("finished"));
     QCOMPARE(keys.index(0, 5).data().toString(), QStringLiteral("ch_1"));
-    QCOMPARE(keys.index(1, 3).data().toString(), QStringLiteral("order_created"));
+    QCOMPARE(keys.index(1, 3).data().toString(), QStringLiteral("order created")); // words; the id is in the tip
+    QVERIFY(keys.index(1, 3).data(Qt::ToolTipRole).toString().contains(QStringLiteral("order_created")));
     QCOMPARE(keys.index(1, 5).data().toString(), QStringLiteral("—"));
     QCOMPARE(keys.index(1, 7).data().toString(), QStringLiteral("locked"));
     QCOMPARE(keys.index(0, 0).data(ui::ServerTableModel::HighlightRole).toInt(),
@@ -341,5 +341,64 @@ void ServerTableModelTest::theCheckoutTablesShowRecoveryPointsChargesAndWebhooks
     QAbstractItemModelTester webhooksTester(&webhooks, QAbstractItemModelTester::FailureReportingMode::QtTest);
     webhooks.setState(*state);
     QCOMPARE(webhooks.rowCount(), 2);
-    QCOMPARE(webhooks.index(1, 2).data().toString(), QStringLiteral("no-change"));
+    QCOMPARE(webhooks.index(1, 2).data().toString(), QStringLiteral("no change"));
+    QCOMPARE(webhooks.index(1, 2).data(Qt::ToolTipRole).toString(), QStringLiteral("no-change"));
+    QCOMPARE(webhooks.index(1, 1).data().toString(), QStringLiteral("charge.succeeded")); // the gateway's id
 }
+
+void ServerTableModelTest::czechShowsServerValuesInCzechAndIdsAsTheyAre()
+{
+    // A translator of our own (not Translations::install), so it goes away with this test.
+    QTranslator czech;
+    QVERIFY(czech.load(QStringLiteral(":/onceorder/i18n/onceorder_cs.qm")));
+    QVERIFY(QCoreApplication::installTranslator(&czech));
+    const QByteArray json = R"({"keys":[
+     {"client_id":"A","idem_key":"k1","fingerprint":"ab","status":"completed","response_code":201,"order_id":1,
+      "created_at":"2026-12-02T09:00:00.000Z","expires_at":"2026-12-03T09:00:00.000Z"}],
+     "orders":[{"order_id":1,"status":"placed","cart_id":"cart-1","items":[{"product":"kniha","quantity":1}],
+                "created_at":"2026-12-02T09:00:00.000Z","client_id":"A","idem_key":"k1"},
+               {"order_id":2,"status":"pending","cart_id":"cart-2","items":[{"product":"kniha","quantity":1}],
+                "created_at":"2026-12-02T09:00:01.000Z","client_id":"A","idem_key":"k2"}],
+     "products":[],
+     "checkout_keys":[{"id":1,"client_id":"A","idem_key":"pay-1","recovery_point":"payment_charged","order_id":2,
+                       "charge_id":"ch_1","response_code":null,"locked":false}],
+     "payments":[{"charge_id":"ch_1","order_id":2,"amount":19900,"source":"checkout"}],
+     "webhook_events":[{"event_id":"evt_1","type":"charge.succeeded","effect":"duplicate"}],
+     "gateway":{"charges":[{"charge_id":"ch_1","idempotency_key":"g-1","amount":19900,"method":"card",
+                            "outcome":"succeeded"}]}})";
+    const auto state = core::ServerState::fromJson(json);
+    QVERIFY(state);
+
+    ui::ServerTableModel orders(ui::ServerTableModel::Table::Orders);
+    orders.setState(*state);
+    QCOMPARE(orders.headerData(3, Qt::Horizontal).toString(), QStringLiteral("Stav"));
+    QCOMPARE(orders.index(0, 3).data().toString(), QStringLiteral("vytvořena"));
+    QCOMPARE(orders.index(1, 3).data().toString(), QStringLiteral("čeká na platbu"));
+    QCOMPARE(orders.index(0, 3).data(Qt::ToolTipRole).toString(), QStringLiteral("placed"));
+    QCOMPARE(orders.index(0, 4).data().toString(), QStringLiteral("cart-1")); // ids stay as they are
+
+    ui::ServerTableModel keys(ui::ServerTableModel::Table::Keys);
+    keys.setState(*state);
+    QCOMPARE(keys.index(0, 2).data().toString(), QStringLiteral("dokončeno"));
+    QCOMPARE(keys.index(0, 1).data().toString(), QStringLiteral("k1"));
+
+    ui::ServerTableModel checkout(ui::ServerTableModel::Table::CheckoutKeys);
+    checkout.setState(*state);
+    QCOMPARE(checkout.index(0, 3).data().toString(), QStringLiteral("platba stržena"));
+    QVERIFY(checkout.index(0, 3).data(Qt::ToolTipRole).toString().contains(QStringLiteral("payment_charged")));
+
+    ui::ServerTableModel charges(ui::ServerTableModel::Table::Charges);
+    charges.setState(*state);
+    QCOMPARE(charges.index(0, 3).data().toString(), QStringLiteral("karta"));
+    QCOMPARE(charges.index(0, 4).data().toString(), QStringLiteral("strženo"));
+    QCOMPARE(charges.index(0, 5).data().toString(), QStringLiteral("pokladna"));
+
+    ui::ServerTableModel webhooks(ui::ServerTableModel::Table::Webhooks);
+    webhooks.setState(*state);
+    QCOMPARE(webhooks.index(0, 2).data().toString(), QStringLiteral("opakování, ignorováno"));
+    QCOMPARE(webhooks.index(0, 1).data().toString(), QStringLiteral("charge.succeeded"));
+    QCOMPARE(webhooks.index(0, 0).data().toString(), QStringLiteral("evt_1"));
+}
+
+QTEST_MAIN(ServerTableModelTest)
+#include "ServerTableModelTest.moc"

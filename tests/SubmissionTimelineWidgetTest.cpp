@@ -2,6 +2,7 @@
 #include "SubmissionTimelineWidget.h"
 #include "retry/Clock.h"
 
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -89,6 +90,10 @@ void SubmissionTimelineWidgetTest::showsEveryAttemptWithItsOutcomeStatusReplayAn
     QCOMPARE(table->item(0, 3)->text(), QStringLiteral("maybe sent"));
     QVERIFY(table->item(0, 7)->text().contains(QStringLiteral("Operation canceled")));
     QVERIFY(table->item(0, 7)->text().contains(QStringLiteral("backoff 2^0, full jitter")));
+    // The long "Why" wraps (it is never cut off) and its tooltip holds the whole text.
+    QVERIFY(table->wordWrap());
+    QCOMPARE(table->horizontalHeader()->sectionResizeMode(7), QHeaderView::Stretch);
+    QVERIFY(table->item(0, 7)->toolTip().contains(QStringLiteral("backoff 2^0, full jitter")));
     QCOMPARE(table->item(0, 6)->text(), QStringLiteral("0.8 s"));
     QCOMPARE(table->item(1, 4)->text(), QStringLiteral("503"));
     QCOMPARE(table->item(1, 3)->text(), QStringLiteral("retry later"));

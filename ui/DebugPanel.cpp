@@ -1,5 +1,7 @@
 #include "DebugPanel.h"
 
+#include "PresentationZoom.h"
+
 #include "server/DebugControls.h"
 #include "server/ServerState.h"
 
@@ -431,11 +433,11 @@ void DebugPanel::setServerState(const core::ServerState& state)
     const QString alert = QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }");
     if (!armed(state.fault)) {
         m_armedLabel->setText(tr("Armed: nothing"));
-        m_armedLabel->setStyleSheet(QString());
+        PresentationZoom::setStyleSheetKeepingZoom(m_armedLabel, QString());
     } else {
         m_armedLabel->setText(
             tr("Armed: %1 for the next %n request(s)", nullptr, state.fault.remaining).arg(state.fault.fault));
-        m_armedLabel->setStyleSheet(alert);
+        PresentationZoom::setStyleSheetKeepingZoom(m_armedLabel, alert);
     }
     QStringList gateway;
     if (armed(state.checkoutFault)) {
@@ -448,7 +450,7 @@ void DebugPanel::setServerState(const core::ServerState& state)
     }
     m_gatewayArmedLabel->setText(gateway.isEmpty() ? tr("Armed: nothing")
                                                    : tr("Armed: %1").arg(gateway.join(QStringLiteral("; "))));
-    m_gatewayArmedLabel->setStyleSheet(gateway.isEmpty() ? QString() : alert);
+    PresentationZoom::setStyleSheetKeepingZoom(m_gatewayArmedLabel, gateway.isEmpty() ? QString() : alert);
 }
 
 QString DebugPanel::networkModeLabel(const QString& mode)
@@ -484,8 +486,9 @@ void DebugPanel::applyNetworkMode()
 void DebugPanel::showResult(const QString& text, bool ok)
 {
     m_resultLabel->setText(text);
-    m_resultLabel->setStyleSheet(ok ? QStringLiteral("QLabel { color: #1e7d3a; }")
-                                    : QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
+    PresentationZoom::setStyleSheetKeepingZoom(m_resultLabel,
+                                               ok ? QStringLiteral("QLabel { color: #1e7d3a; }")
+                                                  : QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
 }
 
 } // namespace onceorder::ui

@@ -1,8 +1,10 @@
 #include "MainWindow.h"
 
 #include "DebugPanel.h"
+#include "PresentationZoom.h"
 #include "ScenarioDialog.h"
 #include "ServerTablesDock.h"
+#include "ServerWords.h"
 #include "SubmissionTimelineWidget.h"
 #include "server/DebugControls.h"
 #include "server/ServerMonitor.h"
@@ -53,23 +55,6 @@ QTableWidgetItem* numberItem(qint64 value)
     return item;
 }
 
-QString orderStatusText(const QString& status)
-{
-    if (status == u"placed") {
-        return MainWindow::tr("placed");
-    }
-    if (status == u"paid") {
-        return MainWindow::tr("paid");
-    }
-    if (status == u"pending") {
-        return MainWindow::tr("awaiting payment");
-    }
-    if (status == u"payment_failed") {
-        return MainWindow::tr("payment failed");
-    }
-    return status;
-}
-
 bool sameProducts(const QList<core::Product>& a, const QList<core::Product>& b)
 {
     return std::equal(a.cbegin(), a.cend(), b.cbegin(), b.cend(), [](const core::Product& x, const core::Product& y) {
@@ -79,8 +64,8 @@ bool sameProducts(const QList<core::Product>& a, const QList<core::Product>& b)
 
 QString badge(const QString& background)
 {
-    return QStringLiteral("QLabel { background: %1; color: white; border-radius: 6px; padding: 6px 14px; "
-                          "font-size: 15pt; font-weight: bold; }")
+    // No font-size here: the badge's font is set on the label, so the presentation zoom can scale it.
+    return QStringLiteral("QLabel { background: %1; color: white; border-radius: 6px; padding: 6px 14px; }")
         .arg(background);
 }
 
@@ -136,8 +121,13 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     resizeDocks({m_tablesDock}, {230}, Qt::Vertical);
     resizeDocks({m_debugPanel}, {470}, Qt::Horizontal);
     auto* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("viewMenu"));
     view->addAction(m_tablesDock->toggleViewAction());
     view->addAction(m_debugPanel->toggleViewAction());
+    view->addSeparator();
+    // Last, once every widget exists: it scales what is there, at the zoom remembered from the last start.
+    m_zoom = new PresentationZoom(this);
+    m_zoom->addActionsTo(view);
     // Each scenario plays on its own fresh server and conditioner, so the session's data is never touched.
     auto* scenarios = menuBar()->addMenu(tr("&Scenarios"));
     scenarios->setObjectName(QStringLiteral("scenariosMenu"));
@@ -145,6 +135,7 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
         connect(scenarios->addAction(scenario.title), &QAction::triggered, this, [this, scenario] {
             auto* dialog = new ScenarioDialog(scenario, this);
             dialog->setAttribute(Qt::WA_DeleteOnClose);
+            m_zoom->applyTo(dialog);
             dialog->show();
             dialog->play();
         });
@@ -176,7 +167,8 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     }
     connect(session, &core::ClientSession::serverFailed, this, [this](const QString& reason) {
         m_serverLabel->setText(tr("● Server failed: %1").arg(reason));
-        m_serverLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
+        PresentationZoom::setStyleSheetKeepingZoom(m_serverLabel,
+                                                   QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
     });
     connect(session->engine(), &core::SubmissionEngine::submissionChanged, this, &MainWindow::showSubmission);
     connect(m_monitor, &core::ServerMonitor::productsReceived, this, &MainWindow::showProducts);
@@ -214,6 +206,10 @@ QWidget* MainWindow::buildHeader()
     m_identityLabel->setStyleSheet(badge(client == u"A"       ? QStringLiteral("#1c64b4")
                                              : client == u"B" ? QStringLiteral("#8e3fb0")
                                                               : QStringLiteral("#5f6368")));
+    QFont badgeFont = m_identityLabel->font();
+    badgeFont.setPointSize(15);
+    badgeFont.setBold(true);
+    m_identityLabel->setFont(badgeFont);
     m_serverUrlLabel->setObjectName(QStringLiteral("serverUrlLabel"));
     m_serverUrlLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* header = new QWidget;
@@ -262,11 +258,10 @@ QWidget* MainWindow::buildCart()
     m_orderButton->setDefault(true);
     m_orderButton->setMinimumHeight(48);
     m_orderButton->setToolTip(tr("Send the cart with its Idempotency-Key; clicking again re-sends the same key"));
-    m_orderButton->setStyleSheet(
-        QStringLiteral("QPushButton { background: #1e7d3a; color: white; font-size: 14pt; font-weight: bold; "
-                       "border-radius: 6px; padding: 6px 18px; }"
-                       "QPushButton:disabled { background: #c8d3cb; color: #f4f4f4; }"
-                       "QPushButton:pressed { background: #165c2b; }"));
+    m_orderButton->setStyleSheet(QStringLiteral("QPushButton { background: #1e7d3a; color: white; "
+                                                "border-radius: 6px; padding: 6px 18px; }"
+                                                "QPushButton:disabled { background: #c8d3cb; color: #f4f4f4; }"
+                                                "QPushButton:pressed { background: #165c2b; }"));
     m_resultLabel->setObjectName(QStringLiteral("resultLabel"));
     m_resultLabel->setWordWrap(true);
     m_resultLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -286,6 +281,7 @@ QWidget* MainWindow::buildCart()
     QFont orderFont = m_orderButton->font();
     orderFont.setPointSize(14);
     orderFont.setBold(true);
+    m_orderButton->setFont(orderFont); // on the button, not in its style sheet: the presentation zoom scales it
     const QFontMetrics orderMetrics(orderFont);
     m_orderButton->setMinimumWidth(
         std::max(orderMetrics.horizontalAdvance(tr("Order")), orderMetrics.horizontalAdvance(tr("Order and pay"))) +
@@ -316,7 +312,8 @@ void MainWindow::onServerReady()
 {
     const QString url = m_session->api()->baseUrl().toString();
     m_serverLabel->setText(m_session->usesBundledServer() ? tr("● Bundled server up") : tr("● Server: external"));
-    m_serverLabel->setStyleSheet(QStringLiteral("QLabel { color: #1e7d3a; font-weight: bold; }"));
+    PresentationZoom::setStyleSheetKeepingZoom(m_serverLabel,
+                                               QStringLiteral("QLabel { color: #1e7d3a; font-weight: bold; }"));
     m_serverUrlLabel->setText(url);
     m_monitor->refreshAll();
     if (!m_resumed) {
@@ -330,7 +327,8 @@ void MainWindow::onServerReady()
 void MainWindow::onServerDown()
 {
     m_serverLabel->setText(tr("● Bundled server down — restarting…"));
-    m_serverLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
+    PresentationZoom::setStyleSheetKeepingZoom(m_serverLabel,
+                                               QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
 }
 
 void MainWindow::showOrders(const QList<core::ServerOrderRow>& orders)
@@ -340,7 +338,7 @@ void MainWindow::showOrders(const QList<core::ServerOrderRow>& orders)
         const auto& order = orders.at(row);
         m_ordersTable->setItem(row, 0, numberItem(order.orderId));
         m_ordersTable->setItem(row, 1, new QTableWidgetItem(order.items));
-        m_ordersTable->setItem(row, 2, new QTableWidgetItem(orderStatusText(order.status)));
+        m_ordersTable->setItem(row, 2, new QTableWidgetItem(ServerWords::orderStatus(order.status)));
         const QDateTime created = QDateTime::fromString(order.createdAt, Qt::ISODateWithMs);
         m_ordersTable->setItem(row, 3,
                                new QTableWidgetItem(created.isValid()
@@ -473,7 +471,7 @@ void MainWindow::showSubmission(const core::Submission& submission)
         break;
     }
     m_resultLabel->setText(text);
-    m_resultLabel->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(colour));
+    PresentationZoom::setStyleSheetKeepingZoom(m_resultLabel, QStringLiteral("QLabel { color: %1; }").arg(colour));
     if (ofThisCart) {
         setCartEditable(submission.state != core::SubmissionState::Pending);
     }
@@ -494,14 +492,15 @@ void MainWindow::showSubmission(const core::Submission& submission)
 void MainWindow::setPendingCount(int count)
 {
     m_pendingLabel->setText(tr("Pending submissions: %1").arg(count));
-    m_pendingLabel->setStyleSheet(count > 0 ? QStringLiteral("QLabel { color: #8a4b00; font-weight: bold; }")
-                                            : QString());
+    PresentationZoom::setStyleSheetKeepingZoom(
+        m_pendingLabel, count > 0 ? QStringLiteral("QLabel { color: #8a4b00; font-weight: bold; }") : QString());
 }
 
 void MainWindow::setConditionerMode(const QString& mode)
 {
     m_conditionerLabel->setText(tr("Network: %1").arg(DebugPanel::networkModeLabel(mode)));
-    m_conditionerLabel->setStyleSheet(
+    PresentationZoom::setStyleSheetKeepingZoom(
+        m_conditionerLabel,
         mode == u"pass" ? QString() : QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
 }
 

@@ -28,6 +28,7 @@ class ServerMonitor;
 namespace onceorder::ui {
 
 class DebugPanel;
+class PresentationZoom;
 class ServerTablesDock;
 class SubmissionTimelineWidget;
 
@@ -42,6 +43,7 @@ public:
     DebugPanel* debugPanel() const { return m_debugPanel; }
     ServerTablesDock* serverTablesDock() const { return m_tablesDock; }
     core::ServerMonitor* serverMonitor() const { return m_monitor; }
+    PresentationZoom* zoom() const { return m_zoom; }
 
     // "A" for demo-key-A: who the server thinks is ordering.
     static QString clientName(const QString& apiKey);
@@ -99,6 +101,7 @@ private:
     QLabel* m_serverLabel;
     QLabel* m_conditionerLabel;
     QLabel* m_pendingLabel;
+    PresentationZoom* m_zoom = nullptr;
 };
 
 } // namespace onceorder::ui

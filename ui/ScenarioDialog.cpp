@@ -1,6 +1,10 @@
 #include "ScenarioDialog.h"
 
+#include "ScenarioChartBuilder.h"
+#include "ScenarioChartExporter.h"
 #include "teaching/ScenarioRunner.h"
+
+#include <QChartView>
 
 #include <QColor>
 #include <QDialogButtonBox>
@@ -13,6 +17,8 @@
 #include <QSaveFile>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace onceorder::ui {
 
@@ -32,6 +38,7 @@ ScenarioDialog::ScenarioDialog(core::Scenario scenario, QWidget* parent)
     , m_runner(new core::ScenarioRunner(this))
     , m_status(new QLabel(this))
     , m_table(new QTableWidget(0, 5, this))
+    , m_chartView(new QChartView(this))
     , m_playButton(new QPushButton(tr("Play again"), this))
     , m_exportButton(new QPushButton(tr("Export…"), this))
 {
@@ -51,7 +58,12 @@ ScenarioDialog::ScenarioDialog(core::Scenario scenario, QWidget* parent)
     layout->addWidget(explanation);
     layout->addWidget(m_status);
     layout->addWidget(m_table, 1);
+    layout->addWidget(m_chartView, 1);
     layout->addWidget(buttons);
+    m_chartView->setObjectName(QStringLiteral("scenarioChart"));
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumHeight(300);
+    m_chartView->hide();
     resize(1100, 520);
 
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -92,6 +104,15 @@ void ScenarioDialog::showResult(const core::ScenarioResult& result)
             m_table->setItem(row, column, item);
         }
     }
+    if (!result.chart.isEmpty()) {
+        QChart* previous = m_chartView->chart();
+        m_chartView->setChart(ScenarioChartBuilder::build(result.chart)); // the view owns the new one
+        delete previous;
+        if (m_chartView->isHidden()) {
+            m_chartView->show();
+            resize(width(), std::max(height(), 860));
+        }
+    }
     m_status->setText(result.error.isEmpty() ? (result.passed() ? tr("PASS in %1 s") : tr("FAIL in %1 s"))
                                                    .arg(static_cast<double>(result.elapsedMs) / 1000.0, 0, 'f', 1)
                                              : tr("Could not finish: %1").arg(result.error));
@@ -110,6 +131,15 @@ void ScenarioDialog::exportResult()
     if (!writeFile(dir.filePath(m_result.id + QStringLiteral(".md")), m_result.toMarkdown()) ||
         !writeFile(dir.filePath(m_result.id + QStringLiteral(".csv")), m_result.toCsv())) {
         QMessageBox::warning(this, windowTitle(), tr("The table could not be written to %1.").arg(folder));
+        return;
+    }
+    if (!m_result.chart.isEmpty()) {
+        ScenarioChartExporter exporter;
+        QString error;
+        if (!exporter.write(m_result.chart, dir.filePath(m_result.id + QStringLiteral(".png")),
+                            dir.filePath(m_result.id + QStringLiteral(".svg")), &error)) {
+            QMessageBox::warning(this, windowTitle(), error);
+        }
     }
 }
 

@@ -1,11 +1,15 @@
 // ScenarioDialog: plays one teaching scenario on its own fresh stack (a ScenarioRunner) and shows the paragraph
-// beside it and, once it has run, the verdict table; the table can be exported as Markdown and CSV for slides.
+// beside it and, once it has run, the verdict table and its chart (if it measured one); the table can be exported as
+// Markdown and CSV for slides, the chart as PNG and SVG.
 #pragma once
 
 #include "teaching/Scenario.h"
 
 #include <QDialog>
 
+QT_BEGIN_NAMESPACE
+class QChartView;
+QT_END_NAMESPACE
 class QLabel;
 class QPushButton;
 class QTableWidget;
@@ -26,6 +30,8 @@ public:
     // Starts (or restarts) the scenario.
     void play();
     QTableWidget* table() const { return m_table; }
+    // Shown when the scenario measured a series (the thundering herd); hidden otherwise.
+    QChartView* chartView() const { return m_chartView; }
     const core::ScenarioResult& result() const { return m_result; }
 
 Q_SIGNALS:
@@ -40,6 +46,7 @@ private:
     core::ScenarioRunner* m_runner;
     QLabel* m_status;
     QTableWidget* m_table;
+    QChartView* m_chartView;
     QPushButton* m_playButton;
     QPushButton* m_exportButton;
 };

@@ -1,5 +1,7 @@
 #include "ServerTableModel.h"
 
+#include "ServerWords.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
@@ -55,7 +57,7 @@ QList<ServerTableModel::Row> ServerTableModel::rowsOf(const core::ServerState& s
             Row row;
             row.cells = {key.clientId,
                          shortKey(key.key),
-                         key.status == u"completed" ? tr("completed") : tr("in progress"),
+                         ServerWords::keyStatus(key.status),
                          key.fingerprint.left(12),
                          key.responseCode ? QString::number(key.responseCode) : QStringLiteral("—"),
                          key.orderId ? QString::number(key.orderId) : QStringLiteral("—"),
@@ -79,13 +81,13 @@ QList<ServerTableModel::Row> ServerTableModel::rowsOf(const core::ServerState& s
             row.cells = {QString::number(order.orderId),
                          order.clientId,
                          order.items,
-                         order.status,
+                         ServerWords::orderStatus(order.status),
                          shortKey(order.cartId),
                          order.idempotencyKey.isEmpty() ? tr("(none)") : shortKey(order.idempotencyKey),
                          localTime(order.createdAt)};
             const QString duplicate =
                 sameCart > 1 ? tr("Duplicate: this cart was ordered %n times", nullptr, sameCart) : QString();
-            row.toolTips = {duplicate,      QString(), QString(), QString(), order.cartId, order.idempotencyKey,
+            row.toolTips = {duplicate,      QString(), QString(), order.status, order.cartId, order.idempotencyKey,
                             order.createdAt};
             row.highlight = sameCart > 1 ? Highlight::Warning : Highlight::None;
             rows.append(row);
@@ -107,13 +109,14 @@ QList<ServerTableModel::Row> ServerTableModel::rowsOf(const core::ServerState& s
             row.cells = {QString::number(key.id),
                          key.clientId,
                          shortKey(key.key),
-                         key.recoveryPoint,
+                         ServerWords::recoveryPoint(key.recoveryPoint),
                          key.orderId ? QString::number(key.orderId) : QStringLiteral("—"),
                          key.chargeId.isEmpty() ? QStringLiteral("—") : key.chargeId,
                          key.responseCode ? QString::number(key.responseCode) : QStringLiteral("—"),
                          key.locked ? tr("locked") : QString()};
-            row.toolTips = {tr("The gateway's key is derived from this row id"), QString(), key.key,
-                            tr("The last finished phase: a retry or the completer resumes after it")};
+            row.toolTips = {
+                tr("The gateway's key is derived from this row id"), QString(), key.key,
+                tr("The last finished phase (%1): a retry or the completer resumes after it").arg(key.recoveryPoint)};
             row.highlight = key.recoveryPoint == u"finished" ? Highlight::None : Highlight::Pending;
             rows.append(row);
         }
@@ -124,11 +127,10 @@ QList<ServerTableModel::Row> ServerTableModel::rowsOf(const core::ServerState& s
             row.cells = {charge.chargeId,
                          shortKey(charge.gatewayKey),
                          money(charge.amountCents),
-                         charge.method,
-                         charge.outcome == u"succeeded"      ? tr("charged")
-                             : charge.outcome == u"declined" ? tr("declined")
-                                                             : charge.outcome,
-                         charge.recordedBy.isEmpty() ? QStringLiteral("—") : charge.recordedBy};
+                         ServerWords::paymentMethod(charge.method),
+                         ServerWords::chargeOutcome(charge.outcome),
+                         charge.recordedBy.isEmpty() ? QStringLiteral("—")
+                                                     : ServerWords::recordedBy(charge.recordedBy)};
             row.toolTips = {QString(), charge.gatewayKey};
             // Money taken that our side has not recorded yet: what the completer or the webhook must settle.
             const bool unrecorded = charge.outcome == u"succeeded" && charge.recordedBy.isEmpty();
@@ -139,7 +141,9 @@ QList<ServerTableModel::Row> ServerTableModel::rowsOf(const core::ServerState& s
     case Table::Webhooks:
         for (const auto& event : state.webhooks) {
             Row row;
-            row.cells = {event.eventId, event.type, event.effect};
+            // The event id and its type are the gateway's identifiers; what the event did is said in words.
+            row.cells = {event.eventId, event.type, ServerWords::webhookEffect(event.effect)};
+            row.toolTips = {QString(), QString(), event.effect};
             rows.append(row);
         }
         break;

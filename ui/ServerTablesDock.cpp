@@ -1,5 +1,7 @@
 #include "ServerTablesDock.h"
 
+#include "PresentationZoom.h"
+
 #include "ServerTableModel.h"
 #include "server/ServerMonitor.h"
 
@@ -143,7 +145,7 @@ void ServerTablesDock::showState(const core::ServerState& state)
     m_statusLabel->setText(tr("Live: %n order(s), %1 key(s); updated %2", nullptr, static_cast<int>(state.totalOrders))
                                .arg(state.totalKeys)
                                .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
-    m_statusLabel->setStyleSheet(QString());
+    PresentationZoom::setStyleSheetKeepingZoom(m_statusLabel, QString());
 }
 
 void ServerTablesDock::showUnavailable(const QString& reason, int httpStatus)
@@ -151,7 +153,7 @@ void ServerTablesDock::showUnavailable(const QString& reason, int httpStatus)
     m_statusLabel->setText(
         httpStatus == 404 ? tr("The server does not show its tables (start it with --debug-endpoints): %1").arg(reason)
                           : tr("Cannot read the server's tables: %1").arg(reason));
-    m_statusLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; }"));
+    PresentationZoom::setStyleSheetKeepingZoom(m_statusLabel, QStringLiteral("QLabel { color: #b3261e; }"));
 }
 
 } // namespace onceorder::ui

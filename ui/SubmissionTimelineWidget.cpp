@@ -1,5 +1,7 @@
 #include "SubmissionTimelineWidget.h"
 
+#include "PresentationZoom.h"
+
 #include "retry/Clock.h"
 
 #include <QApplication>
@@ -107,8 +109,12 @@ SubmissionTimelineWidget::SubmissionTimelineWidget(const core::Clock* clock, QWi
     m_attemptsTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_attemptsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_attemptsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_attemptsTable->horizontalHeader()->setStretchLastSection(true);
-    m_attemptsTable->setWordWrap(false);
+    // "Why" is long (the error and the backoff's reasoning): it takes the rest of the width and wraps onto more lines
+    // instead of being cut, and its tooltip holds the whole text too.
+    m_attemptsTable->horizontalHeader()->setSectionResizeMode(Details, QHeaderView::Stretch);
+    m_attemptsTable->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_attemptsTable->setWordWrap(true);
+    m_attemptsTable->setTextElideMode(Qt::ElideNone);
     m_countdownLabel->setObjectName(QStringLiteral("countdownLabel"));
     QFont countdownFont = m_countdownLabel->font();
     countdownFont.setBold(true);
@@ -150,7 +156,7 @@ void SubmissionTimelineWidget::setSubmission(const core::Submission& submission)
     m_submission = submission;
     m_hasSubmission = true;
     m_stateLabel->setText(stateText(submission));
-    m_stateLabel->setStyleSheet(badgeStyle(submission.state));
+    PresentationZoom::setStyleSheetKeepingZoom(m_stateLabel, badgeStyle(submission.state));
     m_stateLabel->show();
     m_keyEdit->setText(submission.key.isEmpty() ? tr("(no key: the \"no key\" strategy)") : submission.key);
     m_keyEdit->setToolTip(
@@ -248,8 +254,9 @@ void SubmissionTimelineWidget::showAttempts()
                 item->setFont(bold);
                 item->setToolTip(tr("Idempotent-Replayed: true — the server answered from the stored response"));
             }
-            if (column == Details) {
-                item->setToolTip(cells.at(column));
+            if (column == Details && !cells.at(column).isEmpty()) {
+                // Rich text, so a long reason wraps in the tooltip instead of running off the screen.
+                item->setToolTip(QStringLiteral("<p>%1</p>").arg(cells.at(column).toHtmlEscaped()));
             }
             m_attemptsTable->setItem(row, column, item);
         }

@@ -1,5 +1,6 @@
 #include "teaching/Scenario.h"
 
+#include <QLocale>
 #include <QStringList>
 
 #include <algorithm>
@@ -31,7 +32,7 @@ QString verdictText(const VerdictRow& row)
     if (row.expected.isEmpty()) {
         return QStringLiteral("–"); // a set-up row is narrated, not judged
     }
-    return row.pass ? QStringLiteral("PASS") : QStringLiteral("FAIL");
+    return ScenarioResult::verdictName(row.pass);
 }
 
 } // namespace
@@ -42,10 +43,21 @@ bool ScenarioResult::passed() const
         std::all_of(rows.begin(), rows.end(), [](const VerdictRow& row) { return row.pass; });
 }
 
+QString ScenarioResult::verdictName(bool pass)
+{
+    return pass ? tr("PASS") : tr("FAIL");
+}
+
+QStringList ScenarioResult::columnNames()
+{
+    return {tr("step"), tr("response"), tr("orders"), tr("expected"), tr("verdict")};
+}
+
 QString ScenarioResult::toMarkdown() const
 {
+    // The id stays as it is in every language: it is what `--scenario` takes.
     QString text = QStringLiteral("## %1 (`%2`)\n\n%3\n\n").arg(title, id, explanation);
-    text += QStringLiteral("| # | step | response | orders | expected | verdict |\n|---|---|---|---|---|---|\n");
+    text += QStringLiteral("| # | %1 |\n|---|---|---|---|---|---|\n").arg(columnNames().join(QStringLiteral(" | ")));
     for (int i = 0; i < rows.size(); ++i) {
         const VerdictRow& row = rows.at(i);
         text += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 |\n")
@@ -54,17 +66,19 @@ QString ScenarioResult::toMarkdown() const
                          markdownCell(row.expected), verdictText(row));
     }
     if (!error.isEmpty()) {
-        text += QStringLiteral("\n**Could not finish:** %1\n").arg(error);
+        text += QStringLiteral("\n**%1** %2\n").arg(tr("Could not finish:"), error);
     }
-    text += QStringLiteral("\n**%1** in %2 s\n")
-                .arg(passed() ? QStringLiteral("PASS") : QStringLiteral("FAIL"))
-                .arg(static_cast<double>(elapsedMs) / 1000.0, 0, 'f', 1);
+    text += u'\n' +
+        tr("**%1** in %2 s")
+            .arg(verdictName(passed()))
+            .arg(QLocale().toString(static_cast<double>(elapsedMs) / 1000.0, 'f', 1)) +
+        u'\n';
     return text;
 }
 
 QString ScenarioResult::toCsv() const
 {
-    QString text = QStringLiteral("step,response,orders,expected,verdict\n");
+    QString text = columnNames().join(u',') + u'\n';
     for (const VerdictRow& row : rows) {
         text += QStringList {csvCell(row.step), csvCell(row.response), ordersText(row.orders), csvCell(row.expected),
                              verdictText(row)}
@@ -72,7 +86,7 @@ QString ScenarioResult::toCsv() const
             u'\n';
     }
     if (!error.isEmpty()) {
-        text += QStringLiteral("%1,,,,FAIL\n").arg(csvCell(error));
+        text += QStringLiteral("%1,,,,%2\n").arg(csvCell(error), verdictName(false));
     }
     return text;
 }

@@ -1,6 +1,8 @@
 #include "teaching/ScenarioCommand.h"
 
+#include "session/Translations.h"
 #include "teaching/Scenario.h"
+#include "teaching/ScenarioChartWriter.h"
 #include "teaching/ScenarioContext.h"
 #include "teaching/ScenarioRunner.h"
 
@@ -10,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QLocale>
 #include <QSaveFile>
 
 #include <cstdio>
@@ -81,21 +84,63 @@ bool scenarioRequested(int argc, char** argv)
     return false;
 }
 
-int runScenarioCommand(const QStringList& arguments)
+int runScenarioCommand(const QStringList& arguments, ScenarioChartWriter* chartWriter)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Plays the teaching scenarios headless."));
+    parser.addHelpOption();
+    parser.addVersionOption();
     const QCommandLineOption scenario(QStringLiteral("scenario"),
                                       QStringLiteral("A scenario id, a comma-separated list, all, or list."),
                                       QStringLiteral("NAME"));
-    const QCommandLineOption exportDir(QStringLiteral("export-dir"),
-                                       QStringLiteral("Also write each verdict table as Markdown and CSV here."),
-                                       QStringLiteral("DIR"));
+    const QCommandLineOption exportDir(
+        QStringLiteral("export-dir"),
+        QStringLiteral("Also write each verdict table as Markdown and CSV here (and its chart as PNG and SVG)."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption lang(QStringLiteral("lang"),
+                                  QStringLiteral("Language of the tables: en or cs (default: the system's)."),
+                                  QStringLiteral("LANG"));
     parser.addOption(scenario);
     parser.addOption(exportDir);
+    parser.addOption(lang);
+    // The window's other flags are known, so that using one says why it does not apply instead of "unknown option".
+    const QStringList sessionOnly {QStringLiteral("server"), QStringLiteral("api-key"), QStringLiteral("state")};
+    for (const QString& name : sessionOnly) {
+        QCommandLineOption option(name, QString(), QStringLiteral("VALUE"));
+        option.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(option);
+    }
     if (!parser.parse(arguments)) {
         print(parser.errorText() + u'\n', stderr);
         return 64;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        print(parser.helpText() + u'\n');
+        return 0;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        print(
+            QStringLiteral("%1 %2\n").arg(QCoreApplication::applicationName(), QCoreApplication::applicationVersion()));
+        return 0;
+    }
+    const QString language = parser.value(lang);
+    if (parser.isSet(lang) && language != u"en" && language != u"cs") {
+        print(QStringLiteral("onceorder: --lang wants en or cs, got \"%1\"\n").arg(language), stderr);
+        return 64;
+    }
+    if (auto* app = QCoreApplication::instance()) {
+        Translations::install(*app, language);
+    }
+    for (const QString& name : sessionOnly) {
+        if (parser.isSet(name)) {
+            // Refused rather than ignored: a teacher who passes --state or --server expects it to matter.
+            print(ScenarioResult::tr("onceorder: --%1 does not apply to --scenario: every scenario runs on a fresh "
+                                     "temporary state with its own bundled server and demo clients.")
+                          .arg(name) +
+                      u'\n',
+                  stderr);
+            return 64;
+        }
     }
     QStringList names;
     for (const QString& value : parser.values(scenario)) {
@@ -107,10 +152,10 @@ int runScenarioCommand(const QStringList& arguments)
         }
         return 0;
     }
-    return runScenariosHeadless(names, parser.value(exportDir));
+    return runScenariosHeadless(names, parser.value(exportDir), chartWriter);
 }
 
-int runScenariosHeadless(const QStringList& names, const QString& exportDir)
+int runScenariosHeadless(const QStringList& names, const QString& exportDir, ScenarioChartWriter* chartWriter)
 {
     QList<Scenario> chosen;
     const QList<Scenario> all = commandScenarios();
@@ -121,21 +166,23 @@ int runScenariosHeadless(const QStringList& names, const QString& exportDir)
         }
         const auto found = std::find_if(all.begin(), all.end(), [&name](const Scenario& s) { return s.id == name; });
         if (found == all.end()) {
-            print(QStringLiteral("onceorder: unknown scenario \"%1\"; known: all, list, %2\n")
-                      .arg(name, scenarioIds().join(QStringLiteral(", "))),
+            print(ScenarioResult::tr("onceorder: unknown scenario \"%1\"; known: all, list, %2")
+                          .arg(name, scenarioIds().join(QStringLiteral(", "))) +
+                      u'\n',
                   stderr);
             return 64;
         }
         chosen.append(*found);
     }
     if (chosen.isEmpty()) {
-        print(QStringLiteral("onceorder: --scenario needs a name; known: all, list, %1\n")
-                  .arg(scenarioIds().join(QStringLiteral(", "))),
+        print(ScenarioResult::tr("onceorder: --scenario needs a name; known: all, list, %1")
+                      .arg(scenarioIds().join(QStringLiteral(", "))) +
+                  u'\n',
               stderr);
         return 64;
     }
     if (!exportDir.isEmpty() && !QDir().mkpath(exportDir)) {
-        print(QStringLiteral("onceorder: cannot create %1\n").arg(exportDir), stderr);
+        print(ScenarioResult::tr("onceorder: cannot create %1").arg(exportDir) + u'\n', stderr);
         return 64;
     }
 
@@ -151,8 +198,16 @@ int runScenariosHeadless(const QStringList& names, const QString& exportDir)
         print(QStringLiteral("%1\n").arg(result.toMarkdown()));
         if (!exportDir.isEmpty()) {
             const QDir dir(exportDir);
-            const bool ok = writeFile(dir.filePath(result.id + QStringLiteral(".md")), result.toMarkdown()) &&
+            bool ok = writeFile(dir.filePath(result.id + QStringLiteral(".md")), result.toMarkdown()) &&
                 writeFile(dir.filePath(result.id + QStringLiteral(".csv")), result.toCsv());
+            if (!result.chart.isEmpty() && chartWriter != nullptr) {
+                QString error;
+                if (!chartWriter->write(result.chart, dir.filePath(result.id + QStringLiteral(".png")),
+                                        dir.filePath(result.id + QStringLiteral(".svg")), &error)) {
+                    print(QStringLiteral("onceorder: %1\n").arg(error), stderr);
+                    ok = false;
+                }
+            }
             exportFailures += ok ? 0 : 1;
         }
         if (++index < chosen.size()) {
@@ -163,7 +218,7 @@ int runScenariosHeadless(const QStringList& names, const QString& exportDir)
             loop.quit();
         }
     });
-    print(QStringLiteral("# OnceOrder teaching scenarios\n\n"));
+    print(QStringLiteral("# %1\n\n").arg(ScenarioResult::tr("OnceOrder teaching scenarios")));
     runner.run(chosen.first());
     loop.exec();
     // The last scenario's stack (server process, temporary folder) goes away before we report.
@@ -177,17 +232,19 @@ int runScenariosHeadless(const QStringList& names, const QString& exportDir)
             failedIds.append(r.id);
         }
     }
-    QString summary = QStringLiteral("Summary: %1/%2 scenarios passed in %3 s")
+    QString summary = ScenarioResult::tr("Summary: %1/%2 scenarios passed in %3 s")
                           .arg(passed)
                           .arg(results.size())
-                          .arg(static_cast<double>(total.elapsed()) / 1000.0, 0, 'f', 1);
+                          .arg(QLocale().toString(static_cast<double>(total.elapsed()) / 1000.0, 'f', 1));
     if (!failedIds.isEmpty()) {
-        summary += QStringLiteral("; failed: ") + failedIds.join(QStringLiteral(", "));
+        summary += ScenarioResult::tr("; failed: %1").arg(failedIds.join(QStringLiteral(", ")));
     }
     print(summary + u'\n');
     if (exportFailures > 0) {
-        print(QStringLiteral("onceorder: %1 table(s) could not be written to %2\n").arg(exportFailures).arg(exportDir),
-              stderr);
+        print(
+            ScenarioResult::tr("onceorder: %1 table(s) could not be written to %2").arg(exportFailures).arg(exportDir) +
+                u'\n',
+            stderr);
         return 1;
     }
     return failedIds.isEmpty() ? 0 : 1;

@@ -75,6 +75,9 @@ public:
     void setNote(const QString& name, const QVariant& value) { m_notes.insert(name, value); }
     QVariant note(const QString& name) const { return m_notes.value(name); }
     const QList<VerdictRow>& rows() const { return m_rows; }
+    // What the scenario measured for a chart beside its table (empty: no chart).
+    ScenarioChart& chart() { return m_chart; }
+    const ScenarioChart& chart() const { return m_chart; }
 
     // Places a cart through a new SubmissionEngine (the real outbox, retry policy and the conditioner) and calls
     // `done` when it settles. `changed` sees every change of the submission (e.g. to heal the network).
@@ -113,6 +116,7 @@ private:
     QHash<QString, ServerApi*> m_apis;
     QUrl m_serverUrl;
     QList<VerdictRow> m_rows;
+    ScenarioChart m_chart;
     QHash<QString, QVariant> m_notes;
     bool m_failed = false;
     int m_extraServers = 0;

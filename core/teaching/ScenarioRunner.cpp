@@ -71,6 +71,7 @@ void ScenarioRunner::finish(const QString& error)
     result.title = m_scenario.title;
     result.explanation = m_scenario.explanation;
     result.rows = m_context->rows();
+    result.chart = m_context->chart();
     result.error = error;
     result.elapsedMs = m_elapsed.elapsed();
     // The context may be in one of its own callbacks right now: it goes away once control is back in the loop.

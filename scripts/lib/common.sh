@@ -7,10 +7,10 @@ ONCEORDER_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 ONCEORDER_PACKAGES=(
     build-essential cmake ninja-build pkg-config clang-format
     clang libclang-rt-14-dev
-    qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-l10n-tools qt6-charts-dev libqt6opengl6-dev
+    qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-l10n-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
     libcpp-httplib-dev libsqlitecpp-dev libsqlite3-dev prometheus-cpp-dev libssl-dev
     libgtest-dev libgmock-dev libbenchmark-dev
-    xvfb xauth wrk
+    xvfb xauth imagemagick wrk
 )
 
 # Only scripts/coverage needs these; scripts/test and scripts/demo do not install them.

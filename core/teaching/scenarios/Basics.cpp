@@ -17,32 +17,32 @@ Scenario theArticleTable()
 {
     const QString k1 = QStringLiteral("K1");
     return {QStringLiteral("the-article-table"),
-            QStringLiteral("The article's table"),
-            QStringLiteral(
+            ScenarioText::tr("The article's table"),
+            ScenarioText::tr(
                 "The server's rules in six requests. The first request with a key places an order and stores the "
                 "answer; the same key with the same data (even with the fields in another order) gets the stored "
                 "answer back, marked Idempotent-Replayed; the same key with other data is refused with 422 and "
                 "nothing changes; another client's K1 is its own key (keys are scoped per client); a POST without "
                 "a key is refused before anything is stored."),
-            {requestStep(QStringLiteral("A: POST /orders, K1, kniha × 1"), kClientA, k1, kBook,
-                         QStringLiteral("201, a new order"), 1, created),
-             requestStep(QStringLiteral("A: the same again, K1"), kClientA, k1, kBook,
-                         QStringLiteral("201 order 1 replayed, no new order"), 1,
+            {requestStep(ScenarioText::tr("A: POST /orders, K1, kniha × 1"), kClientA, k1, kBook,
+                         ScenarioText::tr("201, a new order"), 1, created),
+             requestStep(ScenarioText::tr("A: the same again, K1"), kClientA, k1, kBook,
+                         ScenarioText::tr("201 order 1 replayed, no new order"), 1,
                          [](const HttpReply& r) { return replayOf(r, 1); }),
-             requestStep(QStringLiteral("A: K1, same data, fields in another order"), kClientA, k1, kBookReordered,
-                         QStringLiteral("201 order 1 replayed (same fingerprint)"), 1,
+             requestStep(ScenarioText::tr("A: K1, same data, fields in another order"), kClientA, k1, kBookReordered,
+                         ScenarioText::tr("201 order 1 replayed (same fingerprint)"), 1,
                          [](const HttpReply& r) { return replayOf(r, 1); }),
-             requestStep(QStringLiteral("A: K1, kniha × 2"), kClientA, k1, kBookTwo,
-                         QStringLiteral("422 idempotency-key-reused, nothing changes"), 1,
+             requestStep(ScenarioText::tr("A: K1, kniha × 2"), kClientA, k1, kBookTwo,
+                         ScenarioText::tr("422 idempotency-key-reused, nothing changes"), 1,
                          [](const HttpReply& r) {
                              return r.status == 422 &&
                                  ScenarioContext::problemTypeOf(r) == u"/problems/idempotency-key-reused";
                          }),
-             requestStep(QStringLiteral("B: POST /orders, K1, kniha × 1"), kClientB, k1, kBook,
-                         QStringLiteral("201, B's own order"), 2,
+             requestStep(ScenarioText::tr("B: POST /orders, K1, kniha × 1"), kClientB, k1, kBook,
+                         ScenarioText::tr("201, B's own order"), 2,
                          [](const HttpReply& r) { return created(r) && ScenarioContext::orderIdOf(r) != 1; }),
-             requestStep(QStringLiteral("A: POST /orders without Idempotency-Key"), kClientA, {}, kBook,
-                         QStringLiteral("400 missing-idempotency-key, nothing stored"), 2, [](const HttpReply& r) {
+             requestStep(ScenarioText::tr("A: POST /orders without Idempotency-Key"), kClientA, {}, kBook,
+                         ScenarioText::tr("400 missing-idempotency-key, nothing stored"), 2, [](const HttpReply& r) {
                              return r.status == 400 &&
                                  ScenarioContext::problemTypeOf(r) == u"/problems/missing-idempotency-key";
                          })}};
@@ -51,8 +51,8 @@ Scenario theArticleTable()
 Scenario doubleClick()
 {
     return {QStringLiteral("double-click"),
-            QStringLiteral("Double click"),
-            QStringLiteral(
+            ScenarioText::tr("Double click"),
+            ScenarioText::tr(
                 "An impatient user clicks twice: two requests with one key reach the server at the same moment. The "
                 "key row is the transaction's first write and duplicates queue behind the writer lock, so the second "
                 "request waits, then finds the stored answer: one order, and both clicks see the same order id."),
@@ -61,8 +61,8 @@ Scenario doubleClick()
                     const bool ok = r.size() == 2 && r[0].status == 201 && r[1].status == 201 &&
                         ScenarioContext::orderIdOf(r[0]) == ScenarioContext::orderIdOf(r[1]) &&
                         (r[0].replayed != r[1].replayed);
-                    c.verdict(QStringLiteral("A: 2 × POST /orders, one key, at once"), describeAll(r),
-                              QStringLiteral("201 and 201 replayed, one order id"), ok, 1, next);
+                    c.verdict(ScenarioText::tr("A: 2 × POST /orders, one key, at once"), describeAll(r),
+                              ScenarioText::tr("201 and 201 replayed, one order id"), ok, 1, next);
                 });
             }}};
 }
@@ -70,16 +70,16 @@ Scenario doubleClick()
 Scenario lostResponse()
 {
     return {QStringLiteral("lost-response"),
-            QStringLiteral("Lost response"),
-            QStringLiteral(
+            ScenarioText::tr("Lost response"),
+            ScenarioText::tr(
                 "The server commits the order but its answer is lost on the way back (the conditioner drops it). "
                 "The client cannot tell this from a request that never arrived, so it retries with the same key: "
                 "the server recognises the key and replays the stored answer. One order, and the client learns its "
                 "id."),
-            {conditionerStep(ConditionerMode::DropResponse, QStringLiteral("the next answer is dropped")),
+            {conditionerStep(ConditionerMode::DropResponse, ScenarioText::tr("the next answer is dropped")),
              submitStep(
-                 QStringLiteral("the client's submission"), cartOf(QStringLiteral("cart-lost")),
-                 QStringLiteral("placed by a replayed retry, one order"), 1,
+                 ScenarioText::tr("the client's submission"), cartOf(QStringLiteral("cart-lost")),
+                 ScenarioText::tr("placed by a replayed retry, one order"), 1,
                  [](const Submission& s) {
                      return s.state == SubmissionState::Placed && s.replayed && s.attempts.size() == 2 &&
                          s.attempts[0].outcome == AttemptOutcome::MaybeSent;
@@ -89,75 +89,75 @@ Scenario lostResponse()
 
 Scenario clientCrash()
 {
-    return {QStringLiteral("client-crash"),
-            QStringLiteral("Client crash after sending"),
-            QStringLiteral(
-                "onceorder-cli stores the key and the exact request bytes before sending, then is killed (SIGKILL) "
-                "right after the request went out. Whether the order exists is unknown to it. On restart, "
-                "`onceorder-cli resume` sends the stored request again with the stored key: if the server had "
-                "placed it, the answer is a replay; either way there is exactly one order."),
-            {[](ScenarioContext& c, Next next) {
-                 QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-                 env.insert(QStringLiteral("ONCEORDER_CRASH_AT"), QStringLiteral("after-send"));
-                 const QString cli =
-                     QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("onceorder-cli"));
-                 const QString state = QDir(c.stateDir()).filePath(QStringLiteral("cli"));
-                 c.setNote(QStringLiteral("cli"), cli);
-                 c.setNote(QStringLiteral("state"), state);
-                 c.runProcess(cli,
-                              {QStringLiteral("submit"), QStringLiteral("--product"), QStringLiteral("kniha"),
-                               QStringLiteral("--cart-id"), QStringLiteral("cart-crash"), QStringLiteral("--server"),
-                               c.serverUrl().toString(), QStringLiteral("--state"), state},
-                              env, [&c, next](bool crashed, int, const QByteArray&) {
-                                  c.verdictIf(
-                                      QStringLiteral("onceorder-cli submit, killed after send"),
-                                      crashed ? QStringLiteral("killed, no answer read")
-                                              : QStringLiteral("exited normally"),
-                                      QStringLiteral("killed; 0 or 1 orders: the client cannot know"), crashed,
-                                      [](int orders) { return orders <= 1; }, next);
-                              });
-             },
-             [](ScenarioContext& c, Next next) {
-                 QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-                 env.remove(QStringLiteral("ONCEORDER_CRASH_AT"));
-                 c.runProcess(c.note(QStringLiteral("cli")).toString(),
-                              {QStringLiteral("resume"), QStringLiteral("--server"), c.serverUrl().toString(),
-                               QStringLiteral("--state"), c.note(QStringLiteral("state")).toString(),
-                               QStringLiteral("--base-delay-ms"), QStringLiteral("20"),
-                               QStringLiteral("--max-delay-ms"), QStringLiteral("200")},
-                              env, [&c, next](bool crashed, int exitCode, const QByteArray& out) {
-                                  const QJsonObject line = QJsonDocument::fromJson(out.trimmed()).object();
-                                  const bool ok = !crashed && exitCode == 0 &&
-                                      line.value(QStringLiteral("state")).toString() == u"placed";
-                                  c.verdict(QStringLiteral("onceorder-cli resume, the stored key"),
-                                            QString::fromUtf8(out.trimmed()),
-                                            QStringLiteral("placed (replayed if the first one got through), one order"),
-                                            ok, 1, next);
-                              });
-             }}};
+    return {
+        QStringLiteral("client-crash"),
+        ScenarioText::tr("Client crash after sending"),
+        ScenarioText::tr(
+            "onceorder-cli stores the key and the exact request bytes before sending, then is killed (SIGKILL) "
+            "right after the request went out. Whether the order exists is unknown to it. On restart, "
+            "`onceorder-cli resume` sends the stored request again with the stored key: if the server had "
+            "placed it, the answer is a replay; either way there is exactly one order."),
+        {[](ScenarioContext& c, Next next) {
+             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+             env.insert(QStringLiteral("ONCEORDER_CRASH_AT"), QStringLiteral("after-send"));
+             const QString cli = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("onceorder-cli"));
+             const QString state = QDir(c.stateDir()).filePath(QStringLiteral("cli"));
+             c.setNote(QStringLiteral("cli"), cli);
+             c.setNote(QStringLiteral("state"), state);
+             c.runProcess(cli,
+                          {QStringLiteral("submit"), QStringLiteral("--product"), QStringLiteral("kniha"),
+                           QStringLiteral("--cart-id"), QStringLiteral("cart-crash"), QStringLiteral("--server"),
+                           c.serverUrl().toString(), QStringLiteral("--state"), state},
+                          env, [&c, next](bool crashed, int, const QByteArray&) {
+                              c.verdictIf(
+                                  ScenarioText::tr("onceorder-cli submit, killed after send"),
+                                  crashed ? ScenarioText::tr("killed, no answer read")
+                                          : ScenarioText::tr("exited normally"),
+                                  ScenarioText::tr("killed; 0 or 1 orders: the client cannot know"), crashed,
+                                  [](int orders) { return orders <= 1; }, next);
+                          });
+         },
+         [](ScenarioContext& c, Next next) {
+             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+             env.remove(QStringLiteral("ONCEORDER_CRASH_AT"));
+             c.runProcess(c.note(QStringLiteral("cli")).toString(),
+                          {QStringLiteral("resume"), QStringLiteral("--server"), c.serverUrl().toString(),
+                           QStringLiteral("--state"), c.note(QStringLiteral("state")).toString(),
+                           QStringLiteral("--base-delay-ms"), QStringLiteral("20"), QStringLiteral("--max-delay-ms"),
+                           QStringLiteral("200")},
+                          env, [&c, next](bool crashed, int exitCode, const QByteArray& out) {
+                              const QJsonObject line = QJsonDocument::fromJson(out.trimmed()).object();
+                              const bool ok = !crashed && exitCode == 0 &&
+                                  line.value(QStringLiteral("state")).toString() == u"placed";
+                              c.verdict(ScenarioText::tr("onceorder-cli resume, the stored key"),
+                                        QString::fromUtf8(out.trimmed()),
+                                        ScenarioText::tr("placed (replayed if the first one got through), one order"),
+                                        ok, 1, next);
+                          });
+         }}};
 }
 
 Scenario serverCrash()
 {
     return {
         QStringLiteral("server-crash"),
-        QStringLiteral("Server crash before and after commit"),
-        QStringLiteral(
+        ScenarioText::tr("Server crash before and after commit"),
+        ScenarioText::tr(
             "The server process dies in the middle of a request. Before the commit, SQLite rolls the whole "
             "transaction back: no order, no key; the client's retry (after the server has restarted) places it "
             "as new. After the commit, the order and its stored answer survive: the retry is a replay. Either "
             "way the cart becomes exactly one order."),
         {debugStep(QStringLiteral("faults"), R"({"fault":"crash-before-commit"})",
-                   QStringLiteral("the server will die before its next commit")),
-         submitStep(QStringLiteral("cart 1 submitted"), cartOf(QStringLiteral("cart-before")),
-                    QStringLiteral("placed as new (not replayed), one order"), 1,
+                   ScenarioText::tr("the server will die before its next commit")),
+         submitStep(ScenarioText::tr("cart 1 submitted"), cartOf(QStringLiteral("cart-before")),
+                    ScenarioText::tr("placed as new (not replayed), one order"), 1,
                     [](const Submission& s) {
                         return s.state == SubmissionState::Placed && !s.replayed && s.attempts.size() >= 2;
                     }),
          debugStep(QStringLiteral("faults"), R"({"fault":"crash-after-commit"})",
-                   QStringLiteral("the server will die after its next commit")),
-         submitStep(QStringLiteral("cart 2 submitted"), cartOf(QStringLiteral("cart-after"), QStringLiteral("hrnek")),
-                    QStringLiteral("placed by a replay, two orders in all"), 2, [](const Submission& s) {
+                   ScenarioText::tr("the server will die after its next commit")),
+         submitStep(ScenarioText::tr("cart 2 submitted"), cartOf(QStringLiteral("cart-after"), QStringLiteral("hrnek")),
+                    ScenarioText::tr("placed by a replay, two orders in all"), 2, [](const Submission& s) {
                         return s.state == SubmissionState::Placed && s.replayed && s.attempts.size() >= 2;
                     })}};
 }

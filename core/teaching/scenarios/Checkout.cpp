@@ -43,7 +43,7 @@ struct PaymentCounts
 
     QString text() const
     {
-        return QStringLiteral("%1 paid of %2 orders, gateway charges %3, payments %4, webhook events [%5]")
+        return ScenarioText::tr("%1 paid of %2 orders, gateway charges %3, payments %4, webhook events [%5]")
             .arg(paid)
             .arg(orders)
             .arg(charges)
@@ -113,16 +113,16 @@ void whenAtTheGateway(ScenarioContext& c, const QString& key, std::function<bool
 Scenario paymentGateway()
 {
     return {QStringLiteral("payment-gateway"),
-            QStringLiteral("A payment gateway in the middle"),
-            QStringLiteral(
+            ScenarioText::tr("A payment gateway in the middle"),
+            ScenarioText::tr(
                 "One transaction cannot span a call to a payment gateway, so POST /checkout runs as atomic phases, "
                 "each committing a recovery point. While the first request waits for a slow gateway, a retry with "
                 "the same key is told 409 request-in-progress instead of paying twice. When the server dies after "
                 "the gateway charged but before our phase committed, the retry resumes from the recovery point and "
                 "the gateway, asked again under the same key, returns the charge it already made: one order, one "
                 "charge."),
-            {debugStep(QStringLiteral("faults"), R"({"fault":"gateway-slow","delay_ms":2000})",
-                       QStringLiteral("the gateway answers after 2 s")),
+            {debugStep(QStringLiteral("faults"), R"({"fault":"gateway-slow","delay_ms":1000})",
+                       ScenarioText::tr("the gateway answers after 1 s")),
              [](ScenarioContext& c, Next next) {
                  auto first = std::make_shared<std::optional<HttpReply>>();
                  auto second = std::make_shared<std::optional<HttpReply>>();
@@ -131,15 +131,15 @@ Scenario paymentGateway()
                          return;
                      }
                      const HttpReply& dup = **second;
-                     c.addRow({QStringLiteral("A: the same checkout again, while the first waits at the gateway"),
+                     c.addRow({ScenarioText::tr("A: the same checkout again, 0.3 s later"),
                                ScenarioContext::describe(dup), -1,
-                               QStringLiteral("409 request-in-progress with Retry-After"),
+                               ScenarioText::tr("409 request-in-progress with Retry-After"),
                                dup.status == 409 &&
                                    ScenarioContext::problemTypeOf(dup) == u"/problems/request-in-progress" &&
                                    dup.retryAfter.has_value()});
                      paymentVerdict(
-                         c, QStringLiteral("A: POST /checkout, pay-1, kniha × 1 (slow gateway)"), **first,
-                         QStringLiteral("201 paid; one order, one charge"), created(**first),
+                         c, ScenarioText::tr("A: POST /checkout, pay-1, kniha × 1 (slow gateway)"), **first,
+                         ScenarioText::tr("201 paid; one order, one charge"), created(**first),
                          [](const PaymentCounts& n) { return n.orders == 1 && n.paid == 1 && n.charges == 1; }, next);
                  };
                  c.checkout(kClientA, QStringLiteral("pay-1"), kPayBook, [first, both](const HttpReply& r) {
@@ -156,19 +156,19 @@ Scenario paymentGateway()
                      });
              },
              debugStep(QStringLiteral("faults"), R"({"fault":"crash-after-charge"})",
-                       QStringLiteral("the server dies after the next charge, before phase 2 commits")),
+                       ScenarioText::tr("the server dies after the next charge, before phase 2 commits")),
              [](ScenarioContext& c, Next next) {
                  c.checkout(kClientA, QStringLiteral("pay-2"), kPayMug, [&c, next](const HttpReply& r) {
-                     c.addRow({QStringLiteral("A: POST /checkout, pay-2, hrnek × 1"), ScenarioContext::describe(r), -1,
-                               QStringLiteral("no answer: the server died between the phases"), r.status == 0});
+                     c.addRow({ScenarioText::tr("A: POST /checkout, pay-2, hrnek × 1"), ScenarioContext::describe(r),
+                               -1, ScenarioText::tr("no answer: the server died between the phases"), r.status == 0});
                      next();
                  });
              },
              [](ScenarioContext& c, Next next) {
                  checkoutUntilAnswered(c, QStringLiteral("pay-2"), kPayMug, 50, [&c, next](const HttpReply& r) {
                      paymentVerdict(
-                         c, QStringLiteral("A: retry pay-2 after the restart"), r,
-                         QStringLiteral("201 paid, resumed at the recovery point; 2 orders, 2 charges in all"),
+                         c, ScenarioText::tr("A: retry pay-2 after the restart"), r,
+                         ScenarioText::tr("201 paid, resumed at the recovery point; 2 orders, 2 charges in all"),
                          r.status == 201,
                          [](const PaymentCounts& n) {
                              return n.orders == 2 && n.paid == 2 && n.charges == 2 && n.payments == 2;
@@ -181,19 +181,19 @@ Scenario paymentGateway()
 Scenario webhooks()
 {
     return {QStringLiteral("webhooks"),
-            QStringLiteral("A webhook delivered twice; two events for one change"),
-            QStringLiteral(
+            ScenarioText::tr("A webhook delivered twice; two events for one change"),
+            ScenarioText::tr(
                 "Gateways deliver webhooks at least once: the same event may come twice, and one change may be "
                 "reported by two events with different ids. The server records each event id first (a repeated id "
                 "is a duplicate and does nothing) and makes the effect idempotent on the data (one payment per "
                 "charge, pending → paid only once), so the order is paid once either way."),
             {debugStep(QStringLiteral("faults"), R"({"fault":"webhook-duplicate"})",
-                       QStringLiteral("the gateway will deliver the next event twice, same id")),
+                       ScenarioText::tr("the gateway will deliver the next event twice, same id")),
              [](ScenarioContext& c, Next next) {
                  c.checkout(kClientA, QStringLiteral("pay-w1"), kPayBook, [&c, next](const HttpReply& r) {
                      paymentVerdict(
-                         c, QStringLiteral("A: POST /checkout, pay-w1 (event delivered twice)"), r,
-                         QStringLiteral("201 paid; one event row, one payment"), created(r),
+                         c, ScenarioText::tr("A: POST /checkout, pay-w1 (event delivered twice)"), r,
+                         ScenarioText::tr("201 paid; one event row, one payment"), created(r),
                          [](const PaymentCounts& n) {
                              return n.orders == 1 && n.paid == 1 && n.payments == 1 && n.events.size() == 1;
                          },
@@ -201,12 +201,12 @@ Scenario webhooks()
                  });
              },
              debugStep(QStringLiteral("faults"), R"({"fault":"webhook-twin"})",
-                       QStringLiteral("the gateway will send two events with different ids for the next charge")),
+                       ScenarioText::tr("the gateway will send two events with different ids for the next charge")),
              [](ScenarioContext& c, Next next) {
                  c.checkout(kClientA, QStringLiteral("pay-w2"), kPayMug, [&c, next](const HttpReply& r) {
                      paymentVerdict(
-                         c, QStringLiteral("A: POST /checkout, pay-w2 (twin events)"), r,
-                         QStringLiteral("201 paid; the twin changes nothing: 2 orders, 2 payments"), created(r),
+                         c, ScenarioText::tr("A: POST /checkout, pay-w2 (twin events)"), r,
+                         ScenarioText::tr("201 paid; the twin changes nothing: 2 orders, 2 payments"), created(r),
                          [](const PaymentCounts& n) {
                              return n.orders == 2 && n.paid == 2 && n.payments == 2 && n.charges == 2 &&
                                  n.events.size() == 3 && n.events.contains(QStringLiteral("no-change"));

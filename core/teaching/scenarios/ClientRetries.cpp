@@ -6,6 +6,7 @@
 #include "net/NetworkConditioner.h"
 
 #include <QDateTime>
+#include <QLocale>
 
 #include <algorithm>
 #include <memory>
@@ -42,8 +43,12 @@ int peakWithinWindow(QList<qint64> starts)
     return peak;
 }
 
-// Retries per 100 ms from `fromMs`, for the slide: "0 20 0 20 0 0 0 20 …".
-QString seriesPer100Ms(const QList<qint64>& starts, qint64 fromMs)
+// A line on the chart for the slide, not a measurement: what a server just back from an outage might take per
+// 100 ms. The lockstep of 10 carts rises far above it; their jittered retries stay below it.
+constexpr int kHerdCapacityPer100Ms = 5;
+
+// Retries per 100 ms from `fromMs`, in the table as text for a slide: "0 0 0 0 0 0 0 0 7 3".
+QList<int> retriesPer100Ms(const QList<qint64>& starts, qint64 fromMs)
 {
     QList<int> buckets;
     for (const qint64 start : starts) {
@@ -53,11 +58,59 @@ QString seriesPer100Ms(const QList<qint64>& starts, qint64 fromMs)
         }
         ++buckets[index];
     }
+    return buckets;
+}
+
+QString seriesText(const QList<int>& buckets)
+{
     QStringList texts;
     for (const int count : buckets) {
         texts.append(QString::number(count));
     }
     return texts.join(u' ');
+}
+
+// For the chart: how many retries started within the 100 ms before each 10 ms step after the cut. Fixed 100 ms
+// buckets would cut a lockstep that falls on a bucket's edge in two halves and hide it; a moving window does not.
+constexpr int kChartStepMs = 10;
+
+QList<int> retriesWithin100Ms(QList<qint64> starts, qint64 fromMs)
+{
+    std::sort(starts.begin(), starts.end());
+    QList<int> counts;
+    if (starts.isEmpty()) {
+        return counts;
+    }
+    const qint64 last = starts.last() - fromMs;
+    for (qint64 t = 0; t <= last + 100; t += kChartStepMs) {
+        const auto inWindow = std::count_if(starts.begin(), starts.end(), [t, fromMs](qint64 start) {
+            const qint64 at = start - fromMs;
+            return at <= t && at > t - 100;
+        });
+        counts.append(static_cast<int>(inWindow));
+    }
+    return counts;
+}
+
+// The herd's chart: one series per jitter strategy, against the capacity line.
+void addToChart(ScenarioChart& chart, const QString& label, const QList<int>& counts)
+{
+    if (chart.isEmpty()) {
+        chart.title = ScenarioText::tr("Retries within 100 ms, after %1 carts were cut at once").arg(kHerdCarts);
+        chart.xTitle = ScenarioText::tr("ms after the cut");
+        chart.yTitle = ScenarioText::tr("retries within the last 100 ms");
+        chart.bucketMs = kChartStepMs;
+        chart.capacity = kHerdCapacityPer100Ms;
+        chart.capacityName =
+            ScenarioText::tr("what a recovering server can take (assumed: %1 per 100 ms)").arg(kHerdCapacityPer100Ms);
+    }
+    chart.series.append({label, counts});
+}
+
+// The peak of one strategy, kept for the next step's comparison; keyed by the strategy, not by its translated label.
+QString peakNote(JitterStrategy jitter)
+{
+    return QStringLiteral("peak-%1").arg(static_cast<int>(jitter));
 }
 
 // Waits until every cart's first request hangs in the blackhole, then cuts them all at once (as a server that
@@ -101,7 +154,7 @@ ScenarioStep herdStep(const QString& label, JitterStrategy jitter, const QString
         });
         for (int i = 0; i < kHerdCarts; ++i) {
             c.submit(cartOf(QStringLiteral("herd-%1-%2").arg(static_cast<int>(jitter)).arg(i)), config, {},
-                     [&c, herd, label, expected, ok, next](const Submission& s) {
+                     [&c, herd, label, jitter, expected, ok, next](const Submission& s) {
                          for (const Attempt& attempt : s.attempts) {
                              if (attempt.number == 1 && attempt.delayAfterMs >= 0) {
                                  herd->plannedRetries.append(herd->cutMs + attempt.delayAfterMs);
@@ -114,24 +167,26 @@ ScenarioStep herdStep(const QString& label, JitterStrategy jitter, const QString
                          if (++herd->settled < kHerdCarts) {
                              return;
                          }
+                         // Judged on when each cart planned its first retry (see Herd::plannedRetries).
                          const int peak = herd->plannedRetries.size() == kHerdCarts
                              ? peakWithinWindow(herd->plannedRetries)
                              : 0; // a cart not cut with the others: no fair comparison
-                         c.narrate(QStringLiteral("%1: retries per 100 ms after the cut").arg(label),
-                                   seriesPer100Ms(herd->retryStarts, herd->cutMs));
+                         const QList<int> buckets = retriesPer100Ms(herd->retryStarts, herd->cutMs);
+                         c.narrate(ScenarioText::tr("%1: retries per 100 ms after the cut").arg(label),
+                                   seriesText(buckets));
+                         addToChart(c.chart(), label, retriesWithin100Ms(herd->retryStarts, herd->cutMs));
                          const bool fine = herd->placed == kHerdCarts && ok(peak, c);
-                         c.setNote(QStringLiteral("peak-") + label, peak);
-                         c.verdict(
-                             QStringLiteral("%1: %2 requests cut at once, %3 s outage")
-                                 .arg(label)
-                                 .arg(kHerdCarts)
-                                 .arg(kHerdOutageMs / 1000.0),
-                             QStringLiteral("%1 placed, %2 retries; at most %3 first retries planned within %4 ms")
-                                 .arg(herd->placed)
-                                 .arg(herd->retryStarts.size())
-                                 .arg(peak)
-                                 .arg(kHerdWindowMs),
-                             expected, fine, kHerdCarts, next);
+                         c.setNote(peakNote(jitter), peak);
+                         c.verdict(ScenarioText::tr("%1: %2 requests cut at once, %3 s outage")
+                                       .arg(label)
+                                       .arg(kHerdCarts)
+                                       .arg(QLocale().toString(kHerdOutageMs / 1000.0)),
+                                   ScenarioText::tr("%1 placed, %2 retries, at most %3 within %4 ms")
+                                       .arg(herd->placed)
+                                       .arg(herd->retryStarts.size())
+                                       .arg(peak)
+                                       .arg(kHerdWindowMs),
+                                   expected, fine, kHerdCarts, next);
                      });
         }
     };
@@ -142,24 +197,25 @@ ScenarioStep herdStep(const QString& label, JitterStrategy jitter, const QString
 Scenario newKeyPerRetry()
 {
     return {QStringLiteral("new-key-per-retry"),
-            QStringLiteral("A new key for every retry"),
-            QStringLiteral(
+            ScenarioText::tr("A new key for every retry"),
+            ScenarioText::tr(
                 "A client that makes a fresh Idempotency-Key for each attempt defeats the server: after a lost "
                 "response the retry looks like a new order. Without a business key (business_key_off mode) the cart "
                 "is ordered twice. With UNIQUE(client_id, cart_id) the second order is refused as "
                 "cart-already-ordered, naming the first one: one order."),
             {debugStep(QStringLiteral("mode"), R"({"business_key_off":true})",
-                       QStringLiteral("no UNIQUE(client_id, cart_id)")),
-             conditionerStep(ConditionerMode::DropResponse, QStringLiteral("the first answer is dropped")),
+                       ScenarioText::tr("no UNIQUE(client_id, cart_id)")),
+             conditionerStep(ConditionerMode::DropResponse, ScenarioText::tr("the first answer is dropped")),
              submitStep(
-                 QStringLiteral("the mistake: cart submitted, new key per attempt"),
-                 cartOf(QStringLiteral("cart-perclick")), QStringLiteral("placed twice: two orders"), 2,
+                 ScenarioText::tr("the mistake: cart submitted, new key per attempt"),
+                 cartOf(QStringLiteral("cart-perclick")), ScenarioText::tr("placed twice: two orders"), 2,
                  [](const Submission& s) { return s.state == SubmissionState::Placed && !s.replayed; }, perClickConfig,
                  passAfterFirstAttempt),
-             resetStep(), conditionerStep(ConditionerMode::DropResponse, QStringLiteral("the first answer is dropped")),
+             resetStep(),
+             conditionerStep(ConditionerMode::DropResponse, ScenarioText::tr("the first answer is dropped")),
              submitStep(
-                 QStringLiteral("with the business key: cart submitted, new key per attempt"),
-                 cartOf(QStringLiteral("cart-perclick")), QStringLiteral("422 cart-already-ordered, one order"), 1,
+                 ScenarioText::tr("with the business key: cart submitted, new key per attempt"),
+                 cartOf(QStringLiteral("cart-perclick")), ScenarioText::tr("422 cart-already-ordered, one order"), 1,
                  [](const Submission& s) {
                      return s.state == SubmissionState::Rejected && s.problemType == u"/problems/cart-already-ordered";
                  },
@@ -169,25 +225,25 @@ Scenario newKeyPerRetry()
 Scenario retryAfterAndOffline()
 {
     return {QStringLiteral("retry-after-and-offline"),
-            QStringLiteral("503 with Retry-After; offline, then back"),
-            QStringLiteral(
+            ScenarioText::tr("503 with Retry-After; offline, then back"),
+            ScenarioText::tr(
                 "An overloaded server answers 503 with Retry-After: 1; the client waits at least that long instead "
                 "of its own short backoff, then places the order. When the network is gone (the conditioner stops "
                 "listening, connections are refused), the client keeps its key and backs off; once the network is "
                 "back the same submission completes. One order each."),
             {debugStep(QStringLiteral("faults"), R"({"fault":"unavailable","retry_after":1})",
-                       QStringLiteral("the next request gets 503 with Retry-After: 1")),
-             submitStep(QStringLiteral("cart 1 submitted"), cartOf(QStringLiteral("cart-retry-after")),
-                        QStringLiteral("placed; the retry came ≥ 1 s after the 503"), 1,
+                       ScenarioText::tr("the next request gets 503 with Retry-After: 1")),
+             submitStep(ScenarioText::tr("cart 1 submitted"), cartOf(QStringLiteral("cart-retry-after")),
+                        ScenarioText::tr("placed; the retry came ≥ 1 s after the 503"), 1,
                         [](const Submission& s) {
                             return s.state == SubmissionState::Placed && s.attempts.size() == 2 &&
                                 s.attempts[0].httpStatus == 503 &&
                                 s.attempts[1].startedMs - s.attempts[0].endedMs >= 990;
                         }),
-             conditionerStep(ConditionerMode::Offline, QStringLiteral("connections are refused")),
+             conditionerStep(ConditionerMode::Offline, ScenarioText::tr("connections are refused")),
              submitStep(
-                 QStringLiteral("cart 2 submitted while offline"), cartOf(QStringLiteral("cart-offline")),
-                 QStringLiteral("placed once the network is back, two orders in all"), 2,
+                 ScenarioText::tr("cart 2 submitted while offline"), cartOf(QStringLiteral("cart-offline")),
+                 ScenarioText::tr("placed once the network is back, two orders in all"), 2,
                  [](const Submission& s) {
                      return s.state == SubmissionState::Placed && !s.replayed && s.attempts.size() >= 3 &&
                          s.attempts[0].outcome == AttemptOutcome::NotSent;
@@ -200,8 +256,8 @@ Scenario retryAfterAndOffline()
                          });
                          if (refused >= 2 && c.conditioner().mode() == ConditionerMode::Offline) {
                              c.conditioner().setMode(ConditionerMode::Pass);
-                             c.narrate(QStringLiteral("network: back"),
-                                       QStringLiteral("after %1 refused attempts").arg(refused));
+                             c.narrate(ScenarioText::tr("network: back"),
+                                       ScenarioText::tr("after %1 refused attempts").arg(refused));
                          }
                      };
                  })}};
@@ -210,20 +266,20 @@ Scenario retryAfterAndOffline()
 Scenario thunderingHerd()
 {
     return {QStringLiteral("thundering-herd"),
-            QStringLiteral("Thundering herd: retries with and without jitter"),
-            QStringLiteral(
+            ScenarioText::tr("Thundering herd: retries with and without jitter"),
+            ScenarioText::tr(
                 "After an outage every pending cart retries. Without jitter all clients compute the same backoff "
                 "(800 ms, then 1.6 s, …) and hit the recovering server in lockstep: every retry of every cart in "
                 "the same moment. With full jitter each waits a random time up to the backoff, so the same retries "
                 "are spread out and the peak is a fraction. Either way each cart becomes one order."),
-            {herdStep(QStringLiteral("no jitter"), JitterStrategy::None,
-                      QStringLiteral("lockstep: at least 8 of the 10 first retries planned within 200 ms"),
+            {herdStep(ScenarioText::tr("no jitter"), JitterStrategy::None,
+                      ScenarioText::tr("lockstep: at least 8 of the 10 first retries within 200 ms"),
                       [](int peak, const ScenarioContext&) { return peak >= kHerdCarts * 8 / 10; }),
              resetStep(),
-             herdStep(QStringLiteral("full jitter"), JitterStrategy::Full,
-                      QStringLiteral("spread out: a lower peak than without jitter"),
+             herdStep(ScenarioText::tr("full jitter"), JitterStrategy::Full,
+                      ScenarioText::tr("spread out: a lower peak than without jitter"),
                       [](int peak, const ScenarioContext& c) {
-                          return peak < c.note(QStringLiteral("peak-no jitter")).toInt();
+                          return peak < c.note(peakNote(JitterStrategy::None)).toInt();
                       })}};
 }
 

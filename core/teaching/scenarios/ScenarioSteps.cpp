@@ -9,29 +9,66 @@ namespace onceorder::core::scenarios {
 
 namespace {
 
+// The outcome and state names are ids (the outbox stores them); the tables say them in their own language.
+QString outcomeWords(AttemptOutcome outcome)
+{
+    switch (outcome) {
+    case AttemptOutcome::InFlight:
+        return ScenarioText::tr("in flight", "attempt outcome");
+    case AttemptOutcome::Placed:
+        return ScenarioText::tr("placed", "attempt outcome");
+    case AttemptOutcome::Rejected:
+        return ScenarioText::tr("rejected", "attempt outcome");
+    case AttemptOutcome::RetryLater:
+        return ScenarioText::tr("retry later", "attempt outcome");
+    case AttemptOutcome::NotSent:
+        return ScenarioText::tr("not sent", "attempt outcome");
+    case AttemptOutcome::MaybeSent:
+        return ScenarioText::tr("maybe sent", "attempt outcome");
+    }
+    return attemptOutcomeName(outcome);
+}
+
+QString stateWords(SubmissionState state)
+{
+    switch (state) {
+    case SubmissionState::Pending:
+        return ScenarioText::tr("pending", "submission state");
+    case SubmissionState::Placed:
+        return ScenarioText::tr("placed", "submission state");
+    case SubmissionState::Rejected:
+        return ScenarioText::tr("rejected", "submission state");
+    case SubmissionState::GaveUp:
+        return ScenarioText::tr("gave up", "submission state");
+    case SubmissionState::Abandoned:
+        return ScenarioText::tr("abandoned", "submission state");
+    }
+    return submissionStateName(state);
+}
+
 QString attemptText(const Attempt& attempt)
 {
-    QString text = attempt.httpStatus > 0 ? QString::number(attempt.httpStatus) : attemptOutcomeName(attempt.outcome);
+    QString text = attempt.httpStatus > 0 ? QString::number(attempt.httpStatus) : outcomeWords(attempt.outcome);
     if (attempt.replayed) {
-        text += QStringLiteral(" (replayed)");
+        text += ScenarioText::tr(" (replayed)");
     }
     if (attempt.httpStatus == 0 && !attempt.error.isEmpty()) {
         text += QStringLiteral(": ") + attempt.error;
     }
     if (attempt.delayAfterMs >= 0) {
-        text += QStringLiteral("; next in %1 ms").arg(attempt.delayAfterMs);
+        text += ScenarioText::tr("; next in %1 ms").arg(attempt.delayAfterMs);
     }
     return text;
 }
 
 QString submissionText(const Submission& s)
 {
-    QString text = QStringLiteral("%1 after %2 attempt(s)").arg(submissionStateName(s.state)).arg(s.attempts.size());
+    QString text = ScenarioText::tr("%1 after %2 attempt(s)").arg(stateWords(s.state)).arg(s.attempts.size());
     if (s.orderId > 0) {
-        text += QStringLiteral(", order %1").arg(s.orderId);
+        text += ScenarioText::tr(", order %1").arg(s.orderId);
     }
     if (s.replayed) {
-        text += QStringLiteral(", replayed");
+        text += ScenarioText::tr(", replayed");
     }
     if (!s.problemType.isEmpty()) {
         text += u' ' + s.problemType;
@@ -43,15 +80,15 @@ QString submissionText(const Submission& s)
 void narrateAttempts(ScenarioContext& c, const Submission& s, int limit = 4)
 {
     for (int i = 0; i < s.attempts.size() && i < limit; ++i) {
-        c.narrate(QStringLiteral("attempt %1, key …%2").arg(s.attempts[i].number).arg(s.key.right(6)),
+        c.narrate(ScenarioText::tr("attempt %1, key …%2").arg(s.attempts[i].number).arg(s.key.right(6)),
                   attemptText(s.attempts[i]));
     }
     if (s.attempts.size() == limit + 1) {
-        c.narrate(QStringLiteral("attempt %1, key …%2").arg(s.attempts[limit].number).arg(s.key.right(6)),
+        c.narrate(ScenarioText::tr("attempt %1, key …%2").arg(s.attempts[limit].number).arg(s.key.right(6)),
                   attemptText(s.attempts[limit]));
     } else if (s.attempts.size() > limit) {
-        c.narrate(QStringLiteral("attempts %1–%2").arg(limit + 1).arg(s.attempts.size()),
-                  QStringLiteral("the same, %1 more time(s)").arg(s.attempts.size() - limit));
+        c.narrate(ScenarioText::tr("attempts %1–%2").arg(limit + 1).arg(s.attempts.size()),
+                  ScenarioText::tr("the same, %1 more time(s)").arg(s.attempts.size() - limit));
     }
 }
 
@@ -86,7 +123,7 @@ ScenarioStep debugStep(const QString& what, const QByteArray& json, const QStrin
 
 ScenarioStep resetStep()
 {
-    return debugStep(QStringLiteral("reset"), "{}", QStringLiteral("fresh server: no orders, no keys, modes off"));
+    return debugStep(QStringLiteral("reset"), "{}", ScenarioText::tr("fresh server: no orders, no keys, modes off"));
 }
 
 ScenarioStep requestStep(const QString& step, const QString& apiKey, const QString& key, const QByteArray& body,
@@ -103,7 +140,7 @@ ScenarioStep conditionerStep(ConditionerMode mode, const QString& why)
 {
     return [mode, why](ScenarioContext& c, Next next) {
         c.conditioner().setMode(mode);
-        c.narrate(QStringLiteral("network: %1").arg(NetworkConditioner::modeName(mode)), why);
+        c.narrate(ScenarioText::tr("network: %1").arg(NetworkConditioner::modeName(mode)), why);
         next();
     };
 }
@@ -149,7 +186,7 @@ std::function<void(const Submission&)> passAfterFirstAttempt(ScenarioContext& c)
         if (!s.attempts.isEmpty() && s.attempts.first().endedMs > 0 &&
             c.conditioner().mode() != ConditionerMode::Pass) {
             c.conditioner().setMode(ConditionerMode::Pass);
-            c.narrate(QStringLiteral("network: pass"), QStringLiteral("the conditioner relays again"));
+            c.narrate(ScenarioText::tr("network: pass"), ScenarioText::tr("the conditioner relays again"));
         }
     };
 }

@@ -33,38 +33,38 @@ ScenarioStep raceStep(const QString& step, int copies, const QString& expected, 
 
 Scenario transientError()
 {
-    return {
-        QStringLiteral("transient-error"),
-        QStringLiteral("Transient error: stored versus rolled back"),
-        QStringLiteral("A database hiccup answers 503. The mistake (store_transient mode) stores that 503 as the key's "
-                       "answer: every retry with the key gets the same 503 replayed, the client stays stuck until its "
-                       "window ends (or the key expires) and the order is never placed. The fix rolls the whole "
-                       "transaction back and stores nothing, so the retry with the same key succeeds."),
-        {debugStep(QStringLiteral("mode"), R"({"store_transient":true})",
-                   QStringLiteral("mistake on: a 503 is stored as the key's answer")),
-         debugStep(QStringLiteral("faults"), R"({"fault":"fail-before-commit"})",
-                   QStringLiteral("the next transaction fails before commit")),
-         submitStep(
-             QStringLiteral("the mistake: cart 1 submitted"), cartOf(QStringLiteral("cart-stuck")),
-             QStringLiteral("gave up on replayed 503s, no order"), 0,
-             [](const Submission& s) {
-                 return s.state == SubmissionState::GaveUp && s.attempts.size() >= 2 &&
-                     std::all_of(s.attempts.begin(), s.attempts.end(),
-                                 [](const Attempt& a) { return a.httpStatus == 503; }) &&
-                     s.attempts[1].replayed;
-             },
-             shortWindowConfig),
-         resetStep(),
-         debugStep(QStringLiteral("faults"), R"({"fault":"fail-before-commit"})",
-                   QStringLiteral("the next transaction fails before commit")),
-         submitStep(
-             QStringLiteral("the fix: cart 1 submitted"), cartOf(QStringLiteral("cart-stuck")),
-             QStringLiteral("placed by the retry, one order"), 1,
-             [](const Submission& s) {
-                 return s.state == SubmissionState::Placed && !s.replayed && s.attempts.size() == 2 &&
-                     s.attempts[0].httpStatus == 503;
-             },
-             shortWindowConfig)}};
+    return {QStringLiteral("transient-error"),
+            ScenarioText::tr("Transient error: stored versus rolled back"),
+            ScenarioText::tr(
+                "A database hiccup answers 503. The mistake (store_transient mode) stores that 503 as the key's "
+                "answer: every retry with the key gets the same 503 replayed, the client stays stuck until its "
+                "window ends (or the key expires) and the order is never placed. The fix rolls the whole "
+                "transaction back and stores nothing, so the retry with the same key succeeds."),
+            {debugStep(QStringLiteral("mode"), R"({"store_transient":true})",
+                       ScenarioText::tr("mistake on: a 503 is stored as the key's answer")),
+             debugStep(QStringLiteral("faults"), R"({"fault":"fail-before-commit"})",
+                       ScenarioText::tr("the next transaction fails before commit")),
+             submitStep(
+                 ScenarioText::tr("the mistake: cart 1 submitted"), cartOf(QStringLiteral("cart-stuck")),
+                 ScenarioText::tr("gave up on replayed 503s, no order"), 0,
+                 [](const Submission& s) {
+                     return s.state == SubmissionState::GaveUp && s.attempts.size() >= 2 &&
+                         std::all_of(s.attempts.begin(), s.attempts.end(),
+                                     [](const Attempt& a) { return a.httpStatus == 503; }) &&
+                         s.attempts[1].replayed;
+                 },
+                 shortWindowConfig),
+             resetStep(),
+             debugStep(QStringLiteral("faults"), R"({"fault":"fail-before-commit"})",
+                       ScenarioText::tr("the next transaction fails before commit")),
+             submitStep(
+                 ScenarioText::tr("the fix: cart 1 submitted"), cartOf(QStringLiteral("cart-stuck")),
+                 ScenarioText::tr("placed by the retry, one order"), 1,
+                 [](const Submission& s) {
+                     return s.state == SubmissionState::Placed && !s.replayed && s.attempts.size() == 2 &&
+                         s.attempts[0].httpStatus == 503;
+                 },
+                 shortWindowConfig)}};
 }
 
 Scenario unscopedKeys()
@@ -74,24 +74,24 @@ Scenario unscopedKeys()
     const ScenarioStep aOrders = [key](ScenarioContext& c, Next next) {
         c.post(kClientA, key, kBook, [&c, next](const HttpReply& r) {
             c.setNote(QStringLiteral("a"), ScenarioContext::orderIdOf(r));
-            c.verdict(QStringLiteral("A: K1, kniha × 1"), ScenarioContext::describe(r),
-                      QStringLiteral("201, A's order"), created(r), 1, next);
+            c.verdict(ScenarioText::tr("A: K1, kniha × 1"), ScenarioContext::describe(r),
+                      ScenarioText::tr("201, A's order"), created(r), 1, next);
         });
     };
     return {QStringLiteral("unscoped-keys"),
-            QStringLiteral("Keys not scoped per client"),
-            QStringLiteral(
+            ScenarioText::tr("Keys not scoped per client"),
+            ScenarioText::tr(
                 "Two clients happen to use the same key. The mistake (unscoped_keys mode) keeps one namespace of "
                 "keys for everybody: B's request is taken for a retry of A's and B receives A's order, a data leak "
                 "and a lost order. The fix makes the key's primary key (client_id, idem_key): B gets its own order."),
             {debugStep(QStringLiteral("mode"), R"({"unscoped_keys":true})",
-                       QStringLiteral("mistake on: one key space for all clients")),
+                       ScenarioText::tr("mistake on: one key space for all clients")),
              aOrders,
              [key](ScenarioContext& c, Next next) {
                  c.post(kClientB, key, kBook, [&c, next](const HttpReply& r) {
                      const bool ok = replayOf(r, c.note(QStringLiteral("a")).toLongLong());
-                     c.verdict(QStringLiteral("the mistake: B: K1, kniha × 1"), ScenarioContext::describe(r),
-                               QStringLiteral("A's order replayed to B, no order for B"), ok, 1, next);
+                     c.verdict(ScenarioText::tr("the mistake: B: K1, kniha × 1"), ScenarioContext::describe(r),
+                               ScenarioText::tr("A's order replayed to B, no order for B"), ok, 1, next);
                  });
              },
              resetStep(), aOrders,
@@ -99,8 +99,8 @@ Scenario unscopedKeys()
                  c.post(kClientB, key, kBook, [&c, next](const HttpReply& r) {
                      const bool ok =
                          created(r) && ScenarioContext::orderIdOf(r) != c.note(QStringLiteral("a")).toLongLong();
-                     c.verdict(QStringLiteral("the fix: B: K1, kniha × 1"), ScenarioContext::describe(r),
-                               QStringLiteral("201, B's own order"), ok, 2, next);
+                     c.verdict(ScenarioText::tr("the fix: B: K1, kniha × 1"), ScenarioContext::describe(r),
+                               ScenarioText::tr("201, B's own order"), ok, 2, next);
                  });
              }}};
 }
@@ -108,72 +108,73 @@ Scenario unscopedKeys()
 Scenario checkThenInsert()
 {
     return {QStringLiteral("check-then-insert"),
-            QStringLiteral("Look-then-insert versus key first"),
-            QStringLiteral(
+            ScenarioText::tr("Look-then-insert versus key first"),
+            ScenarioText::tr(
                 "The mistake (check_then_insert mode) first looks whether the key exists and inserts it in a second "
                 "step. Copies of one request arriving together all look before any has inserted, all see nothing, "
                 "and all place an order (a delay fault widens the gap, as a slow disk would). The fix makes the key "
                 "row the transaction's first write under the writer lock: one order, the others are replays."),
             {debugStep(QStringLiteral("mode"), R"({"check_then_insert":true})",
-                       QStringLiteral("mistake on: look for the key, then insert")),
+                       ScenarioText::tr("mistake on: look for the key, then insert")),
              debugStep(QStringLiteral("faults"), R"({"fault":"delay","count":4,"delay_ms":300})",
-                       QStringLiteral("300 ms between the look and the insert")),
-             raceStep(QStringLiteral("the mistake: 4 × A, one key, at once"), 4,
-                      QStringLiteral("more than one order for one key"), [](int orders) { return orders > 1; }),
+                       ScenarioText::tr("300 ms between the look and the insert")),
+             raceStep(ScenarioText::tr("the mistake: 4 × A, one key, at once"), 4,
+                      ScenarioText::tr("more than one order for one key"), [](int orders) { return orders > 1; }),
              resetStep(),
              debugStep(QStringLiteral("faults"), R"({"fault":"delay","count":4,"delay_ms":300})",
-                       QStringLiteral("300 ms inside the transaction")),
-             raceStep(QStringLiteral("the fix: 4 × A, one key, at once"), 4, QStringLiteral("exactly one order"),
+                       ScenarioText::tr("300 ms inside the transaction")),
+             raceStep(ScenarioText::tr("the fix: 4 × A, one key, at once"), 4, ScenarioText::tr("exactly one order"),
                       [](int orders) { return orders == 1; })}};
 }
 
 Scenario shortTtl()
 {
     const QString key = QStringLiteral("K-ttl");
-    return {
-        QStringLiteral("short-ttl"),
-        QStringLiteral("A key TTL shorter than the retry window"),
-        QStringLiteral(
-            "The server forgets a key after its TTL; an expired key is as good as new. If a client may still "
-            "retry after that (its retry window is longer than the TTL), a late retry places a second order. "
-            "Here a second server runs with --key-ttl 1 and the retry comes 1.5 s later; the bundled server "
-            "(TTL 24 h, far beyond any client window) replays the same late retry."),
-        {[](ScenarioContext& c, Next next) {
-             c.startExtraServer({QStringLiteral("--key-ttl"), QStringLiteral("1")}, [&c, next](const QUrl& url) {
-                 c.setNote(QStringLiteral("short"), url);
-                 c.narrate(QStringLiteral("second server, --key-ttl 1"), url.toString());
-                 next();
-             });
-         },
-         [key](ScenarioContext& c, Next next) {
-             const QUrl url = c.note(QStringLiteral("short")).toUrl();
-             c.post(
-                 kClientA, key, kBook,
-                 [&c, next, url](const HttpReply& r) {
-                     c.verdict(QStringLiteral("TTL 1 s: A: K-ttl"), ScenarioContext::describe(r),
-                               QStringLiteral("201, a new order"), created(r), 1, next, url);
-                 },
-                 url);
-         },
-         requestStep(QStringLiteral("TTL 24 h: A: K-ttl"), kClientA, key, kBook, QStringLiteral("201, a new order"), 1,
-                     created),
-         [](ScenarioContext& c, Next next) {
-             c.narrate(QStringLiteral("wait 1.5 s"), QStringLiteral("the client is still inside its retry window"));
-             c.after(1500, next);
-         },
-         [key](ScenarioContext& c, Next next) {
-             const QUrl url = c.note(QStringLiteral("short")).toUrl();
-             c.post(
-                 kClientA, key, kBook,
-                 [&c, next, url](const HttpReply& r) {
-                     c.verdict(QStringLiteral("the mistake: TTL 1 s: the late retry, K-ttl"),
-                               ScenarioContext::describe(r), QStringLiteral("201 not replayed: a second order"),
-                               created(r), 2, next, url);
-                 },
-                 url);
-         },
-         requestStep(QStringLiteral("the fix: TTL 24 h: the late retry, K-ttl"), kClientA, key, kBook,
-                     QStringLiteral("201 replayed, one order"), 1, [](const HttpReply& r) { return replayOf(r, 1); })}};
+    return {QStringLiteral("short-ttl"),
+            ScenarioText::tr("A key TTL shorter than the retry window"),
+            ScenarioText::tr(
+                "The server forgets a key after its TTL; an expired key is as good as new. If a client may still "
+                "retry after that (its retry window is longer than the TTL), a late retry places a second order. "
+                "Here a second server runs with --key-ttl 1 and the retry comes 1.5 s later; the bundled server "
+                "(TTL 24 h, far beyond any client window) replays the same late retry."),
+            {[](ScenarioContext& c, Next next) {
+                 c.startExtraServer({QStringLiteral("--key-ttl"), QStringLiteral("1")}, [&c, next](const QUrl& url) {
+                     c.setNote(QStringLiteral("short"), url);
+                     c.narrate(ScenarioText::tr("second server, --key-ttl 1"), url.toString());
+                     next();
+                 });
+             },
+             [key](ScenarioContext& c, Next next) {
+                 const QUrl url = c.note(QStringLiteral("short")).toUrl();
+                 c.post(
+                     kClientA, key, kBook,
+                     [&c, next, url](const HttpReply& r) {
+                         c.verdict(ScenarioText::tr("TTL 1 s: A: K-ttl"), ScenarioContext::describe(r),
+                                   ScenarioText::tr("201, a new order"), created(r), 1, next, url);
+                     },
+                     url);
+             },
+             requestStep(ScenarioText::tr("TTL 24 h: A: K-ttl"), kClientA, key, kBook,
+                         ScenarioText::tr("201, a new order"), 1, created),
+             [](ScenarioContext& c, Next next) {
+                 c.narrate(ScenarioText::tr("wait 1.5 s"),
+                           ScenarioText::tr("the client is still inside its retry window"));
+                 c.after(1500, next);
+             },
+             [key](ScenarioContext& c, Next next) {
+                 const QUrl url = c.note(QStringLiteral("short")).toUrl();
+                 c.post(
+                     kClientA, key, kBook,
+                     [&c, next, url](const HttpReply& r) {
+                         c.verdict(ScenarioText::tr("the mistake: TTL 1 s: the late retry, K-ttl"),
+                                   ScenarioContext::describe(r), ScenarioText::tr("201 not replayed: a second order"),
+                                   created(r), 2, next, url);
+                     },
+                     url);
+             },
+             requestStep(ScenarioText::tr("the fix: TTL 24 h: the late retry, K-ttl"), kClientA, key, kBook,
+                         ScenarioText::tr("201 replayed, one order"), 1,
+                         [](const HttpReply& r) { return replayOf(r, 1); })}};
 }
 
 } // namespace onceorder::core::scenarios
