@@ -154,18 +154,19 @@ void MainWindowScreenshots::take()
             QLocale::setDefault(previousLocale);
         }
     }
+}
 
-    int main(int argc, char** argv)
-    {
-        // The window remembers its zoom in QSettings: a temporary home, so the developer's own settings are untouched.
-        QTemporaryDir home;
-        if (!home.isValid()) {
-            return 2;
-        }
-        qputenv("HOME", home.path().toUtf8());
-        qputenv("XDG_CONFIG_HOME", (home.path() + QStringLiteral("/.config")).toUtf8());
-        QApplication app(argc, argv);
-        MainWindowScreenshots screenshots;
-        return QTest::qExec(&screenshots, argc, argv);
+int main(int argc, char** argv)
+{
+    // The window remembers its zoom in QSettings: a temporary home, so the developer's own settings are untouched.
+    QTemporaryDir home;
+    if (!home.isValid()) {
+        return 2;
     }
+    qputenv("HOME", home.path().toUtf8());
+    qputenv("XDG_CONFIG_HOME", (home.path() + QStringLiteral("/.config")).toUtf8());
+    QApplication app(argc, argv);
+    MainWindowScreenshots screenshots;
+    return QTest::qExec(&screenshots, argc, argv);
+}
 #include "MainWindowScreenshots.moc"

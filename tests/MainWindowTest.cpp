@@ -478,7 +478,6 @@ void MainWindowTest::zoomGrowsTheWindowAndIsRememberedByTheNextWindow()
     QVERIFY(viewMenu->actions().contains(window.zoom()->resetAction()));
     window.zoom()->setFactor(1.0); // the other tests run at 100 %
 }
-}
 
 void MainWindowTest::czechShowsCzechStrings()
 {
