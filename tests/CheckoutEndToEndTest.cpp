@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -135,36 +136,81 @@ TEST_F(CheckoutEndToEndTest, TheCompleterFinishesWhatACrashLeftWithoutTheClient)
     EXPECT_EQ(orders(), 5);
 }
 
+namespace {
+
+// Polls GET /_debug/state until the checkout key row shows the first request at the gateway: its order phase
+// committed and the row still locked. An event to wait for, with a deadline, instead of a guessed head start.
+bool waitUntilAtTheGateway(httplib::Client& http, const std::atomic<bool>& firstDone)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!firstDone && std::chrono::steady_clock::now() < deadline) {
+        const std::string body = get(http, "/_debug/state").body;
+        if (body.find(R"("recovery_point":"order_created")") != std::string::npos &&
+            body.find(R"("locked":true)") != std::string::npos) {
+            return true;
+        }
+        std::this_thread::yield();
+    }
+    return false;
+}
+
+bool stillAtTheGateway(httplib::Client& http)
+{
+    const std::string body = get(http, "/_debug/state").body;
+    return body.find(R"("recovery_point":"order_created")") != std::string::npos &&
+        body.find(R"("locked":true)") != std::string::npos;
+}
+
+} // namespace
+
 TEST_F(CheckoutEndToEndTest, TwentyConcurrentCopiesOfOneCheckoutChargeOnce)
 {
     auto server = startServer();
-    ASSERT_EQ(postJson(*server->client(), "/_debug/faults", R"({"fault":"gateway-slow","delay_ms":200})").status, 200);
+    auto http = server->client();
+    // The first copy holds the key's lock while the gateway takes 3 s; the other 19 start together (a barrier)
+    // once the server shows that lock, and the test checks afterwards that the lock was still held: every one of
+    // them met the request in progress. Without that, the 19 could all come after it and get the replay.
+    ASSERT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"gateway-slow","delay_ms":3000})").status, 200);
+    Reply first;
+    std::atomic<bool> firstDone {false};
+    std::thread firstRequest([&] {
+        first = postCheckout(*server->client(), "storm");
+        firstDone = true;
+    });
+    ASSERT_TRUE(waitUntilAtTheGateway(*http, firstDone)) << "the first copy never showed at the gateway";
+
     std::vector<std::thread> threads;
     std::mutex lock;
     std::multiset<int> statuses;
-    std::set<std::string> bodies;
+    std::atomic<int> ready {0};
     std::atomic<bool> go {false};
-    for (int i = 0; i < 20; ++i) {
+    for (int i = 0; i < 19; ++i) {
         threads.emplace_back([&] {
-            auto http = server->client();
+            auto client = server->client();
+            ++ready;
             while (!go) {
                 std::this_thread::yield();
             }
-            const Reply reply = postCheckout(*http, "storm");
+            const Reply reply = postCheckout(*client, "storm");
             std::lock_guard guard(lock);
             statuses.insert(reply.status);
-            if (reply.status == 201) {
-                bodies.insert(reply.body);
-            }
         });
+    }
+    while (ready < 19) {
+        std::this_thread::yield();
     }
     go = true;
     for (auto& thread : threads) {
         thread.join();
     }
-    EXPECT_EQ(statuses.count(201) + statuses.count(409), 20u) << "only the answer or \"in progress\"";
-    EXPECT_GE(statuses.count(201), 1u);
-    EXPECT_EQ(bodies.size(), 1u) << "every 201 is the same response";
+    const bool overlapped = stillAtTheGateway(*http);
+    firstRequest.join();
+    ASSERT_TRUE(overlapped) << "the 19 copies were not all answered while the first held the lock";
+    EXPECT_EQ(statuses.count(409), 19u) << "every copy met the request in progress";
+    EXPECT_EQ(first.status, 201);
+    const Reply replay = postCheckout(*http, "storm");
+    EXPECT_TRUE(replay.replayed());
+    EXPECT_EQ(replay.body, first.body) << "the copies' retries get the same response";
     EXPECT_EQ(orders(), 1);
     EXPECT_EQ(charges(), 1);
 }
@@ -173,23 +219,23 @@ TEST_F(CheckoutEndToEndTest, ADuplicateWhileTheGatewayIsSlowGets409WithRetryAfte
 {
     auto server = startServer();
     auto http = server->client();
-    ASSERT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"gateway-slow","delay_ms":1500})").status, 200);
+    ASSERT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"gateway-slow","delay_ms":3000})").status, 200);
     Reply first;
     std::atomic<bool> firstDone {false};
     std::thread firstRequest([&] {
         first = postCheckout(*server->client(), "k1");
         firstDone = true;
     });
-    // The order phase commits before the gateway is called: once it shows, the first request is at the gateway.
-    while (!firstDone &&
-           get(*http, "/_debug/state").body.find(R"("recovery_point":"order_created")") == std::string::npos) {
-        std::this_thread::yield();
-    }
+    // The order phase commits before the gateway is called: once it shows with the lock, the first request is at
+    // the gateway.
+    ASSERT_TRUE(waitUntilAtTheGateway(*http, firstDone));
     const Reply duplicate = postCheckout(*http, "k1");
+    const bool overlapped = stillAtTheGateway(*http);
+    firstRequest.join();
+    ASSERT_TRUE(overlapped) << "the duplicate was not answered while the first held the lock";
     EXPECT_EQ(duplicate.status, 409);
     EXPECT_EQ(duplicate.header("Retry-After"), "1");
     EXPECT_EQ(duplicate.problemType(), "/problems/request-in-progress");
-    firstRequest.join();
     EXPECT_EQ(first.status, 201);
     const Reply replay = postCheckout(*http, "k1");
     EXPECT_TRUE(replay.replayed());

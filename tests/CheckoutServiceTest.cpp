@@ -6,11 +6,13 @@
 #include "checkout/WebhookHandler.h"
 #include "support/ServerProcess.h"
 
+#include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 #include <gtest/gtest.h>
 
 #include <future>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 using namespace onceorder::server;
@@ -97,6 +99,18 @@ protected:
     long long paidChanges() { return scalar("SELECT count(*) FROM order_status_changes WHERE to_status = 'paid'"); }
     long long stock() { return scalar("SELECT stock FROM products WHERE id = 'kniha'"); }
     void arm(FaultKind kind, int count = 1) { faults.arm(ArmedFault {kind, count, 0, 1}); }
+    // Runs `change` on each of the store's four pooled connections (all leased at once, so each is a different one).
+    template<typename Fn>
+    void onEveryConnection(Fn change)
+    {
+        auto first = store.lease();
+        auto second = store.lease();
+        auto third = store.lease();
+        auto fourth = store.lease();
+        for (Store::Lease* lease : {&first, &second, &third, &fourth}) {
+            change(**lease);
+        }
+    }
 
     TempDir dir;
     Store store {dir.file("server.db"), Synchronous::Full, 4};
@@ -761,4 +775,172 @@ TEST_F(CheckoutServiceTest, RememberedEventsOfAnOlderDatabaseMoveIntoTheSourceKe
               "stub-gateway evt_1 applied");
     EXPECT_EQ(db->execAndGet("SELECT count(*) FROM sqlite_master WHERE name = 'webhook_events_before_source'").getInt(),
               0);
+}
+
+// Declines, but only after the order left "pending" by another way (as if a webhook or an operator came first).
+class DeclineAfterTheOrderMoved final : public PaymentGateway
+{
+public:
+    DeclineAfterTheOrderMoved(PaymentGateway& real, Store& store)
+        : m_real(real)
+        , m_store(store)
+    {
+    }
+    ChargeResult charge(const std::string& key, long long amount, const std::string& method) override
+    {
+        auto db = m_store.lease();
+        db->exec("UPDATE orders SET status = 'paid'");
+        return m_real.charge(key, amount, method);
+    }
+
+private:
+    PaymentGateway& m_real;
+    Store& m_store;
+};
+
+TEST_F(CheckoutServiceTest, AFinishedKeyThatExpiredIsANewCheckoutWithItsOwnCharge)
+{
+    const OrderResponse first = checkout("k1");
+    ASSERT_EQ(first.status, 201);
+    clock.advanceMs(std::chrono::milliseconds(kTtl).count() - 1);
+    EXPECT_TRUE(checkout("k1").replayed) << "remembered up to the TTL";
+    clock.advanceMs(1);
+    const OrderResponse late = checkout("k1");
+    EXPECT_EQ(late.status, 201);
+    EXPECT_FALSE(late.replayed) << "an expired finished key counts as absent";
+    EXPECT_EQ(late.outcome, "created");
+    EXPECT_EQ(orders(), 2);
+    EXPECT_EQ(gateway.chargeCount(), 2) << "a new row id, so a new gateway key: charged again";
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys"), 1);
+}
+
+TEST_F(CheckoutServiceTest, AnUnfinishedKeyPastItsTtlIsKeptAndResumed)
+{
+    arm(FaultKind::CrashAfterOrderCreated);
+    EXPECT_THROW(checkout("k1"), SimulatedCrash);
+    clock.advanceMs(std::chrono::milliseconds(kTtl).count());
+    const OrderResponse retry = checkout("k1");
+    EXPECT_EQ(retry.status, 201) << retry.body;
+    EXPECT_EQ(retry.outcome, "resumed") << "its order is still in flight: not forgotten";
+    EXPECT_EQ(orders(), 1);
+    EXPECT_EQ(gateway.chargeCount(), 1);
+}
+
+TEST_F(CheckoutServiceTest, ACartAlreadyOrderedUnderAnotherKeyIsAStoredRefusalWithoutACharge)
+{
+    const std::string cart =
+        R"({"cart_id":"cart-1","items":[{"product":"kniha","quantity":1}],"payment_method":"card"})";
+    const OrderResponse first = checkout("k1", cart);
+    ASSERT_EQ(first.status, 201) << first.body;
+    EXPECT_NE(first.body.find(R"("cart_id":"cart-1")"), std::string::npos) << first.body;
+    const OrderResponse second = checkout("k2", cart);
+    EXPECT_EQ(second.status, 422);
+    EXPECT_NE(second.body.find("/problems/cart-already-ordered"), std::string::npos) << second.body;
+    EXPECT_NE(second.body.find(R"("order_id":1)"), std::string::npos) << "names the order the cart became";
+    EXPECT_EQ(orders(), 1);
+    EXPECT_EQ(gateway.chargeCount(), 1) << "the refusal comes before the gateway";
+    EXPECT_EQ(stock(), 99) << "the partial order was undone";
+    const OrderResponse again = checkout("k2", cart);
+    EXPECT_TRUE(again.replayed) << "a definitive refusal is stored";
+    EXPECT_EQ(again.body, second.body);
+
+    faults.setModes(TeachingModes {.businessKeyOff = true});
+    EXPECT_EQ(checkout("k3", cart).status, 201) << "without the business key the same cart is ordered twice";
+    EXPECT_EQ(orders(), 2);
+}
+
+TEST_F(CheckoutServiceTest, TheCompleterDuringAGatewayOutageLeavesTheRowUnlockedForLater)
+{
+    arm(FaultKind::CrashAfterOrderCreated);
+    EXPECT_THROW(checkout("k1"), SimulatedCrash);
+    clock.advanceMs(kLockTimeout.count());
+    faults.arm(ArmedFault {FaultKind::GatewayFail, 1, 0, 1});
+    EXPECT_EQ(service.completeAbandoned().completed, 0) << "the gateway is down: nothing finished";
+    EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys"), "order_created");
+    EXPECT_EQ(scalar("SELECT locked_at IS NULL FROM checkout_keys"), 1) << "released, not held for 30 s";
+    EXPECT_EQ(gateway.chargeCount(), 0);
+    EXPECT_EQ(service.completeAbandoned().completed, 1) << "the next round, the gateway back, finishes it at once";
+    EXPECT_EQ(gateway.chargeCount(), 1);
+    EXPECT_EQ(text("SELECT status FROM orders"), "paid");
+}
+
+TEST_F(CheckoutServiceTest, ARetryThatTookOverFirstLeavesTheCompleterNothing)
+{
+    arm(FaultKind::CrashAfterCharge);
+    EXPECT_THROW(checkout("k1"), SimulatedCrash);
+    clock.advanceMs(kLockTimeout.count());
+    const OrderResponse retry = checkout("k1");
+    EXPECT_EQ(retry.status, 201);
+    EXPECT_EQ(retry.outcome, "resumed");
+    EXPECT_EQ(service.completeAbandoned().completed, 0) << "finished by the retry";
+    EXPECT_EQ(gateway.chargeCount(), 1);
+    EXPECT_EQ(payments(), 1);
+}
+
+TEST_F(CheckoutServiceTest, ADeclineForAnOrderNoLongerPendingChangesNeitherItsStatusNorTheStock)
+{
+    DeclineAfterTheOrderMoved moving(gateway, store);
+    CheckoutService declining(store, moving, faults, clock, kTtl, kLockTimeout);
+    arm(FaultKind::GatewayDecline);
+    const OrderResponse declined = checkoutWith(declining, "k1", kOne);
+    EXPECT_EQ(declined.status, 402) << "the gateway's answer is still the stored answer";
+    EXPECT_EQ(text("SELECT status FROM orders"), "paid") << "not overwritten with payment_failed";
+    EXPECT_EQ(stock(), 98) << "the stock goes back only with the change that cancels the order";
+    EXPECT_EQ(scalar("SELECT count(*) FROM order_status_changes WHERE to_status = 'payment_failed'"), 0);
+    EXPECT_TRUE(checkout("k1").replayed);
+}
+
+TEST_F(CheckoutServiceTest, AStorageErrorInALaterPhaseReleasesTheLockAndTheRetryChargesOnce)
+{
+    // The store has four connections; a failing write is set up on all of them with a temporary trigger, so the
+    // phase that records the charge fails whichever connection it leases.
+    onEveryConnection([](SQLite::Database& db) {
+        db.exec("CREATE TEMP TRIGGER fail_recording BEFORE UPDATE OF recovery_point ON main.checkout_keys "
+                "WHEN NEW.recovery_point = 'payment_charged' BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    });
+    const OrderResponse failed = checkout("k1");
+    EXPECT_EQ(failed.status, 503);
+    EXPECT_NE(failed.body.find("/problems/transient-failure"), std::string::npos) << failed.body;
+    EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys"), "order_created");
+    EXPECT_EQ(scalar("SELECT locked_at IS NULL FROM checkout_keys"), 1) << "released: the retry need not wait 30 s";
+    EXPECT_EQ(gateway.chargeCount(), 1) << "the gateway charged before the failure";
+
+    onEveryConnection([](SQLite::Database& db) { db.exec("DROP TRIGGER temp.fail_recording"); });
+    const OrderResponse retry = checkout("k1");
+    EXPECT_EQ(retry.status, 201) << retry.body;
+    EXPECT_EQ(retry.outcome, "resumed");
+    EXPECT_EQ(gateway.chargeCount(), 1) << "the same gateway key: no second charge";
+    EXPECT_EQ(payments(), 1);
+}
+
+TEST_F(CheckoutServiceTest, ABusyDatabaseAtTheKeyRowIsA503ThatLeavesNoRow)
+{
+    onEveryConnection([](SQLite::Database& db) { db.setBusyTimeout(0); }); // fail at once, not after 10 s
+    SQLite::Database other(dir.file("server.db"), SQLite::OPEN_READWRITE);
+    other.exec("BEGIN IMMEDIATE");
+    const OrderResponse busy = checkout("k1");
+    EXPECT_EQ(busy.status, 503);
+    EXPECT_NE(busy.body.find("/problems/transient-failure"), std::string::npos) << busy.body;
+    other.exec("ROLLBACK");
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys"), 0);
+    EXPECT_EQ(checkout("k1").status, 201);
+}
+
+TEST_F(CheckoutServiceTest, AnUnparsableStoredRequestStopsOnlyItsOwnRow)
+{
+    arm(FaultKind::CrashAfterOrderCreated);
+    EXPECT_THROW(checkout("broken"), SimulatedCrash);
+    arm(FaultKind::CrashAfterOrderCreated);
+    EXPECT_THROW(checkout("fine"), SimulatedCrash);
+    {
+        auto db = store.lease();
+        db->exec("UPDATE checkout_keys SET request_json = '{\"product\":' WHERE idem_key = 'broken'");
+    }
+    clock.advanceMs(kLockTimeout.count());
+    EXPECT_THROW(checkout("broken"), std::logic_error) << "a bug, not a transient failure: the HTTP layer says 500";
+    clock.advanceMs(kLockTimeout.count());
+    EXPECT_EQ(service.completeAbandoned().completed, 1) << "the completer skips the broken row and finishes the other";
+    EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys WHERE idem_key = 'fine'"), "finished");
+    EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys WHERE idem_key = 'broken'"), "order_created");
+    EXPECT_EQ(gateway.chargeCount(), 1) << "nothing charged for a request we cannot read";
 }

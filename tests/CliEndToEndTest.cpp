@@ -81,12 +81,14 @@ TEST(CliEndToEndTest, RejectionAndUsageErrorsHaveTheirExitCodes)
     TempDir dir;
     ServerProcess server({"--db", dir.file("server.db")});
     const QString url = QString::fromStdString(server.url());
-    const CliRun unknown = runCli({"submit", "--product", "auto", "--server", url});
+    // Always an explicit state folder: never the developer's own client database.
+    const QString state = QString::fromStdString(dir.file("client"));
+    const CliRun unknown = runCli({"submit", "--product", "auto", "--server", url, "--state", state});
     EXPECT_EQ(unknown.exitCode, 1);
     EXPECT_EQ(unknown.line.value("state").toString(), QStringLiteral("rejected"));
-    EXPECT_EQ(runCli({"submit", "--server", url}).exitCode, 64) << "no product";
-    EXPECT_EQ(runCli({"submit", "--product", "kniha", "--server", "not a url"}).exitCode, 64);
-    EXPECT_EQ(runCli({"frobnicate"}).exitCode, 64);
+    EXPECT_EQ(runCli({"submit", "--server", url, "--state", state}).exitCode, 64) << "no product";
+    EXPECT_EQ(runCli({"submit", "--product", "kniha", "--server", "not a url", "--state", state}).exitCode, 64);
+    EXPECT_EQ(runCli({"frobnicate", "--state", state}).exitCode, 64);
 }
 
 TEST(CliEndToEndTest, PayGoesThroughCheckoutAndADeclineIsRejectedWithTheCancelledOrder)

@@ -1,6 +1,7 @@
 // onceorder-cli killed at each crash point, then resumed: exactly one order per cart on the real server, none
 // lost, the stored key reused. Also the server killed and restarted while submissions are pending.
 #include "support/ServerProcess.h"
+#include "support/TcpRelay.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -77,6 +78,14 @@ protected:
         query.bind(1, cartId.toStdString());
         return query.executeStep() ? QString::fromStdString(query.getColumn(0).getString()) : QString();
     }
+    // The Idempotency-Key the client's outbox stored for this cart.
+    QString outboxKeyFor(const QString& cartId) const
+    {
+        SQLite::Database db(state.toStdString() + "/client.db", SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
+        SQLite::Statement query(db, "SELECT idem_key FROM submissions WHERE cart_id = ?");
+        query.bind(1, cartId.toStdString());
+        return query.executeStep() ? QString::fromStdString(query.getColumn(0).getString()) : QString();
+    }
     long long scalar(const char* sql) const
     {
         SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
@@ -98,6 +107,9 @@ TEST_P(CrashMatrixTest, KilledAtThePointThenResumedPlacesExactlyOneOrderWithTheS
         ASSERT_TRUE(killed.crashed) << "run " << run << " was not killed at " << point.toStdString() << ": "
                                     << killed.stderrText.toStdString();
         ASSERT_TRUE(killed.lines.isEmpty()) << "nothing is reported by a process that died";
+        // The key the outbox holds for this cart now, before anything resumes it: the one that must be reused.
+        const QString storedKey = outboxKeyFor(cartId);
+        ASSERT_EQ(storedKey.size(), 36) << "the key is written before the crash point";
 
         const CliResult resumed = runCli({"resume", "--server", url, "--state", state});
         ASSERT_EQ(resumed.exitCode, 0) << resumed.stderrText.toStdString();
@@ -106,8 +118,8 @@ TEST_P(CrashMatrixTest, KilledAtThePointThenResumedPlacesExactlyOneOrderWithTheS
         EXPECT_EQ(outcome.value("state").toString(), QStringLiteral("placed"));
         EXPECT_EQ(outcome.value("cart_id").toString(), cartId);
         EXPECT_EQ(ordersFor(cartId), 1) << cartId.toStdString();
-        EXPECT_EQ(serverKeyFor(cartId), outcome.value("key").toString())
-            << "the key stored before the crash was reused";
+        EXPECT_EQ(serverKeyFor(cartId), storedKey) << "the key stored before the crash was reused";
+        EXPECT_EQ(outcome.value("key").toString(), storedKey);
         if (point == u"after-response") {
             EXPECT_TRUE(outcome.value("replayed").toBool()) << "the order was made before the crash: a replay";
         }
@@ -136,8 +148,10 @@ TEST(CrashMatrixServerTest, ServerKilledAndRestartedWhileSubmissionsArePending)
     const std::string dbPath = dir.file("server.db");
     const QString state = QString::fromStdString(dir.file("client"));
     auto server = std::make_unique<ServerProcess>(std::vector<std::string> {"--db", dbPath});
-    const int port = server->port();
-    const QString url = QString::fromStdString(server->url());
+    // The client talks to a relay whose port stays ours: the restarted server may get any free port (its old one
+    // can be taken by a parallel test's server in between).
+    TcpRelay relay(server->port());
+    const QString url = QString::fromStdString(relay.url());
     for (int i = 0; i < 5; ++i) {
         ASSERT_TRUE(runCli({"submit", "--product", "hrnek", "--cart-id", QStringLiteral("pending-%1").arg(i),
                             "--server", url, "--state", state},
@@ -145,26 +159,28 @@ TEST(CrashMatrixServerTest, ServerKilledAndRestartedWhileSubmissionsArePending)
                         .crashed);
     }
     server->kill();
+    relay.setBackend(0);
 
-    // Resume while the server is down: attempts are refused and retried with backoff until it is back.
+    // Resume while the server is down: attempts fail and are retried with backoff until it is back.
     QProcess resume;
     resume.start(QStringLiteral(ONCEORDER_CLI_BIN),
                  QStringList {"resume", "--server", url, "--state", state} + fastRetries());
     ASSERT_TRUE(resume.waitForStarted());
-    // Bring the server back on the same port once the client has demonstrably been refused: an attempt recorded
-    // as not-sent in its outbox (a condition polled with a deadline, not a fixed sleep).
+    // Bring the server back once the client has demonstrably failed: a failed attempt recorded in its outbox (a
+    // condition polled with a deadline, not a fixed sleep). The relay resets the connection, so the attempt is
+    // "maybe sent" rather than refused.
     const std::string clientDb = (dir.path() / "client" / "client.db").string();
-    auto refusedAttempts = [&] {
+    auto failedAttempts = [&] {
         SQLite::Database db(clientDb, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-        return db.execAndGet("SELECT count(*) FROM attempts WHERE outcome = 'not-sent'").getInt();
+        return db.execAndGet("SELECT count(*) FROM attempts WHERE outcome IN ('not-sent', 'maybe-sent')").getInt();
     };
     QDeadlineTimer deadline(30'000);
-    while (refusedAttempts() == 0 && !deadline.hasExpired()) {
+    while (failedAttempts() == 0 && !deadline.hasExpired()) {
         resume.waitForFinished(20); // the event-free way to let 20 ms pass while watching the process
     }
-    ASSERT_GT(refusedAttempts(), 0) << "the client never tried while the server was down";
-    server = std::make_unique<ServerProcess>(
-        std::vector<std::string> {"--db", dbPath, "--listen", "127.0.0.1:" + std::to_string(port)});
+    ASSERT_GT(failedAttempts(), 0) << "the client never tried while the server was down";
+    server = std::make_unique<ServerProcess>(std::vector<std::string> {"--db", dbPath});
+    relay.setBackend(server->port());
     ASSERT_TRUE(resume.waitForFinished(60'000));
     EXPECT_EQ(resume.exitCode(), 0) << resume.readAllStandardError().toStdString();
     EXPECT_EQ(resume.readAllStandardOutput().count("\"state\":\"placed\""), 5);

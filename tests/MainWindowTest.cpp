@@ -10,6 +10,7 @@
 #include "session/Translations.h"
 #include "submission/Outbox.h"
 #include "submission/SubmissionEngine.h"
+#include "support/WindowDriver.h"
 #include "teaching/Scenario.h"
 
 #include <QAbstractButton>
@@ -35,129 +36,10 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 using namespace onceorder;
-
-namespace {
-
-// One client with its own state folder and bundled server, its window shown and the catalogue loaded.
-struct Client
-{
-    QTemporaryDir state;
-    std::unique_ptr<core::ClientSession> session;
-    std::unique_ptr<ui::MainWindow> window;
-
-    template<typename T>
-    T* find(const QString& name) const
-    {
-        return window->findChild<T*>(name);
-    }
-};
-
-// withConditioner: the order traffic goes through the network conditioner, as in the application.
-// stateDir: reuse a state folder (another client's, e.g. one that crashed) instead of a fresh one.
-std::unique_ptr<Client> startClient(bool withConditioner = false, const QString& stateDir = {})
-{
-    auto client = std::make_unique<Client>();
-    core::ClientOptions options;
-    options.stateDir = stateDir.isEmpty() ? client->state.path() : stateDir;
-    client->session = std::make_unique<core::ClientSession>(options);
-    if (withConditioner) {
-        client->session->enableConditioner();
-    }
-    client->window = std::make_unique<ui::MainWindow>(client->session.get());
-    client->window->show();
-    QSignalSpy ready(client->session.get(), &core::ClientSession::serverReady);
-    client->session->start();
-    if (!ready.wait(20'000)) {
-        return nullptr;
-    }
-    auto* products = client->find<QComboBox>(QStringLiteral("productCombo"));
-    if (!QTest::qWaitFor([&] { return products->count() == 3; }, 10'000)) {
-        return nullptr;
-    }
-    return client;
-}
-
-void addToCart(const Client& client, const QString& product, int quantity)
-{
-    auto* products = client.find<QComboBox>(QStringLiteral("productCombo"));
-    products->setCurrentIndex(products->findData(product));
-    client.find<QSpinBox>(QStringLiteral("quantitySpin"))->setValue(quantity);
-    QTest::mouseClick(client.find<QPushButton>(QStringLiteral("addButton")), Qt::LeftButton);
-}
-
-// Picks a network mode in the debug panel's real combo box, as a teacher would.
-void chooseNetworkMode(const Client& client, const QString& mode)
-{
-    auto* combo = client.find<QComboBox>(QStringLiteral("networkModeCombo"));
-    combo->setCurrentIndex(combo->findData(mode));
-}
-
-// Back to "pass" as soon as the first attempt of the current submission has ended.
-void passAfterTheFirstAttempt(const Client& client)
-{
-    QObject::connect(client.session->engine(), &core::SubmissionEngine::submissionChanged, client.window.get(),
-                     [&client](const core::Submission& s) {
-                         if (!s.attempts.isEmpty() && s.attempts.first().endedMs > 0) {
-                             chooseNetworkMode(client, QStringLiteral("pass"));
-                         }
-                     });
-}
-
-QString resultText(const Client& client)
-{
-    return client.find<QLabel>(QStringLiteral("resultLabel"))->text();
-}
-
-// Clicks one of the debug panel's buttons that talk to the server and waits until the server has answered.
-void clickDebugButton(const Client& client, const QString& name)
-{
-    QSignalSpy done(client.window->findChild<core::DebugControls*>(), &core::DebugControls::succeeded);
-    QTest::mouseClick(client.window->debugPanel()->findChild<QPushButton*>(name), Qt::LeftButton);
-    QVERIFY(done.wait(10'000));
-}
-
-// Ticks "Pay now by card", fills the cart with one line and clicks the Order button; waits for the outcome.
-// A picture of a window. Under X (scripts/screenshots runs this under xvfb-run) what is on the screen, taken with
-// ImageMagick's import, as a projector would show it; offscreen, the widget's own rendering.
-bool snap(QWidget* widget, const QString& path)
-{
-    QWidget* window = widget->window();
-    if (QGuiApplication::platformName() == u"xcb" &&
-        !QStandardPaths::findExecutable(QStringLiteral("import")).isEmpty()) {
-        window->move(0, 0);
-        window->raise();
-        window->activateWindow();
-        QTest::qWait(800); // a picture, not a synchronisation: let the X server draw it
-        const QRect frame = window->frameGeometry();
-        return QProcess::execute(QStringLiteral("import"),
-                                 {QStringLiteral("-window"), QStringLiteral("root"), QStringLiteral("-crop"),
-                                  QStringLiteral("%1x%2+%3+%4")
-                                      .arg(frame.width())
-                                      .arg(frame.height())
-                                      .arg(std::max(0, frame.x()))
-                                      .arg(std::max(0, frame.y())),
-                                  QStringLiteral("+repage"), path}) == 0;
-    }
-    return window->grab().save(path);
-}
-
-void orderAndPay(const Client& client, const QString& product, int quantity, core::Submission* outcome = nullptr)
-{
-    client.find<QCheckBox>(QStringLiteral("payByCardCheck"))->setChecked(true);
-    addToCart(client, product, quantity);
-    auto* order = client.find<QPushButton>(QStringLiteral("orderButton"));
-    QCOMPARE(order->text(), QStringLiteral("Order and pay"));
-    QSignalSpy settled(client.session->engine(), &core::SubmissionEngine::settled);
-    QTest::mouseClick(order, Qt::LeftButton);
-    QVERIFY(settled.wait(30'000));
-    if (outcome) {
-        *outcome = settled.first().first().value<core::Submission>();
-    }
-}
-
-} // namespace
+using namespace onceorder::test;
 
 class MainWindowTest : public QObject
 {
@@ -181,9 +63,7 @@ private Q_SLOTS:
     void orderingAgainACartTheServerPlacedIsShownAsPlacedNotRejected();
     void theCompleterRunsFromTheDebugPanel();
     void zoomGrowsTheWindowAndIsRememberedByTheNextWindow();
-    // Not a test: scripts/screenshots runs it with ONCEORDER_SCREENSHOT_DIR to make the README's pictures.
-    void screenshots();
-    // Last: it installs the Czech translator for the rest of the process.
+    // It installs the Czech translator for the rest of its process (each slot runs as its own ctest).
     void czechShowsCzechStrings();
 };
 
@@ -290,6 +170,11 @@ void MainWindowTest::fiveFastClicksPlaceOneOrder()
     // Every click was sent with the one key; the timeline shows them all.
     auto* attempts = client->window->findChild<QTableWidget*>(QStringLiteral("attemptsTable"));
     QCOMPARE(attempts->rowCount(), 5);
+    // After everything settled, the server's own tables (not a snapshot taken while a duplicate could still come):
+    const auto server = settledServerState(*client);
+    QVERIFY(server);
+    QCOMPARE(server->totalOrders, 1);
+    QCOMPARE(server->totalKeys, 1);
 }
 
 void MainWindowTest::aFaultArmedInTheDebugPanelReachesTheServer()
@@ -302,7 +187,9 @@ void MainWindowTest::aFaultArmedInTheDebugPanelReachesTheServer()
     QSignalSpy armed(client->window->findChild<core::DebugControls*>(), &core::DebugControls::succeeded);
     QTest::mouseClick(controls, Qt::LeftButton);
     QVERIFY(armed.wait(10'000));
-    QVERIFY(panel->findChild<QLabel*>(QStringLiteral("armedFaultLabel"))->text().contains(u"fail-before-commit"));
+    // Waited for: an older live-tables snapshot may land just after the arming (see payingByCard… below).
+    QTRY_VERIFY_WITH_TIMEOUT(
+        panel->findChild<QLabel*>(QStringLiteral("armedFaultLabel"))->text().contains(u"fail-before-commit"), 10'000);
 
     addToCart(*client, QStringLiteral("kniha"), 1);
     QSignalSpy settled(client->session->engine(), &core::SubmissionEngine::settled);
@@ -365,6 +252,11 @@ void MainWindowTest::aDroppedResponseIsPlacedOnceAndTheReplayIsShown()
     auto* dock = client->window->serverTablesDock();
     QTRY_COMPARE_WITH_TIMEOUT(dock->keysModel()->rowCount(), 1, 10'000);
     QCOMPARE(dock->ordersModel()->rowCount(), 1);
+    // After everything settled, the server's own tables (not a snapshot taken while a duplicate could still come):
+    const auto server = settledServerState(*client);
+    QVERIFY(server);
+    QCOMPARE(server->totalOrders, 1);
+    QCOMPARE(server->totalKeys, 1);
 }
 
 void MainWindowTest::aCrashAfterSendIsResumedByTheNextWindow()
@@ -389,6 +281,11 @@ void MainWindowTest::aCrashAfterSendIsResumedByTheNextWindow()
     auto* dock = client->window->serverTablesDock();
     QTRY_COMPARE_WITH_TIMEOUT(dock->keysModel()->rowCount(), 1, 10'000);
     QCOMPARE(dock->ordersModel()->rowCount(), 1);
+    // After everything settled, the server's own tables (not a snapshot taken while a duplicate could still come):
+    const auto server = settledServerState(*client);
+    QVERIFY(server);
+    QCOMPARE(server->totalOrders, 1);
+    QCOMPARE(server->totalKeys, 1);
 }
 
 void MainWindowTest::aSubmissionOfAnotherServerIsShownAndNotSent()
@@ -464,8 +361,10 @@ void MainWindowTest::payingByCardChargesOnceWhenTheGatewaysAnswerIsLost()
     auto client = startClient();
     QVERIFY(client);
     clickDebugButton(*client, QStringLiteral("arm_gateway-timeout"));
-    QCOMPARE(client->find<QLabel>(QStringLiteral("gatewayArmedLabel"))->text(),
-             QStringLiteral("Armed: gateway-timeout for the next 1 charge(s)"));
+    // Waited for, not read at once: a live-tables snapshot taken just before the arming can land after it and show
+    // "nothing" for one poll (seen under ASan with ctest -j2); the next snapshot shows the armed fault.
+    QTRY_COMPARE_WITH_TIMEOUT(client->find<QLabel>(QStringLiteral("gatewayArmedLabel"))->text(),
+                              QStringLiteral("Armed: gateway-timeout for the next 1 charge(s)"), 10'000);
     core::Submission submission;
     orderAndPay(*client, QStringLiteral("kniha"), 2, &submission);
     QCOMPARE(resultText(*client), QStringLiteral("Order 1 placed and paid."));
@@ -572,9 +471,38 @@ void MainWindowTest::theCompleterRunsFromTheDebugPanel()
 {
     auto client = startClient();
     QVERIFY(client);
+    // A checkout abandoned between phases: the server dies after creating the order, and nobody retries (the
+    // request is sent once, outside the engine). The restarted server releases the dead request's lock.
+    auto* crashPoint = client->find<QComboBox>(QStringLiteral("checkoutCrashCombo"));
+    crashPoint->setCurrentIndex(crashPoint->findData(QStringLiteral("crash-after-order-created")));
+    clickDebugButton(*client, QStringLiteral("armCheckoutCrashButton"));
+    QSignalSpy ready(client->session.get(), &core::ClientSession::serverReady);
+    std::optional<core::HttpReply> lost;
+    client->session->api()->postIdempotent(QStringLiteral("/checkout"), QStringLiteral("abandoned-1"),
+                                           R"({"product":"kniha","quantity":1,"payment_method":"card"})", 10'000,
+                                           [&lost](const core::HttpReply& reply) { lost = reply; });
+    QTRY_VERIFY_WITH_TIMEOUT(lost.has_value(), 20'000);
+    QCOMPARE(lost->status, 0); // the server died before answering
+    QVERIFY(ready.wait(20'000));
+    const auto before = settledServerState(*client);
+    QVERIFY(before);
+    QCOMPARE(before->checkoutKeys.size(), 1);
+
     clickDebugButton(*client, QStringLiteral("runCompleterButton"));
-    QCOMPARE(client->find<QLabel>(QStringLiteral("debugResultLabel"))->text(),
-             QStringLiteral("Done: the completer finished 0 abandoned checkout(s)"));
+    // The server's own completer also runs every 5 s, and may have been first: then the button finds nothing left.
+    // Either way the label reports the pass, and exactly one completion happened.
+    const QString label = client->find<QLabel>(QStringLiteral("debugResultLabel"))->text();
+    QVERIFY2(label == QStringLiteral("Done: the completer finished 1 abandoned checkout(s)") ||
+                 label == QStringLiteral("Done: the completer finished 0 abandoned checkout(s)"),
+             qPrintable(label));
+    const auto after = settledServerState(*client);
+    QVERIFY(after);
+    QCOMPARE(after->checkoutKeys.size(), 1);
+    QCOMPARE(after->checkoutKeys[0].recoveryPoint, QStringLiteral("finished"));
+    QCOMPARE(after->checkoutKeys[0].responseCode, 201);
+    QCOMPARE(after->totalOrders, 1);
+    QCOMPARE(after->orders[0].status, QStringLiteral("paid"));
+    QCOMPARE(after->totalCharges, 1);
 }
 
 void MainWindowTest::zoomGrowsTheWindowAndIsRememberedByTheNextWindow()
@@ -628,106 +556,6 @@ void MainWindowTest::zoomGrowsTheWindowAndIsRememberedByTheNextWindow()
     QVERIFY(viewMenu);
     QVERIFY(viewMenu->actions().contains(window.zoom()->resetAction()));
     window.zoom()->setFactor(1.0); // the other tests run at 100 %
-}
-
-void MainWindowTest::screenshots()
-{
-    const QString dir = qEnvironmentVariable("ONCEORDER_SCREENSHOT_DIR");
-    if (dir.isEmpty()) {
-        QSKIP("set ONCEORDER_SCREENSHOT_DIR to make the screenshots");
-    }
-    auto client = startClient(true); // as the application runs: orders through the network conditioner
-    QVERIFY(client);
-    auto* window = client->window.get();
-    window->resize(1400, 900);
-    // The story the pictures tell: the server commits, dies before answering, restarts, and the retry with the
-    // same key is answered from the stored response: one order.
-    auto* panel = window->debugPanel();
-    QSignalSpy armed(window->findChild<core::DebugControls*>(), &core::DebugControls::succeeded);
-    QTest::mouseClick(panel->findChild<QPushButton*>(QStringLiteral("arm_crash-after-commit")), Qt::LeftButton);
-    QVERIFY(armed.wait(10'000));
-    addToCart(*client, QStringLiteral("kniha"), 2);
-    addToCart(*client, QStringLiteral("hrnek"), 1);
-    QSignalSpy settled(client->session->engine(), &core::SubmissionEngine::settled);
-    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
-    QVERIFY(settled.wait(30'000));
-    addToCart(*client, QStringLiteral("propiska"), 3);
-    auto* dock = window->serverTablesDock();
-    QTRY_COMPARE_WITH_TIMEOUT(dock->ordersModel()->rowCount(), 1, 10'000);
-    QTRY_COMPARE_WITH_TIMEOUT(client->find<QTableWidget>(QStringLiteral("ordersTable"))->rowCount(), 1, 10'000);
-    QTest::mouseClick(panel->findChild<QPushButton*>(QStringLiteral("arm_unavailable")), Qt::LeftButton);
-    QVERIFY(armed.wait(10'000));
-    QTest::qWait(300); // let the layouts settle after the last updates; a picture, not a synchronisation
-    QVERIFY(window->grab().save(dir + QStringLiteral("/main-window.png")));
-    // The same window on a projector: 150 %, on a 1600 × 1000 screen.
-    window->zoom()->setFactor(1.5);
-    window->resize(1600, 1000);
-    QTest::qWait(300);
-    QVERIFY(snap(window, dir + QStringLiteral("/main-window-zoom150.png")));
-    window->zoom()->setFactor(1.0);
-    window->resize(1400, 900);
-
-    // The whole panel, not just the part the dock's scroll area shows.
-    auto* scroll = qobject_cast<QScrollArea*>(panel->widget());
-    QVERIFY(scroll);
-    QWidget* content = scroll->takeWidget();
-    content->resize(560, content->sizeHint().height());
-    content->show();
-    QVERIFY(content->grab().save(dir + QStringLiteral("/debug-panel.png")));
-    scroll->setWidget(content);
-
-    // Paid now by card: the gateway charges, its answer is lost, the retry resumes from the recovery point and the
-    // gateway, asked again with the same key, does not charge twice.
-    auto paying = startClient(true);
-    QVERIFY(paying);
-    paying->window->resize(1400, 900);
-    clickDebugButton(*paying, QStringLiteral("arm_gateway-timeout"));
-    orderAndPay(*paying, QStringLiteral("kniha"), 1);
-    QTRY_COMPARE_WITH_TIMEOUT(paying->window->serverTablesDock()->chargesModel()->rowCount(), 1, 10'000);
-    QTRY_COMPARE_WITH_TIMEOUT(paying->find<QTableWidget>(QStringLiteral("ordersTable"))->rowCount(), 1, 10'000);
-    QTest::qWait(300); // a picture, not a synchronisation
-    QVERIFY(paying->window->grab().save(dir + QStringLiteral("/checkout.png")));
-    paying->window->hide();
-    client->window->hide();
-
-    // The thundering herd's chart in the Scenarios dialog, in English and in Czech (the Czech window at 150 %).
-    for (const QString& language : {QStringLiteral("en"), QStringLiteral("cs")}) {
-        QTranslator czech;
-        const QLocale previousLocale;
-        if (language == u"cs") {
-            QVERIFY(czech.load(QStringLiteral(":/onceorder/i18n/onceorder_cs.qm")));
-            QCoreApplication::installTranslator(&czech);
-            QLocale::setDefault(QLocale(QLocale::Czech, QLocale::CzechRepublic)); // "0,6 s", as --lang cs does
-        }
-        const QList<core::Scenario> all = core::allScenarios(); // its texts in the language installed now
-        const auto herd =
-            std::find_if(all.begin(), all.end(), [](const core::Scenario& s) { return s.id == u"thundering-herd"; });
-        QVERIFY(herd != all.end());
-        ui::ScenarioDialog dialog(*herd);
-        dialog.resize(1300, 980);
-        dialog.show();
-        QSignalSpy finished(&dialog, &ui::ScenarioDialog::scenarioFinished);
-        dialog.play();
-        QVERIFY(finished.wait(60'000));
-        QVERIFY(dialog.result().passed());
-        QVERIFY(dialog.chartView()->isVisible());
-        QVERIFY(snap(&dialog, dir + QStringLiteral("/scenario-herd-%1.png").arg(language)));
-        dialog.hide();
-        if (language == u"cs") {
-            auto czechClient = startClient(true);
-            QVERIFY(czechClient);
-            czechClient->window->zoom()->setFactor(1.5);
-            czechClient->window->resize(1600, 1000);
-            addToCart(*czechClient, QStringLiteral("kniha"), 1);
-            QSignalSpy placed(czechClient->session->engine(), &core::SubmissionEngine::settled);
-            QTest::mouseClick(czechClient->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
-            QVERIFY(placed.wait(30'000));
-            QTRY_COMPARE_WITH_TIMEOUT(czechClient->window->serverTablesDock()->ordersModel()->rowCount(), 1, 10'000);
-            QVERIFY(snap(czechClient->window.get(), dir + QStringLiteral("/main-window-zoom150-cs.png")));
-            czechClient->window->zoom()->setFactor(1.0);
-            QLocale::setDefault(previousLocale);
-        }
-    }
 }
 
 void MainWindowTest::czechShowsCzechStrings()

@@ -2,6 +2,7 @@
 #include "orders/OrderService.h"
 #include "support/ServerProcess.h"
 
+#include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 #include <gtest/gtest.h>
 
@@ -226,4 +227,84 @@ TEST_F(OrderServiceTest, AReplayLeavesNoReadTransactionOpen)
     ASSERT_TRUE(checkpoint.executeStep());
     EXPECT_EQ(checkpoint.getColumn(0).getInt(), 0);
     EXPECT_EQ(checkpoint.getColumn(2).getInt(), checkpoint.getColumn(1).getInt()) << "frames checkpointed of all";
+}
+
+TEST_F(OrderServiceTest, AnExpiredKeyReusedWithAnotherPayloadIsANewOrderNotA422)
+{
+    place(a, "k1", kOne);
+    clock.advanceMs(std::chrono::milliseconds(kTtl).count() - 1);
+    EXPECT_EQ(place(a, "k1", R"({"product":"hrnek","quantity":1})").status, 422) << "still remembered";
+    clock.advanceMs(1);
+    const OrderResponse reused = place(a, "k1", R"({"product":"hrnek","quantity":1})");
+    EXPECT_EQ(reused.status, 201) << "forgotten: the old fingerprint no longer binds the key";
+    EXPECT_FALSE(reused.replayed);
+    EXPECT_EQ(orders(), 2);
+    EXPECT_EQ(keys(), 1) << "the expired row was replaced, not kept beside the new one";
+    EXPECT_EQ(stock("hrnek"), 49);
+}
+
+namespace {
+
+// One pooled connection, so the test can reach the very connection the service writes through.
+class OrderServiceStorageErrorTest : public ::testing::Test
+{
+protected:
+    TempDir dir;
+    Store store {dir.file("server.db"), Synchronous::Full, 1};
+    Faults faults;
+    ManualClock clock {kStart};
+    OrderService service {store, faults, clock, kTtl};
+    Client a {"A", false};
+
+    OrderResponse place(const std::string& key)
+    {
+        return service.placeOrder(a, key, std::get<OrderCommand>(parseOrderCommand(kOne)));
+    }
+    long long scalar(const std::string& sql)
+    {
+        auto db = store.lease();
+        return db->execAndGet(sql).getInt64();
+    }
+};
+
+} // namespace
+
+TEST_F(OrderServiceStorageErrorTest, ADatabaseBusyWithAnotherWriterIsA503ThatStoresNothing)
+{
+    store.lease()->setBusyTimeout(0); // fail at once instead of after ten seconds
+    SQLite::Database other(dir.file("server.db"), SQLite::OPEN_READWRITE);
+    other.exec("BEGIN IMMEDIATE"); // another process (a second server, the sqlite3 shell) holds the write lock
+    const OrderResponse busy = place("k1");
+    EXPECT_EQ(busy.status, 503);
+    EXPECT_EQ(busy.outcome, "transient-failure");
+    EXPECT_EQ(busy.retryAfterSeconds, 1);
+    EXPECT_NE(busy.body.find("/problems/transient-failure"), std::string::npos) << busy.body;
+    other.exec("ROLLBACK");
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys"), 0) << "the key was not consumed";
+    const OrderResponse retry = place("k1");
+    EXPECT_EQ(retry.status, 201) << "the retry with the same key places the order";
+    EXPECT_FALSE(retry.replayed);
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders"), 1);
+}
+
+TEST_F(OrderServiceStorageErrorTest, AReadOnlyDatabaseIsA503AndTheKeyStaysUsable)
+{
+    store.lease()->exec("PRAGMA query_only = ON"); // every write fails as on a read-only file
+    const OrderResponse refused = place("k1");
+    EXPECT_EQ(refused.status, 503);
+    EXPECT_EQ(refused.outcome, "transient-failure");
+    store.lease()->exec("PRAGMA query_only = OFF");
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys"), 0);
+    EXPECT_EQ(place("k1").status, 201);
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders"), 1);
+}
+
+TEST_F(OrderServiceStorageErrorTest, ReadOnlyInCheckThenInsertModeIsA503Too)
+{
+    faults.setModes(TeachingModes {.checkThenInsert = true});
+    store.lease()->exec("PRAGMA query_only = ON");
+    EXPECT_EQ(place("k1").status, 503);
+    store.lease()->exec("PRAGMA query_only = OFF");
+    EXPECT_EQ(place("k1").status, 201);
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders"), 1);
 }

@@ -89,12 +89,21 @@ TEST(OutboxTest, OneCartHasAtMostOnePendingSubmission)
     EXPECT_EQ(outbox.all().size(), 2);
 }
 
-TEST(OutboxTest, StateNamesRoundTrip)
+// The names are stored in client.db: a renamed state would load older rows as Pending (and resend them), so the
+// stored spelling is pinned here, not only the round trip through the one table.
+TEST(OutboxTest, StateNamesAreTheStoredSpellings)
 {
-    for (auto state : {SubmissionState::Pending, SubmissionState::Placed, SubmissionState::Rejected,
-                       SubmissionState::GaveUp, SubmissionState::Abandoned}) {
-        EXPECT_EQ(submissionStateFromName(submissionStateName(state)), state);
+    const std::pair<SubmissionState, const char*> stored[] {
+        {SubmissionState::Pending, "pending"},     {SubmissionState::Placed, "placed"},
+        {SubmissionState::Rejected, "rejected"},   {SubmissionState::GaveUp, "gave-up"},
+        {SubmissionState::Abandoned, "abandoned"},
+    };
+    for (const auto& [state, name] : stored) {
+        EXPECT_EQ(submissionStateName(state), QLatin1String(name));
+        EXPECT_EQ(submissionStateFromName(QLatin1String(name)), state) << name;
     }
+    EXPECT_EQ(submissionStateFromName(QStringLiteral("Placed")), std::nullopt) << "no case folding";
+    EXPECT_EQ(submissionStateFromName(QStringLiteral("sent")), std::nullopt);
 }
 
 TEST(OutboxTest, AnUnusableFolderIsAnError)

@@ -1,11 +1,14 @@
 // The retry decision, deterministic: a seeded random source and explicit times, no network, no sleeping.
 #include "retry/RetryPolicy.h"
+#include "ServerOptions.h"
 
 #include <QTimeZone>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
+#include <variant>
 
 using namespace onceorder::core;
 
@@ -170,6 +173,52 @@ TEST(RetryPolicyTest, RetryAfterIsHonouredButCapped)
     EXPECT_TRUE(capped.reason.contains(QStringLiteral("capped")));
 }
 
+TEST(RetryPolicyTest, ARetryAfterShorterThanTheBackoffIsObeyed)
+{
+    // The backoff after attempt 4 with no jitter would be 8 s; the server says 1 s: it knows when it is ready.
+    RetryPolicy policy({.baseDelayMs = 1000, .maxDelayMs = 30'000, .jitter = JitterStrategy::None});
+    FixedRandom random(0.5);
+    EXPECT_EQ(policy.decide(AttemptOutcome::RetryLater, 4, kT0, kT0, std::nullopt, -1, random).delayMs, 8000);
+    const RetryDecision told = policy.decide(AttemptOutcome::RetryLater, 4, kT0, kT0, 1000, -1, random);
+    EXPECT_TRUE(told.retry);
+    // What the server said, plus the small jitter every Retry-After gets (a quarter second at least, a tenth of it
+    // at most otherwise): 1000 + 0.5 × 250.
+    EXPECT_EQ(told.delayMs, 1125);
+    EXPECT_EQ(told.reason, QStringLiteral("Retry-After 1 s"));
+}
+
+TEST(RetryPolicyTest, ARetryAfterPastTheWindowEndsTheRetries)
+{
+    RetryPolicy policy({.retryWindowMs = 60'000, .maxRetryAfterMs = 120'000});
+    FixedRandom random(0.5);
+    // Retry-After gets up to a tenth on top as jitter (here 0.5 × 5 s = 2.5 s): 10 s + 47.5 s + 2.375 s fits.
+    EXPECT_TRUE(policy.decide(AttemptOutcome::RetryLater, 2, kT0, kT0 + 10'000, 47'500, -1, random).retry)
+        << "10 s + 47.5 s + its jitter ends inside the window";
+    const RetryDecision late = policy.decide(AttemptOutcome::RetryLater, 2, kT0, kT0 + 10'000, 50'001, -1, random);
+    EXPECT_FALSE(late.retry);
+    EXPECT_EQ(late.delayMs, -1);
+    EXPECT_TRUE(late.reason.contains(QStringLiteral("window"))) << late.reason.toStdString();
+    // Capped first, then checked against the window: 120 s is still past a 60 s window.
+    EXPECT_FALSE(policy.decide(AttemptOutcome::RetryLater, 2, kT0, kT0, 10'000'000, -1, random).retry);
+}
+
+TEST(RetryPolicyTest, ARetryAfterDateWithANumericZoneIsReadAsRfc2822)
+{
+    const qint64 date = QDateTime(QDate(2015, 10, 21), QTime(7, 28), QTimeZone::utc()).toMSecsSinceEpoch();
+    EXPECT_EQ(RetryPolicy::parseRetryAfter("Wed, 21 Oct 2015 07:28:00 +0000", date - 3000), 3000);
+    EXPECT_EQ(RetryPolicy::parseRetryAfter("Wed, 21 Oct 2015 09:28:00 +0200", date - 3000), 3000)
+        << "the zone is applied, not ignored";
+    EXPECT_EQ(RetryPolicy::parseRetryAfter("Wed, 21 Oct 2015 07:28:00 XYZ", date), std::nullopt);
+}
+
+TEST(RetryPolicyTest, RetryAfterSecondsAreCappedAtOneYear)
+{
+    constexpr qint64 kYearMs = 86'400LL * 365 * 1000;
+    EXPECT_EQ(RetryPolicy::parseRetryAfter("31536000", kT0), kYearMs);
+    EXPECT_EQ(RetryPolicy::parseRetryAfter("31536001", kT0), kYearMs);
+    EXPECT_EQ(RetryPolicy::parseRetryAfter("9223372036854775807", kT0), kYearMs) << "no overflow to negative";
+}
+
 TEST(RetryPolicyTest, OnlyTransientOutcomesAreRetried)
 {
     RetryPolicy policy;
@@ -191,8 +240,13 @@ TEST(RetryPolicyTest, TheWindowEndsTheRetriesAndIsShorterThanTheServersKeyTtl)
     const RetryDecision late = policy.decide(AttemptOutcome::MaybeSent, 4, kT0, kT0 + 55'000, std::nullopt, -1, random);
     EXPECT_FALSE(late.retry) << "55 s + 8 s is past it";
     EXPECT_TRUE(late.reason.contains(QStringLiteral("window")));
-    EXPECT_LT(RetryPolicy().config().retryWindowMs, 24LL * 3600 * 1000 / 10)
-        << "the default window is far inside the server's default key TTL of 24 h";
+    // The server's real default: what onceorder-server runs with when no --key-ttl is given.
+    const auto serverDefaults = onceorder::server::parseServerOptions({});
+    ASSERT_TRUE(std::holds_alternative<onceorder::server::ServerOptions>(serverDefaults));
+    const qint64 serverKeyTtlMs =
+        std::chrono::milliseconds(std::get<onceorder::server::ServerOptions>(serverDefaults).keyTtl).count();
+    EXPECT_LT(RetryPolicy().config().retryWindowMs, serverKeyTtlMs / 10)
+        << "the default window is far inside the server's default key TTL";
 }
 
 TEST(RetryPolicyTest, DecidesFromTheSubmissionAndTheReply)
@@ -240,13 +294,24 @@ TEST(RetryPolicyTest, DecidesFromTheSubmissionAndTheReply)
     EXPECT_TRUE(pastDeadline.reason.contains(QStringLiteral("deadline")));
 }
 
-TEST(RetryPolicyTest, OutcomeNamesRoundTrip)
+// The names are stored in the outbox's attempts table: pinned as spelled there, not only round-tripped.
+TEST(RetryPolicyTest, OutcomeNamesAreTheStoredSpellings)
 {
-    for (auto outcome :
-         {AttemptOutcome::InFlight, AttemptOutcome::Placed, AttemptOutcome::Rejected, AttemptOutcome::RetryLater,
-          AttemptOutcome::NotSent, AttemptOutcome::MaybeSent, AttemptOutcome::AlreadyPlaced, AttemptOutcome::Failed}) {
-        EXPECT_EQ(attemptOutcomeFromName(attemptOutcomeName(outcome)), outcome);
+    const std::pair<AttemptOutcome, const char*> stored[] {
+        {AttemptOutcome::InFlight, "in-flight"},
+        {AttemptOutcome::Placed, "placed"},
+        {AttemptOutcome::Rejected, "rejected"},
+        {AttemptOutcome::RetryLater, "retry-later"},
+        {AttemptOutcome::NotSent, "not-sent"},
+        {AttemptOutcome::MaybeSent, "maybe-sent"},
+        {AttemptOutcome::AlreadyPlaced, "already-placed"},
+        {AttemptOutcome::Failed, "failed"},
+    };
+    for (const auto& [outcome, name] : stored) {
+        EXPECT_EQ(attemptOutcomeName(outcome), QLatin1String(name));
+        EXPECT_EQ(attemptOutcomeFromName(QLatin1String(name)), outcome) << name;
     }
+    EXPECT_EQ(attemptOutcomeFromName(QStringLiteral("maybe_sent")), std::nullopt);
 }
 
 TEST(RetryPolicyTest, RedirectsAndRefusedCertificatesAreDefinitiveButNotRejections)

@@ -19,12 +19,17 @@ struct ProcessRun
     QString err;
 };
 
-ProcessRun runOnceorder(const QStringList& args)
+// withTestScenarios: ONCEORDER_TEST_SCENARIOS=1, which adds the test-only "always-fails" scenario.
+ProcessRun runOnceorder(const QStringList& args, bool withTestScenarios = false)
 {
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.remove(QStringLiteral("ONCEORDER_CRASH_AT"));
+    env.remove(QStringLiteral("ONCEORDER_TEST_SCENARIOS"));
+    if (withTestScenarios) {
+        env.insert(QStringLiteral("ONCEORDER_TEST_SCENARIOS"), QStringLiteral("1"));
+    }
     // Without --lang the tables follow the system's language, as the window does: pin it to English here.
     env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
     process.setProcessEnvironment(env);
@@ -146,4 +151,36 @@ TEST(ScenarioTest, AnUnknownNameIsAUsageErrorThatListsTheNames)
     EXPECT_EQ(run.exitCode, 64);
     EXPECT_TRUE(run.err.contains(QStringLiteral("no-such-thing")));
     EXPECT_TRUE(run.err.contains(QStringLiteral("the-article-table")));
+}
+
+// The verdict must be able to say no: a failing row prints FAIL, the summary counts it, and the exit code is 1. The
+// real scenarios all pass, so this uses the test-only "always-fails" (ONCEORDER_TEST_SCENARIOS=1), run with a real
+// one to show that one failure fails the whole run.
+TEST(ScenarioTest, AFailingRowPrintsFailAndMakesTheRunExitNonZero)
+{
+    QTemporaryDir exportDir;
+    ASSERT_TRUE(exportDir.isValid());
+    const ProcessRun run = runOnceorder({QStringLiteral("--scenario"), QStringLiteral("double-click,always-fails"),
+                                         QStringLiteral("--export-dir"), exportDir.path()},
+                                        true);
+    ASSERT_TRUE(run.finished) << run.out.toStdString();
+    EXPECT_EQ(run.exitCode, 1) << run.out.toStdString() << run.err.toStdString();
+    EXPECT_TRUE(run.out.contains(QStringLiteral("| a row that fails on purpose |"))) << run.out.toStdString();
+    EXPECT_EQ(run.out.count(QStringLiteral("| FAIL |")), 1) << "only the failing row: " << run.out.toStdString();
+    EXPECT_TRUE(run.out.contains(QStringLiteral("Summary: 1/2 scenarios passed"))) << run.out.toStdString();
+    EXPECT_TRUE(run.out.contains(QStringLiteral("; failed: always-fails"))) << run.out.toStdString();
+    QFile csv(QDir(exportDir.path()).filePath(QStringLiteral("always-fails.csv")));
+    ASSERT_TRUE(csv.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(csv.readAll().contains("FAIL")) << "the export says so too";
+}
+
+TEST(ScenarioTest, TheTestOnlyScenarioIsUnknownAndUnlistedWithoutItsVariable)
+{
+    const ProcessRun plain = runOnceorder({QStringLiteral("--scenario"), QStringLiteral("always-fails")});
+    ASSERT_TRUE(plain.finished);
+    EXPECT_EQ(plain.exitCode, 64);
+    const ProcessRun list = runOnceorder({QStringLiteral("--scenario"), QStringLiteral("list")});
+    EXPECT_FALSE(list.out.contains(QStringLiteral("always-fails")));
+    const ProcessRun listed = runOnceorder({QStringLiteral("--scenario"), QStringLiteral("list")}, true);
+    EXPECT_TRUE(listed.out.contains(QStringLiteral("always-fails")));
 }

@@ -308,10 +308,14 @@ TEST_F(ServerEndToEndTest, CheckThenInsertDuplicatesUnderConcurrencyAndKeyFirstD
     auto server = startServer({"--threads", "16"});
     auto http = server->client();
     ASSERT_EQ(postJson(*http, "/_debug/mode", R"({"check_then_insert":true})").status, 200);
-    ASSERT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"delay","count":1000,"delay_ms":100})").status, 200);
-    storm(*server, 5, 8);
-    const long long duplicated = orders();
-    EXPECT_GT(duplicated, 5) << "the look-then-insert race must show duplicates";
+    // Eight copies of one key start together (storm's barrier); each looks, finds nothing, then waits 2 s (the
+    // delay fault, between the look and the insert) before it inserts. All eight look long before the first
+    // insert, so every copy places an order: exactly eight, not "some duplicates if the threads overlapped".
+    ASSERT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"delay","count":8,"delay_ms":2000})").status, 200);
+    const StormResult raced = storm(*server, 1, 8);
+    EXPECT_EQ(raced.statuses.count(201), 8u) << describe(raced.statuses);
+    EXPECT_EQ(orders(), 8) << "the look-then-insert race: one order per copy";
+    EXPECT_EQ(raced.orderIdsByKey.begin()->second.size(), 8u) << "eight different order ids for one key";
 
     ASSERT_EQ(postJson(*http, "/_debug/reset", "{}").status, 200);
     ASSERT_EQ(orders(), 0);

@@ -1,7 +1,10 @@
 // The live tables' models: parsing /_debug/state, QAbstractItemModelTester on every kind of update, the duplicate
-// highlight. No server: the JSON is what OrderQueries::debugStateJson writes.
+// highlight. Most slots use hand-written JSON in the server's format; realServersDebugState parses what the real
+// onceorder-server answers, so the parser and the server cannot drift apart unnoticed.
 #include "ServerTableModel.h"
 #include "server/ServerState.h"
+#include "support/Http.h"
+#include "support/ServerProcess.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -49,6 +52,7 @@ private Q_SLOTS:
     void anUnchangedSnapshotTouchesNothing();
     void oneCartOrderedTwiceIsHighlighted();
     void theCheckoutTablesShowRecoveryPointsChargesAndWebhooks();
+    void parsesTheRealServersDebugState();
     void czechShowsServerValuesInCzechAndIdsAsTheyAre();
 };
 
@@ -182,8 +186,99 @@ void ServerTableModelTest::oneCartOrderedTwiceIsHighlighted()
     QVERIFY(orders.index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("2 times")));
 }
 
-QTEST_MAIN(ServerTableModelTest)
-#include "ServerTableModelTest.moc"
+void ServerTableModelTest::parsesTheRealServersDebugState()
+{
+    using namespace onceorder::test;
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db"), "--debug-endpoints"});
+    auto http = server.client();
+    // Two orders (one of them with a cart and two lines), an out-of-stock refusal, a paid checkout with its charge
+    // and webhook, a fault and a mode left armed.
+    QCOMPARE(postOrder(*http, "demo-key-A", "k1", R"({"product":"kniha","quantity":2})").status, 201);
+    QCOMPARE(postOrder(*http, "demo-key-B", "k2",
+                       R"({"cart_id":"cart-9","items":[{"product":"hrnek","quantity":1},)"
+                       R"({"product":"propiska","quantity":3}]})")
+                 .status,
+             201);
+    QCOMPARE(postOrder(*http, "demo-key-A", "k3", R"({"product":"kniha","quantity":1000})").status, 422);
+    const auto paid =
+        http->Post("/checkout", {{"Authorization", "Bearer demo-key-A"}, {"Idempotency-Key", "\"pay-1\""}},
+                   R"({"product":"hrnek","quantity":1,"payment_method":"card"})", "application/json");
+    QVERIFY(paid);
+    QCOMPARE(paid->status, 201);
+    QCOMPARE(postJson(*http, "/_debug/faults", R"({"fault":"delay","count":2,"delay_ms":5})").status, 200);
+    QCOMPARE(postJson(*http, "/_debug/mode", R"({"business_key_off":true})").status, 200);
+    const Reply reply = get(*http, "/_debug/state");
+    QCOMPARE(reply.status, 200);
+
+    const auto state = core::ServerState::fromJson(QByteArray::fromStdString(reply.body));
+    QVERIFY2(state, reply.body.c_str());
+    QCOMPARE(state->keys.size(), 3);
+    QCOMPARE(state->totalKeys, 3);
+    QCOMPARE(state->orders.size(), 3); // the two orders and the checkout's
+    QCOMPARE(state->totalOrders, 3);
+    const auto keyRow = [&](const QString& key) {
+        return *std::find_if(state->keys.begin(), state->keys.end(), [&](const auto& row) { return row.key == key; });
+    };
+    QCOMPARE(keyRow(QStringLiteral("k1")).clientId, QStringLiteral("A"));
+    QCOMPARE(keyRow(QStringLiteral("k1")).status, QStringLiteral("completed"));
+    QCOMPARE(keyRow(QStringLiteral("k1")).responseCode, 201);
+    QVERIFY(keyRow(QStringLiteral("k1")).orderId > 0);
+    QVERIFY(keyRow(QStringLiteral("k1")).fingerprint.size() >= 8);
+    QVERIFY(keyRow(QStringLiteral("k1")).createdAt.endsWith(u'Z'));
+    QVERIFY(keyRow(QStringLiteral("k1")).expiresAt > keyRow(QStringLiteral("k1")).createdAt);
+    QCOMPARE(keyRow(QStringLiteral("k3")).responseCode, 422);
+    QCOMPARE(keyRow(QStringLiteral("k3")).orderId, 0);
+    const auto orderRow = [&](const QString& key) {
+        return *std::find_if(state->orders.begin(), state->orders.end(),
+                             [&](const auto& row) { return row.idempotencyKey == key; });
+    };
+    QCOMPARE(orderRow(QStringLiteral("k2")).clientId, QStringLiteral("B"));
+    QCOMPARE(orderRow(QStringLiteral("k2")).cartId, QStringLiteral("cart-9"));
+    QCOMPARE(orderRow(QStringLiteral("k2")).items, QStringLiteral("hrnek × 1, propiska × 3"));
+    QCOMPARE(orderRow(QStringLiteral("k1")).items, QStringLiteral("kniha × 2"));
+    QCOMPARE(orderRow(QStringLiteral("k1")).status, QStringLiteral("placed"));
+    QCOMPARE(orderRow(QStringLiteral("pay-1")).status, QStringLiteral("paid"));
+    QCOMPARE(state->stock.size(), 3);
+    for (const auto& product : state->stock) {
+        if (product.productId == u"kniha") {
+            QCOMPARE(product.stock, 98);
+        }
+        QVERIFY(!product.name.isEmpty());
+    }
+    QCOMPARE(state->fault.fault, QStringLiteral("delay"));
+    QCOMPARE(state->fault.remaining, 2);
+    QCOMPARE(state->fault.delayMs, 5);
+    QVERIFY(state->modes.businessKeyOff);
+    QVERIFY(!state->modes.checkThenInsert);
+
+    QCOMPARE(state->checkoutKeys.size(), 1);
+    QCOMPARE(state->checkoutKeys[0].key, QStringLiteral("pay-1"));
+    QCOMPARE(state->checkoutKeys[0].recoveryPoint, QStringLiteral("finished"));
+    QCOMPARE(state->checkoutKeys[0].responseCode, 201);
+    QVERIFY(!state->checkoutKeys[0].locked);
+    QVERIFY(!state->checkoutKeys[0].chargeId.isEmpty());
+    QCOMPARE(state->charges.size(), 1);
+    QCOMPARE(state->totalCharges, 1);
+    QCOMPARE(state->charges[0].chargeId, state->checkoutKeys[0].chargeId);
+    QCOMPARE(state->charges[0].outcome, QStringLiteral("succeeded"));
+    QCOMPARE(state->charges[0].method, QStringLiteral("card"));
+    QVERIFY(state->charges[0].amountCents > 0);
+    QVERIFY(state->charges[0].gatewayKey.startsWith(QStringLiteral("onceorder-")));
+    QVERIFY(!state->charges[0].recordedBy.isEmpty()); // checkout or webhook, whichever came first
+    QCOMPARE(state->checkoutFault.fault, QStringLiteral("none"));
+    QCOMPARE(state->gatewayFault.fault, QStringLiteral("none"));
+
+    // And the models take it as they take the hand-written states.
+    for (auto table : {ui::ServerTableModel::Table::Keys, ui::ServerTableModel::Table::Orders,
+                       ui::ServerTableModel::Table::Stock, ui::ServerTableModel::Table::CheckoutKeys,
+                       ui::ServerTableModel::Table::Charges, ui::ServerTableModel::Table::Webhooks}) {
+        ui::ServerTableModel model(table);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setState(*state);
+        QVERIFY(model.rowCount() > 0);
+    }
+}
 
 void ServerTableModelTest::theCheckoutTablesShowRecoveryPointsChargesAndWebhooks()
 {
@@ -304,3 +399,6 @@ void ServerTableModelTest::czechShowsServerValuesInCzechAndIdsAsTheyAre()
     QCOMPARE(webhooks.index(0, 1).data().toString(), QStringLiteral("charge.succeeded"));
     QCOMPARE(webhooks.index(0, 0).data().toString(), QStringLiteral("evt_1"));
 }
+
+QTEST_MAIN(ServerTableModelTest)
+#include "ServerTableModelTest.moc"

@@ -3,6 +3,7 @@
 #include "session/Translations.h"
 #include "teaching/Scenario.h"
 #include "teaching/ScenarioChartWriter.h"
+#include "teaching/ScenarioContext.h"
 #include "teaching/ScenarioRunner.h"
 
 #include <QCommandLineParser>
@@ -29,10 +30,37 @@ void print(const QString& text, FILE* stream = stdout)
     std::fflush(stream);
 }
 
+// TEST-ONLY, never shown to users: with ONCEORDER_TEST_SCENARIOS=1 the command also knows "always-fails", one
+// passing and one failing row, so ScenarioTest can show that a failing row prints FAIL and makes the run exit
+// non-zero (the real scenarios all pass, so nothing else would). Not in the Scenarios menu, not translated.
+Scenario alwaysFails()
+{
+    return {QStringLiteral("always-fails"),
+            QStringLiteral("Test only: a scenario that fails on purpose"),
+            QStringLiteral("Exists only with ONCEORDER_TEST_SCENARIOS=1, for the project's own tests."),
+            {[](ScenarioContext& c, std::function<void()> next) {
+                c.addRow({QStringLiteral("a row that holds"), QStringLiteral("as expected"), -1,
+                          QStringLiteral("as expected"), true});
+                c.addRow({QStringLiteral("a row that fails on purpose"), QStringLiteral("not what was expected"), -1,
+                          QStringLiteral("something else"), false});
+                next();
+            }}};
+}
+
+// The scenarios this command knows: every teaching scenario, plus the test-only one when asked for.
+QList<Scenario> commandScenarios()
+{
+    QList<Scenario> scenarios = allScenarios();
+    if (qEnvironmentVariable("ONCEORDER_TEST_SCENARIOS") == u"1") {
+        scenarios.append(alwaysFails());
+    }
+    return scenarios;
+}
+
 QStringList scenarioIds()
 {
     QStringList ids;
-    for (const Scenario& scenario : allScenarios()) {
+    for (const Scenario& scenario : commandScenarios()) {
         ids.append(scenario.id);
     }
     return ids;
@@ -119,7 +147,7 @@ int runScenarioCommand(const QStringList& arguments, ScenarioChartWriter* chartW
         names += value.split(u',', Qt::SkipEmptyParts);
     }
     if (names == QStringList {QStringLiteral("list")}) {
-        for (const Scenario& s : allScenarios()) {
+        for (const Scenario& s : commandScenarios()) {
             print(QStringLiteral("%1\t%2\n").arg(s.id, s.title));
         }
         return 0;
@@ -130,10 +158,10 @@ int runScenarioCommand(const QStringList& arguments, ScenarioChartWriter* chartW
 int runScenariosHeadless(const QStringList& names, const QString& exportDir, ScenarioChartWriter* chartWriter)
 {
     QList<Scenario> chosen;
-    const QList<Scenario> all = allScenarios();
+    const QList<Scenario> all = commandScenarios();
     for (const QString& name : names) {
         if (name == u"all") {
-            chosen += all;
+            chosen += allScenarios(); // the teaching scenarios only, never the test-only one
             continue;
         }
         const auto found = std::find_if(all.begin(), all.end(), [&name](const Scenario& s) { return s.id == name; });

@@ -13,12 +13,20 @@ ONCEORDER_PACKAGES=(
     qt6-translations-l10n xvfb xauth imagemagick wrk
 )
 
+# Only scripts/coverage needs these; scripts/test and scripts/demo do not install them.
+ONCEORDER_COVERAGE_PACKAGES=(gcovr)
+
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
+# ensure_packages [PACKAGE...]: installs whichever of them (default: ONCEORDER_PACKAGES) is missing.
 ensure_packages() {
+    local wanted=("$@")
+    if [ ${#wanted[@]} -eq 0 ]; then
+        wanted=("${ONCEORDER_PACKAGES[@]}")
+    fi
     local missing=()
     local package
-    for package in "${ONCEORDER_PACKAGES[@]}"; do
+    for package in "${wanted[@]}"; do
         if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
             missing+=("$package")
         fi
@@ -82,6 +90,7 @@ preset_dir() {
     case "$1" in
         default) echo "$ONCEORDER_ROOT/build" ;;
         sanitize) echo "$ONCEORDER_ROOT/build-sanitize" ;;
+        coverage) echo "$ONCEORDER_ROOT/build-coverage" ;;
         bench) echo "$ONCEORDER_ROOT/build-bench" ;;
         fuzz) echo "$ONCEORDER_ROOT/build-fuzz" ;;
     esac
