@@ -4,8 +4,11 @@
 #include "net/ServerApi.h"
 #include "support/Http.h"
 #include "support/ServerProcess.h"
+#include "support/TcpRelay.h"
 
 #include <QCoreApplication>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QTest>
 #include <gtest/gtest.h>
 
@@ -96,4 +99,71 @@ TEST_F(ServerMonitorTest, AScheduledRefreshAsksForTheCatalogueAndTheOrders)
 
     EXPECT_EQ(orders.first().first().items, QStringLiteral("propiska × 1"));
     EXPECT_EQ(state->orders.size(), 1);
+}
+
+TEST_F(ServerMonitorTest, AnOlderAnswerArrivingLastDoesNotHideANewerOrder)
+{
+    // Two GET /orders on two connections may be answered in either order. The relay keeps the first answer (no
+    // orders yet) back until the second (one order) has been shown; the first must not then empty the table.
+    TcpRelay relay(server.port());
+    ServerApi relayedApi(QUrl(QString::fromStdString(relay.url())), QStringLiteral("demo-key-A"));
+    ServerMonitor relayed(&relayedApi);
+    QList<QList<ServerOrderRow>> shown;
+    QObject::connect(&relayed, &ServerMonitor::ordersChanged,
+                     [&](const QList<ServerOrderRow>& changed) { shown.append(changed); });
+    int ordersAnswered = 0;
+    auto* network = relayedApi.findChild<QNetworkAccessManager*>();
+    ASSERT_NE(network, nullptr);
+    QObject::connect(network, &QNetworkAccessManager::finished,
+                     [&](QNetworkReply* reply) { ordersAnswered += reply->url().path() == u"/orders"; });
+    placeOrder("demo-key-A", "a-1", "kniha");
+
+    relay.holdAnswerTo("GET /orders");
+    relayed.refreshAll();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return relay.heldRequests() == 1; }, 10'000));
+    placeOrder("demo-key-A", "a-2", "hrnek");
+    relayed.refreshAll();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return ordersAnswered == 1; }, 10'000));
+    ASSERT_EQ(shown.size(), 1);
+    ASSERT_EQ(shown.last().size(), 2);
+
+    relay.release();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return ordersAnswered == 2; }, 10'000));
+    EXPECT_EQ(shown.size(), 1) << "the older answer (one order) was shown after the newer one (two)";
+}
+
+TEST_F(ServerMonitorTest, APollAnsweredAroundADebugCommandIsAskedAgain)
+{
+    // A poll in flight when a debug command's state arrives may hold the state from before the command; which of
+    // the two is newer cannot be told, so the poll's answer is not shown and the monitor asks again.
+    TcpRelay relay(server.port());
+    ServerApi relayedApi(QUrl(QString::fromStdString(relay.url())), QStringLiteral("demo-key-A"));
+    ServerMonitor relayed(&relayedApi);
+    QList<ServerState> shown;
+    QObject::connect(&relayed, &ServerMonitor::stateChanged,
+                     [&](const ServerState& changed) { shown.append(changed); });
+    int polls = 0;
+    auto* network = relayedApi.findChild<QNetworkAccessManager*>();
+    ASSERT_NE(network, nullptr);
+    QObject::connect(network, &QNetworkAccessManager::finished,
+                     [&](QNetworkReply* reply) { polls += reply->url().path() == u"/_debug/state"; });
+    relayed.setIntervalMs(60'000); // only the polls this test asks for
+    relay.holdAnswerTo("GET /_debug/state");
+    relayed.setActive(true);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return relay.heldRequests() == 1; }, 10'000));
+
+    placeOrder("demo-key-A", "a-1", "kniha");
+    auto client = server.client();
+    const Reply now = get(*client, "/_debug/state", "demo-key-A");
+    ASSERT_EQ(now.status, 200);
+    const auto newer = ServerState::fromJson(QByteArray::fromStdString(now.body));
+    ASSERT_TRUE(newer);
+    relayed.acceptState(*newer);
+    ASSERT_EQ(shown.size(), 1);
+
+    relay.release(); // the held answer: no orders yet
+    ASSERT_TRUE(QTest::qWaitFor([&] { return polls == 2; }, 10'000)) << "no second poll after the held one";
+    EXPECT_EQ(shown.size(), 1) << "the held state was shown after the debug command's";
+    ASSERT_TRUE(relayed.lastState());
+    EXPECT_EQ(relayed.lastState()->orders.size(), 1);
 }

@@ -61,6 +61,12 @@ void ServerMonitor::scheduleRefresh()
 
 void ServerMonitor::acceptState(const ServerState& state)
 {
+    ++m_statesAccepted;
+    showState(state);
+}
+
+void ServerMonitor::showState(const ServerState& state)
+{
     if (m_last == state) {
         return;
     }
@@ -76,14 +82,16 @@ void ServerMonitor::poll()
     }
     m_inFlight = true;
     m_api->get(withLiveLimit(QStringLiteral("/_debug/state")), kPollTimeoutMs,
-               [this, alive = QPointer(this)](const HttpReply& reply) {
+               [this, alive = QPointer(this), acceptedBefore = m_statesAccepted](const HttpReply& reply) {
                    if (!alive) {
                        return; // the reply outlived the monitor
                    }
                    m_inFlight = false;
-                   if (reply.status == 200) {
+                   if (reply.status == 200 && m_statesAccepted != acceptedBefore) {
+                       m_pollAgain = true; // a debug command's state came meanwhile: which is newer is unknown
+                   } else if (reply.status == 200) {
                        if (auto state = ServerState::fromJson(reply.body)) {
-                           acceptState(*state);
+                           showState(*state);
                        } else {
                            Q_EMIT unavailable(tr("the server's answer is not a debug state"), reply.status);
                        }
@@ -101,20 +109,24 @@ void ServerMonitor::poll()
 
 void ServerMonitor::refreshProducts()
 {
-    m_api->get(QStringLiteral("/products"), kReadTimeoutMs, [this, alive = QPointer(this)](const HttpReply& reply) {
-        if (alive && reply.status == 200) {
-            Q_EMIT productsReceived(ServerApi::parseProducts(reply.body));
-        }
-    });
+    m_api->get(QStringLiteral("/products"), kReadTimeoutMs,
+               [this, alive = QPointer(this), asked = ++m_productsAsked](const HttpReply& reply) {
+                   if (!alive || reply.status != 200 || asked < m_productsShown) {
+                       return;
+                   }
+                   m_productsShown = asked;
+                   Q_EMIT productsReceived(ServerApi::parseProducts(reply.body));
+               });
 }
 
 void ServerMonitor::refreshOrders()
 {
     m_api->get(withLiveLimit(QStringLiteral("/orders")), kReadTimeoutMs,
-               [this, alive = QPointer(this)](const HttpReply& reply) {
-                   if (!alive || reply.status != 200) {
+               [this, alive = QPointer(this), asked = ++m_ordersAsked](const HttpReply& reply) {
+                   if (!alive || reply.status != 200 || asked < m_ordersShown) {
                        return;
                    }
+                   m_ordersShown = asked;
                    auto orders = ServerState::ordersFromJson(reply.body);
                    if (orders == m_lastOrders) {
                        return; // refilling an unchanged table costs the window's event loop for nothing

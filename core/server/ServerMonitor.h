@@ -35,7 +35,8 @@ public:
 
     const std::optional<ServerState>& lastState() const { return m_last; }
 
-    // Shows a snapshot that arrived another way (every debug endpoint answers with the state).
+    // Shows a snapshot that arrived another way (every debug endpoint answers with the state). A poll already in
+    // flight may have been answered before it or after it, so that poll's answer is not shown: it asks again.
     void acceptState(const ServerState& state);
 
 Q_SIGNALS:
@@ -53,6 +54,7 @@ private:
     void schedule();
     void refreshProducts();
     void refreshOrders();
+    void showState(const ServerState& state);
 
     ServerApi* m_api;
     QTimer m_timer;
@@ -61,6 +63,13 @@ private:
     bool m_active = false;
     bool m_inFlight = false;
     bool m_pollAgain = false;
+    // Each answer carries the number of its request; one that arrives after a newer request's answer is the past
+    // and is dropped (two GETs on two connections can be answered in either order).
+    quint64 m_productsAsked = 0;
+    quint64 m_productsShown = 0;
+    quint64 m_ordersAsked = 0;
+    quint64 m_ordersShown = 0;
+    quint64 m_statesAccepted = 0; // snapshots from acceptState()
     std::optional<ServerState> m_last;
     QList<ServerOrderRow> m_lastOrders; // starts empty: an empty first answer changes nothing shown
 };

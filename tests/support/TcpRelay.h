@@ -14,6 +14,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -55,6 +56,18 @@ public:
     // 0: no backend (connections are reset).
     void setBackend(int port) { m_backend = port; }
 
+    // Keeps back the answer to the next request that starts with `requestStart` (e.g. "GET /orders") until
+    // release(): a way to have two answers arrive in the opposite order of their requests.
+    void holdAnswerTo(std::string requestStart)
+    {
+        std::lock_guard guard(m_holdLock);
+        m_holdStart = std::move(requestStart);
+        m_released = false;
+    }
+    // How many requests have been held so far (the held request reached the server).
+    int heldRequests() const { return m_held; }
+    void release() { m_released = true; }
+
 private:
     static sockaddr_in loopback(int port)
     {
@@ -94,21 +107,58 @@ private:
         }
     }
 
-    // Copies bytes both ways until either side closes (or the relay stops).
+    // Whether these first bytes of a request are the one to hold (once).
+    bool startsHeldRequest(const char* data, ssize_t size)
+    {
+        std::lock_guard guard(m_holdLock);
+        if (m_holdStart.empty() ||
+            std::string_view(data, static_cast<size_t>(size)).substr(0, m_holdStart.size()) != m_holdStart) {
+            return false;
+        }
+        m_holdStart.clear();
+        ++m_held;
+        return true;
+    }
+
+    // Copies bytes both ways until either side closes (or the relay stops); the server's bytes of a held request
+    // wait in `kept` until release().
     void pump(int client, int server)
     {
         pollfd fds[2] {{client, POLLIN, 0}, {server, POLLIN, 0}};
         char buffer[16 * 1024];
+        bool holding = false;
+        bool serverClosed = false;
+        std::string kept;
         while (!m_stopping) {
-            if (::poll(fds, 2, 100) < 0) {
+            if (::poll(fds, 2, 20) < 0) {
                 break;
+            }
+            if (holding && m_released) {
+                holding = false;
+                if (::send(client, kept.data(), kept.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(kept.size()) ||
+                    serverClosed) {
+                    break;
+                }
             }
             bool closed = false;
             for (int i = 0; i < 2 && !closed; ++i) {
-                if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
-                    const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
-                    closed = n <= 0 || ::send(fds[1 - i].fd, buffer, static_cast<size_t>(n), MSG_NOSIGNAL) != n;
+                if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+                    continue;
                 }
+                const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
+                if (i == 0 && n > 0 && !holding) {
+                    holding = startsHeldRequest(buffer, n);
+                }
+                if (i == 1 && holding) {
+                    if (n > 0) {
+                        kept.append(buffer, static_cast<size_t>(n));
+                    } else {
+                        serverClosed = true; // keep the answer until release(), then close
+                        fds[1].fd = -1;
+                    }
+                    continue;
+                }
+                closed = n <= 0 || ::send(fds[1 - i].fd, buffer, static_cast<size_t>(n), MSG_NOSIGNAL) != n;
             }
             if (closed) {
                 break;
@@ -119,6 +169,10 @@ private:
     }
 
     std::atomic<int> m_backend;
+    std::mutex m_holdLock;
+    std::string m_holdStart;
+    std::atomic<int> m_held {0};
+    std::atomic<bool> m_released {false};
     std::atomic<bool> m_stopping {false};
     int m_listener = -1;
     int m_port = 0;
