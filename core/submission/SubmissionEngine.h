@@ -16,6 +16,7 @@
 #include <QObject>
 #include <QPointer>
 
+#include <functional>
 #include <optional>
 
 class QTimer;
@@ -95,12 +96,15 @@ private:
     };
     void sendAttempt(qint64 id, Send how);
     void onReply(qint64 id, int attemptNumber, const HttpReply& reply);
+    void giveUpBeforeSending(Submission submission);
+    // Reading back what the server holds (SubmissionReadBack.cpp): a 422 naming our cart's order, a reconcile.
     void confirmAlreadyPlaced(qint64 id, int attemptNumber, qint64 orderId);
     void onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply);
     // True if it settled the submission from the server's orders (and emitted settled()).
     bool settleFromOrders(qint64 id, const HttpReply& reply, bool automatic);
-    void giveUpBeforeSending(Submission submission);
     void reconcileAutomatically(qint64 id);
+    // GET /orders?cart_id=… for this submission's cart, answered to `done` while this engine lives.
+    void askForCartOrders(const Submission& submission, std::function<void(SubmissionEngine&, const HttpReply&)> done);
     void noticeSettledElsewhere(const Submission& submission);
     void schedule(qint64 id, qint64 delayMs);
     void cancelTimer(qint64 id);
@@ -112,8 +116,7 @@ private:
     QString newKey() const;
     // Runs one step of the engine; a storage error never leaves it (nor reaches the event loop): it is reported
     // and the submission's next step is scheduled again.
-    template<typename Step>
-    void guarded(qint64 id, Step&& step);
+    void guarded(qint64 id, const std::function<void()>& step);
 
     Outbox& m_outbox;
     QPointer<ServerApi> m_api;

@@ -1,0 +1,209 @@
+// SubmissionEngine, reading back what the server holds: when an attempt's answer is not the order itself (a 422
+// naming the order our cart already has) and when a submission is reconciled (by hand, or after giving up). The
+// rest of the engine (sending, retrying, settling) is in SubmissionEngine.cpp.
+#include "submission/SubmissionEngine.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QUrl>
+
+#include <algorithm>
+
+namespace onceorder::core {
+
+namespace {
+
+// The same lines, whatever their order: the server stores them sorted by product.
+bool sameLines(const QJsonArray& ours, const QJsonArray& theirs)
+{
+    const auto lines = [](const QJsonArray& items) {
+        QList<QPair<QString, qint64>> result;
+        for (const auto& item : items) {
+            const QJsonObject line = item.toObject();
+            result.append({line.value("product").toString(), line.value("quantity").toInteger()});
+        }
+        std::sort(result.begin(), result.end());
+        return result;
+    };
+    return !ours.isEmpty() && lines(ours) == lines(theirs);
+}
+
+} // namespace
+
+void SubmissionEngine::reconcile(qint64 id)
+{
+    const auto submission = m_outbox.find(id);
+    if (!submission || !m_api) {
+        return;
+    }
+    askForCartOrders(*submission, [id](SubmissionEngine& self, const HttpReply& reply) {
+        self.guarded(0, [&] { static_cast<void>(self.settleFromOrders(id, reply, false)); });
+    });
+}
+
+void SubmissionEngine::reconcileAutomatically(qint64 id)
+{
+    const auto submission = m_outbox.find(id);
+    if (!submission) {
+        return;
+    }
+    if (!m_api) {
+        Q_EMIT settled(*submission);
+        return;
+    }
+    askForCartOrders(*submission, [id](SubmissionEngine& self, const HttpReply& reply) {
+        self.guarded(0, [&] {
+            if (!self.settleFromOrders(id, reply, true)) {
+                // No order (yet), or no answer: it stays given up, and whoever waits hears that now.
+                if (auto current = self.m_outbox.find(id)) {
+                    Q_EMIT self.settled(*current);
+                }
+            }
+        });
+    });
+}
+
+bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool automatic)
+{
+    auto current = m_outbox.find(id);
+    if (!current || current->state == SubmissionState::Placed || reply.status != 200) {
+        return false;
+    }
+    const SubmissionState from = current->state;
+    const QJsonArray orders = QJsonDocument::fromJson(reply.body).array();
+    const QJsonObject order = orders.first().toObject();
+    const QString status = order.value("status").toString();
+    current->orderId = order.value("order_id").toInteger();
+    if (status == u"pending") {
+        // A checkout stopped between its phases: the server's completer (or our next retry) finishes it.
+        if (current->state != SubmissionState::Pending) {
+            current->problemDetail =
+                tr("reconciled: the server has order %1, its payment not finished yet; the server completes it, "
+                   "reconcile again in a few seconds")
+                    .arg(current->orderId);
+            if (m_outbox.settle(*current, from)) {
+                Q_EMIT submissionChanged(*current);
+            }
+        }
+        return false;
+    }
+    if (status == u"payment_failed") {
+        current->state = SubmissionState::Rejected;
+        current->problemDetail =
+            tr("reconciled: the server has order %1, cancelled because the payment failed").arg(current->orderId);
+    } else if (!orders.isEmpty()) {
+        current->state = SubmissionState::Placed;
+        current->problemDetail = tr("reconciled: the server has order %1 for this cart").arg(current->orderId);
+    } else if (current->state != SubmissionState::Pending && !automatic) {
+        current->state = SubmissionState::Abandoned;
+        current->problemDetail = tr("reconciled: the server has no order for this cart; nothing was placed");
+    } else {
+        // Still pending: its own retries settle it. Given up just now: an attempt may still be on its way to the
+        // server, so "no order yet" is not "nothing was placed"; it stays given up until reconciled by hand.
+        return false;
+    }
+    cancelTimer(id);
+    m_budget.remove(id);
+    current->nextAttemptMs = 0;
+    if (!m_outbox.settle(*current, from)) {
+        return false;
+    }
+    Q_EMIT submissionChanged(*current);
+    Q_EMIT settled(*current);
+    return true;
+}
+
+void SubmissionEngine::askForCartOrders(const Submission& submission,
+                                        std::function<void(SubmissionEngine&, const HttpReply&)> done)
+{
+    const QString path =
+        QStringLiteral("/orders?cart_id=%1").arg(QString::fromLatin1(QUrl::toPercentEncoding(submission.cartId)));
+    m_api->get(path, m_config.policy.transferTimeoutMs,
+               [self = QPointer(this), done = std::move(done)](const HttpReply& reply) {
+                   if (self) {
+                       done(*self, reply);
+                   }
+               });
+}
+
+void SubmissionEngine::confirmAlreadyPlaced(qint64 id, int attemptNumber, qint64 orderId)
+{
+    m_api->get(QStringLiteral("/orders/%1").arg(orderId), m_config.policy.transferTimeoutMs,
+               [self = QPointer(this), id, attemptNumber, orderId](const HttpReply& reply) {
+                   if (self) {
+                       self->guarded(id, [&] { self->onAlreadyPlacedOrder(id, attemptNumber, orderId, reply); });
+                   }
+               });
+}
+
+void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply)
+{
+    auto submission = m_outbox.find(id);
+    if (!submission || submission->state != SubmissionState::Pending) {
+        if (submission) {
+            noticeSettledElsewhere(*submission);
+        }
+        return;
+    }
+    const auto numbered = [&](const Attempt& a) {
+        return a.number == attemptNumber;
+    };
+    auto attempt = std::find_if(submission->attempts.begin(), submission->attempts.end(), numbered);
+    if (attempt == submission->attempts.end()) {
+        return;
+    }
+    const QJsonObject order = QJsonDocument::fromJson(reply.body).object();
+    if (reply.status == 200 && order.value("order_id").toInteger() == orderId) {
+        const QJsonObject ours = QJsonDocument::fromJson(submission->body).object();
+        if (sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
+            submission->state = order.value("status").toString() == u"payment_failed" ? SubmissionState::Rejected
+                                                                                      : SubmissionState::Placed;
+            submission->orderId = orderId;
+            submission->httpStatus = 422;
+            submission->problemType = QStringLiteral("/problems/cart-already-ordered");
+            submission->problemDetail =
+                tr("already placed: the server holds order %1 for this cart, placed under an earlier key").arg(orderId);
+        } else {
+            submission->state = SubmissionState::Rejected;
+            submission->orderId = orderId;
+            submission->httpStatus = 422;
+            submission->problemType = QStringLiteral("/problems/cart-already-ordered");
+            submission->problemDetail =
+                tr("cart %1 was already ordered as order %2 with other lines").arg(submission->cartId).arg(orderId);
+        }
+        submission->nextAttemptMs = 0;
+        endAttempt(*submission, *attempt);
+        return;
+    }
+    // The order could not be read back now: the same key gets the same stored answer later, so try again.
+    const qint64 now = m_clock.nowMs();
+    attempt->outcome = AttemptOutcome::RetryLater;
+    attempt->error = tr("the order the server named (%1) could not be read back: %2")
+                         .arg(orderId)
+                         .arg(reply.status ? QStringLiteral("HTTP %1").arg(reply.status) : reply.errorString);
+    const RetryDecision decision = RetryPolicy::withinDeadline(
+        m_policy.decide(AttemptOutcome::RetryLater, static_cast<int>(submission->attempts.size()),
+                        submission->attempts.first().startedMs, now, std::nullopt, -1, m_random),
+        *submission, now);
+    if (!decision.retry) {
+        attempt->delayReason = decision.reason;
+        submission->state = SubmissionState::GaveUp;
+        submission->problemDetail = decision.reason;
+        submission->nextAttemptMs = 0;
+        endAttempt(*submission, *attempt, false);
+        if (submission->state == SubmissionState::GaveUp) {
+            reconcileAutomatically(id); // settled() follows with what the server says
+        }
+        return;
+    }
+    attempt->delayAfterMs = decision.delayMs;
+    attempt->delayReason = decision.reason;
+    submission->nextAttemptMs = now + decision.delayMs;
+    endAttempt(*submission, *attempt);
+    if (submission->state == SubmissionState::Pending) {
+        schedule(id, decision.delayMs);
+    }
+}
+
+} // namespace onceorder::core
