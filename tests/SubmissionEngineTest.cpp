@@ -433,8 +433,34 @@ TEST_F(SubmissionEngineTest, AResumePastTheWindowDoesNotSendTheOldKeyAndReconcil
 
 TEST_F(SubmissionEngineTest, OrderingACartAgainThatTheServerAlreadyPlacedSettlesItAsPlaced)
 {
-    // The first submission gives up although the server placed it (every answer lost); the user orders the same
-    // cart again: a new key, the same cart id, and the server's 422 names the order.
+    // The cart was placed under a key this outbox never knew (another device with the same API key, or an outbox
+    // restored from a backup): a new key, the same cart id, and the server's 422 names the order.
+    const Cart cart = cartOf(QStringLiteral("kniha"), 2);
+    ASSERT_EQ(
+        postOrder(*server->client(), "demo-key-A", "key-of-another-device", cart.toRequestBody().toStdString()).status,
+        201);
+
+    const Submission again = placeAndWait(cart);
+    EXPECT_EQ(again.state, SubmissionState::Placed) << again.problemDetail.toStdString();
+    EXPECT_EQ(again.problemType, QStringLiteral("/problems/cart-already-ordered"));
+    EXPECT_GT(again.orderId, 0);
+    EXPECT_TRUE(again.problemDetail.contains(QStringLiteral("already placed")));
+    EXPECT_EQ(orders(), 1);
+
+    // The same cart id with other lines is a real refusal: the order holds other lines.
+    settled.clear();
+    const Submission otherLines = placeAndWait(cartOf(QStringLiteral("hrnek"), 1, cart.cartId()));
+    EXPECT_EQ(otherLines.state, SubmissionState::Rejected);
+    EXPECT_EQ(otherLines.orderId, again.orderId);
+    EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(SubmissionEngineTest, AGivenUpCartOrderedAgainIsReadBackFirstSoNoSecondOrderEvenWithoutABusinessKey)
+{
+    // The first submission gives up although the server placed it (every answer lost, the automatic reconcile
+    // too). Ordering the same cart again means a new key; without UNIQUE(cart_id) the server would take it for a
+    // new order. So the client asks for the cart's orders before the first POST, and finds the order.
+    setServerMode(R"({"business_key_off":true})");
     EngineConfig config = fastConfig();
     config.policy.retryWindowMs = 400;
     makeEngine(config);
@@ -448,17 +474,50 @@ TEST_F(SubmissionEngineTest, OrderingACartAgainThatTheServerAlreadyPlacedSettles
     settled.clear();
     const Submission again = placeAndWait(cart);
     EXPECT_NE(again.id, gaveUp.id);
-    EXPECT_NE(again.key, gaveUp.key);
     EXPECT_EQ(again.state, SubmissionState::Placed) << again.problemDetail.toStdString();
+    EXPECT_TRUE(again.attempts.isEmpty()) << "no POST: the read-back found the order";
     EXPECT_GT(again.orderId, 0);
-    EXPECT_TRUE(again.problemDetail.contains(QStringLiteral("already placed")));
-    EXPECT_EQ(orders(), 1);
+    EXPECT_EQ(orders(), 1) << "a second order for one cart";
+    EXPECT_EQ(outbox.find(gaveUp.id)->state, SubmissionState::Placed) << "the earlier submission learns it too";
+    EXPECT_EQ(outbox.find(gaveUp.id)->orderId, again.orderId);
+}
 
-    // The same cart id with other lines is a real refusal: the order holds other lines.
+TEST_F(SubmissionEngineTest, AGivenUpCartTheServerNeverSawIsSentAfterTheReadBack)
+{
+    // Every request swallowed: the first submission gives up and nothing reached the server.
+    EngineConfig config = fastConfig();
+    config.policy.retryWindowMs = 400;
+    makeEngine(config);
+    conditioner.setMode(ConditionerMode::Blackhole);
+    const Cart cart = cartOf(QStringLiteral("hrnek"), 1);
+    const Submission gaveUp = placeAndWait(cart);
+    ASSERT_EQ(gaveUp.state, SubmissionState::GaveUp);
+    ASSERT_EQ(orders(), 0);
+
+    conditioner.setMode(ConditionerMode::Pass);
     settled.clear();
-    const Submission otherLines = placeAndWait(cartOf(QStringLiteral("hrnek"), 1, cart.cartId()));
-    EXPECT_EQ(otherLines.state, SubmissionState::Rejected);
-    EXPECT_EQ(otherLines.orderId, again.orderId);
+    const Submission again = placeAndWait(cart);
+    EXPECT_EQ(again.state, SubmissionState::Placed) << again.problemDetail.toStdString();
+    EXPECT_EQ(again.attempts.size(), 1) << "sent once the server said it holds no order for the cart";
+    EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(SubmissionEngineTest, WhileTheReadBackGetsNoAnswerTheNewKeyIsNotSent)
+{
+    setServerMode(R"({"business_key_off":true})");
+    EngineConfig config = fastConfig();
+    config.policy.retryWindowMs = 400;
+    makeEngine(config);
+    conditioner.setMode(ConditionerMode::DropResponse);
+    const Cart cart = cartOf(QStringLiteral("kniha"), 1);
+    ASSERT_EQ(placeAndWait(cart).state, SubmissionState::GaveUp);
+    ASSERT_EQ(orders(), 1);
+
+    // Still no answer gets back: the read-back is asked again within the window, and the POST never goes.
+    settled.clear();
+    const Submission again = placeAndWait(cart);
+    EXPECT_EQ(again.state, SubmissionState::GaveUp) << again.problemDetail.toStdString();
+    EXPECT_TRUE(again.attempts.isEmpty());
     EXPECT_EQ(orders(), 1);
 }
 

@@ -228,6 +228,22 @@ std::optional<Submission> Outbox::pendingForCart(const QString& cartId, const QS
     return load(row.getColumn(0).getInt64());
 }
 
+QList<Submission> Outbox::unknownOutcomes(const QString& cartId, const QString& apiKey, qint64 exceptId) const
+{
+    SQLite::Statement rows(*m_db,
+                           "SELECT id FROM submissions s WHERE cart_id = ? AND api_key = ? AND id <> ? "
+                           "AND state IN ('gave-up', 'abandoned') AND EXISTS (SELECT 1 FROM attempts a "
+                           "WHERE a.submission_id = s.id AND a.outcome <> 'not-sent') ORDER BY id");
+    rows.bind(1, utf8(cartId));
+    rows.bind(2, utf8(apiKey));
+    rows.bind(3, static_cast<int64_t>(exceptId));
+    QList<Submission> result;
+    while (rows.executeStep()) {
+        result.append(load(rows.getColumn(0).getInt64()));
+    }
+    return result;
+}
+
 std::optional<Submission> Outbox::find(qint64 id) const
 {
     Submission s = load(id);

@@ -45,6 +45,9 @@ public:
     // The pending submission for this cart id, if any: a cart is frozen while it has one.
     std::optional<Submission> pendingForCart(const QString& cartId, const QString& apiKey) const;
     std::optional<Submission> find(qint64 id) const;
+    // This cart's submissions (other than exceptId) that ended without knowing what the server did: gave up or
+    // abandoned after an attempt that may have reached it (anything but "not sent").
+    QList<Submission> unknownOutcomes(const QString& cartId, const QString& apiKey, qint64 exceptId) const;
     // Pending submissions for this target and client, oldest first.
     QList<Submission> pending(const QString& target, const QString& apiKey) const;
     // How many there are, without loading them (the window asks on every change).

@@ -297,6 +297,13 @@ void SubmissionEngine::sendAttempt(qint64 id, Send how)
             giveUpBeforeSending(*stored);
             return;
         }
+        if (stored->attempts.isEmpty() && !m_readBackDone.contains(id) &&
+            !m_outbox.unknownOutcomes(stored->cartId, stored->apiKey, id).isEmpty()) {
+            // A new key for a cart whose last answer never came: a server without UNIQUE(cart_id) would take it
+            // for a new order, so the cart's orders are read back first.
+            readBackBeforeFirstSend(*stored);
+            return;
+        }
         std::optional<QString> changedKey;
         if (m_config.keys == KeyStrategy::PerClick && !stored->attempts.isEmpty()) {
             // The teaching mistake: a retry that looks like a brand-new request to the server.

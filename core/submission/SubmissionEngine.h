@@ -15,6 +15,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 
 #include <functional>
 #include <optional>
@@ -103,6 +104,10 @@ private:
     // True if it settled the submission from the server's orders (and emitted settled()).
     bool settleFromOrders(qint64 id, const HttpReply& reply, bool automatic);
     void reconcileAutomatically(qint64 id);
+    // An earlier submission of this cart ended without an answer (gave up, abandoned): before this one's first
+    // POST, the server is asked whether it holds an order for the cart (SubmissionReadBack.cpp).
+    void readBackBeforeFirstSend(const Submission& submission);
+    void onReadBackBeforeFirstSend(qint64 id, const HttpReply& reply);
     // GET /orders?cart_id=… for this submission's cart, answered to `done` while this engine lives.
     void askForCartOrders(const Submission& submission, std::function<void(SubmissionEngine&, const HttpReply&)> done);
     void noticeSettledElsewhere(const Submission& submission);
@@ -129,6 +134,8 @@ private:
     QHash<qint64, QTimer*> m_timers;
     QTimer* m_budgetTimer;
     QHash<qint64, int> m_inFlight;
+    QHash<qint64, int> m_readBackTries; // read-backs before a first send that got no answer, per submission
+    QSet<qint64> m_readBackDone; // the server held no order for their cart: their first POST may go
     QList<qint64> m_waitingForNetwork;
     bool m_offline = false;
 };

@@ -114,6 +114,79 @@ bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool 
     return true;
 }
 
+void SubmissionEngine::readBackBeforeFirstSend(const Submission& submission)
+{
+    askForCartOrders(submission, [id = submission.id](SubmissionEngine& self, const HttpReply& reply) {
+        self.guarded(id, [&] { self.onReadBackBeforeFirstSend(id, reply); });
+    });
+}
+
+void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& reply)
+{
+    auto current = m_outbox.find(id);
+    if (!current || current->state != SubmissionState::Pending || !current->attempts.isEmpty()) {
+        if (current && current->state != SubmissionState::Pending) {
+            noticeSettledElsewhere(*current);
+        }
+        return; // settled, or sent by another process meanwhile
+    }
+    const qint64 now = m_clock.nowMs();
+    if (reply.status != 200) {
+        // No answer: not sent either (that is the risk this read-back avoids); asked again after a backoff.
+        const RetryDecision decision =
+            RetryPolicy::withinDeadline(m_policy.decide(AttemptOutcome::RetryLater, ++m_readBackTries[id],
+                                                        current->createdMs, now, std::nullopt, -1, m_random),
+                                        *current, now);
+        if (!decision.retry) {
+            m_readBackTries.remove(id);
+            giveUpBeforeSending(*current);
+            return;
+        }
+        current->nextAttemptMs = now + decision.delayMs;
+        m_outbox.update(*current);
+        schedule(id, decision.delayMs);
+        return;
+    }
+    const QJsonObject order = QJsonDocument::fromJson(reply.body).array().first().toObject();
+    const QString status = order.value("status").toString();
+    m_readBackTries.remove(id);
+    if (order.isEmpty() || status == u"payment_failed") {
+        // Nothing holds the cart (a declined payment's order lets go of it): the first POST goes now.
+        m_readBackDone.insert(id);
+        sendAttempt(id, Send::Now);
+        return;
+    }
+    const QJsonObject ours = QJsonDocument::fromJson(current->body).object();
+    current->orderId = order.value("order_id").toInteger();
+    current->nextAttemptMs = 0;
+    if (sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
+        current->state = SubmissionState::Placed;
+        current->problemDetail = status == u"pending"
+            ? tr("already placed: the server holds order %1 for this cart from an earlier submission whose answer "
+                 "never came; its payment is not finished yet, the server completes it")
+                  .arg(current->orderId)
+            : tr("already placed: the server holds order %1 for this cart from an earlier submission whose answer "
+                 "never came; not sent again")
+                  .arg(current->orderId);
+    } else {
+        current->state = SubmissionState::Rejected;
+        current->problemType = QStringLiteral("/problems/cart-already-ordered");
+        current->problemDetail =
+            tr("cart %1 was already ordered as order %2 with other lines").arg(current->cartId).arg(current->orderId);
+    }
+    cancelTimer(id);
+    m_budget.remove(id);
+    if (!m_outbox.settle(*current, SubmissionState::Pending)) {
+        return;
+    }
+    Q_EMIT submissionChanged(*current);
+    Q_EMIT settled(*current);
+    // The earlier submissions learn what became of them too.
+    for (const Submission& earlier : m_outbox.unknownOutcomes(current->cartId, current->apiKey, id)) {
+        static_cast<void>(settleFromOrders(earlier.id, reply, false));
+    }
+}
+
 void SubmissionEngine::askForCartOrders(const Submission& submission,
                                         std::function<void(SubmissionEngine&, const HttpReply&)> done)
 {
