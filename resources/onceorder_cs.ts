@@ -1023,6 +1023,14 @@
         <source>the order the server named (%1) could not be read back: %2</source>
         <translation>objednávku, kterou server uvedl (%1), se nepodařilo načíst: %2</translation>
     </message>
+    <message>
+        <source>already placed: the server holds order %1 for this cart from an earlier submission whose answer never came; its payment is not finished yet, the server completes it</source>
+        <translation>už objednáno: server má pro tento košík objednávku %1 z dřívějšího odeslání, jehož odpověď nikdy nepřišla; její platba ještě není dokončená, server ji dokončí</translation>
+    </message>
+    <message>
+        <source>already placed: the server holds order %1 for this cart from an earlier submission whose answer never came; not sent again</source>
+        <translation>už objednáno: server má pro tento košík objednávku %1 z dřívějšího odeslání, jehož odpověď nikdy nepřišla; znovu se neodesílá</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::DebugPanel</name>

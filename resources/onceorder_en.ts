@@ -1021,6 +1021,14 @@
         <source>the order the server named (%1) could not be read back: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>already placed: the server holds order %1 for this cart from an earlier submission whose answer never came; its payment is not finished yet, the server completes it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already placed: the server holds order %1 for this cart from an earlier submission whose answer never came; not sent again</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::DebugPanel</name>
