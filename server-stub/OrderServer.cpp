@@ -10,6 +10,9 @@
 #include "orders/OrderService.h"
 #include "storage/SqliteOrderStore.h"
 #include "storage/Store.h"
+#include "storage/postgres/PgOrderStore.h"
+
+#include <pqxx/except>
 
 #include <algorithm>
 #include <cstdio>
@@ -66,13 +69,26 @@ WebhookOutbox::Schedule redeliverySchedule(WebhookOutbox::Schedule schedule)
     return schedule;
 }
 
+std::unique_ptr<OrderStore> openPostgres(const ServerOptions& options, Faults& faults, const Clock& clock)
+{
+    try {
+        return std::make_unique<PgOrderStore>(options.dbPath, faults, clock, options.keyTtl, options.threads + 2);
+    } catch (const pqxx::broken_connection& error) {
+        // libpq's own words name the host and port it tried; the URI is not repeated, it may hold a password.
+        throw std::runtime_error("cannot connect to the PostgreSQL database given by --db: " +
+                                 std::string(error.what()));
+    }
+}
+
 } // namespace
 
 OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     : m_options(options)
     , m_clock(clock)
 {
-    {
+    if (isPostgresUri(options.dbPath)) {
+        m_orderStore = openPostgres(options, m_faults, clock);
+    } else {
         m_store = std::make_unique<Store>(options.dbPath, options.synchronous, options.threads + 2);
         m_orders = std::make_unique<OrderService>(*m_store, m_faults, clock, options.keyTtl);
         m_queries = std::make_unique<OrderQueries>(*m_store);

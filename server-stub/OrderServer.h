@@ -1,4 +1,5 @@
-// OrderServer: the whole server assembled (store, service, HTTP, reaper), for main() and in-process tests.
+// OrderServer: the whole server assembled (store, service, HTTP, reaper), for main() and in-process tests. With a
+// postgresql:// --db only the order path is assembled (PgOrderStore); see docs/postgresql.md.
 #pragma once
 
 #include "ServerOptions.h"
@@ -53,8 +54,8 @@ private:
     const Clock& m_clock;
     Faults m_faults;
     Metrics m_metrics;
-    // The store, the three steps and the read side behind m_orderStore, and the multi-phase flow below (empty on
-    // a database that has only the order path).
+    // SQLite: the store, the three steps and the read side behind m_orderStore, and the multi-phase flow below.
+    // PostgreSQL: m_orderStore alone; the rest stays empty (not available there yet).
     std::unique_ptr<Store> m_store;
     std::unique_ptr<OrderService> m_orders;
     std::unique_ptr<OrderQueries> m_queries;
