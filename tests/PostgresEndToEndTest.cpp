@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <latch>
 #include <map>
 #include <mutex>
@@ -91,6 +92,12 @@ private:
     std::string m_name;
 };
 
+Reply armFault(ServerProcess& server, const std::string& json)
+{
+    auto http = server.client();
+    return postJson(*http, "/_debug/faults", json);
+}
+
 class PostgresEndToEndTest : public ::testing::Test
 {
 protected:
@@ -121,6 +128,31 @@ protected:
         return *servers.back();
     }
 
+    // Two copies of one request on two instances. The first is held in its open transaction by a delay fault; the
+    // second is sent once PostgreSQL shows that transaction open, and `whileWaiting` runs once PostgreSQL shows the
+    // second waiting on a lock (or either look timed out, which the caller asserts).
+    struct TwoCopies
+    {
+        Reply first;
+        Reply second;
+        bool sawFirstOpen = false;
+        bool sawSecondWaiting = false;
+    };
+    TwoCopies raceTwoCopies(ServerProcess& first, ServerProcess& second, const std::string& key, int delayMs,
+                            const std::function<void()>& whileWaiting)
+    {
+        TwoCopies copies;
+        EXPECT_EQ(armFault(first, R"({"fault":"delay","delay_ms":)" + std::to_string(delayMs) + "}").status, 200);
+        std::thread firstCopy([&] { copies.first = postOrder(*first.client(), kA, key, kOne); });
+        copies.sawFirstOpen = waitUntil([&] { return db->sessions("state = 'idle in transaction'") == 1; });
+        std::thread secondCopy([&] { copies.second = postOrder(*second.client(), kA, key, kOne); });
+        copies.sawSecondWaiting = waitUntil([&] { return db->sessions("wait_event_type = 'Lock'") == 1; });
+        whileWaiting();
+        firstCopy.join();
+        secondCopy.join();
+        return copies;
+    }
+
     long long orders() const { return db->scalar("SELECT count(*) FROM orders"); }
     long long keys() const { return db->scalar("SELECT count(*) FROM idempotency_keys"); }
     long long stock() const { return db->scalar("SELECT stock FROM products WHERE id = 'kniha'"); }
@@ -129,12 +161,6 @@ protected:
     std::mutex serversLock;
     std::vector<std::unique_ptr<ServerProcess>> servers;
 };
-
-Reply armFault(ServerProcess& server, const std::string& json)
-{
-    auto http = server.client();
-    return postJson(*http, "/_debug/faults", json);
-}
 
 // What a storm's copies of one key were answered, and how many of them were answered 201 without a replay.
 struct KeyOutcome
@@ -447,24 +473,15 @@ TEST_F(PostgresEndToEndTest, ASecondCopyOnAnotherInstanceWaitsForTheFirstThenRep
 {
     auto& first = startServer();
     auto& second = startServer();
-    ASSERT_EQ(armFault(first, R"({"fault":"delay","delay_ms":3000})").status, 200);
+    const TwoCopies copies = raceTwoCopies(first, second, "W1", 3000, [] {});
+    EXPECT_TRUE(copies.sawFirstOpen) << "the first copy holds its key row, uncommitted";
+    EXPECT_TRUE(copies.sawSecondWaiting) << "the second copy waits on the key's index entry";
 
-    Reply firstReply;
-    std::thread firstCopy([&] { firstReply = postOrder(*first.client(), kA, "W1", kOne); });
-    ASSERT_TRUE(waitUntil([&] { return db->sessions("state = 'idle in transaction'") == 1; }))
-        << "the first copy holds its key row, uncommitted";
-    Reply secondReply;
-    std::thread secondCopy([&] { secondReply = postOrder(*second.client(), kA, "W1", kOne); });
-    EXPECT_TRUE(waitUntil([&] { return db->sessions("wait_event_type = 'Lock'") == 1; }))
-        << "the second copy waits on the key's index entry";
-    firstCopy.join();
-    secondCopy.join();
-
-    EXPECT_EQ(firstReply.status, 201);
-    EXPECT_FALSE(firstReply.replayed());
-    EXPECT_EQ(secondReply.status, 201);
-    EXPECT_TRUE(secondReply.replayed());
-    EXPECT_EQ(secondReply.body, firstReply.body);
+    EXPECT_EQ(copies.first.status, 201);
+    EXPECT_FALSE(copies.first.replayed());
+    EXPECT_EQ(copies.second.status, 201);
+    EXPECT_TRUE(copies.second.replayed());
+    EXPECT_EQ(copies.second.body, copies.first.body);
     EXPECT_EQ(orders(), 1);
     EXPECT_EQ(stock(), 99);
 }
@@ -475,17 +492,12 @@ TEST_F(PostgresEndToEndTest, WhenTheFirstCopyRollsBackTheWaitingSecondPlacesTheO
 {
     auto& first = startServer();
     auto& second = startServer();
-    ASSERT_EQ(armFault(first, R"({"fault":"delay","delay_ms":600000})").status, 200);
-
-    Reply firstReply;
-    std::thread firstCopy([&] { firstReply = postOrder(*first.client(), kA, "R1", kOne); });
-    ASSERT_TRUE(waitUntil([&] { return db->sessions("state = 'idle in transaction'") == 1; }));
-    Reply secondReply;
-    std::thread secondCopy([&] { secondReply = postOrder(*second.client(), kA, "R1", kOne); });
-    ASSERT_TRUE(waitUntil([&] { return db->sessions("wait_event_type = 'Lock'") == 1; }));
-    first.kill(); // its connection closes, PostgreSQL rolls its transaction back
-    firstCopy.join();
-    secondCopy.join();
+    // Its connection closes, PostgreSQL rolls its transaction back.
+    const TwoCopies copies = raceTwoCopies(first, second, "R1", 600'000, [&] { first.kill(); });
+    ASSERT_TRUE(copies.sawFirstOpen);
+    ASSERT_TRUE(copies.sawSecondWaiting);
+    const Reply& firstReply = copies.first;
+    const Reply& secondReply = copies.second;
 
     EXPECT_EQ(firstReply.status, 0) << "the first copy's instance died";
     EXPECT_EQ(secondReply.status, 201);
@@ -498,35 +510,38 @@ TEST_F(PostgresEndToEndTest, WhenTheFirstCopyRollsBackTheWaitingSecondPlacesTheO
     EXPECT_EQ(retry.body, secondReply.body);
 }
 
-// Needs no PostgreSQL: a URI nobody answers is a clear error at start and a non-zero exit, never a crash.
-TEST(PostgresStartupTest, AnUnreachableDatabaseIsAClearErrorAndExitCodeOne)
+namespace {
+
+// onceorder-server run to its end with `args`: its exit code (-1 if it did not exit by itself) and what it printed.
+std::pair<int, std::string> runServer(const std::string& args)
 {
-    const std::string command =
-        std::string(ONCEORDER_SERVER_BIN) + " --listen 127.0.0.1:0 --db postgresql://127.0.0.1:1/nothing 2>&1";
-    FILE* output = popen(command.c_str(), "r");
-    ASSERT_NE(output, nullptr);
+    FILE* output = popen((std::string(ONCEORDER_SERVER_BIN) + " " + args + " 2>&1").c_str(), "r");
+    if (!output) {
+        return {-1, "popen failed"};
+    }
     std::string text;
     char buffer[512];
     while (std::fgets(buffer, sizeof buffer, output)) {
         text += buffer;
     }
     const int status = pclose(output);
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 1);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
+} // namespace
+
+// Needs no PostgreSQL: a URI nobody answers is a clear error at start and a non-zero exit, never a crash.
+TEST(PostgresStartupTest, AnUnreachableDatabaseIsAClearErrorAndExitCodeOne)
+{
+    const auto [exitCode, text] = runServer("--listen 127.0.0.1:0 --db postgresql://127.0.0.1:1/nothing");
+    EXPECT_EQ(exitCode, 1) << text;
     EXPECT_NE(text.find("cannot connect to the PostgreSQL database given by --db"), std::string::npos) << text;
     EXPECT_EQ(text.find("listening on"), std::string::npos);
 }
 
 TEST(PostgresStartupTest, AnotherUrlSchemeIsAUsageError)
 {
-    const std::string command = std::string(ONCEORDER_SERVER_BIN) + " --db mysql://localhost/orders 2>&1";
-    FILE* output = popen(command.c_str(), "r");
-    ASSERT_NE(output, nullptr);
-    char buffer[512] = {};
-    const bool said = std::fgets(buffer, sizeof buffer, output) != nullptr;
-    const int status = pclose(output);
-    EXPECT_TRUE(said);
-    EXPECT_NE(std::string(buffer).find("postgresql://"), std::string::npos) << buffer;
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 2);
+    const auto [exitCode, text] = runServer("--db mysql://localhost/orders");
+    EXPECT_EQ(exitCode, 2) << text;
+    EXPECT_NE(text.find("postgresql://"), std::string::npos) << text;
 }
