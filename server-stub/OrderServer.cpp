@@ -8,7 +8,11 @@
 #include "http/HttpServer.h"
 #include "orders/OrderQueries.h"
 #include "orders/OrderService.h"
+#include "storage/SqliteOrderStore.h"
 #include "storage/Store.h"
+#include "storage/postgres/PgOrderStore.h"
+
+#include <pqxx/except>
 
 #include <algorithm>
 #include <cstdio>
@@ -65,34 +69,54 @@ WebhookOutbox::Schedule redeliverySchedule(WebhookOutbox::Schedule schedule)
     return schedule;
 }
 
+std::unique_ptr<OrderStore> openPostgres(const ServerOptions& options, Faults& faults, const Clock& clock)
+{
+    try {
+        return std::make_unique<PgOrderStore>(options.dbPath, faults, clock, options.keyTtl, options.threads + 2);
+    } catch (const pqxx::broken_connection& error) {
+        // libpq's own words name the host and port it tried; the URI is not repeated, it may hold a password.
+        throw std::runtime_error("cannot connect to the PostgreSQL database given by --db: " +
+                                 std::string(error.what()));
+    }
+}
+
 } // namespace
 
 OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     : m_options(options)
     , m_clock(clock)
-    , m_store(std::make_unique<Store>(options.dbPath, options.synchronous, options.threads + 2))
-    , m_orders(std::make_unique<OrderService>(*m_store, m_faults, clock, options.keyTtl))
-    , m_queries(std::make_unique<OrderQueries>(*m_store))
-    , m_webhookSecret(webhookSecret(*m_store, options.dbPath))
-    , m_gateway(std::make_unique<StubPaymentGateway>(gatewayDatabasePath(options.dbPath), m_faults, clock,
-                                                     m_webhookSecret, redeliverySchedule(options.webhookRedelivery)))
-    , m_checkout(
-          std::make_unique<CheckoutService>(*m_store, *m_gateway, m_faults, clock, options.keyTtl, options.lockTimeout))
-    , m_webhooks(std::make_unique<WebhookHandler>(*m_store, clock, m_webhookSecret))
-    , m_api(std::make_unique<HttpApi>(*m_store, *m_orders, *m_queries, m_faults, m_metrics, options.debugEndpoints,
-                                      options.threads))
-    , m_http(std::make_unique<HttpServer>(
-          [api = m_api.get()](HttpRequest request, Responder respond) {
-              api->handle(std::move(request), std::move(respond));
-          },
-          &HttpApi::refusal, HttpLimits {.headerTimeout = options.headerTimeout}, ioThreads()))
 {
-    // Whoever held a checkout's lock before this start is gone: its request can be resumed at once.
-    m_checkout->releaseLocks();
-    m_api->enableCheckout(*m_checkout, *m_webhooks, *m_gateway);
+    if (isPostgresUri(options.dbPath)) {
+        m_orderStore = openPostgres(options, m_faults, clock);
+    } else {
+        m_store = std::make_unique<Store>(options.dbPath, options.synchronous, options.threads + 2);
+        m_orders = std::make_unique<OrderService>(*m_store, m_faults, clock, options.keyTtl);
+        m_queries = std::make_unique<OrderQueries>(*m_store);
+        m_orderStore = std::make_unique<SqliteOrderStore>(*m_store, *m_orders, *m_queries);
+        m_webhookSecret = webhookSecret(*m_store, options.dbPath);
+        m_gateway =
+            std::make_unique<StubPaymentGateway>(gatewayDatabasePath(options.dbPath), m_faults, clock, m_webhookSecret,
+                                                 redeliverySchedule(options.webhookRedelivery));
+        m_checkout = std::make_unique<CheckoutService>(*m_store, *m_gateway, m_faults, clock, options.keyTtl,
+                                                       options.lockTimeout);
+        m_webhooks = std::make_unique<WebhookHandler>(*m_store, clock, m_webhookSecret);
+    }
+    m_api = std::make_unique<HttpApi>(*m_orderStore, m_faults, m_metrics, options.debugEndpoints, options.threads);
+    m_http = std::make_unique<HttpServer>(
+        [api = m_api.get()](HttpRequest request, Responder respond) {
+            api->handle(std::move(request), std::move(respond));
+        },
+        &HttpApi::refusal, HttpLimits {.headerTimeout = options.headerTimeout}, ioThreads());
+    if (m_checkout) {
+        // Whoever held a checkout's lock before this start is gone: its request can be resumed at once.
+        m_checkout->releaseLocks();
+        m_api->enableCheckout(*m_checkout, *m_webhooks, *m_gateway);
+    } else {
+        m_api->limitToOrders("PostgreSQL");
+    }
     m_api->registerRoutes();
     m_reaper = std::thread([this] { reaperLoop(); });
-    if (options.completerInterval.count() > 0) {
+    if (m_checkout && options.completerInterval.count() > 0) {
         m_completer = std::thread([this] { completerLoop(); });
     }
 }
@@ -114,7 +138,7 @@ OrderServer::~OrderServer()
 int OrderServer::bind()
 {
     const int port = m_http->bind(m_options.host, m_options.port);
-    if (port > 0) {
+    if (port > 0 && m_gateway) {
         // The gateway delivers its webhooks over HTTP to this very server, as an outside gateway would.
         const bool wildcard = m_options.host == "0.0.0.0" || m_options.host == "::" || m_options.host.empty();
         const std::string host = wildcard ? "127.0.0.1" : m_options.host;
@@ -144,13 +168,13 @@ int OrderServer::reapExpiredKeys()
 {
     int total = 0;
     while (true) {
-        const int reaped = m_store->reapExpiredKeys(m_clock.nowMs(), kReapBatch);
+        const int reaped = m_orderStore->reapExpiredKeys(m_clock.nowMs(), kReapBatch);
         total += reaped;
         if (reaped < kReapBatch) {
             break;
         }
     }
-    while (true) {
+    while (m_checkout) {
         const int reaped = m_checkout->reapExpired(m_clock.nowMs(), kReapBatch);
         total += reaped;
         if (reaped < kReapBatch) {
@@ -158,7 +182,7 @@ int OrderServer::reapExpiredKeys()
         }
     }
     // Remembered webhook events go after their retention (longer than the gateway redelivers); not keys, not counted.
-    while (m_webhooks->pruneEvents(m_clock.nowMs(), kReapBatch) == kReapBatch) { }
+    while (m_webhooks && m_webhooks->pruneEvents(m_clock.nowMs(), kReapBatch) == kReapBatch) { }
     if (total > 0) {
         m_metrics.recordKeysReaped(total);
     }

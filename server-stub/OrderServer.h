@@ -1,4 +1,5 @@
-// OrderServer: the whole server assembled (store, service, HTTP, reaper), for main() and in-process tests.
+// OrderServer: the whole server assembled (store, service, HTTP, reaper), for main() and in-process tests. With a
+// postgresql:// --db only the order path is assembled (PgOrderStore); see docs/postgresql.md.
 #pragma once
 
 #include "ServerOptions.h"
@@ -14,6 +15,7 @@
 namespace onceorder::server {
 
 class Store;
+class OrderStore;
 class OrderService;
 class CheckoutService;
 class StubPaymentGateway;
@@ -42,9 +44,7 @@ public:
     // One pass of the completer: finishes abandoned checkouts; returns how many.
     int completeAbandonedCheckouts();
 
-    Store& store() { return *m_store; }
     Faults& faults() { return m_faults; }
-    CheckoutService& checkout() { return *m_checkout; }
 
 private:
     void reaperLoop();
@@ -54,9 +54,12 @@ private:
     const Clock& m_clock;
     Faults m_faults;
     Metrics m_metrics;
+    // SQLite: the store, the three steps and the read side behind m_orderStore, and the multi-phase flow below.
+    // PostgreSQL: m_orderStore alone; the rest stays empty (not available there yet).
     std::unique_ptr<Store> m_store;
     std::unique_ptr<OrderService> m_orders;
     std::unique_ptr<OrderQueries> m_queries;
+    std::unique_ptr<OrderStore> m_orderStore;
     std::string m_webhookSecret;
     std::unique_ptr<StubPaymentGateway> m_gateway;
     std::unique_ptr<CheckoutService> m_checkout;

@@ -1,5 +1,7 @@
 #include "ServerOptions.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <optional>
@@ -25,7 +27,8 @@ std::string serverUsage()
     return "Usage: onceorder-server [options]\n"
            "The OnceOrder stub server: POST /orders placed exactly once per Idempotency-Key.\n\n"
            "  --listen HOST:PORT     address to listen on (default 127.0.0.1:8080; port 0 = any free port)\n"
-           "  --db PATH              SQLite database file (default in the app-data folder; :memory: allowed)\n"
+           "  --db PATH|URI          SQLite database file (default in the app-data folder; :memory: allowed), or a\n"
+           "                         PostgreSQL URI postgresql://… that several instances may share\n"
            "  --key-ttl SECONDS      how long an idempotency key is remembered (default 86400)\n"
            "  --threads N            request worker threads (default 8)\n"
            "  --header-timeout SEC   close a connection whose request header has not arrived in SEC seconds\n"
@@ -36,6 +39,11 @@ std::string serverUsage()
            "  --version              show the version\n\n"
            "When ready it prints \"listening on http://HOST:PORT\". SIGINT/SIGTERM finish in-flight requests and exit "
            "0.\n";
+}
+
+bool isPostgresUri(const std::string& db)
+{
+    return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0;
 }
 
 std::string defaultDatabasePath()
@@ -92,6 +100,16 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
         } else if (arg == "--db") {
             if (v->empty()) {
                 return OptionsError {"--db needs a path"};
+            }
+            // SPEC §3: a scheme other than PostgreSQL's is a usage error, not a file name.
+            const auto scheme = v->find("://");
+            const bool urlLike =
+                scheme != std::string::npos && scheme > 0 &&
+                std::all_of(v->begin(), v->begin() + static_cast<std::ptrdiff_t>(scheme), [](char c) {
+                    return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
+                });
+            if (urlLike && !isPostgresUri(*v)) {
+                return OptionsError {"--db takes a SQLite file or a postgresql:// URI, got \"" + *v + "\""};
             }
             options.dbPath = *v;
         } else if (arg == "--key-ttl") {

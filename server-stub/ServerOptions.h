@@ -50,6 +50,8 @@ using ParsedOptions = std::variant<ServerOptions, ShowHelp, ShowVersion, Options
 
 ParsedOptions parseServerOptions(const std::vector<std::string>& args);
 std::string serverUsage();
+// A PostgreSQL connection URI (postgresql://… or postgres://…) rather than a SQLite file.
+bool isPostgresUri(const std::string& db);
 // $XDG_DATA_HOME/onceorder/server.db, else ~/.local/share/onceorder/server.db
 std::string defaultDatabasePath();
 

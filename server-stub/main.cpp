@@ -32,7 +32,7 @@ int main(int argc, char** argv)
     if (options.dbPath.empty()) {
         options.dbPath = defaultDatabasePath();
     }
-    if (options.dbPath != ":memory:") {
+    if (options.dbPath != ":memory:" && !isPostgresUri(options.dbPath)) {
         std::error_code ignored;
         std::filesystem::create_directories(std::filesystem::absolute(options.dbPath).parent_path(), ignored);
     }

@@ -9,9 +9,13 @@ ONCEORDER_PACKAGES=(
     clang libclang-rt-14-dev
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-l10n-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
     libcpp-httplib-dev libboost-dev libsqlitecpp-dev libsqlite3-dev prometheus-cpp-dev libssl-dev libcurl4-openssl-dev
+    libpqxx-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     qt6-translations-l10n xvfb xauth imagemagick wrk
 )
+
+# Only scripts/test needs these: a PostgreSQL server and pg_virtualenv (postgresql-common) for the PostgreSQL suites.
+ONCEORDER_TEST_PACKAGES=(postgresql postgresql-common)
 
 # Only scripts/coverage needs these; scripts/test and scripts/demo do not install them.
 ONCEORDER_COVERAGE_PACKAGES=(gcovr)
@@ -37,7 +41,7 @@ ensure_packages() {
     if ! command -v apt-get >/dev/null 2>&1; then
         echo "OnceOrder needs these packages, and this machine has no apt-get to install them:" >&2
         echo "  ${missing[*]}" >&2
-        echo "Install their equivalents (Qt 6.4+, cpp-httplib, SQLiteCpp, prometheus-cpp, libcurl, GoogleTest), then re-run." >&2
+        echo "Install their equivalents (Qt 6.4+, cpp-httplib, SQLiteCpp, libpqxx, prometheus-cpp, libcurl, GoogleTest), then re-run." >&2
         exit 3
     fi
     local sudo=()

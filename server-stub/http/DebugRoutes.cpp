@@ -9,12 +9,16 @@
 
 namespace onceorder::server {
 
-DebugRoutes::DebugRoutes(Store& store, OrderQueries& queries, Faults& faults, Metrics& metrics)
-    : m_store(store)
-    , m_queries(queries)
+DebugRoutes::DebugRoutes(OrderStore& orders, Faults& faults, Metrics& metrics)
+    : m_orders(orders)
     , m_faults(faults)
     , m_metrics(metrics)
 {
+}
+
+void DebugRoutes::limitToOrders(std::string database)
+{
+    m_ordersOnly = std::move(database);
 }
 
 void DebugRoutes::enableCheckout(CheckoutService& checkout, StubPaymentGateway& gateway)
@@ -25,7 +29,7 @@ void DebugRoutes::enableCheckout(CheckoutService& checkout, StubPaymentGateway& 
 
 std::string DebugRoutes::state(std::optional<int> limit)
 {
-    auto state = m_queries.debugState(m_faults, limit);
+    auto state = m_orders.debugState(m_faults, limit);
     state.json.pop_back(); // reopen the object for the gateway (it keeps its own books) and the totals
     if (m_gateway) {
         auto books = m_gateway->books(limit);
@@ -136,6 +140,13 @@ void DebugRoutes::postFaults(const HttpRequest& req, HttpResponse& res, Exchange
         bad("the member \"fault\" is required");
         return;
     }
+    if (m_ordersOnly && faultTarget(fault.kind) != FaultTarget::Orders) {
+        answer(
+            res,
+            problems::notOnThisDatabase("the fault \"" + std::string(faultKindName(fault.kind)) + "\"", *m_ordersOnly),
+            exchange);
+        return;
+    }
     m_faults.arm(fault);
     answer(res, 200, state(settings->limit));
     exchange.outcome = std::string(faultKindName(fault.kind));
@@ -146,6 +157,10 @@ void DebugRoutes::postMode(const HttpRequest& req, HttpResponse& res, Exchange& 
     auto settings = settingsOf(req, res, exchange,
                                problems::invalidMode("send a JSON object such as {\"check_then_insert\":true}"));
     if (!settings) {
+        return;
+    }
+    if (m_ordersOnly) {
+        answer(res, problems::notOnThisDatabase("teaching modes", *m_ordersOnly), exchange);
         return;
     }
     TeachingModes modes = m_faults.modes();
@@ -180,7 +195,7 @@ void DebugRoutes::postReset(const HttpRequest& req, HttpResponse& res, Exchange&
         return;
     }
     m_faults.clear();
-    m_store.resetDemoData();
+    m_orders.resetDemoData();
     if (m_gateway) {
         m_gateway->reset();
     }

@@ -7,8 +7,7 @@
 #include "checkout/StubPaymentGateway.h"
 #include "http/Exchange.h"
 #include "http/Metrics.h"
-#include "orders/OrderQueries.h"
-#include "storage/Store.h"
+#include "orders/OrderStore.h"
 #include "support/Json.h"
 #include "teaching/Faults.h"
 
@@ -20,7 +19,10 @@ namespace onceorder::server {
 class DebugRoutes
 {
 public:
-    DebugRoutes(Store& store, OrderQueries& queries, Faults& faults, Metrics& metrics);
+    DebugRoutes(OrderStore& orders, Faults& faults, Metrics& metrics);
+    // On a database without the multi-phase flow and the teaching modes (PostgreSQL, `database` names it): arming a
+    // checkout or gateway fault, or a teaching mode, is answered 501 and changes nothing.
+    void limitToOrders(std::string database);
     void enableCheckout(CheckoutService& checkout, StubPaymentGateway& gateway);
 
     void getState(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
@@ -50,12 +52,12 @@ private:
     // The debug state with each row list capped at its newest `limit` rows (all without one), plus "totals".
     std::string state(std::optional<int> limit);
 
-    Store& m_store;
-    OrderQueries& m_queries;
+    OrderStore& m_orders;
     Faults& m_faults;
     Metrics& m_metrics;
     CheckoutService* m_checkout = nullptr;
     StubPaymentGateway* m_gateway = nullptr;
+    std::optional<std::string> m_ordersOnly; // the database's name when limitToOrders()
 };
 
 } // namespace onceorder::server

@@ -29,12 +29,11 @@ void runCaught(const Handler& handler, const HttpRequest& req, HttpResponse& res
 
 } // namespace
 
-HttpApi::HttpApi(Store& store, OrderService& orders, OrderQueries& queries, Faults& faults, Metrics& metrics,
-                 bool debugEndpoints, int workers)
+HttpApi::HttpApi(OrderStore& orders, Faults& faults, Metrics& metrics, bool debugEndpoints, int workers)
     : m_metrics(metrics)
     , m_debugEndpoints(debugEndpoints)
-    , m_orderRoutes(store, orders, queries, metrics)
-    , m_debugRoutes(store, queries, faults, metrics)
+    , m_orderRoutes(orders, metrics)
+    , m_debugRoutes(orders, faults, metrics)
     , m_workers(workers)
 {
 }
@@ -44,6 +43,12 @@ void HttpApi::enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks
     m_checkout = true;
     m_orderRoutes.enableCheckout(checkout, webhooks);
     m_debugRoutes.enableCheckout(checkout, gateway);
+}
+
+void HttpApi::limitToOrders(const std::string& database)
+{
+    m_ordersOnly = database;
+    m_debugRoutes.limitToOrders(database);
 }
 
 void HttpApi::registerRoutes()
@@ -60,6 +65,16 @@ void HttpApi::registerRoutes()
         add("POST", "/checkout", "POST /checkout", orders(&OrderRoutes::postCheckout));
         add("POST", "/webhooks/payments", "POST /webhooks/payments", orders(&OrderRoutes::postWebhook));
         add("POST", "/_debug/complete", "POST /_debug/complete", debug(&DebugRoutes::postComplete));
+    } else if (m_ordersOnly) {
+        // Known routes, not yet on this database: a clear answer rather than a 404 that reads like a typo.
+        auto notYet = [this](const std::string& feature) -> Handler {
+            return [feature, database = *m_ordersOnly](auto&, auto& res, auto& ex) {
+                answer(res, problems::notOnThisDatabase(feature, database), ex);
+            };
+        };
+        add("POST", "/checkout", "POST /checkout", immediate(notYet("POST /checkout")));
+        add("POST", "/webhooks/payments", "POST /webhooks/payments", immediate(notYet("POST /webhooks/payments")));
+        add("POST", "/_debug/complete", "POST /_debug/complete", immediate(debugGate(notYet("POST /_debug/complete"))));
     }
     add("GET", "/orders", "GET /orders", orders(&OrderRoutes::getOrders));
     add("GET", "/orders/([^/]+)", "GET /orders/{id}", orders(&OrderRoutes::getOrder));

@@ -26,10 +26,8 @@ const OrderCommand& orderOf(const CheckoutCommand& command)
 
 } // namespace
 
-OrderRoutes::OrderRoutes(Store& store, OrderService& orders, OrderQueries& queries, Metrics& metrics)
-    : m_store(store)
-    , m_orders(orders)
-    , m_queries(queries)
+OrderRoutes::OrderRoutes(OrderStore& orders, Metrics& metrics)
+    : m_orders(orders)
     , m_metrics(metrics)
 {
 }
@@ -44,7 +42,7 @@ template<typename Command>
 void OrderRoutes::postIdempotent(const HttpRequest& req, HttpResponse& res, Exchange& exchange, Parse<Command> parse,
                                  const Place<Command>& place)
 {
-    auto client = keyedRequest(m_store, req, res, exchange);
+    auto client = keyedRequest(m_orders, req, res, exchange);
     if (!client) {
         return;
     }
@@ -53,7 +51,7 @@ void OrderRoutes::postIdempotent(const HttpRequest& req, HttpResponse& res, Exch
         answer(res, *problem, exchange);
         return;
     }
-    if (!productsExist(m_store, orderOf(std::get<Command>(command)), res, exchange)) {
+    if (!productsExist(m_orders, orderOf(std::get<Command>(command)), res, exchange)) {
         return;
     }
     answerOrder(res, place(*client, exchange.key, std::get<Command>(command)), exchange);
@@ -102,7 +100,7 @@ void OrderRoutes::answerOrder(HttpResponse& res, const OrderResponse& response, 
 
 void OrderRoutes::getOrders(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
-    auto client = authenticate(m_store, req, res, exchange);
+    auto client = authenticate(m_orders, req, res, exchange);
     if (!client) {
         return;
     }
@@ -114,13 +112,13 @@ void OrderRoutes::getOrders(const HttpRequest& req, HttpResponse& res, Exchange&
     if (req.hasParam("cart_id")) {
         cartId = req.param("cart_id");
     }
-    answer(res, 200, m_queries.ordersJson(client->id, cartId, *limit));
+    answer(res, 200, m_orders.ordersJson(client->id, cartId, *limit));
     exchange.outcome = "ok";
 }
 
 void OrderRoutes::getOrder(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
-    auto client = authenticate(m_store, req, res, exchange);
+    auto client = authenticate(m_orders, req, res, exchange);
     if (!client) {
         return;
     }
@@ -131,7 +129,7 @@ void OrderRoutes::getOrder(const HttpRequest& req, HttpResponse& res, Exchange& 
     if (numeric) {
         orderId = std::stoll(id);
     }
-    auto order = numeric ? m_queries.orderJson(client->id, orderId) : std::nullopt;
+    auto order = numeric ? m_orders.orderJson(client->id, orderId) : std::nullopt;
     if (!order) {
         answer(res, problems::notFound("you have no order " + id), exchange);
         return;
@@ -142,13 +140,13 @@ void OrderRoutes::getOrder(const HttpRequest& req, HttpResponse& res, Exchange& 
 
 void OrderRoutes::getProducts(const HttpRequest&, HttpResponse& res, Exchange& exchange)
 {
-    answer(res, 200, m_queries.productsJson());
+    answer(res, 200, m_orders.productsJson());
     exchange.outcome = "ok";
 }
 
 void OrderRoutes::putStock(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
-    auto client = authenticate(m_store, req, res, exchange);
+    auto client = authenticate(m_orders, req, res, exchange);
     if (!client) {
         return;
     }
@@ -175,7 +173,7 @@ void OrderRoutes::putStock(const HttpRequest& req, HttpResponse& res, Exchange& 
     }
     const std::string productId = req.matches[1];
     const int value = static_cast<int>(std::get<double>(stock->value));
-    if (!m_queries.setStock(productId, value)) {
+    if (!m_orders.setStock(productId, value)) {
         answer(res, problems::notFound("there is no product \"" + productId + "\""), exchange);
         return;
     }

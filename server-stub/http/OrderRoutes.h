@@ -7,9 +7,7 @@
 #include "checkout/WebhookHandler.h"
 #include "http/Exchange.h"
 #include "http/Metrics.h"
-#include "orders/OrderQueries.h"
-#include "orders/OrderService.h"
-#include "storage/Store.h"
+#include "orders/OrderStore.h"
 
 #include <functional>
 #include <string>
@@ -21,7 +19,7 @@ namespace onceorder::server {
 class OrderRoutes
 {
 public:
-    OrderRoutes(Store& store, OrderService& orders, OrderQueries& queries, Metrics& metrics);
+    OrderRoutes(OrderStore& orders, Metrics& metrics);
     void enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks);
 
     void postOrder(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
@@ -45,9 +43,7 @@ private:
     // The service's answer as it is (a replay byte for byte), with Retry-After and Idempotent-Replayed.
     void answerOrder(HttpResponse& res, const OrderResponse& response, Exchange& exchange);
 
-    Store& m_store;
-    OrderService& m_orders;
-    OrderQueries& m_queries;
+    OrderStore& m_orders;
     Metrics& m_metrics;
     CheckoutService* m_checkout = nullptr;
     WebhookHandler* m_webhooks = nullptr;

@@ -106,7 +106,8 @@ std::optional<std::optional<int>> limitOf(const HttpRequest& req, HttpResponse& 
     return std::get<std::optional<int>>(limit);
 }
 
-std::optional<Client> authenticate(const Store& store, const HttpRequest& req, HttpResponse& res, Exchange& exchange)
+std::optional<Client> authenticate(const OrderStore& store, const HttpRequest& req, HttpResponse& res,
+                                   Exchange& exchange)
 {
     // Byte for byte, like the Idempotency-Key; two Authorization headers name no one client.
     const std::string header = req.header("Authorization");
@@ -123,7 +124,8 @@ std::optional<Client> authenticate(const Store& store, const HttpRequest& req, H
     return client;
 }
 
-std::optional<Client> keyedRequest(const Store& store, const HttpRequest& req, HttpResponse& res, Exchange& exchange)
+std::optional<Client> keyedRequest(const OrderStore& store, const HttpRequest& req, HttpResponse& res,
+                                   Exchange& exchange)
 {
     auto client = authenticate(store, req, res, exchange);
     if (!client) {
@@ -162,7 +164,7 @@ std::optional<Client> keyedRequest(const Store& store, const HttpRequest& req, H
     return client;
 }
 
-bool productsExist(const Store& store, const OrderCommand& command, HttpResponse& res, Exchange& exchange)
+bool productsExist(const OrderStore& store, const OrderCommand& command, HttpResponse& res, Exchange& exchange)
 {
     for (const auto& line : command.lines) {
         if (!store.productExists(line.product)) {

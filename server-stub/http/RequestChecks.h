@@ -5,7 +5,7 @@
 #include "http/Exchange.h"
 #include "http/LimitParameter.h"
 #include "orders/OrderCommand.h"
-#include "storage/Store.h"
+#include "orders/OrderStore.h"
 #include "support/Problem.h"
 
 #include <cstddef>
@@ -28,13 +28,15 @@ bool checkJsonBody(const HttpRequest& req, HttpResponse& res, Exchange& exchange
 std::optional<std::optional<int>> limitOf(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
 
 // The client behind the bearer API key (into exchange.client), or nothing with a 401 already answered.
-std::optional<Client> authenticate(const Store& store, const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+std::optional<Client> authenticate(const OrderStore& store, const HttpRequest& req, HttpResponse& res,
+                                   Exchange& exchange);
 
 // What POST /orders and POST /checkout check before anything else: the client (not the operator), the
 // Idempotency-Key (into exchange.key) and a JSON body of acceptable size. Otherwise the problem is answered.
-std::optional<Client> keyedRequest(const Store& store, const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+std::optional<Client> keyedRequest(const OrderStore& store, const HttpRequest& req, HttpResponse& res,
+                                   Exchange& exchange);
 
 // Unknown products are refused before the key is used.
-bool productsExist(const Store& store, const OrderCommand& command, HttpResponse& res, Exchange& exchange);
+bool productsExist(const OrderStore& store, const OrderCommand& command, HttpResponse& res, Exchange& exchange);
 
 } // namespace onceorder::server

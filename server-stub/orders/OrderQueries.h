@@ -1,6 +1,7 @@
 // OrderQueries: the read side (orders, products, debug state) and the operator's absolute stock update.
 #pragma once
 
+#include "orders/OrderRows.h"
 #include "storage/Store.h"
 #include "support/Json.h"
 #include "teaching/Faults.h"
@@ -34,6 +35,8 @@ public:
     };
     // Each row list holds its newest `limit` rows (all without one), oldest first as without a limit.
     DebugState debugState(const Faults& faults, std::optional<int> limit);
+    // The debug state from its lists, with the faults and modes armed: the same JSON for every database.
+    static DebugState assemble(const DebugLists& lists, const Faults& faults);
 
 private:
     static std::string productsOn(Store::Lease& db);

@@ -17,61 +17,6 @@
 
 namespace onceorder::server {
 
-namespace {
-
-// A failure that may well not happen on the next attempt: rolled back, answered 503, never stored.
-class TransientFailure : public std::runtime_error
-{
-public:
-    using std::runtime_error::runtime_error;
-};
-
-OrderResponse transientProblem(const std::string& detail)
-{
-    return OrderResponse::fromProblem(problems::transientFailure(detail), "transient-failure");
-}
-
-void sleepForFault(const ArmedFault& fault)
-{
-    if (fault.kind == FaultKind::Delay && fault.delayMs > 0) {
-        // The only sleep in the server: it is the fault (a slow disk, a slow gateway).
-        std::this_thread::sleep_for(std::chrono::milliseconds(fault.delayMs));
-    }
-}
-
-} // namespace
-
-OrderResponse OrderResponse::fromProblem(const Problem& problem, std::string outcome)
-{
-    OrderResponse response;
-    response.status = problem.status;
-    response.body = problem.body();
-    response.outcome = std::move(outcome);
-    response.retryAfterSeconds = problem.retryAfterSeconds;
-    response.orderId = problem.orderId;
-    return response;
-}
-
-OrderResponse OrderResponse::fromProblem(const Problem& problem)
-{
-    return fromProblem(problem, problem.slug);
-}
-
-OrderResponse OrderResponse::inProgress()
-{
-    return fromProblem(problems::requestInProgress(), "in-progress");
-}
-
-OrderResponse OrderResponse::replay(int status, std::string body)
-{
-    OrderResponse response;
-    response.status = status;
-    response.body = std::move(body);
-    response.replayed = true;
-    response.outcome = "replayed";
-    return response;
-}
-
 std::string isoTime(std::int64_t ms)
 {
     const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
@@ -125,10 +70,10 @@ std::string OrderService::keyScope(const Client& client) const
 OrderResponse OrderService::placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command)
 {
     const ArmedFault fault = m_faults.takeAny();
-    if (fault.kind == FaultKind::Unavailable) {
-        return OrderResponse::fromProblem(problems::unavailable(fault.retryAfterSeconds), "unavailable");
+    if (auto refused = orderSteps::refusedByFault(fault)) {
+        return *refused;
     }
-    const KeyClaim key {keyScope(client), idemKey, fingerprint(command), m_clock.nowMs()};
+    const KeyClaim key = orderSteps::claim(keyScope(client), idemKey, command, m_clock.nowMs(), m_keyTtl);
     try {
         auto db = m_store.lease();
         // 0. A retry of a finished request needs no writer: a completed key row never changes until it expires.
@@ -147,7 +92,7 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
             }
             throw TransientFailure("the idempotency key row vanished between insert and read");
         }
-        sleepForFault(fault);
+        orderSteps::delayForFault(fault);
 
         // 2. The order itself: lines, stock. A definitive business refusal is an answer too.
         OrderResponse response = createOrder(db, client, key, command, fault);
@@ -155,18 +100,14 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
         // 3. The response, stored in the same transaction as the order it describes.
         storeResponse(db, key, response);
 
-        if (fault.kind == FaultKind::CrashBeforeCommit) {
-            crashProcessNow();
-        }
+        orderSteps::crashAt(fault, FaultKind::CrashBeforeCommit);
         tx.commit();
-        if (fault.kind == FaultKind::CrashAfterCommit) {
-            crashProcessNow();
-        }
+        orderSteps::crashAt(fault, FaultKind::CrashAfterCommit);
         return response;
     } catch (const TransientFailure& failure) {
-        return transientProblem(failure.what());
+        return orderSteps::transientFailure(failure.what());
     } catch (const SQLite::Exception& error) {
-        return transientProblem(databaseFailure(error));
+        return orderSteps::transientFailure(databaseFailure(error));
     }
 }
 
@@ -186,7 +127,7 @@ bool OrderService::claimKey(Store::Lease& db, const KeyClaim& key)
     claim->bind(2, key.idemKey);
     claim->bind(3, key.fingerprint);
     claim->bind(4, static_cast<int64_t>(key.now));
-    claim->bind(5, static_cast<int64_t>(key.now + std::chrono::milliseconds(m_keyTtl).count()));
+    claim->bind(5, static_cast<int64_t>(key.expiresAt));
     claim->bind(6, static_cast<int64_t>(key.now));
     return claim->exec() == 1;
 }
@@ -201,26 +142,14 @@ OrderResponse OrderService::createOrder(Store::Lease& db, const Client& client, 
     }
     if (fault.kind == FaultKind::FailBeforeCommit) {
         if (!m_faults.modes().storeTransient) {
-            throw TransientFailure("the database failed before commit (injected fault)");
+            throw TransientFailure(orderSteps::kInjectedFailure);
         }
         // The teaching mode's mistake: the transient failure becomes the stored answer for this key.
         writer.undo();
         return OrderResponse::fromProblem(problems::transientFailureStored(), "transient-failure-stored");
     }
     writer.keep();
-
-    const long long orderId = std::get<long long>(written);
-    OrderResponse response;
-    response.status = 201;
-    response.orderId = orderId;
-    response.outcome = "created";
-    JsonObjectWriter body;
-    body.num("order_id", orderId).str("status", "placed");
-    if (command.cartId) {
-        body.str("cart_id", *command.cartId);
-    }
-    response.body = body.raw("items", command.itemsJson()).str("created_at", isoTime(key.now)).finish();
-    return response;
+    return orderSteps::created(std::get<long long>(written), command, key.now);
 }
 
 void OrderService::storeResponse(Store::Lease& db, const KeyClaim& key, const OrderResponse& response)
@@ -249,13 +178,9 @@ std::optional<OrderResponse> OrderService::storedAnswer(Store::Lease& db, const 
     if (!stored->executeStep()) {
         return std::nullopt;
     }
-    if (stored->getColumn(0).getString() != key.fingerprint) {
-        return OrderResponse::fromProblem(problems::idempotencyKeyReused("order"), "mismatch");
-    }
-    if (stored->getColumn(1).getString() != "completed") {
-        return OrderResponse::inProgress();
-    }
-    return OrderResponse::replay(stored->getColumn(2).getInt(), stored->getColumn(3).getString());
+    return orderSteps::answerFor({stored->getColumn(0).getString(), stored->getColumn(1).getString(),
+                                  stored->getColumn(2).getInt(), stored->getColumn(3).getString()},
+                                 key);
 }
 
 OrderResponse OrderService::placeOrderCheckThenInsert(Store::Lease& db, const Client& client, const KeyClaim& key,
@@ -264,7 +189,7 @@ OrderResponse OrderService::placeOrderCheckThenInsert(Store::Lease& db, const Cl
     // DELIBERATELY WRONG (teaching mode "check-then-insert"): the look (step 0) and the insert are two steps, and
     // the key row is written last. Two copies of one request can both look before either inserts, and both place
     // an order.
-    sleepForFault(fault); // widens the window between the look and the insert
+    orderSteps::delayForFault(fault); // widens the window between the look and the insert
 
     WriteTransaction tx(m_store, db);
     OrderResponse response = createOrder(db, client, key, command, fault);
@@ -283,7 +208,7 @@ OrderResponse OrderService::placeOrderCheckThenInsert(Store::Lease& db, const Cl
         remember->bind(6, static_cast<int64_t>(*response.orderId));
     }
     remember->bind(7, static_cast<int64_t>(key.now));
-    remember->bind(8, static_cast<int64_t>(key.now + std::chrono::milliseconds(m_keyTtl).count()));
+    remember->bind(8, static_cast<int64_t>(key.expiresAt));
     remember->exec();
     tx.commit();
     return response;

@@ -1,7 +1,10 @@
-// OrderService: POST /orders, the server half of the idempotency scheme, in one SQLite transaction.
+// OrderService: POST /orders, the server half of the idempotency scheme, in one SQLite transaction (PgOrderStore is
+// the same on PostgreSQL; what both decide alike is in OrderSteps).
 #pragma once
 
 #include "orders/OrderCommand.h"
+#include "orders/OrderResponse.h"
+#include "orders/OrderSteps.h"
 #include "storage/Store.h"
 #include "support/Clock.h"
 #include "support/Problem.h"
@@ -12,28 +15,6 @@
 #include <string>
 
 namespace onceorder::server {
-
-// What the client gets. For a replay, status and body are the stored ones, byte for byte.
-struct OrderResponse
-{
-    int status = 500;
-    std::string body;
-    bool replayed = false;
-    std::string outcome; // for logs and metrics: created, replayed, mismatch, in-progress, out-of-stock, ...
-    std::optional<int> retryAfterSeconds;
-    std::optional<long long> orderId;
-
-    bool isProblem() const { return status >= 400; }
-
-    // A problem as an answer: its status, its problem+json body, its Retry-After and order id.
-    static OrderResponse fromProblem(const Problem& problem, std::string outcome);
-    // The same with the problem's cause (its slug) as the outcome.
-    static OrderResponse fromProblem(const Problem& problem);
-    // 409 with Retry-After: the first request with this key has not finished.
-    static OrderResponse inProgress();
-    // The answer stored for this key, given again (Idempotent-Replayed).
-    static OrderResponse replay(int status, std::string body);
-};
 
 class OrderService
 {
@@ -46,15 +27,6 @@ public:
     static std::string fingerprint(const OrderCommand& command);
 
 private:
-    // The key row one request claims: whose keys (the scope), which key, for which command, and when.
-    struct KeyClaim
-    {
-        std::string scope;
-        std::string idemKey;
-        std::string fingerprint;
-        std::int64_t now = 0;
-    };
-
     OrderResponse placeOrderCheckThenInsert(Store::Lease& db, const Client& client, const KeyClaim& key,
                                             const OrderCommand& command, const ArmedFault& fault);
     bool claimKey(Store::Lease& db, const KeyClaim& key);

@@ -1,29 +1,16 @@
 #include "storage/Store.h"
 
+#include "storage/DemoData.h"
 #include "storage/WriteTransaction.h"
 
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
 #include <algorithm>
-#include <tuple>
 
 namespace onceorder::server {
 
 namespace {
-
-struct DemoProduct
-{
-    const char* id;
-    const char* name;
-    int stock;
-};
-
-constexpr DemoProduct kDemoProducts[] = {
-    {"kniha", "Kniha: Idempotence v praxi", 100},
-    {"hrnek", "Hrnek OnceOrder", 50},
-    {"propiska", "Propiska", 500},
-};
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS clients (
@@ -192,18 +179,16 @@ void Store::createSchema(SQLite::Database& db)
                 "FROM webhook_events_before_source; DROP TABLE webhook_events_before_source");
     }
     SQLite::Statement client(db, "INSERT INTO clients (id, api_key, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING");
-    for (const auto& [id, key, role] :
-         {std::tuple {"A", "demo-key-A", "client"}, std::tuple {"B", "demo-key-B", "client"},
-          std::tuple {"admin", "demo-key-admin", "operator"}}) {
-        client.bind(1, id);
-        client.bind(2, key);
-        client.bind(3, role);
+    for (const auto& c : demo::kClients) {
+        client.bind(1, c.id);
+        client.bind(2, c.apiKey);
+        client.bind(3, c.role);
         client.exec();
         client.reset();
     }
     SQLite::Statement product(
         db, "INSERT INTO products (id, name, stock, initial_stock) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING");
-    for (const auto& p : kDemoProducts) {
+    for (const auto& p : demo::kProducts) {
         product.bind(1, p.id);
         product.bind(2, p.name);
         product.bind(3, p.stock);

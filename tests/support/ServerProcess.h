@@ -67,8 +67,21 @@ public:
 
     void start()
     {
+        // Everything the child needs is made before fork: in the child of a process with other threads (a test's
+        // clients) only async-signal-safe calls are allowed until execv; a malloc there can deadlock (seen under
+        // ASan when an instance was restarted mid-storm).
+        std::vector<std::string> args {m_executable, "--listen", "127.0.0.1:0"};
+        args.insert(args.end(), m_args.begin(), m_args.end());
+        std::vector<char*> argv;
+        for (auto& arg : args) {
+            argv.push_back(arg.data());
+        }
+        argv.push_back(nullptr);
+        const char* stderrTo = !m_logFile.empty()      ? m_logFile.c_str()
+            : std::getenv("ONCEORDER_TEST_SERVER_LOG") ? nullptr
+                                                       : "/dev/null";
         int out[2];
-        if (pipe(out) != 0) {
+        if (pipe2(out, O_CLOEXEC) != 0) { // no other child started meanwhile inherits it
             throw std::runtime_error("pipe failed");
         }
         m_pid = fork();
@@ -79,21 +92,11 @@ public:
             dup2(out[1], STDOUT_FILENO);
             close(out[0]);
             close(out[1]);
-            if (!m_logFile.empty()) {
-                const int log = ::open(m_logFile.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+            if (stderrTo) {
+                const int log = ::open(stderrTo, O_WRONLY | O_CREAT | O_APPEND, 0644);
                 dup2(log, STDERR_FILENO);
-            } else if (!std::getenv("ONCEORDER_TEST_SERVER_LOG")) {
-                const int null = ::open("/dev/null", O_WRONLY);
-                dup2(null, STDERR_FILENO);
             }
-            std::vector<std::string> args {m_executable, "--listen", "127.0.0.1:0"};
-            args.insert(args.end(), m_args.begin(), m_args.end());
-            std::vector<char*> argv;
-            for (auto& arg : args) {
-                argv.push_back(arg.data());
-            }
-            argv.push_back(nullptr);
-            execv(m_executable.c_str(), argv.data());
+            execv(argv[0], argv.data());
             _exit(127);
         }
         close(out[1]);

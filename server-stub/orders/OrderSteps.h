@@ -1,0 +1,68 @@
+// OrderSteps: what POST /orders's three steps decide the same way on every database: the key row a request claims,
+// what a stored key row answers, the 201 body, and where an armed fault strikes. OrderService (SQLite) and
+// PgOrderStore (PostgreSQL) each run the steps in a transaction of their own with SQL of their own; the decisions
+// are made here, once.
+#pragma once
+
+#include "orders/OrderCommand.h"
+#include "orders/OrderResponse.h"
+#include "teaching/Faults.h"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace onceorder::server {
+
+// The key row one request claims: whose keys (the scope), which key, for which command, and when.
+struct KeyClaim
+{
+    std::string scope;
+    std::string idemKey;
+    std::string fingerprint;
+    std::int64_t now = 0;
+    std::int64_t expiresAt = 0;
+};
+
+// An unexpired key row as read back.
+struct StoredKey
+{
+    std::string fingerprint;
+    std::string status; // 'started' or 'completed'
+    int responseCode = 0;
+    std::string responseBody;
+};
+
+// A failure that may well not happen on the next attempt: rolled back, answered 503, never stored.
+class TransientFailure : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+namespace orderSteps {
+
+// What the fail-before-commit fault says: it stands for any transient database error inside the transaction.
+inline constexpr const char* kInjectedFailure = "the database failed before commit (injected fault)";
+
+KeyClaim claim(std::string scope, const std::string& idemKey, const OrderCommand& command, std::int64_t nowMs,
+               std::chrono::seconds keyTtl);
+// What the key row says to this request: the stored answer (replayed), 422 for another payload, 409 while unfinished.
+OrderResponse answerFor(const StoredKey& row, const KeyClaim& key);
+// 201 with the new order.
+OrderResponse created(long long orderId, const OrderCommand& command, std::int64_t nowMs);
+// 503 with Retry-After: everything rolled back, nothing stored.
+OrderResponse transientFailure(const std::string& detail);
+
+// The fault's answer when it refuses the request before the database is touched (unavailable).
+std::optional<OrderResponse> refusedByFault(const ArmedFault& fault);
+// A delay fault: the transaction is slow, its key row held meanwhile.
+void delayForFault(const ArmedFault& fault);
+// Dies here if the fault is this crash point.
+void crashAt(const ArmedFault& fault, FaultKind point);
+
+} // namespace orderSteps
+
+} // namespace onceorder::server

@@ -1,0 +1,43 @@
+// OrderStore: what the order path asks of its database, whichever it is: the clients and products fixed at start,
+// POST /orders (the article's three steps), the read side, the operator's stock, the key reaper, and the debug state
+// and reset. Two implementations, each with its own SQL: SqliteOrderStore (storage/, the embedded default, one
+// process) and PgOrderStore (storage/postgres/, several server processes on one database).
+#pragma once
+
+#include "orders/OrderCommand.h"
+#include "orders/OrderQueries.h"
+#include "orders/OrderResponse.h"
+#include "storage/Store.h"
+#include "teaching/Faults.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace onceorder::server {
+
+class OrderStore
+{
+public:
+    virtual ~OrderStore() = default;
+
+    virtual std::optional<Client> clientForApiKey(const std::string& apiKey) const = 0;
+    virtual bool productExists(const std::string& productId) const = 0;
+
+    virtual OrderResponse placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command) = 0;
+
+    // As OrderQueries: one order, a client's orders newest first, the products, the operator's absolute stock.
+    virtual std::optional<std::string> orderJson(const std::string& clientId, long long orderId) = 0;
+    virtual std::string ordersJson(const std::string& clientId, const std::optional<std::string>& cartId,
+                                   std::optional<int> limit) = 0;
+    virtual std::string productsJson() = 0;
+    virtual bool setStock(const std::string& productId, int stock) = 0;
+
+    virtual OrderQueries::DebugState debugState(const Faults& faults, std::optional<int> limit) = 0;
+    // The demo data back: stock to its initial values, no orders, no keys.
+    virtual void resetDemoData() = 0;
+    // Deletes up to `batch` finished key rows that expired at or before nowMs; returns how many went.
+    virtual int reapExpiredKeys(std::int64_t nowMs, int batch) = 0;
+};
+
+} // namespace onceorder::server

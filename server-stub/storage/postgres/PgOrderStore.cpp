@@ -1,0 +1,302 @@
+#include "storage/postgres/PgOrderStore.h"
+
+#include "orders/OrderRows.h"
+#include "orders/OrderSteps.h"
+#include "storage/postgres/PgRows.h"
+#include "storage/postgres/PgSchema.h"
+#include "support/Problems.h"
+
+#include <pqxx/nontransaction>
+#include <pqxx/transaction>
+
+#include <algorithm>
+
+namespace onceorder::server {
+
+namespace {
+
+// One consistent read of several lists and their totals.
+using Snapshot = pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>;
+
+long long countOf(pqxx::transaction_base& tx, const char* sql)
+{
+    return tx.exec(sql)[0][0].as<long long>();
+}
+
+} // namespace
+
+PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
+                           int connections)
+    : m_pool(uri, connections)
+    , m_faults(faults)
+    , m_clock(clock)
+    , m_keyTtl(keyTtl)
+{
+    auto db = m_pool.lease();
+    pgschema::create(*db);
+    pqxx::nontransaction read(*db);
+    for (const auto& row : read.exec("SELECT api_key, id, role FROM clients")) {
+        m_clients.emplace_back(row[0].as<std::string>(),
+                               Client {row[1].as<std::string>(), row[2].as<std::string>() == "operator"});
+    }
+    for (const auto& row : read.exec("SELECT id FROM products")) {
+        m_products.push_back(row[0].as<std::string>());
+    }
+}
+
+std::optional<Client> PgOrderStore::clientForApiKey(const std::string& apiKey) const
+{
+    const auto found =
+        std::find_if(m_clients.begin(), m_clients.end(), [&](const auto& c) { return c.first == apiKey; });
+    return found == m_clients.end() ? std::nullopt : std::optional<Client>(found->second);
+}
+
+bool PgOrderStore::productExists(const std::string& productId) const
+{
+    return std::find(m_products.begin(), m_products.end(), productId) != m_products.end();
+}
+
+OrderResponse PgOrderStore::placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command)
+{
+    const ArmedFault fault = m_faults.takeAny();
+    if (auto refused = orderSteps::refusedByFault(fault)) {
+        return *refused;
+    }
+    const KeyClaim key = orderSteps::claim(client.id, idemKey, command, m_clock.nowMs(), m_keyTtl);
+    std::optional<PgPool::Lease> db;
+    try {
+        db.emplace(m_pool.lease());
+        // 0. A retry of a finished request is answered from its row: a completed key row never changes.
+        if (auto answer = finishedAnswer(**db, key)) {
+            return *answer;
+        }
+        pqxx::work tx(**db);
+
+        // 1. The key is the first write. A copy of this request in flight elsewhere holds the index entry: this
+        //    INSERT waits for its transaction, then inserts nothing (it committed) or goes on (it rolled back).
+        if (!claimKey(tx, key)) {
+            if (auto answer = storedAnswer(tx, key)) {
+                return *answer;
+            }
+            throw TransientFailure("the idempotency key row vanished between insert and read");
+        }
+        orderSteps::delayForFault(fault);
+
+        // 2. The order itself: lines, stock. A definitive business refusal is an answer too.
+        OrderResponse response = createOrder(tx, client, key, command, fault);
+
+        // 3. The response, stored in the same transaction as the order it describes.
+        storeResponse(tx, key, response);
+
+        orderSteps::crashAt(fault, FaultKind::CrashBeforeCommit);
+        tx.commit();
+        orderSteps::crashAt(fault, FaultKind::CrashAfterCommit);
+        return response;
+    } catch (const TransientFailure& failure) {
+        return orderSteps::transientFailure(failure.what());
+    } catch (const pqxx::broken_connection& error) {
+        if (db) {
+            db->discard();
+        }
+        return orderSteps::transientFailure(databaseFailure(error));
+    } catch (const pqxx::failure& error) {
+        // A serialization failure, a deadlock, a commit whose outcome was lost: rolled back (or replayed on retry).
+        return orderSteps::transientFailure(databaseFailure(error));
+    }
+}
+
+bool PgOrderStore::claimKey(pqxx::dbtransaction& tx, const KeyClaim& key)
+{
+    // An expired key counts as absent: forget it first, inside the same transaction.
+    tx.exec_params0("DELETE FROM idempotency_keys WHERE client_id = $1 AND idem_key = $2 AND expires_at <= $3",
+                    key.scope, key.idemKey, key.now);
+    const auto claimed = tx.exec_params("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
+                                        "created_at, expires_at, locked_at) VALUES ($1, $2, $3, 'started', $4, $5, $4) "
+                                        "ON CONFLICT (client_id, idem_key) DO NOTHING",
+                                        key.scope, key.idemKey, key.fingerprint, key.now, key.expiresAt);
+    return claimed.affected_rows() == 1;
+}
+
+OrderResponse PgOrderStore::createOrder(pqxx::dbtransaction& tx, const Client& client, const KeyClaim& key,
+                                        const OrderCommand& command, const ArmedFault& fault)
+{
+    const auto written = writeOrder(tx, client, key, command);
+    if (const auto* refusal = std::get_if<Problem>(&written)) {
+        return OrderResponse::fromProblem(*refusal);
+    }
+    if (fault.kind == FaultKind::FailBeforeCommit) {
+        throw TransientFailure(orderSteps::kInjectedFailure);
+    }
+    return orderSteps::created(std::get<long long>(written), command, key.now);
+}
+
+std::variant<long long, Problem> PgOrderStore::writeOrder(pqxx::dbtransaction& tx, const Client& client,
+                                                          const KeyClaim& key, const OrderCommand& command)
+{
+    // In a savepoint, as OrderWriter: a refusal undoes the partial order, the key row stays for its stored answer.
+    tx.exec0("SAVEPOINT order_effect");
+    auto undo = [&tx] {
+        tx.exec0("ROLLBACK TO SAVEPOINT order_effect; RELEASE SAVEPOINT order_effect");
+    };
+    auto cartHolder = [&] {
+        const auto holder =
+            tx.exec_params("SELECT id FROM orders WHERE client_id = $1 AND cart_key = $2", client.id, *command.cartId);
+        return problems::cartAlreadyOrdered(*command.cartId, holder.empty() ? 0 : holder[0][0].as<long long>());
+    };
+    long long orderId = 0;
+    try {
+        orderId = tx.exec_params1("INSERT INTO orders (client_id, cart_id, cart_key, idem_key, status, created_at) "
+                                  "VALUES ($1, $2, $2, $3, 'placed', $4) RETURNING id",
+                                  client.id, command.cartId, key.idemKey, key.now)[0]
+                      .as<long long>();
+    } catch (const pqxx::unique_violation&) {
+        // The business key's unique index decided: this cart has an order under another key (committed before,
+        // or while this INSERT waited for it). One order per cart, whatever key the retry carries.
+        undo();
+        return cartHolder();
+    }
+    for (const auto& line : command.lines) {
+        // A conditional change, never a blind delta: an order on another instance that holds this row makes this
+        // UPDATE wait, and the condition is checked again against what it committed.
+        const auto taken = tx.exec_params("UPDATE products SET stock = stock - $1 WHERE id = $2 AND stock >= $1",
+                                          line.quantity, line.product);
+        if (taken.affected_rows() != 1) {
+            undo();
+            return problems::outOfStock(line.product, line.quantity);
+        }
+        tx.exec_params0("INSERT INTO order_lines (order_id, product_id, quantity) VALUES ($1, $2, $3)", orderId,
+                        line.product, line.quantity);
+    }
+    tx.exec0("RELEASE SAVEPOINT order_effect");
+    return orderId;
+}
+
+void PgOrderStore::storeResponse(pqxx::dbtransaction& tx, const KeyClaim& key, const OrderResponse& response)
+{
+    // Order ids start at 1: 0 stands for "no order" (NULL), for the answers that are not a new order.
+    const long long orderId = response.orderId && response.status < 300 ? *response.orderId : 0;
+    const auto stored = tx.exec_params("UPDATE idempotency_keys SET status = 'completed', response_code = $1, "
+                                       "response_body = $2, order_id = NULLIF($3, 0), locked_at = NULL "
+                                       "WHERE client_id = $4 AND idem_key = $5",
+                                       response.status, response.body, orderId, key.scope, key.idemKey);
+    if (stored.affected_rows() != 1) {
+        throw TransientFailure("the idempotency key row vanished inside its own transaction");
+    }
+}
+
+std::optional<OrderResponse> PgOrderStore::storedAnswer(pqxx::transaction_base& tx, const KeyClaim& key)
+{
+    const auto rows = tx.exec_params("SELECT fingerprint, status, response_code, response_body FROM idempotency_keys "
+                                     "WHERE client_id = $1 AND idem_key = $2 AND expires_at > $3",
+                                     key.scope, key.idemKey, key.now);
+    if (rows.empty()) {
+        return std::nullopt;
+    }
+    const auto& row = rows[0];
+    return orderSteps::answerFor({row[0].as<std::string>(), row[1].as<std::string>(),
+                                  row[2].is_null() ? 0 : row[2].as<int>(),
+                                  row[3].is_null() ? std::string() : row[3].as<std::string>()},
+                                 key);
+}
+
+std::optional<OrderResponse> PgOrderStore::finishedAnswer(pqxx::connection& connection, const KeyClaim& key)
+{
+    pqxx::nontransaction read(connection);
+    auto answer = storedAnswer(read, key);
+    if (answer && answer->outcome == "in-progress") {
+        return std::nullopt;
+    }
+    return answer;
+}
+
+std::optional<std::string> PgOrderStore::orderJson(const std::string& clientId, long long orderId)
+{
+    auto db = m_pool.lease();
+    pqxx::nontransaction read(*db);
+    PgRows rows(read.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity "
+                                 "FROM orders AS o LEFT JOIN order_lines AS l ON l.order_id = o.id "
+                                 "WHERE o.id = $1 AND o.client_id = $2 ORDER BY l.product_id",
+                                 orderId, clientId));
+    return OrderRows<PgRows>(rows, false).next();
+}
+
+std::string PgOrderStore::ordersJson(const std::string& clientId, const std::optional<std::string>& cartId,
+                                     std::optional<int> limit)
+{
+    auto db = m_pool.lease();
+    pqxx::nontransaction read(*db);
+    // One statement, one snapshot. LIMIT NULL (-1 here) is no limit.
+    PgRows rows(read.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity "
+                                 "FROM (SELECT id, status, cart_id, created_at FROM orders WHERE client_id = $1 "
+                                 "AND ($2::text IS NULL OR cart_id = $2) ORDER BY id DESC LIMIT NULLIF($3, -1)) AS o "
+                                 "LEFT JOIN order_lines AS l ON l.order_id = o.id ORDER BY o.id DESC, l.product_id",
+                                 clientId, cartId, limit.value_or(-1)));
+    return OrderRows<PgRows>(rows, false).array();
+}
+
+std::string PgOrderStore::productsJson()
+{
+    auto db = m_pool.lease();
+    pqxx::nontransaction read(*db);
+    PgRows rows(read.exec("SELECT id, name, stock FROM products ORDER BY id"));
+    return productsArray(rows);
+}
+
+bool PgOrderStore::setStock(const std::string& productId, int stock)
+{
+    auto db = m_pool.lease();
+    pqxx::work tx(*db);
+    const bool set =
+        tx.exec_params("UPDATE products SET stock = $1 WHERE id = $2", stock, productId).affected_rows() == 1;
+    tx.commit();
+    return set;
+}
+
+OrderQueries::DebugState PgOrderStore::debugState(const Faults& faults, std::optional<int> limit)
+{
+    auto db = m_pool.lease();
+    Snapshot tx(*db);
+    // Each list: its `limit` newest rows (LIMIT NULL, -1 here, is no limit), put back in the list's order.
+    DebugLists lists;
+    PgRows keys(tx.exec_params("SELECT client_id, idem_key, fingerprint, status, response_code, order_id, created_at, "
+                               "expires_at FROM (SELECT * FROM idempotency_keys "
+                               "ORDER BY created_at DESC, client_id DESC, idem_key DESC LIMIT NULLIF($1, -1)) AS k "
+                               "ORDER BY created_at, client_id, idem_key",
+                               limit.value_or(-1)));
+    lists.keys = keysArray(keys);
+    PgRows orders(
+        tx.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity, "
+                       "o.client_id, o.idem_key FROM (SELECT * FROM orders ORDER BY id DESC LIMIT NULLIF($1, -1)) AS o "
+                       "LEFT JOIN order_lines AS l ON l.order_id = o.id ORDER BY o.id, l.product_id",
+                       limit.value_or(-1)));
+    lists.orders = OrderRows<PgRows>(orders, true).array();
+    PgRows products(tx.exec("SELECT id, name, stock FROM products ORDER BY id"));
+    lists.products = productsArray(products);
+    lists.keyCount = countOf(tx, "SELECT count(*) FROM idempotency_keys");
+    lists.orderCount = countOf(tx, "SELECT count(*) FROM orders");
+    tx.commit();
+    return OrderQueries::assemble(lists, faults);
+}
+
+void PgOrderStore::resetDemoData()
+{
+    auto db = m_pool.lease();
+    pqxx::work tx(*db);
+    tx.exec0("TRUNCATE order_lines, orders, idempotency_keys RESTART IDENTITY; "
+             "UPDATE products SET stock = initial_stock");
+    tx.commit();
+}
+
+int PgOrderStore::reapExpiredKeys(std::int64_t nowMs, int batch)
+{
+    auto db = m_pool.lease();
+    pqxx::work tx(*db);
+    // Only finished keys: a 'started' row belongs to a transaction still open, which decides its fate itself.
+    const auto reaped = tx.exec_params("DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys "
+                                       "WHERE expires_at <= $1 AND status = 'completed' LIMIT $2)",
+                                       nowMs, batch);
+    tx.commit();
+    return static_cast<int>(reaped.affected_rows());
+}
+
+} // namespace onceorder::server

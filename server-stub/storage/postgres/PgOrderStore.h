@@ -1,0 +1,63 @@
+// PgOrderStore: the order path on PostgreSQL, for several server processes on one database. The three steps are
+// OrderService's, in one transaction, but nothing in this process serialises writers: the unique index on
+// (client_id, idem_key) decides. A second copy of a request, on this instance or another, waits inside its
+// INSERT … ON CONFLICT DO NOTHING until the first one's transaction ends; then it inserts nothing and replays the
+// stored answer, or, if the first rolled back, it goes on and places the order itself. Stock is taken with a
+// conditional UPDATE, which PostgreSQL re-checks against the committed row after waiting for it.
+//
+// Only the order path is here; the multi-phase checkout, webhooks and teaching modes are not (HttpApi answers 501).
+#pragma once
+
+#include "orders/OrderStore.h"
+#include "storage/postgres/PgPool.h"
+#include "support/Clock.h"
+#include "teaching/Faults.h"
+
+#include <pqxx/dbtransaction>
+
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace onceorder::server {
+
+class PgOrderStore : public OrderStore
+{
+public:
+    // Connects, creates or updates the schema and reads the clients and products; throws if the database cannot
+    // be reached.
+    PgOrderStore(const std::string& uri, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
+                 int connections);
+
+    std::optional<Client> clientForApiKey(const std::string& apiKey) const override;
+    bool productExists(const std::string& productId) const override;
+    OrderResponse placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command) override;
+    std::optional<std::string> orderJson(const std::string& clientId, long long orderId) override;
+    std::string ordersJson(const std::string& clientId, const std::optional<std::string>& cartId,
+                           std::optional<int> limit) override;
+    std::string productsJson() override;
+    bool setStock(const std::string& productId, int stock) override;
+    OrderQueries::DebugState debugState(const Faults& faults, std::optional<int> limit) override;
+    void resetDemoData() override;
+    int reapExpiredKeys(std::int64_t nowMs, int batch) override;
+
+private:
+    bool claimKey(pqxx::dbtransaction& tx, const KeyClaim& key);
+    OrderResponse createOrder(pqxx::dbtransaction& tx, const Client& client, const KeyClaim& key,
+                              const OrderCommand& command, const ArmedFault& fault);
+    std::variant<long long, Problem> writeOrder(pqxx::dbtransaction& tx, const Client& client, const KeyClaim& key,
+                                                const OrderCommand& command);
+    void storeResponse(pqxx::dbtransaction& tx, const KeyClaim& key, const OrderResponse& response);
+    std::optional<OrderResponse> storedAnswer(pqxx::transaction_base& tx, const KeyClaim& key);
+    std::optional<OrderResponse> finishedAnswer(pqxx::connection& connection, const KeyClaim& key);
+
+    PgPool m_pool;
+    Faults& m_faults;
+    const Clock& m_clock;
+    std::chrono::seconds m_keyTtl;
+    std::vector<std::pair<std::string, Client>> m_clients; // api key -> client; fixed after start
+    std::vector<std::string> m_products; // product ids; fixed after start
+};
+
+} // namespace onceorder::server

@@ -1,0 +1,12 @@
+// PgSchema: the order path's tables on PostgreSQL (the same names and columns as SQLite's) and the demo data,
+// created at start. Idempotent, and safe when several instances start at once: the DDL runs in one transaction under
+// a transaction-scoped advisory lock, so concurrent CREATE TABLE IF NOT EXISTS never race in the catalog.
+#pragma once
+
+#include <pqxx/connection>
+
+namespace onceorder::server::pgschema {
+
+void create(pqxx::connection& connection);
+
+} // namespace onceorder::server::pgschema
