@@ -1630,6 +1630,14 @@
         <source>Pending submissions: %1 (and %2 for another server, not sent from here)</source>
         <translation>Nevyřízená odeslání: %1 (a %2 pro jiný server, odsud se neposílají)</translation>
     </message>
+    <message>
+        <source>%1 · database: PostgreSQL</source>
+        <translation>%1 · databáze: PostgreSQL</translation>
+    </message>
+    <message>
+        <source>%1 · database: SQLite</source>
+        <translation>%1 · databáze: SQLite</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::PresentationZoom</name>

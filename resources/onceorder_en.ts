@@ -1625,6 +1625,14 @@
         <source>Pending submissions: %1 (and %2 for another server, not sent from here)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 · database: PostgreSQL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · database: SQLite</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::PresentationZoom</name>

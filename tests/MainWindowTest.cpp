@@ -141,6 +141,9 @@ void MainWindowTest::theLiveTablesShowTheOrderAfterAClick()
     QVERIFY(dock->isVisible());
     QTRY_COMPARE_WITH_TIMEOUT(dock->stockModel()->rowCount(), 3, 10'000);
     QCOMPARE(dock->ordersModel()->rowCount(), 0);
+    // The header says which database the server keeps its rows in (the bundled server's: SQLite).
+    QVERIFY(
+        client->find<QLabel>(QStringLiteral("serverUrlLabel"))->text().endsWith(QStringLiteral("· database: SQLite")));
 
     addToCart(*client, QStringLiteral("propiska"), 4);
     QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);

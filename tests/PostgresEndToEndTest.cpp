@@ -215,6 +215,7 @@ TEST_F(PostgresEndToEndTest, TheArticlesTableRowByRow)
               std::string::npos);
     const Reply state = get(*http, "/_debug/state");
     EXPECT_NE(state.body.find(R"("totals":{"keys":3,"orders":2,)"), std::string::npos) << state.body;
+    EXPECT_EQ(state.body.rfind(R"({"database":"postgresql",)", 0), 0u) << state.body;
 }
 
 TEST_F(PostgresEndToEndTest, OneOrderPerCartWhateverKeyTheRetryCarries)

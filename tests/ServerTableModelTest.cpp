@@ -217,6 +217,7 @@ void ServerTableModelTest::parsesTheRealServersDebugState()
                               state && !state->webhooks.isEmpty()),
                              10'000);
     QCOMPARE(reply.status, 200);
+    QCOMPARE(state->database, QStringLiteral("sqlite"));
     QCOMPARE(state->keys.size(), 3);
     QCOMPARE(state->totalKeys, 3);
     QCOMPARE(state->orders.size(), 3); // the two orders and the checkout's

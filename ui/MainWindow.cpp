@@ -386,6 +386,13 @@ void MainWindow::showServerState(const core::ServerState& state)
     }
     showProducts(products);
     m_debugPanel->setServerState(state);
+    // Which database the server keeps its rows in: the article's concurrency claims hold on PostgreSQL, not SQLite.
+    const QString url = m_session->api()->baseUrl().toString();
+    if (state.database == u"postgresql") {
+        m_serverUrlLabel->setText(tr("%1 · database: PostgreSQL").arg(url));
+    } else if (state.database == u"sqlite") {
+        m_serverUrlLabel->setText(tr("%1 · database: SQLite").arg(url));
+    }
 }
 
 void MainWindow::addToCart()

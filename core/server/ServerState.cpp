@@ -52,6 +52,7 @@ std::optional<ServerState> ServerState::fromJson(const QByteArray& json)
         return std::nullopt;
     }
     ServerState state;
+    state.database = root.value(QLatin1String("database")).toString();
     for (const auto& value : root.value(QLatin1String("keys")).toArray()) {
         const QJsonObject object = value.toObject();
         ServerKeyRow key;

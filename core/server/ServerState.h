@@ -104,6 +104,7 @@ inline QString withLiveLimit(const QString& path)
 
 struct ServerState
 {
+    QString database; // where the server keeps its rows: "sqlite" or "postgresql" (empty: it does not say)
     QList<ServerKeyRow> keys;
     QList<ServerOrderRow> orders;
     QList<ServerStockRow> stock;

@@ -96,6 +96,7 @@ OrderQueries::DebugState OrderQueries::debugState(const Faults& faults, std::opt
                      "ORDER BY created_at, seq");
     keys->bind(1, newest);
     DebugLists lists;
+    lists.database = "sqlite";
     lists.keys = keysArray(*keys);
     auto orders =
         db.statement("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity, o.client_id, "
@@ -182,6 +183,7 @@ OrderQueries::DebugState OrderQueries::assemble(const DebugLists& lists, const F
         .num("payments", lists.paymentCount)
         .num("webhook_events", lists.webhookEventCount);
     state.json = JsonObjectWriter()
+                     .str("database", lists.database)
                      .raw("keys", lists.keys)
                      .raw("orders", lists.orders)
                      .raw("products", lists.products)

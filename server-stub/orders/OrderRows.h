@@ -134,6 +134,7 @@ std::string keysArray(Rows& rows)
 // The debug state's row lists, each already JSON, and the full count of each table.
 struct DebugLists
 {
+    std::string database; // "sqlite" or "postgresql": which database this server keeps its rows in
     std::string keys;
     std::string orders;
     std::string products;

@@ -258,6 +258,7 @@ OrderQueries::DebugState PgOrderStore::debugState(const Faults& faults, std::opt
     Snapshot tx(*db);
     // Each list: its `limit` newest rows (LIMIT NULL, -1 here, is no limit), put back in the list's order.
     DebugLists lists;
+    lists.database = "postgresql";
     PgRows keys(tx.exec_params("SELECT client_id, idem_key, fingerprint, status, response_code, order_id, created_at, "
                                "expires_at FROM (SELECT * FROM idempotency_keys "
                                "ORDER BY created_at DESC, client_id DESC, idem_key DESC LIMIT NULLIF($1, -1)) AS k "
