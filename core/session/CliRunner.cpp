@@ -249,27 +249,26 @@ int runCli(const QStringList& arguments)
             waitingFor.insert(result.id);
             return;
         }
-        try {
-            for (const Submission& submission : session->outbox().pending(session->target(), options.apiKey)) {
-                waitingFor.insert(submission.id);
-            }
-        } catch (const std::exception& error) {
-            QTextStream(stderr) << "onceorder-cli: cannot read the state database: " << error.what() << Qt::endl;
-            QCoreApplication::exit(StateError);
-            return;
-        }
         if (const int elsewhere = engine->pendingElsewhereCount(); elsewhere > 0) {
             QTextStream(stderr) << "onceorder-cli: " << elsewhere
                                 << " pending submission(s) belong to another server and are not sent from here "
                                    "(see status; resume with that --server)"
                                 << Qt::endl;
         }
+        // What this run waits for is what the engine itself resumed, from one read: a submission another process
+        // settled between a read here and the engine's would be waited for forever (nobody here hears of it).
+        const std::optional<QList<qint64>> resumed = engine->resumePending();
+        if (!resumed) {
+            QTextStream(stderr) << "onceorder-cli: cannot read the state database" << Qt::endl;
+            QCoreApplication::exit(StateError);
+            return;
+        }
+        waitingFor = QSet<qint64>(resumed->begin(), resumed->end());
         if (waitingFor.isEmpty()) {
             QTextStream(stderr) << "onceorder-cli: nothing pending to resume" << Qt::endl;
             QCoreApplication::exit(Placed);
             return;
         }
-        engine->resumePending();
     });
     session->start();
     return QCoreApplication::exec();

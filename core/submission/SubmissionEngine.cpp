@@ -137,11 +137,15 @@ SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
     return result;
 }
 
-void SubmissionEngine::resumePending()
+std::optional<QList<qint64>> SubmissionEngine::resumePending()
 {
+    std::optional<QList<qint64>> resumed;
     guarded(0, [&] {
         const qint64 now = m_clock.nowMs();
-        for (const Submission& submission : m_outbox.pending(m_target, m_api->apiKey())) {
+        const QList<Submission> pending = m_outbox.pending(m_target, m_api->apiKey());
+        resumed.emplace();
+        for (const Submission& submission : pending) {
+            resumed->append(submission.id);
             // Spread the restart so a thousand pending carts do not all fire in the same millisecond. The deadline
             // is checked when the timer fires, as before every send.
             const qint64 jitter =
@@ -150,6 +154,7 @@ void SubmissionEngine::resumePending()
             Q_EMIT submissionChanged(submission);
         }
     });
+    return resumed;
 }
 
 void SubmissionEngine::retryNow(qint64 id)

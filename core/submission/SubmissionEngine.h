@@ -62,8 +62,10 @@ public:
     SubmitResult trySubmit(const Cart& cart);
     // trySubmit()'s id: 0 when refused.
     qint64 submit(const Cart& cart) { return trySubmit(cart).id; }
-    // Picks up the pending submissions of this target and client left by an earlier run.
-    void resumePending();
+    // Picks up the pending submissions of this target and client left by an earlier run. Returns their ids (each
+    // will be settled() here, also when another process settles it first), or nullopt if the outbox could not be
+    // read (storageFailed() says why).
+    std::optional<QList<qint64>> resumePending();
     void retryNow(qint64 id);
     // Stops retrying. The order may already exist on the server: reconcile() finds out.
     void abandon(qint64 id);
