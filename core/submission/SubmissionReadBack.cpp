@@ -124,11 +124,18 @@ void SubmissionEngine::readBackBeforeFirstSend(const Submission& submission)
 void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& reply)
 {
     auto current = m_outbox.find(id);
-    if (!current || current->state != SubmissionState::Pending || !current->attempts.isEmpty()) {
-        if (current && current->state != SubmissionState::Pending) {
-            noticeSettledElsewhere(*current);
-        }
-        return; // settled, or sent by another process meanwhile
+    if (!current) {
+        return;
+    }
+    if (current->state != SubmissionState::Pending) {
+        noticeSettledElsewhere(*current);
+        return;
+    }
+    if (!current->attempts.isEmpty()) {
+        // Another process read back too and sent it meanwhile: it goes on as any pending submission (a lease
+        // decides who sends the next attempt), so this process still hears how it ends.
+        sendAttempt(id, Send::Scheduled);
+        return;
     }
     const qint64 now = m_clock.nowMs();
     if (reply.status != 200) {
