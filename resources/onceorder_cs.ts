@@ -1941,6 +1941,10 @@
         <source>Webhooks (%1)</source>
         <translation>Webhooky (%1)</translation>
     </message>
+    <message>
+        <source>PostgreSQL backend %1 has waited %2 ms on a lock (%3) held by %4: %5</source>
+        <translation>Proces PostgreSQL %1 čeká %2 ms na zámek (%3), který drží %4: %5</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ServerWords</name>

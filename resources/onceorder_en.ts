@@ -1934,6 +1934,10 @@
         <source>Webhooks (%1)</source>
         <translation>Webhooks (%1)</translation>
     </message>
+    <message>
+        <source>PostgreSQL backend %1 has waited %2 ms on a lock (%3) held by %4: %5</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ServerWords</name>

@@ -474,9 +474,17 @@ TEST_F(PostgresEndToEndTest, ASecondCopyOnAnotherInstanceWaitsForTheFirstThenRep
 {
     auto& first = startServer();
     auto& second = startServer();
-    const TwoCopies copies = raceTwoCopies(first, second, "W1", 3000, [] {});
+    Reply whileWaiting;
+    const TwoCopies copies =
+        raceTwoCopies(first, second, "W1", 3000, [&] { whileWaiting = get(*second.client(), "/_debug/state"); });
     EXPECT_TRUE(copies.sawFirstOpen) << "the first copy holds its key row, uncommitted";
     EXPECT_TRUE(copies.sawSecondWaiting) << "the second copy waits on the key's index entry";
+    // What the window's live dock shows meanwhile: the waiting INSERT and the backend it waits for.
+    EXPECT_NE(whileWaiting.body.find(R"("waiting":[{"pid":)"), std::string::npos) << whileWaiting.body;
+    EXPECT_NE(whileWaiting.body.find(R"("query":"INSERT INTO idempotency_keys)"), std::string::npos)
+        << whileWaiting.body;
+    EXPECT_NE(whileWaiting.body.find(R"("blocked_by":[)"), std::string::npos) << whileWaiting.body;
+    EXPECT_EQ(whileWaiting.body.find(R"("blocked_by":[])"), std::string::npos) << whileWaiting.body;
 
     EXPECT_EQ(copies.first.status, 201);
     EXPECT_FALSE(copies.first.replayed());

@@ -2,11 +2,15 @@
 // highlight. Most slots use hand-written JSON in the server's format; realServersDebugState parses what the real
 // onceorder-server answers, so the parser and the server cannot drift apart unnoticed.
 #include "ServerTableModel.h"
+#include "ServerTablesDock.h"
+#include "net/ServerApi.h"
+#include "server/ServerMonitor.h"
 #include "server/ServerState.h"
 #include "support/Http.h"
 #include "support/ServerProcess.h"
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTranslator>
@@ -54,6 +58,7 @@ private Q_SLOTS:
     void theCheckoutTablesShowRecoveryPointsChargesAndWebhooks();
     void parsesTheRealServersDebugState();
     void czechShowsServerValuesInCzechAndIdsAsTheyAre();
+    void theDockShowsABackendWaitingOnALock();
 };
 
 void ServerTableModelTest::parsesTheDebugState()
@@ -406,4 +411,33 @@ void ServerTableModelTest::czechShowsServerValuesInCzechAndIdsAsTheyAre()
 }
 
 QTEST_MAIN(ServerTableModelTest)
+void ServerTableModelTest::theDockShowsABackendWaitingOnALock()
+{
+    // A PostgreSQL server's state while a duplicate's INSERT waits on the key's index entry (the shape
+    // PgOrderStore::debugState writes; PostgresEndToEndTest checks the real one).
+    const QByteArray waiting = R"({"database":"postgresql","keys":[],"orders":[],"products":[],
+     "waiting":[{"pid":4242,"lock":"transactionid","query":"INSERT INTO idempotency_keys (client_id, idem_key)\n  VALUES",
+                 "waiting_ms":812,"blocked_by":[4241]}]})";
+    const auto state = core::ServerState::fromJson(waiting);
+    QVERIFY(state);
+    QCOMPARE(state->waiting.size(), 1);
+    QCOMPARE(state->waiting[0].blockedBy, QList<qint64>({4241}));
+
+    core::ServerApi api(QUrl(QStringLiteral("http://127.0.0.1:1")), QStringLiteral("demo-key-A"));
+    core::ServerMonitor monitor(&api);
+    ui::ServerTablesDock dock(&monitor);
+    QVERIFY(dock.waitingLabel()->isHidden());
+    monitor.acceptState(*state);
+    QVERIFY(!dock.waitingLabel()->isHidden());
+    QCOMPARE(dock.waitingLabel()->text(),
+             QStringLiteral("PostgreSQL backend 4242 has waited 812 ms on a lock (transactionid) held by 4241: "
+                            "INSERT INTO idempotency_keys (client_id, idem_key) VALUES"));
+
+    // The first copy committed: nothing waits, the line goes.
+    auto done = *state;
+    done.waiting.clear();
+    monitor.acceptState(done);
+    QVERIFY(dock.waitingLabel()->isHidden());
+}
+
 #include "ServerTableModelTest.moc"

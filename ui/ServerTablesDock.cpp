@@ -45,10 +45,17 @@ ServerTablesDock::ServerTablesDock(core::ServerMonitor* monitor, QWidget* parent
     , m_keyTabs(new QTabWidget)
     , m_sideTabs(new QTabWidget)
     , m_statusLabel(new QLabel(tr("Waiting for the server…")))
+    , m_waitingLabel(new QLabel)
 {
     setObjectName(QStringLiteral("serverTablesDock"));
     m_statusLabel->setObjectName(QStringLiteral("serverTablesStatus"));
     m_statusLabel->setWordWrap(true);
+    m_waitingLabel->setObjectName(QStringLiteral("serverTablesWaiting"));
+    m_waitingLabel->setWordWrap(true);
+    m_waitingLabel->setTextFormat(Qt::PlainText);
+    PresentationZoom::setStyleSheetKeepingZoom(m_waitingLabel,
+                                               QStringLiteral("QLabel { color: #8a4b00; font-weight: bold; }"));
+    m_waitingLabel->hide();
 
     m_keyTabs->setObjectName(QStringLiteral("keyTabs"));
     m_keyTabs->setDocumentMode(true);
@@ -88,6 +95,7 @@ ServerTablesDock::ServerTablesDock(core::ServerMonitor* monitor, QWidget* parent
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(6, 2, 6, 6);
     layout->addWidget(m_statusLabel);
+    layout->addWidget(m_waitingLabel);
     layout->addWidget(splitter, 1);
     setWidget(content);
 
@@ -146,6 +154,26 @@ void ServerTablesDock::showState(const core::ServerState& state)
                                .arg(state.totalKeys)
                                .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
     PresentationZoom::setStyleSheetKeepingZoom(m_statusLabel, QString());
+    showWaiting(state);
+}
+
+void ServerTablesDock::showWaiting(const core::ServerState& state)
+{
+    // The article's claim, visible: on PostgreSQL a duplicate's INSERT waits on the key's index entry until the
+    // first copy's transaction ends, then replays (or, if that one rolled back, places the order itself).
+    QStringList lines;
+    for (const core::ServerWaitingRow& row : state.waiting) {
+        QStringList blockers;
+        for (const qint64 pid : row.blockedBy) {
+            blockers.append(QString::number(pid));
+        }
+        lines.append(tr("PostgreSQL backend %1 has waited %2 ms on a lock (%3) held by %4: %5")
+                         .arg(row.pid)
+                         .arg(row.waitingMs)
+                         .arg(row.lock, blockers.join(QStringLiteral(", ")), row.query.simplified()));
+    }
+    m_waitingLabel->setText(lines.join(u'\n'));
+    m_waitingLabel->setVisible(!lines.isEmpty());
 }
 
 void ServerTablesDock::showUnavailable(const QString& reason, int httpStatus)

@@ -31,11 +31,14 @@ public:
     ServerTableModel* checkoutKeysModel() const { return m_checkoutKeys; }
     ServerTableModel* chargesModel() const { return m_charges; }
     ServerTableModel* webhooksModel() const { return m_webhooks; }
+    // PostgreSQL: the statements waiting on a lock right now (hidden while none waits).
+    QLabel* waitingLabel() const { return m_waitingLabel; }
 
 private:
     void showState(const core::ServerState& state);
     void showTabCounts(const core::ServerState& state);
     void showUnavailable(const QString& reason, int httpStatus);
+    void showWaiting(const core::ServerState& state);
     QWidget* titled(const QString& title, const QString& explanation, QTableView* view);
 
     core::ServerMonitor* m_monitor;
@@ -48,6 +51,7 @@ private:
     QTabWidget* m_keyTabs;
     QTabWidget* m_sideTabs;
     QLabel* m_statusLabel;
+    QLabel* m_waitingLabel;
 };
 
 } // namespace onceorder::ui

@@ -122,6 +122,18 @@ std::optional<ServerState> ServerState::fromJson(const QByteArray& json)
                                                 object.value(QLatin1String("type")).toString(),
                                                 object.value(QLatin1String("effect")).toString()});
     }
+    for (const auto& value : root.value(QLatin1String("waiting")).toArray()) {
+        const QJsonObject object = value.toObject();
+        ServerWaitingRow row;
+        row.pid = object.value(QLatin1String("pid")).toInteger();
+        row.lock = object.value(QLatin1String("lock")).toString();
+        row.query = object.value(QLatin1String("query")).toString();
+        row.waitingMs = object.value(QLatin1String("waiting_ms")).toInteger();
+        for (const auto& pid : object.value(QLatin1String("blocked_by")).toArray()) {
+            row.blockedBy.append(pid.toInteger());
+        }
+        state.waiting.append(row);
+    }
     const QJsonObject modes = root.value(QLatin1String("modes")).toObject();
     state.modes.checkThenInsert = modes.value(QLatin1String("check_then_insert")).toBool();
     state.modes.unscopedKeys = modes.value(QLatin1String("unscoped_keys")).toBool();

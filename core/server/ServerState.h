@@ -94,6 +94,17 @@ struct ServerWebhookRow
     bool operator==(const ServerWebhookRow&) const = default;
 };
 
+// A PostgreSQL backend waiting on a lock (pg_stat_activity): what "the second INSERT waits on the index" looks like.
+struct ServerWaitingRow
+{
+    qint64 pid = 0;
+    QString lock; // pg_stat_activity.wait_event: transactionid, tuple, …
+    QString query;
+    qint64 waitingMs = 0;
+    QList<qint64> blockedBy;
+    bool operator==(const ServerWaitingRow&) const = default;
+};
+
 // The live tables ask for the newest rows only: a database after a benchmark holds 100,000 orders (46 MB of JSON).
 inline constexpr int kLiveRowLimit = 200;
 // path ("/orders", "/_debug/state", …) asking for the newest kLiveRowLimit rows.
@@ -114,6 +125,7 @@ struct ServerState
     QList<ServerCheckoutKeyRow> checkoutKeys;
     QList<ServerChargeRow> charges;
     QList<ServerWebhookRow> webhooks;
+    QList<ServerWaitingRow> waiting; // PostgreSQL only
     ServerFault checkoutFault;
     ServerFault gatewayFault;
     // The full counts ("totals"); the lists above may hold only the newest kLiveRowLimit rows.

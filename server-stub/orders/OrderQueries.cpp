@@ -192,6 +192,7 @@ OrderQueries::DebugState OrderQueries::assemble(const DebugLists& lists, const F
                      .raw("checkout_keys", lists.checkoutKeys)
                      .raw("payments", lists.payments)
                      .raw("webhook_events", lists.webhookEvents)
+                     .raw("waiting", lists.waiting)
                      .raw("checkout_fault", faultJsonOf(faults.armed(FaultTarget::Checkout)))
                      .raw("gateway_fault", faultJsonOf(faults.armed(FaultTarget::Gateway)))
                      .finish();

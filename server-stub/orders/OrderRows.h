@@ -141,6 +141,10 @@ struct DebugLists
     std::string checkoutKeys = "[]";
     std::string payments = "[]";
     std::string webhookEvents = "[]";
+    // PostgreSQL: the backends of this database waiting on a lock now (a duplicate's INSERT waiting on the key's
+    // index entry shows here while the first copy's transaction is open). SQLite's writers queue on an in-process
+    // lock instead, so there it stays empty.
+    std::string waiting = "[]";
     long long keyCount = 0;
     long long orderCount = 0;
     long long checkoutKeyCount = 0;

@@ -259,6 +259,21 @@ OrderQueries::DebugState PgOrderStore::debugState(const Faults& faults, std::opt
     // Each list: its `limit` newest rows (LIMIT NULL, -1 here, is no limit), put back in the list's order.
     DebugLists lists;
     lists.database = "postgresql";
+    PgRows waiting(tx.exec("SELECT a.pid, a.wait_event, CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' "
+                           "ELSE a.query END, "
+                           "(extract(epoch FROM clock_timestamp() - a.query_start) * 1000)::bigint, "
+                           "array_to_json(pg_blocking_pids(a.pid))::text FROM pg_stat_activity AS a "
+                           "WHERE a.datname = current_database() AND a.wait_event_type = 'Lock' "
+                           "AND a.pid <> pg_backend_pid() ORDER BY a.query_start"));
+    lists.waiting = jsonArray(waiting, [](PgRows& row) {
+        return JsonObjectWriter()
+            .num("pid", row.getColumn(0).getInt64())
+            .str("lock", row.getColumn(1).getString())
+            .str("query", row.getColumn(2).getString())
+            .num("waiting_ms", row.getColumn(3).getInt64())
+            .raw("blocked_by", row.getColumn(4).getString())
+            .finish();
+    });
     PgRows keys(tx.exec_params("SELECT client_id, idem_key, fingerprint, status, response_code, order_id, created_at, "
                                "expires_at FROM (SELECT * FROM idempotency_keys "
                                "ORDER BY created_at DESC, client_id DESC, idem_key DESC LIMIT NULLIF($1, -1)) AS k "
