@@ -42,11 +42,11 @@ function done(summary, latency, requests)
     local e = summary.errors
     io.write(string.format(
         "RESULT requests=%d seconds=%.3f rps=%.1f p50_ms=%.3f p99_ms=%.3f max_ms=%.3f non2xx=%d s201=%d " ..
-        "replayed=%d created=%d socket_errors=%d statuses=%s\n",
+        "replayed=%d created=%d socket_errors=%d timeouts=%d statuses=%s\n",
         summary.requests, summary.duration / 1e6, summary.requests / (summary.duration / 1e6),
         latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000, non2xx,
         total[201] or 0, totalReplayed, (total[201] or 0) - totalReplayed,
-        e.connect + e.read + e.write + e.timeout, table.concat(parts, ",")))
+        e.connect + e.read + e.write + e.timeout, e.timeout, table.concat(parts, ",")))
 end
 
 -- A POST /orders request for key `key` (an RFC 8941 sf-string) with the one-line body.
