@@ -82,6 +82,19 @@ protected:
         return *outbox.find(id);
     }
 
+    // Places `cart` with a 400 ms retry window (the first attempt goes out, the window ends before many retries)
+    // through the network in `mode`, and waits until the submission has given up.
+    Submission giveUpThrough(ConditionerMode mode, const Cart& cart)
+    {
+        EngineConfig config = fastConfig();
+        config.policy.retryWindowMs = 400;
+        makeEngine(config);
+        conditioner.setMode(mode);
+        const Submission gaveUp = placeAndWait(cart);
+        EXPECT_EQ(gaveUp.state, SubmissionState::GaveUp) << gaveUp.problemDetail.toStdString();
+        return gaveUp;
+    }
+
     static Cart cartOf(const QString& product, int quantity, const QString& cartId = {})
     {
         Cart cart(cartId);
@@ -461,13 +474,8 @@ TEST_F(SubmissionEngineTest, AGivenUpCartOrderedAgainIsReadBackFirstSoNoSecondOr
     // too). Ordering the same cart again means a new key; without UNIQUE(cart_id) the server would take it for a
     // new order. So the client asks for the cart's orders before the first POST, and finds the order.
     setServerMode(R"({"business_key_off":true})");
-    EngineConfig config = fastConfig();
-    config.policy.retryWindowMs = 400;
-    makeEngine(config);
-    conditioner.setMode(ConditionerMode::DropResponse);
     const Cart cart = cartOf(QStringLiteral("kniha"), 2);
-    const Submission gaveUp = placeAndWait(cart);
-    ASSERT_EQ(gaveUp.state, SubmissionState::GaveUp);
+    const Submission gaveUp = giveUpThrough(ConditionerMode::DropResponse, cart);
     ASSERT_EQ(orders(), 1);
 
     conditioner.setMode(ConditionerMode::Pass);
@@ -485,13 +493,8 @@ TEST_F(SubmissionEngineTest, AGivenUpCartOrderedAgainIsReadBackFirstSoNoSecondOr
 TEST_F(SubmissionEngineTest, AGivenUpCartTheServerNeverSawIsSentAfterTheReadBack)
 {
     // Every request swallowed: the first submission gives up and nothing reached the server.
-    EngineConfig config = fastConfig();
-    config.policy.retryWindowMs = 400;
-    makeEngine(config);
-    conditioner.setMode(ConditionerMode::Blackhole);
     const Cart cart = cartOf(QStringLiteral("hrnek"), 1);
-    const Submission gaveUp = placeAndWait(cart);
-    ASSERT_EQ(gaveUp.state, SubmissionState::GaveUp);
+    giveUpThrough(ConditionerMode::Blackhole, cart);
     ASSERT_EQ(orders(), 0);
 
     conditioner.setMode(ConditionerMode::Pass);
@@ -505,12 +508,8 @@ TEST_F(SubmissionEngineTest, AGivenUpCartTheServerNeverSawIsSentAfterTheReadBack
 TEST_F(SubmissionEngineTest, WhileTheReadBackGetsNoAnswerTheNewKeyIsNotSent)
 {
     setServerMode(R"({"business_key_off":true})");
-    EngineConfig config = fastConfig();
-    config.policy.retryWindowMs = 400;
-    makeEngine(config);
-    conditioner.setMode(ConditionerMode::DropResponse);
     const Cart cart = cartOf(QStringLiteral("kniha"), 1);
-    ASSERT_EQ(placeAndWait(cart).state, SubmissionState::GaveUp);
+    giveUpThrough(ConditionerMode::DropResponse, cart);
     ASSERT_EQ(orders(), 1);
 
     // Still no answer gets back: the read-back is asked again within the window, and the POST never goes.
@@ -523,12 +522,7 @@ TEST_F(SubmissionEngineTest, WhileTheReadBackGetsNoAnswerTheNewKeyIsNotSent)
 
 TEST_F(SubmissionEngineTest, AReadBackFindingTheCartOrderedWithOtherLinesRefusesWithoutSending)
 {
-    EngineConfig config = fastConfig();
-    config.policy.retryWindowMs = 400;
-    makeEngine(config);
-    conditioner.setMode(ConditionerMode::DropResponse);
-    const Submission gaveUp = placeAndWait(cartOf(QStringLiteral("kniha"), 2));
-    ASSERT_EQ(gaveUp.state, SubmissionState::GaveUp);
+    const Submission gaveUp = giveUpThrough(ConditionerMode::DropResponse, cartOf(QStringLiteral("kniha"), 2));
     ASSERT_EQ(orders(), 1);
 
     conditioner.setMode(ConditionerMode::Pass);
