@@ -4,6 +4,7 @@
 #include "ScenarioDialog.h"
 #include "ServerTableModel.h"
 #include "session/Translations.h"
+#include "support/TemporaryHomeMain.h"
 #include "support/WindowDriver.h"
 #include "teaching/Scenario.h"
 
@@ -158,15 +159,6 @@ void MainWindowScreenshots::take()
 
 int main(int argc, char** argv)
 {
-    // The window remembers its zoom in QSettings: a temporary home, so the developer's own settings are untouched.
-    QTemporaryDir home;
-    if (!home.isValid()) {
-        return 2;
-    }
-    qputenv("HOME", home.path().toUtf8());
-    qputenv("XDG_CONFIG_HOME", (home.path() + QStringLiteral("/.config")).toUtf8());
-    QApplication app(argc, argv);
-    MainWindowScreenshots screenshots;
-    return QTest::qExec(&screenshots, argc, argv);
+    return onceorder::test::runWithTemporaryHome<MainWindowScreenshots>(argc, argv);
 }
 #include "MainWindowScreenshots.moc"

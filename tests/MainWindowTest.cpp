@@ -10,6 +10,7 @@
 #include "session/Translations.h"
 #include "submission/Outbox.h"
 #include "submission/SubmissionEngine.h"
+#include "support/TemporaryHomeMain.h"
 #include "support/WindowDriver.h"
 #include "teaching/Scenario.h"
 
@@ -577,16 +578,6 @@ void MainWindowTest::czechShowsCzechStrings()
 
 int main(int argc, char** argv)
 {
-    // The window remembers its zoom in QSettings, which reads HOME and XDG_CONFIG_HOME once: a temporary home, so
-    // the tests never see nor change the developer's own settings.
-    QTemporaryDir home;
-    if (!home.isValid()) {
-        return 2;
-    }
-    qputenv("HOME", home.path().toUtf8());
-    qputenv("XDG_CONFIG_HOME", (home.path() + QStringLiteral("/.config")).toUtf8());
-    QApplication app(argc, argv);
-    MainWindowTest test;
-    return QTest::qExec(&test, argc, argv);
+    return onceorder::test::runWithTemporaryHome<MainWindowTest>(argc, argv);
 }
 #include "MainWindowTest.moc"

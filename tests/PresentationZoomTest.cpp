@@ -3,13 +3,14 @@
 // HOME, never in the developer's own settings.
 #include "PresentationZoom.h"
 
+#include "support/TemporaryHomeMain.h"
+
 #include <QApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QVBoxLayout>
 
@@ -134,16 +135,7 @@ void PresentationZoomTest::aDialogOpenedLaterIsZoomedToo()
 
 int main(int argc, char** argv)
 {
-    // QSettings reads HOME and XDG_CONFIG_HOME once: point them at a temporary folder before anything else.
-    QTemporaryDir home;
-    if (!home.isValid()) {
-        return 2;
-    }
-    qputenv("HOME", home.path().toUtf8());
-    qputenv("XDG_CONFIG_HOME", (home.path() + QStringLiteral("/.config")).toUtf8());
-    QApplication app(argc, argv);
-    PresentationZoomTest test;
-    return QTest::qExec(&test, argc, argv);
+    return onceorder::test::runWithTemporaryHome<PresentationZoomTest>(argc, argv);
 }
 
 #include "PresentationZoomTest.moc"
