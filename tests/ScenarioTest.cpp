@@ -20,7 +20,8 @@ struct ProcessRun
 };
 
 // withTestScenarios: ONCEORDER_TEST_SCENARIOS=1, which adds the test-only "always-fails" scenario.
-ProcessRun runOnceorder(const QStringList& args, bool withTestScenarios = false)
+// withoutPostgres: as on a machine with no PostgreSQL (no ONCEORDER_POSTGRES_URI, no libpq variables).
+ProcessRun runOnceorder(const QStringList& args, bool withTestScenarios = false, bool withoutPostgres = false)
 {
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -30,12 +31,17 @@ ProcessRun runOnceorder(const QStringList& args, bool withTestScenarios = false)
     if (withTestScenarios) {
         env.insert(QStringLiteral("ONCEORDER_TEST_SCENARIOS"), QStringLiteral("1"));
     }
+    if (withoutPostgres) {
+        for (const char* name : {"ONCEORDER_POSTGRES_URI", "PGHOST", "PGPORT", "PGDATABASE", "PGUSER", "PGPASSWORD"}) {
+            env.remove(QString::fromLatin1(name));
+        }
+    }
     // Without --lang the tables follow the system's language, as the window does: pin it to English here.
     env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
     process.setProcessEnvironment(env);
     process.start(QStringLiteral(ONCEORDER_GUI_BIN), args);
     ProcessRun run;
-    run.finished = process.waitForFinished(120'000);
+    run.finished = process.waitForFinished(300'000);
     run.exitCode = process.exitCode();
     run.out = QString::fromUtf8(process.readAllStandardOutput());
     run.err = QString::fromUtf8(process.readAllStandardError());
@@ -59,7 +65,32 @@ const QStringList kScenarios {
     QStringLiteral("webhooks"),
     QStringLiteral("webhook-redelivered"),
     QStringLiteral("declined-cart"),
+    QStringLiteral("sqlite-two-instances"),
 };
+
+// The scenarios that run on PostgreSQL: scripts/test runs every test inside pg_virtualenv, which sets PGHOST.
+const QStringList kPostgresScenarios {
+    QStringLiteral("postgres-insert-waits"),
+    QStringLiteral("postgres-rollback"),
+    QStringLiteral("postgres-catch-the-error"),
+    QStringLiteral("postgres-conditional-update"),
+};
+
+bool havePostgres()
+{
+    return qEnvironmentVariableIsSet("PGHOST") || qEnvironmentVariableIsSet("ONCEORDER_POSTGRES_URI");
+}
+
+// What `--scenario all` runs here: the PostgreSQL ones too when there is a PostgreSQL (required in scripts/test).
+QStringList expectedScenarios()
+{
+    if (!havePostgres()) {
+        EXPECT_FALSE(qEnvironmentVariableIsSet("ONCEORDER_REQUIRE_POSTGRES"))
+            << "ONCEORDER_REQUIRE_POSTGRES is set but PGHOST is not: the PostgreSQL scenarios would not run";
+        return kScenarios;
+    }
+    return kScenarios + kPostgresScenarios;
+}
 
 } // namespace
 
@@ -71,14 +102,15 @@ TEST(ScenarioTest, AllScenariosPassHeadlessAndPrintTheirTables)
         {QStringLiteral("--scenario"), QStringLiteral("all"), QStringLiteral("--export-dir"), exportDir.path()});
     ASSERT_TRUE(run.finished) << run.out.toStdString();
     EXPECT_EQ(run.exitCode, 0) << run.out.toStdString() << run.err.toStdString();
-    for (const QString& id : kScenarios) {
+    const QStringList expected = expectedScenarios();
+    for (const QString& id : expected) {
         EXPECT_TRUE(run.out.contains(QStringLiteral("(`%1`)").arg(id))) << id.toStdString() << " has no table";
         EXPECT_TRUE(QFileInfo::exists(QDir(exportDir.path()).filePath(id + QStringLiteral(".md")))) << id.toStdString();
         EXPECT_TRUE(QFileInfo::exists(QDir(exportDir.path()).filePath(id + QStringLiteral(".csv"))))
             << id.toStdString();
     }
     EXPECT_FALSE(run.out.contains(QStringLiteral("| FAIL |"))) << run.out.toStdString();
-    EXPECT_TRUE(run.out.contains(QStringLiteral("Summary: %1/%1 scenarios passed").arg(kScenarios.size())))
+    EXPECT_TRUE(run.out.contains(QStringLiteral("Summary: %1/%1 scenarios passed").arg(expected.size())))
         << run.out.toStdString();
 }
 
@@ -96,11 +128,11 @@ TEST(ScenarioTest, CzechTablesAndTheHerdChartAreExported)
     EXPECT_TRUE(run.out.contains(QStringLiteral("| PROŠLO |")));
     EXPECT_FALSE(run.out.contains(QStringLiteral("| SELHALO |"))) << run.out.toStdString();
     EXPECT_FALSE(run.out.contains(QStringLiteral("| PASS |"))) << "an English verdict in the Czech table";
-    EXPECT_TRUE(run.out.contains(QStringLiteral("Shrnutí: prošlo %1/%1 scénářů").arg(kScenarios.size())))
+    EXPECT_TRUE(run.out.contains(QStringLiteral("Shrnutí: prošlo %1/%1 scénářů").arg(expectedScenarios().size())))
         << run.out.right(300).toStdString();
 
     const QDir dir(exportDir.path());
-    for (const QString& id : kScenarios) {
+    for (const QString& id : expectedScenarios()) {
         EXPECT_TRUE(QFileInfo::exists(dir.filePath(id + QStringLiteral(".md")))) << id.toStdString();
         EXPECT_TRUE(QFileInfo::exists(dir.filePath(id + QStringLiteral(".csv")))) << id.toStdString();
     }
@@ -183,4 +215,23 @@ TEST(ScenarioTest, TheTestOnlyScenarioIsUnknownAndUnlistedWithoutItsVariable)
     EXPECT_FALSE(list.out.contains(QStringLiteral("always-fails")));
     const ProcessRun listed = runOnceorder({QStringLiteral("--scenario"), QStringLiteral("list")}, true);
     EXPECT_TRUE(listed.out.contains(QStringLiteral("always-fails")));
+}
+
+// Without a PostgreSQL, `all` leaves the PostgreSQL scenarios out and says so; naming one runs it to a clear failure.
+TEST(ScenarioTest, WithoutPostgresTheyAreLeftOutOfAllAndANamedOneSaysWhatItNeeds)
+{
+    const ProcessRun all = runOnceorder({QStringLiteral("--scenario"), QStringLiteral("all")}, false, true);
+    ASSERT_TRUE(all.finished);
+    EXPECT_EQ(all.exitCode, 0) << all.out.toStdString() << all.err.toStdString();
+    EXPECT_TRUE(all.err.contains(QStringLiteral("the PostgreSQL scenarios are left out"))) << all.err.toStdString();
+    for (const QString& id : kPostgresScenarios) {
+        EXPECT_FALSE(all.out.contains(QStringLiteral("(`%1`)").arg(id))) << id.toStdString();
+    }
+    EXPECT_TRUE(all.out.contains(QStringLiteral("Summary: %1/%1 scenarios passed").arg(kScenarios.size())));
+
+    const ProcessRun named =
+        runOnceorder({QStringLiteral("--scenario"), QStringLiteral("postgres-insert-waits")}, false, true);
+    ASSERT_TRUE(named.finished);
+    EXPECT_EQ(named.exitCode, 1);
+    EXPECT_TRUE(named.out.contains(QStringLiteral("this scenario needs PostgreSQL"))) << named.out.toStdString();
 }

@@ -325,6 +325,24 @@ TEST_F(ServerEndToEndTest, CheckThenInsertDuplicatesUnderConcurrencyAndKeyFirstD
     EXPECT_EQ(result.statuses.count(201), 40u);
 }
 
+// The catch_unique_violation mode on SQLite: the copies that looked before the first committed wait for the writer
+// lock, then their plain INSERT violates the key's primary key. SQLite ends only that statement, so the caught
+// error is followed by the read of the stored answer, and every copy gets the replay (on PostgreSQL the same catch
+// fails: the scenario postgres-catch-the-error).
+TEST_F(ServerEndToEndTest, CatchingTheUniqueViolationWorksOnSqliteWhereOnlyTheStatementFails)
+{
+    auto server = startServer({"--threads", "16"});
+    auto http = server->client();
+    ASSERT_EQ(postJson(*http, "/_debug/mode", R"({"catch_unique_violation":true})").status, 200);
+    ASSERT_EQ(postJson(*http, "/_debug/faults", R"({"fault":"delay","count":1000,"delay_ms":20})").status, 200);
+    const StormResult result = storm(*server, 5, 8);
+    EXPECT_EQ(result.statuses.count(201), 40u) << describe(result.statuses);
+    EXPECT_EQ(orders(), 5);
+    for (const auto& [key, ids] : result.orderIdsByKey) {
+        EXPECT_EQ(ids.size(), 1u) << key;
+    }
+}
+
 TEST_F(ServerEndToEndTest, DebugEndpointsRefuseWhatTheyDoNotUnderstandAndDisarmOnNone)
 {
     auto server = startServer();

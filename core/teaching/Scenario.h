@@ -82,6 +82,8 @@ struct Scenario
     QString title;
     QString explanation;
     QList<ScenarioStep> steps;
+    // Runs on a PostgreSQL database (ScenarioContext::postgresUri()); `--scenario all` leaves it out without one.
+    bool needsPostgres = false;
 };
 
 // Every scenario, in teaching order (the registry: teaching/scenarios/Scenarios.cpp).

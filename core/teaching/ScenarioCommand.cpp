@@ -161,7 +161,19 @@ int runScenariosHeadless(const QStringList& names, const QString& exportDir, Sce
     const QList<Scenario> all = commandScenarios();
     for (const QString& name : names) {
         if (name == u"all") {
-            chosen += allScenarios(); // the teaching scenarios only, never the test-only one
+            // The teaching scenarios only, never the test-only one; the PostgreSQL ones only with a PostgreSQL.
+            const bool postgres = !ScenarioContext::postgresUri().isEmpty();
+            for (const Scenario& s : allScenarios()) {
+                if (!s.needsPostgres || postgres) {
+                    chosen.append(s);
+                }
+            }
+            if (!postgres) {
+                print(ScenarioResult::tr("onceorder: no PostgreSQL here (ONCEORDER_POSTGRES_URI or PGHOST): the "
+                                         "PostgreSQL scenarios are left out") +
+                          u'\n',
+                      stderr);
+            }
             continue;
         }
         const auto found = std::find_if(all.begin(), all.end(), [&name](const Scenario& s) { return s.id == name; });

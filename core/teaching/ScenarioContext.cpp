@@ -18,6 +18,8 @@ namespace onceorder::core {
 namespace {
 
 constexpr int kDebugTimeoutMs = 5000;
+// Longer than the server's SQLite busy timeout (10 s): a request waiting for another process's write lock answers.
+constexpr int kPostTimeoutMs = 15000;
 
 SystemClock& sharedClock()
 {
@@ -120,7 +122,7 @@ void ScenarioContext::post(const QString& apiKey, const QString& key, const QByt
                            std::function<void(const HttpReply&)> done, const QUrl& server)
 {
     apiFor(apiKey, server, false)
-        ->postIdempotent(QStringLiteral("/orders"), key, body, kDebugTimeoutMs, std::move(done));
+        ->postIdempotent(QStringLiteral("/orders"), key, body, kPostTimeoutMs, std::move(done));
 }
 
 void ScenarioContext::checkout(const QString& apiKey, const QString& key, const QByteArray& body,
@@ -129,9 +131,9 @@ void ScenarioContext::checkout(const QString& apiKey, const QString& key, const 
     apiFor(apiKey, {}, false)->postIdempotent(QStringLiteral("/checkout"), key, body, kDebugTimeoutMs, std::move(done));
 }
 
-void ScenarioContext::state(std::function<void(const QJsonObject&)> done)
+void ScenarioContext::state(std::function<void(const QJsonObject&)> done, const QUrl& server)
 {
-    apiFor(QStringLiteral("demo-key-admin"), {}, false)
+    apiFor(QStringLiteral("demo-key-admin"), server, false)
         ->get(QStringLiteral("/_debug/state"), kDebugTimeoutMs, [this, done = std::move(done)](const HttpReply& reply) {
             const QJsonDocument json = QJsonDocument::fromJson(reply.body);
             if (reply.status != 200 || !json.isObject()) {
@@ -214,6 +216,9 @@ void ScenarioContext::startExtraServer(const QStringList& extraArgs, std::functi
     auto* process = new QProcess(this);
     const QString db = QDir(m_dir.path()).filePath(QStringLiteral("extra-%1.db").arg(++m_extraServers));
     process->setStandardErrorFile(db + QStringLiteral(".log"));
+    // A --db of the caller's (PostgreSQL, or one SQLite file for two instances) replaces the server's own file.
+    const QStringList dbArgs =
+        extraArgs.contains(QStringLiteral("--db")) ? QStringList {} : QStringList {QStringLiteral("--db"), db};
     auto buffer = std::make_shared<QByteArray>();
     connect(process, &QProcess::readyReadStandardOutput, this, [this, process, buffer, done = std::move(done)] {
         *buffer += process->readAllStandardOutput();
@@ -235,10 +240,20 @@ void ScenarioContext::startExtraServer(const QStringList& extraArgs, std::functi
             fail(tr("cannot start %1: %2").arg(process->program(), process->errorString()));
         }
     });
-    process->start(BundledServer::defaultExecutable(),
-                   QStringList {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--db"), db,
-                                QStringLiteral("--debug-endpoints")} +
-                       extraArgs);
+    process->start(
+        BundledServer::defaultExecutable(),
+        QStringList {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--debug-endpoints")} +
+            dbArgs + extraArgs);
+}
+
+QString ScenarioContext::postgresUri()
+{
+    const QString uri = qEnvironmentVariable("ONCEORDER_POSTGRES_URI");
+    if (!uri.isEmpty()) {
+        return uri;
+    }
+    // pg_virtualenv (scripts/test) and scripts/demo --postgres set libpq's variables: an empty URI means them.
+    return qEnvironmentVariableIsEmpty("PGHOST") ? QString() : QStringLiteral("postgresql://");
 }
 
 void ScenarioContext::runProcess(const QString& program, const QStringList& args, const QProcessEnvironment& env,

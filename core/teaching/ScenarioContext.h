@@ -55,8 +55,9 @@ public:
     // POST /checkout straight to the bundled server, the same way: one request, one answer.
     void checkout(const QString& apiKey, const QString& key, const QByteArray& body,
                   std::function<void(const HttpReply&)> done);
-    // GET /_debug/state as JSON (orders, payments, webhook_events, the gateway's charges, …).
-    void state(std::function<void(const QJsonObject&)> done);
+    // GET /_debug/state of `server` (default: the bundled one) as JSON (orders, payments, webhook_events, the
+    // gateway's charges, PostgreSQL's waiting backends, …).
+    void state(std::function<void(const QJsonObject&)> done, const QUrl& server = {});
     // POST /_debug/<what> with a JSON body; anything but 200 fails the scenario.
     void debug(const QString& what, const QByteArray& json, std::function<void()> done, const QUrl& server = {});
     // The number of orders in the server's database (GET /_debug/state).
@@ -84,7 +85,11 @@ public:
     void submit(const Cart& cart, const EngineConfig& config, std::function<void(const Submission&)> changed,
                 std::function<void(const Submission&)> done);
 
-    // Starts another onceorder-server on a free port with its own database and these extra flags.
+    // The PostgreSQL the PostgreSQL scenarios run on: $ONCEORDER_POSTGRES_URI, else "postgresql://" (libpq's
+    // PGHOST, PGPORT, … as pg_virtualenv sets them) when PGHOST is set; empty when there is none.
+    static QString postgresUri();
+    // Starts another onceorder-server on a free port with its own database (unless extraArgs name a --db) and
+    // these extra flags.
     void startExtraServer(const QStringList& extraArgs, std::function<void(const QUrl&)> done);
     // Runs a program to its end; `crashed` when it died from a signal.
     void runProcess(const QString& program, const QStringList& args, const QProcessEnvironment& env,

@@ -159,7 +159,10 @@ void DebugRoutes::postMode(const HttpRequest& req, HttpResponse& res, Exchange& 
     if (!settings) {
         return;
     }
-    if (m_ordersOnly) {
+    // On PostgreSQL only the mode made for it so far: the others still assume SQLite's writer lock.
+    const bool onlyCatchMode =
+        settings->members.size() == 1 && settings->members.front().first == "catch_unique_violation";
+    if (m_ordersOnly && !onlyCatchMode) {
         answer(res, problems::notOnThisDatabase("teaching modes", *m_ordersOnly), exchange);
         return;
     }
@@ -170,11 +173,13 @@ void DebugRoutes::postMode(const HttpRequest& req, HttpResponse& res, Exchange& 
             : name == "unscoped_keys"              ? &modes.unscopedKeys
             : name == "store_transient"            ? &modes.storeTransient
             : name == "business_key_off"           ? &modes.businessKeyOff
+            : name == "catch_unique_violation"     ? &modes.catchUniqueViolation
                                                    : nullptr;
         if (!flag || !target) {
             answer(res,
                    problems::invalidMode("unknown or non-boolean member \"" + name +
-                                         "\"; use check_then_insert, unscoped_keys, store_transient, business_key_off"),
+                                         "\"; use check_then_insert, unscoped_keys, store_transient, business_key_off, "
+                                         "catch_unique_violation"),
                    exchange);
             return;
         }

@@ -175,6 +175,7 @@ OrderQueries::DebugState OrderQueries::assemble(const DebugLists& lists, const F
                                       .boolean("unscoped_keys", modes.unscopedKeys)
                                       .boolean("store_transient", modes.storeTransient)
                                       .boolean("business_key_off", modes.businessKeyOff)
+                                      .boolean("catch_unique_violation", modes.catchUniqueViolation)
                                       .finish();
     DebugState state;
     state.totals.num("keys", lists.keyCount)
@@ -193,6 +194,7 @@ OrderQueries::DebugState OrderQueries::assemble(const DebugLists& lists, const F
                      .raw("payments", lists.payments)
                      .raw("webhook_events", lists.webhookEvents)
                      .raw("waiting", lists.waiting)
+                     .raw("transactions", lists.transactions)
                      .raw("checkout_fault", faultJsonOf(faults.armed(FaultTarget::Checkout)))
                      .raw("gateway_fault", faultJsonOf(faults.armed(FaultTarget::Gateway)))
                      .finish();

@@ -145,6 +145,9 @@ struct DebugLists
     // index entry shows here while the first copy's transaction is open). SQLite's writers queue on an in-process
     // lock instead, so there it stays empty.
     std::string waiting = "[]";
+    // PostgreSQL: the other backends of this database inside an open transaction now (a request held by a delay
+    // fault shows here, "idle in transaction", before anything waits for it).
+    std::string transactions = "[]";
     long long keyCount = 0;
     long long orderCount = 0;
     long long checkoutKeyCount = 0;

@@ -8,6 +8,7 @@
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
+#include <sqlite3.h>
 
 #include <cstdio>
 #include <cstring>
@@ -107,6 +108,12 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
     } catch (const TransientFailure& failure) {
         return orderSteps::transientFailure(failure.what());
     } catch (const SQLite::Exception& error) {
+        if (error.getErrorCode() == SQLITE_BUSY) {
+            // Another process on the same file (a second server) held SQLite's one write lock past the busy timeout.
+            databaseFailure(error); // logged
+            return orderSteps::transientFailure("database is locked: another process held the database's write lock "
+                                                "past the busy timeout");
+        }
         return orderSteps::transientFailure(databaseFailure(error));
     }
 }
@@ -119,6 +126,27 @@ bool OrderService::claimKey(Store::Lease& db, const KeyClaim& key)
     forget->bind(2, key.idemKey);
     forget->bind(3, static_cast<int64_t>(key.now));
     forget->exec();
+
+    if (m_faults.modes().catchUniqueViolation) {
+        // The teaching mode's way (see TeachingModes): a plain INSERT and its unique violation caught. On SQLite
+        // the error ends only this statement, so the transaction goes on and the stored answer is read.
+        auto insert = db.statement("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
+                                   "created_at, expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?)");
+        insert->bind(1, key.scope);
+        insert->bind(2, key.idemKey);
+        insert->bind(3, key.fingerprint);
+        insert->bind(4, static_cast<int64_t>(key.now));
+        insert->bind(5, static_cast<int64_t>(key.expiresAt));
+        insert->bind(6, static_cast<int64_t>(key.now));
+        try {
+            return insert->exec() == 1;
+        } catch (const SQLite::Exception& error) {
+            if (error.getErrorCode() != SQLITE_CONSTRAINT) {
+                throw;
+            }
+            return false;
+        }
+    }
 
     auto claim = db.statement("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, "
                               "expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?) "

@@ -56,7 +56,8 @@ std::optional<OrderResponse> refusedByFault(const ArmedFault& fault)
 
 void delayForFault(const ArmedFault& fault)
 {
-    if (fault.kind == FaultKind::Delay && fault.delayMs > 0) {
+    // fail-before-commit with delay_ms: a slow transaction that then rolls back (what a waiting copy sees).
+    if ((fault.kind == FaultKind::Delay || fault.kind == FaultKind::FailBeforeCommit) && fault.delayMs > 0) {
         // The only sleep in the server: it is the fault (a slow disk, a slow gateway).
         std::this_thread::sleep_for(std::chrono::milliseconds(fault.delayMs));
     }

@@ -64,6 +64,10 @@ struct TeachingModes
     bool unscopedKeys = false; // keys shared by all clients (B can see A's response)
     bool storeTransient = false; // a transient failure is stored and replayed forever
     bool businessKeyOff = false; // no UNIQUE(client_id, cart_id)
+    // The key row is a plain INSERT whose unique violation is caught, then the stored answer read (instead of
+    // ON CONFLICT DO NOTHING). Works on SQLite, where an error ends only its statement; on PostgreSQL the violation
+    // has aborted the whole transaction, and the read that was to replay fails.
+    bool catchUniqueViolation = false;
 };
 
 // As abrupt as a power cut or kill -9: no destructors, no rollback; what was committed is all that is left.

@@ -4,13 +4,40 @@
 
 namespace onceorder::core {
 
+namespace {
+
+Scenario onPostgres(Scenario scenario)
+{
+    scenario.needsPostgres = true;
+    return scenario;
+}
+
+} // namespace
+
 QList<Scenario> allScenarios()
 {
     using namespace scenarios;
-    return {theArticleTable(), doubleClick(),    lostResponse(),         clientCrash(),
-            serverCrash(),     transientError(), unscopedKeys(),         checkThenInsert(),
-            newKeyPerRetry(),  shortTtl(),       retryAfterAndOffline(), thunderingHerd(),
-            paymentGateway(),  webhooks(),       webhookRedelivered(),   declinedCartPaidAgain()};
+    return {theArticleTable(),
+            doubleClick(),
+            lostResponse(),
+            clientCrash(),
+            serverCrash(),
+            transientError(),
+            unscopedKeys(),
+            checkThenInsert(),
+            newKeyPerRetry(),
+            shortTtl(),
+            retryAfterAndOffline(),
+            thunderingHerd(),
+            paymentGateway(),
+            webhooks(),
+            webhookRedelivered(),
+            declinedCartPaidAgain(),
+            onPostgres(postgresInsertWaits()),
+            onPostgres(postgresRollbackThenPlaces()),
+            onPostgres(postgresCatchTheError()),
+            onPostgres(postgresConditionalUpdate()),
+            sqliteTwoInstancesLocked()};
 }
 
 } // namespace onceorder::core

@@ -29,4 +29,11 @@ Scenario webhooks();
 Scenario webhookRedelivered();
 Scenario declinedCartPaidAgain();
 
+// Postgres.cpp: the article's PostgreSQL claims on PostgreSQL (two instances on one database), and SQLite's contrast.
+Scenario postgresInsertWaits();
+Scenario postgresRollbackThenPlaces();
+Scenario postgresCatchTheError();
+Scenario postgresConditionalUpdate();
+Scenario sqliteTwoInstancesLocked();
+
 } // namespace onceorder::core::scenarios

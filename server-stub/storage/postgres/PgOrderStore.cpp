@@ -80,8 +80,6 @@ OrderResponse PgOrderStore::placeOrder(const Client& client, const std::string& 
             }
             throw TransientFailure("the idempotency key row vanished between insert and read");
         }
-        orderSteps::delayForFault(fault);
-
         // 2. The order itself: lines, stock. A definitive business refusal is an answer too.
         OrderResponse response = createOrder(tx, client, key, command, fault);
 
@@ -110,6 +108,29 @@ bool PgOrderStore::claimKey(pqxx::dbtransaction& tx, const KeyClaim& key)
     // An expired key counts as absent: forget it first, inside the same transaction.
     tx.exec_params0("DELETE FROM idempotency_keys WHERE client_id = $1 AND idem_key = $2 AND expires_at <= $3",
                     key.scope, key.idemKey, key.now);
+    if (m_faults.modes().catchUniqueViolation) {
+        // DELIBERATELY WRONG (teaching mode "catch_unique_violation"): a plain INSERT, its unique violation caught
+        // as if the transaction could go on. PostgreSQL has aborted it: the stored answer cannot be read in it, and
+        // the copy that should have been replayed fails instead.
+        try {
+            tx.exec_params0("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, "
+                            "expires_at, locked_at) VALUES ($1, $2, $3, 'started', $4, $5, $4)",
+                            key.scope, key.idemKey, key.fingerprint, key.now, key.expiresAt);
+            return true;
+        } catch (const pqxx::unique_violation&) {
+            try {
+                storedAnswer(tx, key); // what the mistake goes on to do
+            } catch (const pqxx::sql_error& aborted) {
+                std::string reason = aborted.what();
+                reason = reason.substr(0, reason.find('\n'));
+                reason.erase(0, reason.find_first_not_of("ERROR: "));
+                throw TransientFailure("catch_unique_violation: the caught unique violation aborted the transaction; "
+                                       "reading the stored answer failed: " +
+                                       reason);
+            }
+            return false;
+        }
+    }
     const auto claimed = tx.exec_params("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
                                         "created_at, expires_at, locked_at) VALUES ($1, $2, $3, 'started', $4, $5, $4) "
                                         "ON CONFLICT (client_id, idem_key) DO NOTHING",
@@ -121,6 +142,9 @@ OrderResponse PgOrderStore::createOrder(pqxx::dbtransaction& tx, const Client& c
                                         const OrderCommand& command, const ArmedFault& fault)
 {
     const auto written = writeOrder(tx, client, key, command);
+    // After the writes, so a slow transaction holds what a concurrent one can wait on: the key's index entry and
+    // the product's row.
+    orderSteps::delayForFault(fault);
     if (const auto* refusal = std::get_if<Problem>(&written)) {
         return OrderResponse::fromProblem(*refusal);
     }
@@ -272,6 +296,18 @@ OrderQueries::DebugState PgOrderStore::debugState(const Faults& faults, std::opt
             .str("query", row.getColumn(2).getString())
             .num("waiting_ms", row.getColumn(3).getInt64())
             .raw("blocked_by", row.getColumn(4).getString())
+            .finish();
+    });
+    PgRows open(tx.exec("SELECT a.pid, a.state, (extract(epoch FROM clock_timestamp() - a.xact_start) * 1000)::bigint, "
+                        "CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' ELSE a.query END "
+                        "FROM pg_stat_activity AS a WHERE a.datname = current_database() AND a.xact_start IS NOT NULL "
+                        "AND a.pid <> pg_backend_pid() ORDER BY a.xact_start"));
+    lists.transactions = jsonArray(open, [](PgRows& row) {
+        return JsonObjectWriter()
+            .num("pid", row.getColumn(0).getInt64())
+            .str("state", row.getColumn(1).getString())
+            .num("open_ms", row.getColumn(2).getInt64())
+            .str("query", row.getColumn(3).getString())
             .finish();
     });
     PgRows keys(tx.exec_params("SELECT client_id, idem_key, fingerprint, status, response_code, order_id, created_at, "
