@@ -7,6 +7,7 @@
 #include "support/TemporaryHomeMain.h"
 #include "support/WindowDriver.h"
 #include "teaching/Scenario.h"
+#include "teaching/ScenarioContext.h"
 
 #include <QApplication>
 #include <QChartView>
@@ -154,6 +155,22 @@ void MainWindowScreenshots::take()
             czechClient->window->zoom()->setFactor(1.0);
             QLocale::setDefault(previousLocale);
         }
+    }
+
+    // On PostgreSQL (scripts/screenshots runs inside pg_virtualenv when it can): the second INSERT waiting.
+    if (!core::ScenarioContext::postgresUri().isEmpty()) {
+        const QList<core::Scenario> all = core::allScenarios();
+        const auto waits = std::find_if(all.begin(), all.end(),
+                                        [](const core::Scenario& s) { return s.id == u"postgres-insert-waits"; });
+        QVERIFY(waits != all.end());
+        ui::ScenarioDialog dialog(*waits);
+        dialog.resize(1300, 760);
+        dialog.show();
+        QSignalSpy finished(&dialog, &ui::ScenarioDialog::scenarioFinished);
+        dialog.play();
+        QVERIFY(finished.wait(60'000));
+        QVERIFY(dialog.result().passed());
+        QVERIFY(snap(&dialog, dir + QStringLiteral("/scenario-postgres-waits.png")));
     }
 }
 

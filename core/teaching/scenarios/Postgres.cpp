@@ -34,6 +34,13 @@ QString describeWithDetail(const HttpReply& reply)
         : ScenarioContext::describe(reply);
 }
 
+// "INSERT INTO idempotency_keys …": enough of a statement to tell which it is, short enough for a table cell.
+QString statementOf(const QJsonObject& backend)
+{
+    const QStringList words = backend.value(QLatin1String("query")).toString().split(u' ', Qt::SkipEmptyParts);
+    return words.size() <= 3 ? words.join(u' ') : words.mid(0, 3).join(u' ') + QStringLiteral(" …");
+}
+
 QUrl urlOf(ScenarioContext& c, const QString& instance)
 {
     return c.note(instance).toUrl();
@@ -151,8 +158,7 @@ ScenarioStep raceStep(std::shared_ptr<Race> race, const QString& key, const QStr
             [&c, race, key, waitedOn, next](const QJsonObject& open) {
                 c.narrate(ScenarioText::tr("instance 1: A: %1, kniha × 1, held open").arg(key),
                           ScenarioText::tr("transaction open (%1), its last statement: %2")
-                              .arg(open.value(QLatin1String("state")).toString(),
-                                   open.value(QLatin1String("query")).toString().left(60)));
+                              .arg(open.value(QLatin1String("state")).toString(), statementOf(open)));
                 c.post(
                     kClientA, key, kBook, [race](const HttpReply& r) { race->second = r; }, urlOf(c, kTwo));
                 lookFor(
@@ -165,7 +171,7 @@ ScenarioStep raceStep(std::shared_ptr<Race> race, const QString& key, const QStr
                                  .arg(waiting.value(QLatin1String("lock")).toString(),
                                       blockers.isEmpty() ? QStringLiteral("?")
                                                          : QString::number(blockers.first().toInteger()),
-                                      waiting.value(QLatin1String("query")).toString().left(60)),
+                                      statementOf(waiting)),
                              -1, ScenarioText::tr("waits for the first transaction"), !blockers.isEmpty()});
                         next();
                     });
@@ -212,8 +218,9 @@ Scenario postgresInsertWaits()
             ScenarioText::tr("PostgreSQL: the second INSERT waits, then replays"),
             ScenarioText::tr(
                 "Two server instances share one PostgreSQL database; nothing in either process serialises them. "
-                "The first copy of a request holds its transaction open for 2 s (a delay fault) after inserting "
-                "its key row. The second copy, on the other instance, runs INSERT … ON CONFLICT DO NOTHING on the "
+                "The first copy of a request holds its transaction open for 2 s (a delay fault) after its "
+                "writes, its key row among them. The second copy, on the other instance, runs INSERT … ON CONFLICT DO "
+                "NOTHING on the "
                 "same key: PostgreSQL makes it wait on the unique index (pg_stat_activity shows it waiting on the "
                 "first backend). When the first commits, the second inserts nothing, reads the stored answer and "
                 "replays it. One order."),
