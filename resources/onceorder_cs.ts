@@ -274,6 +274,10 @@
         <source>onceorder: %1 table(s) could not be written to %2</source>
         <translation>onceorder: %1 tabulek se nepodařilo zapsat do %2</translation>
     </message>
+    <message>
+        <source>onceorder: no PostgreSQL here (ONCEORDER_POSTGRES_URI or PGHOST): the PostgreSQL scenarios are left out</source>
+        <translation>onceorder: PostgreSQL tu není (ONCEORDER_POSTGRES_URI ani PGHOST): scénáře pro PostgreSQL se vynechávají</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::ScenarioRunner</name>
@@ -960,6 +964,250 @@
     <message>
         <source>A declined card is a definitive answer for its key: the order is cancelled (payment_failed), the stock goes back, and the 402 is stored and replayed. But the cart is not used up: the failed order lets go of it in the same transaction, so the customer pays for the same cart again under a new key, and the business key (one order per cart) still holds for orders that stand.</source>
         <translation>Zamítnutá karta je pro svůj klíč definitivní odpověď: objednávka se zruší (payment_failed), zboží se vrátí na sklad a odpověď 402 se uloží a přehrává. Košík se ale nespotřebuje: neúspěšná objednávka ho ve stejné transakci uvolní, takže zákazník zaplatí týž košík znovu pod novým klíčem, a obchodní klíč (jedna objednávka na košík) dál platí pro objednávky, které trvají.</translation>
+    </message>
+    <message>
+        <source>this scenario needs PostgreSQL: set ONCEORDER_POSTGRES_URI to a connection URI, or start the window with scripts/demo --postgres</source>
+        <translation>tento scénář potřebuje PostgreSQL: nastavte ONCEORDER_POSTGRES_URI na adresu připojení, nebo spusťte okno přes scripts/demo --postgres</translation>
+    </message>
+    <message>
+        <source>two instances on one PostgreSQL database</source>
+        <translation>dvě instance nad jednou databází PostgreSQL</translation>
+    </message>
+    <message>
+        <source>two instances on one SQLite file</source>
+        <translation>dvě instance nad jedním souborem SQLite</translation>
+    </message>
+    <message>
+        <source>instance 1</source>
+        <translation>instance 1</translation>
+    </message>
+    <message>
+        <source>instance 2</source>
+        <translation>instance 2</translation>
+    </message>
+    <message>
+        <source>did not see %1 within %2 s</source>
+        <translation>během %2 s nebylo vidět: %1</translation>
+    </message>
+    <message>
+        <source>the first copy&apos;s open transaction</source>
+        <translation>otevřená transakce první kopie</translation>
+    </message>
+    <message>
+        <source>instance 1: A: %1, kniha × 1, held open</source>
+        <translation>instance 1: A: %1, kniha × 1, drženo otevřené</translation>
+    </message>
+    <message>
+        <source>transaction open (%1), its last statement: %2</source>
+        <translation>transakce otevřená (%1), její poslední příkaz: %2</translation>
+    </message>
+    <message>
+        <source>the second copy waiting on a lock</source>
+        <translation>druhá kopie čekající na zámek</translation>
+    </message>
+    <message>
+        <source>instance 2: the same request (%1), while the first is open</source>
+        <translation>instance 2: týž požadavek (%1), zatímco první je otevřený</translation>
+    </message>
+    <message>
+        <source>waits on a lock (%1), blocked by backend %2: %3</source>
+        <translation>čeká na zámek (%1), blokuje ji backend %2: %3</translation>
+    </message>
+    <message>
+        <source>waits for the first transaction</source>
+        <translation>čeká na první transakci</translation>
+    </message>
+    <message>
+        <source>PostgreSQL: the second INSERT waits, then replays</source>
+        <translation>PostgreSQL: druhý INSERT počká, pak přehraje odpověď</translation>
+    </message>
+    <message>
+        <source>Two server instances share one PostgreSQL database; nothing in either process serialises them. The first copy of a request holds its transaction open for 2 s (a delay fault) after its writes, its key row among them. The second copy, on the other instance, runs INSERT … ON CONFLICT DO NOTHING on the same key: PostgreSQL makes it wait on the unique index (pg_stat_activity shows it waiting on the first backend). When the first commits, the second inserts nothing, reads the stored answer and replays it. One order.</source>
+        <translation>Dvě instance serveru sdílejí jednu databázi PostgreSQL; v žádném z procesů je nic neřadí za sebe. První kopie požadavku po svých zápisech (mezi nimi řádek klíče) drží transakci 2 s otevřenou (porucha se zpožděním). Druhá kopie na druhé instanci spustí INSERT … ON CONFLICT DO NOTHING se stejným klíčem: PostgreSQL ji nechá čekat na jedinečném indexu (pg_stat_activity ukazuje, že čeká na první backend). Když první potvrdí, druhá nic nevloží, přečte uloženou odpověď a přehraje ji. Jedna objednávka.</translation>
+    </message>
+    <message>
+        <source>the next transaction stays open for 2 s</source>
+        <translation>příští transakce zůstane 2 s otevřená</translation>
+    </message>
+    <message>
+        <source>instance 1: the first copy&apos;s answer</source>
+        <translation>instance 1: odpověď první kopii</translation>
+    </message>
+    <message>
+        <source>instance 2: the second copy&apos;s answer</source>
+        <translation>instance 2: odpověď druhé kopii</translation>
+    </message>
+    <message>
+        <source>the same 201 replayed, one order</source>
+        <translation>tatáž 201 přehraná, jedna objednávka</translation>
+    </message>
+    <message>
+        <source>PostgreSQL: the first rolls back, the waiting second places the order</source>
+        <translation>PostgreSQL: první se vrátí, čekající druhá vytvoří objednávku</translation>
+    </message>
+    <message>
+        <source>As before, a second copy waits on the unique index for the first one&apos;s transaction. This time the first fails after 2 s (fail-before-commit) and rolls back: its key row was never committed. The waiting INSERT then succeeds, and the second copy processes the order itself: 201, not a replay. The first client&apos;s retry with the same key is then answered from the second&apos;s stored response.</source>
+        <translation>Jako předtím čeká druhá kopie na jedinečném indexu na transakci té první. Tentokrát první po 2 s selže (fail-before-commit) a vrátí se: její řádek klíče nikdy nebyl potvrzen. Čekající INSERT pak uspěje a druhá kopie zpracuje objednávku sama: 201, ne přehraná odpověď. Opakování prvního klienta se stejným klíčem pak dostane uloženou odpověď té druhé.</translation>
+    </message>
+    <message>
+        <source>the next transaction stays open for 2 s, then fails</source>
+        <translation>příští transakce zůstane 2 s otevřená, pak selže</translation>
+    </message>
+    <message>
+        <source>503, rolled back, nothing stored</source>
+        <translation>503, vráceno, nic neuloženo</translation>
+    </message>
+    <message>
+        <source>201 placed by the second itself, not a replay</source>
+        <translation>201 vytvořená samotnou druhou kopií, ne přehraná</translation>
+    </message>
+    <message>
+        <source>instance 1: the first client retries R1</source>
+        <translation>instance 1: první klient opakuje R1</translation>
+    </message>
+    <message>
+        <source>the second&apos;s 201 replayed</source>
+        <translation>přehraná 201 té druhé</translation>
+    </message>
+    <message>
+        <source>PostgreSQL: catching the unique violation versus ON CONFLICT DO NOTHING</source>
+        <translation>PostgreSQL: zachycení porušení unikátnosti proti ON CONFLICT DO NOTHING</translation>
+    </message>
+    <message>
+        <source>The mistake (catch_unique_violation mode): a plain INSERT of the key row, its unique violation caught, then the stored answer read, as one might on SQLite, where an error ends only its statement. On PostgreSQL a failed statement aborts the whole transaction: the read fails (&quot;current transaction is aborted&quot;) and the copy that should have been replayed gets an error. The fix, INSERT … ON CONFLICT DO NOTHING, never raises the violation: the second copy waits and replays.</source>
+        <translation>Chyba (režim catch_unique_violation): obyčejný INSERT řádku klíče, zachycené porušení unikátnosti a pak čtení uložené odpovědi, jak by to šlo na SQLite, kde chyba ukončí jen svůj příkaz. Na PostgreSQL neúspěšný příkaz přeruší celou transakci: čtení selže („current transaction is aborted“) a kopie, která měla dostat přehranou odpověď, dostane chybu. Oprava, INSERT … ON CONFLICT DO NOTHING, porušení nikdy nevyvolá: druhá kopie počká a přehraje odpověď.</translation>
+    </message>
+    <message>
+        <source>mistake on: plain INSERT, the violation caught</source>
+        <translation>chyba zapnuta: obyčejný INSERT, porušení zachyceno</translation>
+    </message>
+    <message>
+        <source>the mistake: instance 2: the second copy&apos;s answer</source>
+        <translation>chyba: instance 2: odpověď druhé kopii</translation>
+    </message>
+    <message>
+        <source>an error instead of the replay: the transaction was aborted</source>
+        <translation>chyba místo přehrané odpovědi: transakce byla přerušena</translation>
+    </message>
+    <message>
+        <source>the fix: INSERT … ON CONFLICT DO NOTHING</source>
+        <translation>oprava: INSERT … ON CONFLICT DO NOTHING</translation>
+    </message>
+    <message>
+        <source>the fix: instance 2: the second copy&apos;s answer</source>
+        <translation>oprava: instance 2: odpověď druhé kopii</translation>
+    </message>
+    <message>
+        <source>the first&apos;s 201 replayed</source>
+        <translation>přehraná 201 té první</translation>
+    </message>
+    <message>
+        <source>PostgreSQL: a conditional UPDATE waits and is checked again</source>
+        <translation>PostgreSQL: podmíněný UPDATE počká a podmínka se ověří znovu</translation>
+    </message>
+    <message>
+        <source>Stock is taken with UPDATE products SET stock = stock − n WHERE id = … AND stock &gt;= n, never read first and written later. A buys all 50 mugs on instance 1, whose transaction stays open for 2 s; B asks for one mug on instance 2 at the same time. B&apos;s UPDATE waits for A&apos;s row; when A commits, PostgreSQL checks B&apos;s condition again against the new row (stock 0) and updates nothing: B is told out of stock. Never a negative stock, never an order without its goods.</source>
+        <translation>Zboží se ze skladu bere příkazem UPDATE products SET stock = stock − n WHERE id = … AND stock &gt;= n, nikdy napřed přečíst a pak zapsat. A koupí všech 50 hrnků na instanci 1, jejíž transakce zůstane 2 s otevřená; B ve stejnou chvíli chce jeden hrnek na instanci 2. UPDATE od B čeká na řádek, který drží A; když A potvrdí, PostgreSQL ověří podmínku B znovu nad novým řádkem (sklad 0) a nic nezmění: B se dozví, že zboží došlo. Nikdy záporný sklad, nikdy objednávka bez zboží.</translation>
+    </message>
+    <message>
+        <source>A&apos;s open transaction</source>
+        <translation>otevřená transakce A</translation>
+    </message>
+    <message>
+        <source>instance 1: A: U1, hrnek × 50, held open</source>
+        <translation>instance 1: A: U1, hrnek × 50, drženo otevřené</translation>
+    </message>
+    <message>
+        <source>the stock row is A&apos;s until it commits</source>
+        <translation>řádek skladu patří A, dokud nepotvrdí</translation>
+    </message>
+    <message>
+        <source>B&apos;s UPDATE waiting</source>
+        <translation>čekající UPDATE od B</translation>
+    </message>
+    <message>
+        <source>instance 2: B: U2, hrnek × 1, at the same time</source>
+        <translation>instance 2: B: U2, hrnek × 1, ve stejnou chvíli</translation>
+    </message>
+    <message>
+        <source>UPDATE waits on a lock (%1)</source>
+        <translation>UPDATE čeká na zámek (%1)</translation>
+    </message>
+    <message>
+        <source>waits for A&apos;s row</source>
+        <translation>čeká na řádek A</translation>
+    </message>
+    <message>
+        <source>A&apos;s answer</source>
+        <translation>odpověď A</translation>
+    </message>
+    <message>
+        <source>201, all 50 mugs</source>
+        <translation>201, všech 50 hrnků</translation>
+    </message>
+    <message>
+        <source>B&apos;s answer, after waiting</source>
+        <translation>odpověď B po čekání</translation>
+    </message>
+    <message>
+        <source>422 out of stock: the condition checked again</source>
+        <translation>422 out-of-stock: podmínka ověřena znovu</translation>
+    </message>
+    <message>
+        <source>the mugs&apos; stock afterwards</source>
+        <translation>sklad hrnků potom</translation>
+    </message>
+    <message>
+        <source>0, not −1</source>
+        <translation>0, ne −1</translation>
+    </message>
+    <message>
+        <source>SQLite: two instances on one file wait for each other, whatever the key</source>
+        <translation>SQLite: dvě instance nad jedním souborem na sebe čekají, ať je klíč jakýkoli</translation>
+    </message>
+    <message>
+        <source>The article&apos;s warning: SQLite locks the whole database for writing, so infer nothing about concurrency from it. Two instances share one SQLite file. Client A&apos;s order holds instance 1&apos;s write transaction open for 11 s; client B places an unrelated order (another client, another key) on instance 2. On PostgreSQL it would go in at once; here it waits for the file&apos;s write lock until the 10 s busy timeout and fails with &quot;database is locked&quot; (503, nothing stored, a retry succeeds).</source>
+        <translation>Varování z článku: SQLite zamyká pro zápis celou databázi, takže z něj o souběhu nic nevyvozujte. Dvě instance sdílejí jeden soubor SQLite. Objednávka klienta A drží zápisovou transakci instance 1 otevřenou 11 s; klient B zadá na instanci 2 nesouvisející objednávku (jiný klient, jiný klíč). Na PostgreSQL by prošla hned; tady čeká na zámek souboru až do 10s limitu (busy timeout) a selže s „database is locked“ (503, nic neuloženo, opakování uspěje).</translation>
+    </message>
+    <message>
+        <source>the next transaction stays open for 11 s</source>
+        <translation>příští transakce zůstane 11 s otevřená</translation>
+    </message>
+    <message>
+        <source>A&apos;s request taking the fault</source>
+        <translation>požadavek A, který si vezme poruchu</translation>
+    </message>
+    <message>
+        <source>instance 1: A: S1, kniha × 1, held open</source>
+        <translation>instance 1: A: S1, kniha × 1, drženo otevřené</translation>
+    </message>
+    <message>
+        <source>the whole file is locked for writing</source>
+        <translation>celý soubor je zamčený pro zápis</translation>
+    </message>
+    <message>
+        <source>instance 2: B: S2, kniha × 1 (another client and key)</source>
+        <translation>instance 2: B: S2, kniha × 1 (jiný klient a klíč)</translation>
+    </message>
+    <message>
+        <source>%1 after %2 s</source>
+        <translation>%1 po %2 s</translation>
+    </message>
+    <message>
+        <source>503 &quot;database is locked&quot; after the busy timeout</source>
+        <translation>503 „database is locked“ po vypršení limitu</translation>
+    </message>
+    <message>
+        <source>instance 1: A&apos;s answer</source>
+        <translation>instance 1: odpověď A</translation>
+    </message>
+    <message>
+        <source>instance 2: B retries S2</source>
+        <translation>instance 2: B opakuje S2</translation>
+    </message>
+    <message>
+        <source>201, B&apos;s order (the 503 was not stored)</source>
+        <translation>201, objednávka B (503 se neuložila)</translation>
     </message>
 </context>
 <context>

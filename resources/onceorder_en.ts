@@ -272,6 +272,10 @@
         <source>onceorder: %1 table(s) could not be written to %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>onceorder: no PostgreSQL here (ONCEORDER_POSTGRES_URI or PGHOST): the PostgreSQL scenarios are left out</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::ScenarioRunner</name>
@@ -957,6 +961,250 @@
     </message>
     <message>
         <source>422 cart-already-ordered: the paid order holds the cart; still 2 orders</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this scenario needs PostgreSQL: set ONCEORDER_POSTGRES_URI to a connection URI, or start the window with scripts/demo --postgres</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>two instances on one PostgreSQL database</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>two instances on one SQLite file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instance 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instance 2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>did not see %1 within %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the first copy&apos;s open transaction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instance 1: A: %1, kniha × 1, held open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>transaction open (%1), its last statement: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the second copy waiting on a lock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instance 2: the same request (%1), while the first is open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waits on a lock (%1), blocked by backend %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waits for the first transaction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PostgreSQL: the second INSERT waits, then replays</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Two server instances share one PostgreSQL database; nothing in either process serialises them. The first copy of a request holds its transaction open for 2 s (a delay fault) after its writes, its key row among them. The second copy, on the other instance, runs INSERT … ON CONFLICT DO NOTHING on the same key: PostgreSQL makes it wait on the unique index (pg_stat_activity shows it waiting on the first backend). When the first commits, the second inserts nothing, reads the stored answer and replays it. One order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the next transaction stays open for 2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instance 1: the first copy&apos;s answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instance 2: the second copy&apos;s answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the same 201 replayed, one order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PostgreSQL: the first rolls back, the waiting second places the order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As before, a second copy waits on the unique index for the first one&apos;s transaction. This time the first fails after 2 s (fail-before-commit) and rolls back: its key row was never committed. The waiting INSERT then succeeds, and the second copy processes the order itself: 201, not a replay. The first client&apos;s retry with the same key is then answered from the second&apos;s stored response.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the next transaction stays open for 2 s, then fails</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>503, rolled back, nothing stored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201 placed by the second itself, not a replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instance 1: the first client retries R1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the second&apos;s 201 replayed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PostgreSQL: catching the unique violation versus ON CONFLICT DO NOTHING</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The mistake (catch_unique_violation mode): a plain INSERT of the key row, its unique violation caught, then the stored answer read, as one might on SQLite, where an error ends only its statement. On PostgreSQL a failed statement aborts the whole transaction: the read fails (&quot;current transaction is aborted&quot;) and the copy that should have been replayed gets an error. The fix, INSERT … ON CONFLICT DO NOTHING, never raises the violation: the second copy waits and replays.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mistake on: plain INSERT, the violation caught</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the mistake: instance 2: the second copy&apos;s answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an error instead of the replay: the transaction was aborted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the fix: INSERT … ON CONFLICT DO NOTHING</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the fix: instance 2: the second copy&apos;s answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the first&apos;s 201 replayed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PostgreSQL: a conditional UPDATE waits and is checked again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stock is taken with UPDATE products SET stock = stock − n WHERE id = … AND stock &gt;= n, never read first and written later. A buys all 50 mugs on instance 1, whose transaction stays open for 2 s; B asks for one mug on instance 2 at the same time. B&apos;s UPDATE waits for A&apos;s row; when A commits, PostgreSQL checks B&apos;s condition again against the new row (stock 0) and updates nothing: B is told out of stock. Never a negative stock, never an order without its goods.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&apos;s open transaction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instance 1: A: U1, hrnek × 50, held open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the stock row is A&apos;s until it commits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B&apos;s UPDATE waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instance 2: B: U2, hrnek × 1, at the same time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>UPDATE waits on a lock (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waits for A&apos;s row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&apos;s answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201, all 50 mugs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B&apos;s answer, after waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>422 out of stock: the condition checked again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the mugs&apos; stock afterwards</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>0, not −1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQLite: two instances on one file wait for each other, whatever the key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The article&apos;s warning: SQLite locks the whole database for writing, so infer nothing about concurrency from it. Two instances share one SQLite file. Client A&apos;s order holds instance 1&apos;s write transaction open for 11 s; client B places an unrelated order (another client, another key) on instance 2. On PostgreSQL it would go in at once; here it waits for the file&apos;s write lock until the 10 s busy timeout and fails with &quot;database is locked&quot; (503, nothing stored, a retry succeeds).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the next transaction stays open for 11 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&apos;s request taking the fault</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instance 1: A: S1, kniha × 1, held open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the whole file is locked for writing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instance 2: B: S2, kniha × 1 (another client and key)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 after %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>503 &quot;database is locked&quot; after the busy timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instance 1: A&apos;s answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instance 2: B retries S2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201, B&apos;s order (the 503 was not stored)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
