@@ -1,10 +1,14 @@
-// DebugControls without a server: the JSON bodies of its server commands, and its commands to this client (the
-// network conditioner's mode, the after-send crash point), which act in the process itself.
+// DebugControls: the JSON bodies of its server commands, and its commands to this client (the network
+// conditioner's mode, the after-send crash point), which act in the process itself; then its server commands
+// against the real onceorder-server, with and without --debug-endpoints.
 #include "server/DebugControls.h"
 #include "net/NetworkConditioner.h"
+#include "net/ServerApi.h"
 #include "submission/CrashPoint.h"
+#include "support/ServerProcess.h"
 
 #include <QCoreApplication>
+#include <QTest>
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -98,4 +102,106 @@ TEST_F(DebugControlsTest, CrashAfterSendArmsAndDisarmsTheClientsCrashPoint)
     EXPECT_EQ(CrashPoint::armed(), QStringLiteral("after-send"));
     controls.armCrashAfterSend(false);
     EXPECT_TRUE(CrashPoint::armed().isEmpty());
+}
+
+namespace {
+
+// What the controls report about their server commands, in order.
+struct Reports
+{
+    explicit Reports(DebugControls& controls)
+    {
+        QObject::connect(&controls, &DebugControls::succeeded, [this](const QString& what, const ServerState& state) {
+            done.append(what);
+            states.append(state);
+        });
+        QObject::connect(&controls, &DebugControls::failed, [this](const QString& what, const QString& reason, int s) {
+            failed.append(what + QStringLiteral(" | ") + reason);
+            statuses.append(s);
+        });
+    }
+    qsizetype count() const { return done.size() + failed.size(); }
+
+    QStringList done;
+    QList<ServerState> states;
+    QStringList failed;
+    QList<int> statuses;
+};
+
+} // namespace
+
+TEST_F(DebugControlsTest, ServerCommandsReportTheServersStateAfterThem)
+{
+    onceorder::test::TempDir dir;
+    onceorder::test::ServerProcess server({"--db", dir.file("server.db"), "--debug-endpoints"});
+    ServerApi api(QUrl(QString::fromStdString(server.url())), QStringLiteral("demo-key-A"));
+    DebugControls controls(&api, nullptr, nullptr);
+    Reports reports(controls);
+
+    controls.armFault({QStringLiteral("delay"), 2, 150, 0});
+    ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 1; }, 10'000));
+    controls.setMode(QStringLiteral("check_then_insert"), true);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 2; }, 10'000));
+    controls.setMode(QStringLiteral("check_then_insert"), false);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 3; }, 10'000));
+    controls.armFault({QStringLiteral("none"), 1, 0, 0});
+    ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 4; }, 10'000));
+    controls.resetServer();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 5; }, 10'000));
+    controls.runCompleter();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 6; }, 10'000));
+
+    EXPECT_TRUE(reports.failed.isEmpty()) << reports.failed.join(u'\n').toStdString();
+    EXPECT_EQ(reports.done,
+              (QStringList {QStringLiteral("Arm delay × 2"), QStringLiteral("Turn check_then_insert on"),
+                            QStringLiteral("Turn check_then_insert off"), QStringLiteral("Disarm the server's fault"),
+                            QStringLiteral("Reset the server"),
+                            QStringLiteral("the completer finished 0 abandoned checkout(s)")}));
+    ASSERT_EQ(reports.states.size(), 6);
+    EXPECT_EQ(reports.states[0].fault.fault, QStringLiteral("delay"));
+    EXPECT_EQ(reports.states[0].fault.remaining, 2);
+    EXPECT_EQ(reports.states[0].fault.delayMs, 150);
+    EXPECT_TRUE(reports.states[1].modes.checkThenInsert);
+    EXPECT_FALSE(reports.states[2].modes.checkThenInsert);
+    EXPECT_EQ(reports.states[3].fault.fault, QStringLiteral("none"));
+    EXPECT_EQ(reports.states[5].database, QStringLiteral("sqlite")) << "the completer's report carries the tables";
+}
+
+TEST_F(DebugControlsTest, WithoutDebugEndpointsEveryServerCommandFailsWithTheStatus)
+{
+    onceorder::test::TempDir dir;
+    onceorder::test::ServerProcess server({"--db", dir.file("server.db")});
+    ServerApi api(QUrl(QString::fromStdString(server.url())), QStringLiteral("demo-key-A"));
+    DebugControls controls(&api, nullptr, nullptr);
+    Reports reports(controls);
+
+    // One at a time: their answers would otherwise arrive in any order.
+    controls.armFault({QStringLiteral("unavailable"), 1, 0, 2});
+    ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 1; }, 10'000));
+    controls.resetServer();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 2; }, 10'000));
+    controls.runCompleter();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 3; }, 10'000));
+
+    EXPECT_TRUE(reports.done.isEmpty());
+    EXPECT_EQ(reports.statuses, (QList<int> {404, 404, 404}));
+    ASSERT_EQ(reports.failed.size(), 3);
+    EXPECT_TRUE(reports.failed[0].startsWith(QStringLiteral("Arm unavailable × 1 | HTTP 404")))
+        << reports.failed[0].toStdString();
+    EXPECT_TRUE(reports.failed[1].startsWith(QStringLiteral("Reset the server | HTTP 404")))
+        << reports.failed[1].toStdString();
+    EXPECT_TRUE(reports.failed[2].startsWith(QStringLiteral("Run the completer | HTTP 404")));
+}
+
+TEST_F(DebugControlsTest, WithAnExternalServerKillIsRefusedWithTheReason)
+{
+    DebugControls controls(nullptr, nullptr, nullptr);
+    Reports reports(controls);
+
+    controls.killBundledServer();
+
+    EXPECT_EQ(
+        reports.failed,
+        QStringList {QStringLiteral("Kill the server | the server is external; only the bundled one can be killed")});
+    EXPECT_EQ(reports.statuses, QList<int> {0});
 }

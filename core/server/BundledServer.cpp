@@ -1,8 +1,11 @@
 #include "server/BundledServer.h"
 
+#include "retry/Clock.h"
+
 #include <QCoreApplication>
-#include <QDateTime>
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 
 #include <csignal>
 #include <sys/prctl.h>
@@ -12,6 +15,7 @@ namespace onceorder::core {
 BundledServer::BundledServer(QObject* parent)
     : QObject(parent)
     , m_process(this)
+    , m_clock(&SteadyClock::instance())
 {
     m_process.setProcessChannelMode(QProcess::SeparateChannels);
     // If the client dies without stopping us (a crash, kill -9), the server must not linger on as an orphan.
@@ -46,8 +50,14 @@ void BundledServer::onFinished(int exitCode)
     }
     if (!wasReady) {
         m_restarting = false;
-        Q_EMIT failed(tr("the server exited before it was ready:\n%1")
-                          .arg(QString::fromUtf8(m_process.readAllStandardError()).trimmed().right(2000)));
+        // Its stderr went to server.log (see launch()): what this launch wrote there says why.
+        QFile log(logPath());
+        QByteArray said;
+        if (log.open(QIODevice::ReadOnly) && log.seek(m_logSizeAtLaunch)) {
+            said = log.readAll();
+        }
+        Q_EMIT failed(
+            tr("the server exited before it was ready:\n%1").arg(QString::fromUtf8(said).trimmed().right(2000)));
     }
     Q_EMIT exited(exitCode);
     if (!wasReady || m_stopping) {
@@ -57,7 +67,7 @@ void BundledServer::onFinished(int exitCode)
     if (!m_autoRestart) {
         return;
     }
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 now = m_clock->nowMs();
     m_recentRestartsMs.removeIf([now](qint64 at) { return now - at > 60'000; });
     if (m_recentRestartsMs.size() >= 10) {
         Q_EMIT failed(tr("the server died 10 times within a minute; it is not restarted again"));
@@ -104,7 +114,8 @@ void BundledServer::launch()
     m_stdout.clear();
     m_url = QUrl();
     // The server's request log goes to a file beside its database, not into the client's terminal.
-    m_process.setStandardErrorFile(QDir(m_dataDir).filePath(QStringLiteral("server.log")), QIODevice::Append);
+    m_logSizeAtLaunch = QFileInfo(logPath()).size();
+    m_process.setStandardErrorFile(logPath(), QIODevice::Append);
     m_process.start(m_executable,
                     {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(m_port), QStringLiteral("--db"),
                      QDir(m_dataDir).filePath(QStringLiteral("server.db")), QStringLiteral("--debug-endpoints")});
@@ -130,6 +141,11 @@ void BundledServer::kill()
         m_process.kill();
         m_process.waitForFinished(2000);
     }
+}
+
+QString BundledServer::logPath() const
+{
+    return QDir(m_dataDir).filePath(QStringLiteral("server.log"));
 }
 
 bool BundledServer::isRunning() const

@@ -13,6 +13,8 @@
 
 namespace onceorder::core {
 
+class Clock;
+
 class BundledServer : public QObject
 {
     Q_OBJECT
@@ -37,6 +39,8 @@ public:
     QUrl url() const { return m_url; }
     // Whether a server that dies after it was ready is started again (on by default), and after how long.
     void setAutoRestart(bool on, int delayMs = 500);
+    // The clock the restart limit (10 deaths within a minute) counts by; a steady clock by default. Not owned.
+    void setClock(const Clock* clock) { m_clock = clock; }
 
 Q_SIGNALS:
     void ready(const QUrl& url);
@@ -50,6 +54,7 @@ private:
     void readStandardOutput();
     void onFinished(int exitCode);
     void launch();
+    QString logPath() const;
 
     QProcess m_process;
     QByteArray m_stdout;
@@ -63,6 +68,8 @@ private:
     int m_restartDelayMs = 500;
     QTimer m_restartTimer;
     QList<qint64> m_recentRestartsMs; // a server that dies right after every start is not restarted forever
+    const Clock* m_clock;
+    qint64 m_logSizeAtLaunch = 0; // where this launch's stderr begins in server.log
 };
 
 } // namespace onceorder::core

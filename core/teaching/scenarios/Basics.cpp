@@ -7,8 +7,6 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QProcessEnvironment>
 
 namespace onceorder::core::scenarios {
@@ -35,16 +33,14 @@ Scenario theArticleTable()
              requestStep(ScenarioText::tr("A: K1, kniha × 2"), kClientA, k1, kBookTwo,
                          ScenarioText::tr("422 idempotency-key-reused, nothing changes"), 1,
                          [](const HttpReply& r) {
-                             return r.status == 422 &&
-                                 ScenarioContext::problemTypeOf(r) == u"/problems/idempotency-key-reused";
+                             return verdicts::problem(r, 422, QStringLiteral("idempotency-key-reused"));
                          }),
              requestStep(ScenarioText::tr("B: POST /orders, K1, kniha × 1"), kClientB, k1, kBook,
                          ScenarioText::tr("201, B's own order"), 2,
-                         [](const HttpReply& r) { return created(r) && ScenarioContext::orderIdOf(r) != 1; }),
+                         [](const HttpReply& r) { return verdicts::createdOtherThan(r, 1); }),
              requestStep(ScenarioText::tr("A: POST /orders without Idempotency-Key"), kClientA, {}, kBook,
                          ScenarioText::tr("400 missing-idempotency-key, nothing stored"), 2, [](const HttpReply& r) {
-                             return r.status == 400 &&
-                                 ScenarioContext::problemTypeOf(r) == u"/problems/missing-idempotency-key";
+                             return verdicts::problem(r, 400, QStringLiteral("missing-idempotency-key"));
                          })}};
 }
 
@@ -58,9 +54,7 @@ Scenario doubleClick()
                 "request waits, then finds the stored answer: one order, and both clicks see the same order id."),
             {[](ScenarioContext& c, Next next) {
                 postConcurrently(c, 2, QStringLiteral("double-click-key"), [&c, next](const QList<HttpReply>& r) {
-                    const bool ok = r.size() == 2 && r[0].status == 201 && r[1].status == 201 &&
-                        ScenarioContext::orderIdOf(r[0]) == ScenarioContext::orderIdOf(r[1]) &&
-                        (r[0].replayed != r[1].replayed);
+                    const bool ok = verdicts::oneOrderForBothClicks(r);
                     c.verdict(ScenarioText::tr("A: 2 × POST /orders, one key, at once"), describeAll(r),
                               ScenarioText::tr("201 and 201 replayed, one order id"), ok, 1, next);
                 });
@@ -77,14 +71,9 @@ Scenario lostResponse()
                 "the server recognises the key and replays the stored answer. One order, and the client learns its "
                 "id."),
             {conditionerStep(ConditionerMode::DropResponse, ScenarioText::tr("the next answer is dropped")),
-             submitStep(
-                 ScenarioText::tr("the client's submission"), cartOf(QStringLiteral("cart-lost")),
-                 ScenarioText::tr("placed by a replayed retry, one order"), 1,
-                 [](const Submission& s) {
-                     return s.state == SubmissionState::Placed && s.replayed && s.attempts.size() == 2 &&
-                         s.attempts[0].outcome == AttemptOutcome::MaybeSent;
-                 },
-                 fastEngineConfig, passAfterFirstAttempt)}};
+             submitStep(ScenarioText::tr("the client's submission"), cartOf(QStringLiteral("cart-lost")),
+                        ScenarioText::tr("placed by a replayed retry, one order"), 1, verdicts::placedByReplayedRetry,
+                        fastEngineConfig, passAfterFirstAttempt)}};
 }
 
 Scenario clientCrash()
@@ -126,9 +115,7 @@ Scenario clientCrash()
                            QStringLiteral("--base-delay-ms"), QStringLiteral("20"), QStringLiteral("--max-delay-ms"),
                            QStringLiteral("200")},
                           env, [&c, next](bool crashed, int exitCode, const QByteArray& out) {
-                              const QJsonObject line = QJsonDocument::fromJson(out.trimmed()).object();
-                              const bool ok = !crashed && exitCode == 0 &&
-                                  line.value(QStringLiteral("state")).toString() == u"placed";
+                              const bool ok = verdicts::resumedAndPlaced(crashed, exitCode, out);
                               c.verdict(ScenarioText::tr("onceorder-cli resume, the stored key"),
                                         QString::fromUtf8(out.trimmed()),
                                         ScenarioText::tr("placed (replayed if the first one got through), one order"),
@@ -150,16 +137,11 @@ Scenario serverCrash()
         {debugStep(QStringLiteral("faults"), R"({"fault":"crash-before-commit"})",
                    ScenarioText::tr("the server will die before its next commit")),
          submitStep(ScenarioText::tr("cart 1 submitted"), cartOf(QStringLiteral("cart-before")),
-                    ScenarioText::tr("placed as new (not replayed), one order"), 1,
-                    [](const Submission& s) {
-                        return s.state == SubmissionState::Placed && !s.replayed && s.attempts.size() >= 2;
-                    }),
+                    ScenarioText::tr("placed as new (not replayed), one order"), 1, verdicts::placedAsNewAfterRetry),
          debugStep(QStringLiteral("faults"), R"({"fault":"crash-after-commit"})",
                    ScenarioText::tr("the server will die after its next commit")),
          submitStep(ScenarioText::tr("cart 2 submitted"), cartOf(QStringLiteral("cart-after"), QStringLiteral("hrnek")),
-                    ScenarioText::tr("placed by a replay, two orders in all"), 2, [](const Submission& s) {
-                        return s.state == SubmissionState::Placed && s.replayed && s.attempts.size() >= 2;
-                    })}};
+                    ScenarioText::tr("placed by a replay, two orders in all"), 2, verdicts::placedByReplayAfterRetry)}};
 }
 
 } // namespace onceorder::core::scenarios

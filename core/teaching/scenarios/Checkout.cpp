@@ -5,9 +5,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QStringList>
 
-#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -18,44 +16,6 @@ namespace {
 const QByteArray kPayBook = R"({"product":"kniha","quantity":1,"payment_method":"card"})";
 const QByteArray kPayMug = R"({"product":"hrnek","quantity":1,"payment_method":"card"})";
 const QByteArray kPayCart = R"({"cart_id":"cart-d","product":"propiska","quantity":2,"payment_method":"card"})";
-
-struct PaymentCounts
-{
-    int orders = 0;
-    int paid = 0;
-    int failed = 0; // payment_failed
-    int charges = 0;
-    int payments = 0;
-    QStringList events; // the effect of each webhook event row
-
-    explicit PaymentCounts(const QJsonObject& state)
-    {
-        const QJsonArray orderRows = state.value(QStringLiteral("orders")).toArray();
-        orders = static_cast<int>(orderRows.size());
-        paid = static_cast<int>(std::count_if(orderRows.begin(), orderRows.end(), [](const QJsonValue& o) {
-            return o.toObject().value(QStringLiteral("status")).toString() == u"paid";
-        }));
-        failed = static_cast<int>(std::count_if(orderRows.begin(), orderRows.end(), [](const QJsonValue& o) {
-            return o.toObject().value(QStringLiteral("status")).toString() == u"payment_failed";
-        }));
-        charges = static_cast<int>(
-            state.value(QStringLiteral("gateway")).toObject().value(QStringLiteral("charges")).toArray().size());
-        payments = static_cast<int>(state.value(QStringLiteral("payments")).toArray().size());
-        for (const QJsonValue& event : state.value(QStringLiteral("webhook_events")).toArray()) {
-            events.append(event.toObject().value(QStringLiteral("effect")).toString());
-        }
-    }
-
-    QString text() const
-    {
-        return ScenarioText::tr("%1 paid of %2 orders, gateway charges %3, payments %4, webhook events [%5]")
-            .arg(paid)
-            .arg(orders)
-            .arg(charges)
-            .arg(payments)
-            .arg(events.join(QStringLiteral(", ")));
-    }
-};
 
 // The state once `settled` holds, or as it is after `triesLeft` looks 100 ms apart: the gateway delivers its
 // webhooks from a thread of its own, after the checkout has answered, so the database settles a moment later.
@@ -134,70 +94,62 @@ void whenAtTheGateway(ScenarioContext& c, const QString& key, std::function<bool
 
 Scenario paymentGateway()
 {
-    return {QStringLiteral("payment-gateway"),
-            ScenarioText::tr("A payment gateway in the middle"),
-            ScenarioText::tr(
-                "One transaction cannot span a call to a payment gateway, so POST /checkout runs as atomic phases, "
-                "each committing a recovery point. While the first request waits for a slow gateway, a retry with "
-                "the same key is told 409 request-in-progress instead of paying twice. When the server dies after "
-                "the gateway charged but before our phase committed, the retry resumes from the recovery point and "
-                "the gateway, asked again under the same key, returns the charge it already made: one order, one "
-                "charge."),
-            {debugStep(QStringLiteral("faults"), R"({"fault":"gateway-slow","delay_ms":1000})",
-                       ScenarioText::tr("the gateway answers after 1 s")),
-             [](ScenarioContext& c, Next next) {
-                 auto first = std::make_shared<std::optional<HttpReply>>();
-                 auto second = std::make_shared<std::optional<HttpReply>>();
-                 auto both = [&c, first, second, next] {
-                     if (!*first || !*second) {
-                         return;
-                     }
-                     const HttpReply& dup = **second;
-                     c.addRow({ScenarioText::tr("A: the same checkout again, 0.3 s later"),
-                               ScenarioContext::describe(dup), -1,
-                               ScenarioText::tr("409 request-in-progress with Retry-After"),
-                               dup.status == 409 &&
-                                   ScenarioContext::problemTypeOf(dup) == u"/problems/request-in-progress" &&
-                                   dup.retryAfter.has_value()});
-                     paymentVerdict(
-                         c, ScenarioText::tr("A: POST /checkout, pay-1, kniha × 1 (slow gateway)"), **first,
-                         ScenarioText::tr("201 paid; one order, one charge"), created(**first),
-                         [](const PaymentCounts& n) { return n.orders == 1 && n.paid == 1 && n.charges == 1; }, next);
-                 };
-                 c.checkout(kClientA, QStringLiteral("pay-1"), kPayBook, [first, both](const HttpReply& r) {
-                     *first = r;
-                     both();
-                 });
-                 whenAtTheGateway(
-                     c, QStringLiteral("pay-1"), [first] { return first->has_value(); },
-                     [&c, second, both] {
-                         c.checkout(kClientA, QStringLiteral("pay-1"), kPayBook, [second, both](const HttpReply& r) {
-                             *second = r;
-                             both();
-                         });
+    return {
+        QStringLiteral("payment-gateway"),
+        ScenarioText::tr("A payment gateway in the middle"),
+        ScenarioText::tr(
+            "One transaction cannot span a call to a payment gateway, so POST /checkout runs as atomic phases, "
+            "each committing a recovery point. While the first request waits for a slow gateway, a retry with "
+            "the same key is told 409 request-in-progress instead of paying twice. When the server dies after "
+            "the gateway charged but before our phase committed, the retry resumes from the recovery point and "
+            "the gateway, asked again under the same key, returns the charge it already made: one order, one "
+            "charge."),
+        {debugStep(QStringLiteral("faults"), R"({"fault":"gateway-slow","delay_ms":1000})",
+                   ScenarioText::tr("the gateway answers after 1 s")),
+         [](ScenarioContext& c, Next next) {
+             auto first = std::make_shared<std::optional<HttpReply>>();
+             auto second = std::make_shared<std::optional<HttpReply>>();
+             auto both = [&c, first, second, next] {
+                 if (!*first || !*second) {
+                     return;
+                 }
+                 const HttpReply& dup = **second;
+                 c.addRow({ScenarioText::tr("A: the same checkout again, 0.3 s later"), ScenarioContext::describe(dup),
+                           -1, ScenarioText::tr("409 request-in-progress with Retry-After"),
+                           verdicts::toldInProgress(dup)});
+                 paymentVerdict(c, ScenarioText::tr("A: POST /checkout, pay-1, kniha × 1 (slow gateway)"), **first,
+                                ScenarioText::tr("201 paid; one order, one charge"), created(**first),
+                                verdicts::oneOrderOneCharge, next);
+             };
+             c.checkout(kClientA, QStringLiteral("pay-1"), kPayBook, [first, both](const HttpReply& r) {
+                 *first = r;
+                 both();
+             });
+             whenAtTheGateway(
+                 c, QStringLiteral("pay-1"), [first] { return first->has_value(); },
+                 [&c, second, both] {
+                     c.checkout(kClientA, QStringLiteral("pay-1"), kPayBook, [second, both](const HttpReply& r) {
+                         *second = r;
+                         both();
                      });
-             },
-             debugStep(QStringLiteral("faults"), R"({"fault":"crash-after-charge"})",
-                       ScenarioText::tr("the server dies after the next charge, before phase 2 commits")),
-             [](ScenarioContext& c, Next next) {
-                 c.checkout(kClientA, QStringLiteral("pay-2"), kPayMug, [&c, next](const HttpReply& r) {
-                     c.addRow({ScenarioText::tr("A: POST /checkout, pay-2, hrnek × 1"), ScenarioContext::describe(r),
-                               -1, ScenarioText::tr("no answer: the server died between the phases"), r.status == 0});
-                     next();
                  });
-             },
-             [](ScenarioContext& c, Next next) {
-                 checkoutUntilAnswered(c, QStringLiteral("pay-2"), kPayMug, 50, [&c, next](const HttpReply& r) {
-                     paymentVerdict(
-                         c, ScenarioText::tr("A: retry pay-2 after the restart"), r,
-                         ScenarioText::tr("201 paid, resumed at the recovery point; 2 orders, 2 charges in all"),
-                         r.status == 201,
-                         [](const PaymentCounts& n) {
-                             return n.orders == 2 && n.paid == 2 && n.charges == 2 && n.payments == 2;
-                         },
-                         next);
-                 });
-             }}};
+         },
+         debugStep(QStringLiteral("faults"), R"({"fault":"crash-after-charge"})",
+                   ScenarioText::tr("the server dies after the next charge, before phase 2 commits")),
+         [](ScenarioContext& c, Next next) {
+             c.checkout(kClientA, QStringLiteral("pay-2"), kPayMug, [&c, next](const HttpReply& r) {
+                 c.addRow({ScenarioText::tr("A: POST /checkout, pay-2, hrnek × 1"), ScenarioContext::describe(r), -1,
+                           ScenarioText::tr("no answer: the server died between the phases"), r.status == 0});
+                 next();
+             });
+         },
+         [](ScenarioContext& c, Next next) {
+             checkoutUntilAnswered(c, QStringLiteral("pay-2"), kPayMug, 50, [&c, next](const HttpReply& r) {
+                 paymentVerdict(c, ScenarioText::tr("A: retry pay-2 after the restart"), r,
+                                ScenarioText::tr("201 paid, resumed at the recovery point; 2 orders, 2 charges in all"),
+                                r.status == 201, verdicts::twoOrdersTwoCharges, next);
+             });
+         }}};
 }
 
 Scenario webhooks()
@@ -213,27 +165,18 @@ Scenario webhooks()
                        ScenarioText::tr("the gateway will deliver the next event twice, same id")),
              [](ScenarioContext& c, Next next) {
                  c.checkout(kClientA, QStringLiteral("pay-w1"), kPayBook, [&c, next](const HttpReply& r) {
-                     paymentVerdict(
-                         c, ScenarioText::tr("A: POST /checkout, pay-w1 (event delivered twice)"), r,
-                         ScenarioText::tr("201 paid; one event row, one payment"), created(r),
-                         [](const PaymentCounts& n) {
-                             return n.orders == 1 && n.paid == 1 && n.payments == 1 && n.events.size() == 1;
-                         },
-                         next);
+                     paymentVerdict(c, ScenarioText::tr("A: POST /checkout, pay-w1 (event delivered twice)"), r,
+                                    ScenarioText::tr("201 paid; one event row, one payment"), created(r),
+                                    verdicts::oneEventOnePayment, next);
                  });
              },
              debugStep(QStringLiteral("faults"), R"({"fault":"webhook-twin"})",
                        ScenarioText::tr("the gateway will send two events with different ids for the next charge")),
              [](ScenarioContext& c, Next next) {
                  c.checkout(kClientA, QStringLiteral("pay-w2"), kPayMug, [&c, next](const HttpReply& r) {
-                     paymentVerdict(
-                         c, ScenarioText::tr("A: POST /checkout, pay-w2 (twin events)"), r,
-                         ScenarioText::tr("201 paid; the twin changes nothing: 2 orders, 2 payments"), created(r),
-                         [](const PaymentCounts& n) {
-                             return n.orders == 2 && n.paid == 2 && n.payments == 2 && n.charges == 2 &&
-                                 n.events.size() == 3 && n.events.contains(QStringLiteral("no-change"));
-                         },
-                         next);
+                     paymentVerdict(c, ScenarioText::tr("A: POST /checkout, pay-w2 (twin events)"), r,
+                                    ScenarioText::tr("201 paid; the twin changes nothing: 2 orders, 2 payments"),
+                                    created(r), verdicts::twinChangesNothing, next);
                  });
              }}};
 }
@@ -278,8 +221,7 @@ Scenario webhookRedelivered()
                                        counts.orders,
                                        ScenarioText::tr("201 paid; the event delivered twice, acknowledged the second "
                                                         "time; applied once: 1 event row, 1 payment"),
-                                       created(r) && attempts == 2 && acknowledged == 1 && counts.orders == 1 &&
-                                           counts.paid == 1 && counts.payments == 1 && counts.events.size() == 1});
+                                       verdicts::redeliveredAppliedOnce(r, attempts, acknowledged, counts)});
                              next();
                          });
                  });
@@ -302,7 +244,7 @@ Scenario declinedCartPaidAgain()
                      c.addRow({ScenarioText::tr("A: POST /checkout, pay-d1, cart-d (declined)"),
                                ScenarioContext::describe(r), ScenarioContext::orderIdOf(r) > 0 ? 1 : -1,
                                ScenarioText::tr("402 payment-declined, stored"),
-                               r.status == 402 && ScenarioContext::problemTypeOf(r) == u"/problems/payment-declined"});
+                               verdicts::problem(r, 402, QStringLiteral("payment-declined"))});
                      next();
                  });
              },
@@ -311,11 +253,7 @@ Scenario declinedCartPaidAgain()
                      paymentVerdict(
                          c, ScenarioText::tr("A: POST /checkout, pay-d2, the same cart-d, another card"), r,
                          ScenarioText::tr("201 paid; the cart has one paid order, the declined one is payment_failed"),
-                         created(r),
-                         [](const PaymentCounts& n) {
-                             return n.orders == 2 && n.paid == 1 && n.failed == 1 && n.payments == 1;
-                         },
-                         next);
+                         created(r), verdicts::declinedThenPaid, next);
                  });
              },
              [](ScenarioContext& c, Next next) {
@@ -323,8 +261,8 @@ Scenario declinedCartPaidAgain()
                      paymentVerdict(
                          c, ScenarioText::tr("A: POST /checkout, pay-d3, the same cart-d once more"), r,
                          ScenarioText::tr("422 cart-already-ordered: the paid order holds the cart; still 2 orders"),
-                         r.status == 422 && ScenarioContext::problemTypeOf(r) == u"/problems/cart-already-ordered",
-                         [](const PaymentCounts& n) { return n.orders == 2 && n.paid == 1 && n.payments == 1; }, next);
+                         verdicts::problem(r, 422, QStringLiteral("cart-already-ordered")),
+                         verdicts::paidOrderHoldsTheCart, next);
                  });
              }}};
 }

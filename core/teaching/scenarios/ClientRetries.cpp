@@ -207,62 +207,47 @@ Scenario newKeyPerRetry()
             {debugStep(QStringLiteral("mode"), R"({"business_key_off":true})",
                        ScenarioText::tr("no UNIQUE(client_id, cart_id)")),
              conditionerStep(ConditionerMode::DropResponse, ScenarioText::tr("the first answer is dropped")),
-             submitStep(
-                 ScenarioText::tr("the mistake: cart submitted, new key per attempt"),
-                 cartOf(QStringLiteral("cart-perclick")), ScenarioText::tr("placed twice: two orders"), 2,
-                 [](const Submission& s) { return s.state == SubmissionState::Placed && !s.replayed; }, perClickConfig,
-                 passAfterFirstAttempt),
+             submitStep(ScenarioText::tr("the mistake: cart submitted, new key per attempt"),
+                        cartOf(QStringLiteral("cart-perclick")), ScenarioText::tr("placed twice: two orders"), 2,
+                        verdicts::placedAgainNotReplayed, perClickConfig, passAfterFirstAttempt),
              resetStep(),
              conditionerStep(ConditionerMode::DropResponse, ScenarioText::tr("the first answer is dropped")),
-             submitStep(
-                 ScenarioText::tr("with the business key: cart submitted, new key per attempt"),
-                 cartOf(QStringLiteral("cart-perclick")),
-                 ScenarioText::tr("422 cart-already-ordered names the first order: placed, one order"), 1,
-                 [](const Submission& s) {
-                     return s.state == SubmissionState::Placed && s.problemType == u"/problems/cart-already-ordered";
-                 },
-                 perClickConfig, passAfterFirstAttempt)}};
+             submitStep(ScenarioText::tr("with the business key: cart submitted, new key per attempt"),
+                        cartOf(QStringLiteral("cart-perclick")),
+                        ScenarioText::tr("422 cart-already-ordered names the first order: placed, one order"), 1,
+                        verdicts::placedThroughCartAlreadyOrdered, perClickConfig, passAfterFirstAttempt)}};
 }
 
 Scenario retryAfterAndOffline()
 {
-    return {QStringLiteral("retry-after-and-offline"),
-            ScenarioText::tr("503 with Retry-After; offline, then back"),
-            ScenarioText::tr(
-                "An overloaded server answers 503 with Retry-After: 1; the client waits at least that long instead "
-                "of its own short backoff, then places the order. When the network is gone (the conditioner stops "
-                "listening, connections are refused), the client keeps its key and backs off; once the network is "
-                "back the same submission completes. One order each."),
-            {debugStep(QStringLiteral("faults"), R"({"fault":"unavailable","retry_after":1})",
-                       ScenarioText::tr("the next request gets 503 with Retry-After: 1")),
-             submitStep(ScenarioText::tr("cart 1 submitted"), cartOf(QStringLiteral("cart-retry-after")),
-                        ScenarioText::tr("placed; the retry came ≥ 1 s after the 503"), 1,
-                        [](const Submission& s) {
-                            return s.state == SubmissionState::Placed && s.attempts.size() == 2 &&
-                                s.attempts[0].httpStatus == 503 &&
-                                s.attempts[1].startedMs - s.attempts[0].endedMs >= 990;
-                        }),
-             conditionerStep(ConditionerMode::Offline, ScenarioText::tr("connections are refused")),
-             submitStep(
-                 ScenarioText::tr("cart 2 submitted while offline"), cartOf(QStringLiteral("cart-offline")),
-                 ScenarioText::tr("placed once the network is back, two orders in all"), 2,
-                 [](const Submission& s) {
-                     return s.state == SubmissionState::Placed && !s.replayed && s.attempts.size() >= 3 &&
-                         s.attempts[0].outcome == AttemptOutcome::NotSent;
-                 },
-                 fastEngineConfig,
-                 [](ScenarioContext& c) -> std::function<void(const Submission&)> {
-                     return [&c](const Submission& s) {
-                         const auto refused = std::count_if(s.attempts.begin(), s.attempts.end(), [](const Attempt& a) {
-                             return a.outcome == AttemptOutcome::NotSent;
-                         });
-                         if (refused >= 2 && c.conditioner().mode() == ConditionerMode::Offline) {
-                             c.conditioner().setMode(ConditionerMode::Pass);
-                             c.narrate(ScenarioText::tr("network: back"),
-                                       ScenarioText::tr("after %1 refused attempts").arg(refused));
-                         }
-                     };
-                 })}};
+    return {
+        QStringLiteral("retry-after-and-offline"),
+        ScenarioText::tr("503 with Retry-After; offline, then back"),
+        ScenarioText::tr(
+            "An overloaded server answers 503 with Retry-After: 1; the client waits at least that long instead "
+            "of its own short backoff, then places the order. When the network is gone (the conditioner stops "
+            "listening, connections are refused), the client keeps its key and backs off; once the network is "
+            "back the same submission completes. One order each."),
+        {debugStep(QStringLiteral("faults"), R"({"fault":"unavailable","retry_after":1})",
+                   ScenarioText::tr("the next request gets 503 with Retry-After: 1")),
+         submitStep(ScenarioText::tr("cart 1 submitted"), cartOf(QStringLiteral("cart-retry-after")),
+                    ScenarioText::tr("placed; the retry came ≥ 1 s after the 503"), 1, verdicts::placedAfterRetryAfter),
+         conditionerStep(ConditionerMode::Offline, ScenarioText::tr("connections are refused")),
+         submitStep(ScenarioText::tr("cart 2 submitted while offline"), cartOf(QStringLiteral("cart-offline")),
+                    ScenarioText::tr("placed once the network is back, two orders in all"), 2,
+                    verdicts::placedOnceBackOnline, fastEngineConfig,
+                    [](ScenarioContext& c) -> std::function<void(const Submission&)> {
+                        return [&c](const Submission& s) {
+                            const auto refused =
+                                std::count_if(s.attempts.begin(), s.attempts.end(),
+                                              [](const Attempt& a) { return a.outcome == AttemptOutcome::NotSent; });
+                            if (refused >= 2 && c.conditioner().mode() == ConditionerMode::Offline) {
+                                c.conditioner().setMode(ConditionerMode::Pass);
+                                c.narrate(ScenarioText::tr("network: back"),
+                                          ScenarioText::tr("after %1 refused attempts").arg(refused));
+                            }
+                        };
+                    })}};
 }
 
 Scenario thunderingHerd()
@@ -276,12 +261,12 @@ Scenario thunderingHerd()
                 "are spread out and the peak is a fraction. Either way each cart becomes one order."),
             {herdStep(ScenarioText::tr("no jitter"), JitterStrategy::None,
                       ScenarioText::tr("lockstep: at least 8 of the 10 first retries within 200 ms"),
-                      [](int peak, const ScenarioContext&) { return peak >= kHerdCarts * 8 / 10; }),
+                      [](int peak, const ScenarioContext&) { return verdicts::lockstep(peak, kHerdCarts); }),
              resetStep(),
              herdStep(ScenarioText::tr("full jitter"), JitterStrategy::Full,
                       ScenarioText::tr("spread out: a lower peak than without jitter"),
                       [](int peak, const ScenarioContext& c) {
-                          return peak < c.note(peakNote(JitterStrategy::None)).toInt();
+                          return verdicts::spreadOut(peak, c.note(peakNote(JitterStrategy::None)).toInt());
                       })}};
 }
 

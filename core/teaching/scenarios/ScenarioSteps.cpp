@@ -98,16 +98,6 @@ void narrateAttempts(ScenarioContext& c, const Submission& s, int limit = 4)
 
 } // namespace
 
-bool created(const HttpReply& reply)
-{
-    return reply.status == 201 && !reply.replayed;
-}
-
-bool replayOf(const HttpReply& reply, qint64 orderId)
-{
-    return reply.status == 201 && reply.replayed && ScenarioContext::orderIdOf(reply) == orderId;
-}
-
 Cart cartOf(const QString& cartId, const QString& product, int quantity)
 {
     Cart cart(cartId);

@@ -7,6 +7,7 @@
 #include "submission/SubmissionEngine.h"
 #include "teaching/Scenario.h"
 #include "teaching/ScenarioContext.h"
+#include "teaching/scenarios/Verdicts.h"
 
 #include <QByteArray>
 #include <QList>
@@ -29,10 +30,8 @@ inline const QByteArray kBook = R"({"product":"kniha","quantity":1})";
 inline const QByteArray kBookReordered = R"({"quantity":1,"product":"kniha"})";
 inline const QByteArray kBookTwo = R"({"product":"kniha","quantity":2})";
 
-// 201 and not a replay: a new order.
-bool created(const HttpReply& reply);
-// 201 replayed, naming orderId.
-bool replayOf(const HttpReply& reply, qint64 orderId);
+using verdicts::created;
+using verdicts::replayOf;
 Cart cartOf(const QString& cartId, const QString& product = QStringLiteral("kniha"), int quantity = 1);
 
 // Set-up steps: narrated rows, not judged.

@@ -4,8 +4,6 @@
 #include "teaching/scenarios/ScenarioSteps.h"
 #include "teaching/scenarios/Scenarios.h"
 
-#include <algorithm>
-
 namespace onceorder::core::scenarios {
 
 namespace {
@@ -21,11 +19,10 @@ EngineConfig shortWindowConfig()
 ScenarioStep raceStep(const QString& step, int copies, const QString& expected, std::function<bool(int)> ordersOk)
 {
     return [=](ScenarioContext& c, Next next) {
-        postConcurrently(
-            c, copies, QStringLiteral("race-key"), [&c, step, expected, ordersOk, next](const QList<HttpReply>& r) {
-                const bool all201 = std::all_of(r.begin(), r.end(), [](const HttpReply& x) { return x.status == 201; });
-                c.verdictIf(step, describeAll(r), expected, all201, ordersOk, next);
-            });
+        postConcurrently(c, copies, QStringLiteral("race-key"),
+                         [&c, step, expected, ordersOk, next](const QList<HttpReply>& r) {
+                             c.verdictIf(step, describeAll(r), expected, verdicts::all201(r), ordersOk, next);
+                         });
     };
 }
 
@@ -44,27 +41,15 @@ Scenario transientError()
                        ScenarioText::tr("mistake on: a 503 is stored as the key's answer")),
              debugStep(QStringLiteral("faults"), R"({"fault":"fail-before-commit"})",
                        ScenarioText::tr("the next transaction fails before commit")),
-             submitStep(
-                 ScenarioText::tr("the mistake: cart 1 submitted"), cartOf(QStringLiteral("cart-stuck")),
-                 ScenarioText::tr("gave up on replayed 503s, no order"), 0,
-                 [](const Submission& s) {
-                     return s.state == SubmissionState::GaveUp && s.attempts.size() >= 2 &&
-                         std::all_of(s.attempts.begin(), s.attempts.end(),
-                                     [](const Attempt& a) { return a.httpStatus == 503; }) &&
-                         s.attempts[1].replayed;
-                 },
-                 shortWindowConfig),
+             submitStep(ScenarioText::tr("the mistake: cart 1 submitted"), cartOf(QStringLiteral("cart-stuck")),
+                        ScenarioText::tr("gave up on replayed 503s, no order"), 0, verdicts::stuckOnReplayed503s,
+                        shortWindowConfig),
              resetStep(),
              debugStep(QStringLiteral("faults"), R"({"fault":"fail-before-commit"})",
                        ScenarioText::tr("the next transaction fails before commit")),
-             submitStep(
-                 ScenarioText::tr("the fix: cart 1 submitted"), cartOf(QStringLiteral("cart-stuck")),
-                 ScenarioText::tr("placed by the retry, one order"), 1,
-                 [](const Submission& s) {
-                     return s.state == SubmissionState::Placed && !s.replayed && s.attempts.size() == 2 &&
-                         s.attempts[0].httpStatus == 503;
-                 },
-                 shortWindowConfig)}};
+             submitStep(ScenarioText::tr("the fix: cart 1 submitted"), cartOf(QStringLiteral("cart-stuck")),
+                        ScenarioText::tr("placed by the retry, one order"), 1, verdicts::placedByRetryAfter503,
+                        shortWindowConfig)}};
 }
 
 Scenario unscopedKeys()
@@ -97,8 +82,7 @@ Scenario unscopedKeys()
              resetStep(), aOrders,
              [key](ScenarioContext& c, Next next) {
                  c.post(kClientB, key, kBook, [&c, next](const HttpReply& r) {
-                     const bool ok =
-                         created(r) && ScenarioContext::orderIdOf(r) != c.note(QStringLiteral("a")).toLongLong();
+                     const bool ok = verdicts::createdOtherThan(r, c.note(QStringLiteral("a")).toLongLong());
                      c.verdict(ScenarioText::tr("the fix: B: K1, kniha × 1"), ScenarioContext::describe(r),
                                ScenarioText::tr("201, B's own order"), ok, 2, next);
                  });
