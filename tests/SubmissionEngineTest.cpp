@@ -479,6 +479,7 @@ TEST_F(SubmissionEngineTest, AGivenUpCartOrderedAgainIsReadBackFirstSoNoSecondOr
     ASSERT_EQ(orders(), 1);
 
     conditioner.setMode(ConditionerMode::Pass);
+    makeEngine(fastConfig()); // a full window again: only the first submission was meant to run out of time
     settled.clear();
     const Submission again = placeAndWait(cart);
     EXPECT_NE(again.id, gaveUp.id);
@@ -498,6 +499,7 @@ TEST_F(SubmissionEngineTest, AGivenUpCartTheServerNeverSawIsSentAfterTheReadBack
     ASSERT_EQ(orders(), 0);
 
     conditioner.setMode(ConditionerMode::Pass);
+    makeEngine(fastConfig()); // a full window again: only the first submission was meant to run out of time
     settled.clear();
     const Submission again = placeAndWait(cart);
     EXPECT_EQ(again.state, SubmissionState::Placed) << again.problemDetail.toStdString();
@@ -526,6 +528,7 @@ TEST_F(SubmissionEngineTest, AReadBackFindingTheCartOrderedWithOtherLinesRefuses
     ASSERT_EQ(orders(), 1);
 
     conditioner.setMode(ConditionerMode::Pass);
+    makeEngine(fastConfig()); // a full window again: only the first submission was meant to run out of time
     settled.clear();
     const Submission other = placeAndWait(cartOf(QStringLiteral("hrnek"), 1, gaveUp.cartId));
     EXPECT_EQ(other.state, SubmissionState::Rejected) << other.problemDetail.toStdString();
