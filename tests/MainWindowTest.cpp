@@ -275,31 +275,40 @@ void MainWindowTest::theOutboxIsWrittenOffTheWindowsThreadAndEachAttemptBeforeIt
     // file holds when a request reaches the relay (read there, on another connection: only committed rows).
     auto client = startClient(true);
     QVERIFY(client);
+    struct Seen
+    {
+        explicit Seen(const QString& stateDir)
+            : committed(stateDir)
+        {
+        }
+        QMutex lock;
+        int commitsOnWindowThread = 0;
+        int commitsElsewhere = 0;
+        core::Outbox committed; // another connection: sees only what was committed
+        QList<int> attemptsCommittedAtPost; // for each POST /orders the relay received: attempts in the outbox then
+    };
+    // Shared with the hooks, which may outlive this function's locals while the session shuts down.
+    const auto seen = std::make_shared<Seen>(client->state.path());
     QThread* const windowThread = QThread::currentThread();
-    QMutex lock;
-    int commitsOnWindowThread = 0;
-    int commitsElsewhere = 0;
     auto& outbox = client->session->outbox();
-    client->session->onEngineThread([&] {
-        outbox.setCommitObserver([&] {
-            const QMutexLocker locked(&lock);
-            ++(QThread::currentThread() == windowThread ? commitsOnWindowThread : commitsElsewhere);
+    client->session->onEngineThread([&outbox, seen, windowThread] {
+        outbox.setCommitObserver([seen, windowThread] {
+            const QMutexLocker locked(&seen->lock);
+            ++(QThread::currentThread() == windowThread ? seen->commitsOnWindowThread : seen->commitsElsewhere);
         });
     });
-    core::Outbox committed(client->state.path());
-    QList<int> attemptsCommittedAtPost; // for each POST /orders the relay received: attempts in the outbox then
     QObject::connect(
         client->session->conditioner(), &core::NetworkConditioner::acted, client->session->conditioner(),
-        [&](core::ConditionerAction, const QString& description) {
+        [seen](core::ConditionerAction, const QString& description) {
             if (!description.contains(QStringLiteral("POST /orders"))) {
                 return;
             }
+            const QMutexLocker locked(&seen->lock);
             int attempts = 0;
-            for (const core::Submission& submission : committed.all()) {
+            for (const core::Submission& submission : seen->committed.all()) {
                 attempts += static_cast<int>(submission.attempts.size());
             }
-            const QMutexLocker locked(&lock);
-            attemptsCommittedAtPost.append(attempts);
+            seen->attemptsCommittedAtPost.append(attempts);
         },
         Qt::DirectConnection); // on the relay's thread, while the request is in its hands
 
@@ -310,16 +319,15 @@ void MainWindowTest::theOutboxIsWrittenOffTheWindowsThreadAndEachAttemptBeforeIt
     QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
     QVERIFY(settled.wait(20'000));
     QTRY_VERIFY_WITH_TIMEOUT(resultText(*client).contains(QStringLiteral("replayed")), 5000);
-    client->session->onEngineThread([&] { outbox.setCommitObserver({}); });
 
-    const QMutexLocker locked(&lock);
-    QCOMPARE(commitsOnWindowThread, 0);
-    QVERIFY(commitsElsewhere >= 4); // created; attempt 1 started, ended; attempt 2 started, ended (placed)
+    const QMutexLocker locked(&seen->lock);
+    QCOMPARE(seen->commitsOnWindowThread, 0);
+    QVERIFY(seen->commitsElsewhere >= 4); // created; attempt 1 started, ended; attempt 2 started, ended (placed)
     // Two requests (the first answer dropped); each found its own attempt already committed.
-    QCOMPARE(attemptsCommittedAtPost.size(), 2);
-    QVERIFY2(
-        attemptsCommittedAtPost.at(0) >= 1 && attemptsCommittedAtPost.at(1) >= 2,
-        qPrintable(QStringLiteral("%1, %2").arg(attemptsCommittedAtPost.at(0)).arg(attemptsCommittedAtPost.at(1))));
+    const QList<int>& atPost = seen->attemptsCommittedAtPost;
+    QCOMPARE(atPost.size(), 2);
+    QVERIFY2(atPost.at(0) >= 1 && atPost.at(1) >= 2,
+             qPrintable(QStringLiteral("%1, %2").arg(atPost.at(0)).arg(atPost.at(1))));
 }
 
 void MainWindowTest::aCrashAfterSendIsResumedByTheNextWindow()
