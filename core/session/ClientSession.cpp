@@ -68,13 +68,9 @@ void ClientSession::useWorkerThread()
     m_workerContext = new QObject;
     // Without parents (a QObject moves with its children only, and a child cannot live on another thread than its
     // parent): the session deletes them on the worker when it goes.
-    m_engine->setParent(nullptr);
-    m_orderApi->setParent(nullptr);
     for (QObject* object : std::initializer_list<QObject*> {m_workerContext, m_engine, m_orderApi, m_conditioner}) {
         if (object) {
-            if (object->parent()) {
-                object->setParent(nullptr);
-            }
+            object->setParent(nullptr);
             object->moveToThread(m_worker);
         }
     }
