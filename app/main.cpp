@@ -45,6 +45,7 @@ int main(int argc, char** argv)
 
     onceorder::core::ClientSession session(options);
     session.enableConditioner(); // the debug panel's network controls act on it
+    session.useWorkerThread(); // the outbox's commits and the relay off the window's thread
     onceorder::ui::MainWindow window(&session);
     window.show();
     session.start();

@@ -76,7 +76,7 @@ void MainWindowScreenshots::take()
     QVERIFY(armed.wait(10'000));
     addToCart(*client, QStringLiteral("kniha"), 2);
     addToCart(*client, QStringLiteral("hrnek"), 1);
-    QSignalSpy settled(client->session->engine(), &core::SubmissionEngine::settled);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
     QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
     QVERIFY(settled.wait(30'000));
     addToCart(*client, QStringLiteral("propiska"), 3);
@@ -147,7 +147,7 @@ void MainWindowScreenshots::take()
             czechClient->window->zoom()->setFactor(1.5);
             czechClient->window->resize(1600, 1000);
             addToCart(*czechClient, QStringLiteral("kniha"), 1);
-            QSignalSpy placed(czechClient->session->engine(), &core::SubmissionEngine::settled);
+            QSignalSpy placed(czechClient->session.get(), &core::ClientSession::settled);
             QTest::mouseClick(czechClient->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
             QVERIFY(placed.wait(30'000));
             QTRY_COMPARE_WITH_TIMEOUT(czechClient->window->serverTablesDock()->ordersModel()->rowCount(), 1, 10'000);

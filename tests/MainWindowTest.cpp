@@ -23,6 +23,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
+#include <QMutex>
 #include <QProcess>
 #include <QPushButton>
 #include <QScrollArea>
@@ -33,6 +34,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 #include <QTranslator>
 
 #include <algorithm>
@@ -55,6 +57,7 @@ private Q_SLOTS:
     void aKilledBundledServerIsRestarted();
     void theClientIdentityIsShown();
     void aDroppedResponseIsPlacedOnceAndTheReplayIsShown();
+    void theOutboxIsWrittenOffTheWindowsThreadAndEachAttemptBeforeItsRequest();
     void aCrashAfterSendIsResumedByTheNextWindow();
     void aSubmissionOfAnotherServerIsShownAndNotSent();
     void aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiveTables();
@@ -77,7 +80,7 @@ void MainWindowTest::clickingOrderPlacesTheCartAndShowsTheOrderId()
     addToCart(*client, QStringLiteral("kniha"), 1);
     QVERIFY(order->isEnabled());
 
-    QSignalSpy settled(client->session->engine(), &core::SubmissionEngine::settled);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
     QTest::mouseClick(order, Qt::LeftButton);
     QVERIFY(settled.wait(20'000));
     QCOMPARE(resultText(*client), QStringLiteral("Order 1 placed."));
@@ -114,7 +117,7 @@ void MainWindowTest::theCartIsEditedBeforeOrdering()
     QCOMPARE(cart->rowCount(), 1);
     QVERIFY(client->find<QSpinBox>(QStringLiteral("cartQuantity_kniha")));
 
-    QSignalSpy settled(client->session->engine(), &core::SubmissionEngine::settled);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
     QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
     QVERIFY(settled.wait(20'000));
     auto* orders = client->find<QTableWidget>(QStringLiteral("ordersTable"));
@@ -165,8 +168,7 @@ void MainWindowTest::fiveFastClicksPlaceOneOrder()
     for (int click = 0; click < 5; ++click) {
         QTest::mouseClick(order, Qt::LeftButton);
     }
-    auto* engine = client->session->engine();
-    QTRY_VERIFY_WITH_TIMEOUT(engine->inFlightCount() == 0 && engine->pendingCount() == 0, 20'000);
+    QTRY_VERIFY_WITH_TIMEOUT(nothingPendingOrInFlight(*client), 20'000);
     QCOMPARE(resultText(*client).left(8), QStringLiteral("Order 1 "));
     auto* dock = client->window->serverTablesDock();
     QTRY_COMPARE_WITH_TIMEOUT(dock->keysModel()->rowCount(), 1, 10'000);
@@ -196,7 +198,7 @@ void MainWindowTest::aFaultArmedInTheDebugPanelReachesTheServer()
         panel->findChild<QLabel*>(QStringLiteral("armedFaultLabel"))->text().contains(u"fail-before-commit"), 10'000);
 
     addToCart(*client, QStringLiteral("kniha"), 1);
-    QSignalSpy settled(client->session->engine(), &core::SubmissionEngine::settled);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
     QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
     QVERIFY(settled.wait(20'000));
     // The 503 is shown in the timeline, and the retry with the same key places the order.
@@ -231,7 +233,7 @@ void MainWindowTest::aKilledBundledServerIsRestarted()
     QCOMPARE(client->session->api()->baseUrl(), before);
 
     addToCart(*client, QStringLiteral("kniha"), 1);
-    QSignalSpy settled(client->session->engine(), &core::SubmissionEngine::settled);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
     QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
     QVERIFY(settled.wait(20'000));
     QCOMPARE(resultText(*client), QStringLiteral("Order 1 placed."));
@@ -243,14 +245,17 @@ void MainWindowTest::aDroppedResponseIsPlacedOnceAndTheReplayIsShown()
     QVERIFY(client);
     QVERIFY(!client->find<QLabel>(QStringLiteral("networkNote"))->isVisible());
     chooseNetworkMode(*client, QStringLiteral("drop-response"));
-    QCOMPARE(client->find<QLabel>(QStringLiteral("conditionerLabel"))->text(),
-             QStringLiteral("Network: Drop the response")); // the mode named for people, as in the panel
-    QCOMPARE(client->session->conditioner()->mode(), core::ConditionerMode::DropResponse);
+    // The conditioner runs on the engine's thread: the label follows once it has taken the mode.
+    QTRY_COMPARE_WITH_TIMEOUT(client->find<QLabel>(QStringLiteral("conditionerLabel"))->text(),
+                              QStringLiteral("Network: Drop the response"), 5000); // the mode named for people
+    QCOMPARE(conditionerOf(*client, [](const core::NetworkConditioner& c) { return c.mode(); }),
+             core::ConditionerMode::DropResponse);
     passAfterTheFirstAttempt(*client);
     addToCart(*client, QStringLiteral("kniha"), 1);
     QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(resultText(*client).contains(QStringLiteral("replayed")), 20'000);
-    QCOMPARE(client->session->conditioner()->counters().responsesDropped, 1);
+    QCOMPARE(conditionerOf(*client, [](const core::NetworkConditioner& c) { return c.counters().responsesDropped; }),
+             1);
     auto* attempts = client->window->findChild<QTableWidget*>(QStringLiteral("attemptsTable"));
     QCOMPARE(attempts->rowCount(), 2);
     auto* dock = client->window->serverTablesDock();
@@ -261,6 +266,68 @@ void MainWindowTest::aDroppedResponseIsPlacedOnceAndTheReplayIsShown()
     QVERIFY(server);
     QCOMPARE(server->totalOrders, 1);
     QCOMPARE(server->totalKeys, 1);
+}
+
+void MainWindowTest::theOutboxIsWrittenOffTheWindowsThreadAndEachAttemptBeforeItsRequest()
+{
+    // The window's event loop stalled on the outbox's synchronous commits (an fsync each) while the engine ran on
+    // its thread. Not timed: which thread each commit of the engine's outbox connection runs on, and what the outbox
+    // file holds when a request reaches the relay (read there, on another connection: only committed rows).
+    auto client = startClient(true);
+    QVERIFY(client);
+    struct Seen
+    {
+        explicit Seen(const QString& stateDir)
+            : committed(stateDir)
+        {
+        }
+        QMutex lock;
+        int commitsOnWindowThread = 0;
+        int commitsElsewhere = 0;
+        core::Outbox committed; // another connection: sees only what was committed
+        QList<int> attemptsCommittedAtPost; // for each POST /orders the relay received: attempts in the outbox then
+    };
+    // Shared with the hooks, which may outlive this function's locals while the session shuts down.
+    const auto seen = std::make_shared<Seen>(client->state.path());
+    QThread* const windowThread = QThread::currentThread();
+    auto& outbox = client->session->outbox();
+    client->session->onEngineThread([&outbox, seen, windowThread] {
+        outbox.setCommitObserver([seen, windowThread] {
+            const QMutexLocker locked(&seen->lock);
+            ++(QThread::currentThread() == windowThread ? seen->commitsOnWindowThread : seen->commitsElsewhere);
+        });
+    });
+    QObject::connect(
+        client->session->conditioner(), &core::NetworkConditioner::acted, client->session->conditioner(),
+        [seen](core::ConditionerAction, const QString& description) {
+            if (!description.contains(QStringLiteral("POST /orders"))) {
+                return;
+            }
+            const QMutexLocker locked(&seen->lock);
+            int attempts = 0;
+            for (const core::Submission& submission : seen->committed.all()) {
+                attempts += static_cast<int>(submission.attempts.size());
+            }
+            seen->attemptsCommittedAtPost.append(attempts);
+        },
+        Qt::DirectConnection); // on the relay's thread, while the request is in its hands
+
+    chooseNetworkMode(*client, QStringLiteral("drop-response"));
+    passAfterTheFirstAttempt(*client);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
+    addToCart(*client, QStringLiteral("kniha"), 1);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    QVERIFY(settled.wait(20'000));
+    QTRY_VERIFY_WITH_TIMEOUT(resultText(*client).contains(QStringLiteral("replayed")), 5000);
+
+    const QMutexLocker locked(&seen->lock);
+    QCOMPARE(seen->commitsOnWindowThread, 0);
+    QVERIFY(seen->commitsElsewhere >= 4); // created; attempt 1 started, ended; attempt 2 started, ended (placed)
+    // Two requests (the first answer dropped); each found its own attempt already committed.
+    const QList<int>& atPost = seen->attemptsCommittedAtPost;
+    QCOMPARE(atPost.size(), 2);
+    QVERIFY2(atPost.at(0) >= 1 && atPost.at(1) >= 2,
+             qPrintable(QStringLiteral("%1, %2").arg(atPost.at(0)).arg(atPost.at(1))));
 }
 
 void MainWindowTest::aCrashAfterSendIsResumedByTheNextWindow()
@@ -280,7 +347,7 @@ void MainWindowTest::aCrashAfterSendIsResumedByTheNextWindow()
 
     auto client = startClient(false, state.path());
     QVERIFY(client);
-    QTRY_VERIFY_WITH_TIMEOUT(client->session->engine()->pendingCount() == 0, 20'000);
+    QTRY_VERIFY_WITH_TIMEOUT(client->session->pendingCount() == 0, 20'000);
     QTRY_VERIFY_WITH_TIMEOUT(resultText(*client).startsWith(QStringLiteral("Order 1 ")), 10'000);
     auto* dock = client->window->serverTablesDock();
     QTRY_COMPARE_WITH_TIMEOUT(dock->keysModel()->rowCount(), 1, 10'000);
@@ -316,9 +383,9 @@ void MainWindowTest::aSubmissionOfAnotherServerIsShownAndNotSent()
     QVERIFY(client);
     auto* pending = client->find<QLabel>(QStringLiteral("pendingLabel"));
     QTRY_VERIFY_WITH_TIMEOUT(pending->text().contains(QStringLiteral("another server")), 10'000);
-    QCOMPARE(client->session->engine()->pendingCount(), 0);
-    QVERIFY(client->session->engine()->submission(id)->attempts.isEmpty());
-    QCOMPARE(client->session->engine()->submission(id)->state, core::SubmissionState::Pending);
+    QCOMPARE(client->session->pendingCount(), 0);
+    QVERIFY(client->session->submission(id)->attempts.isEmpty());
+    QCOMPARE(client->session->submission(id)->state, core::SubmissionState::Pending);
 }
 
 void MainWindowTest::aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiveTables()
@@ -332,13 +399,14 @@ void MainWindowTest::aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiv
     QVERIFY(applied.wait(10'000)); // the server has the mode before the order goes out
     auto* strategy = client->find<QComboBox>(QStringLiteral("keyStrategyCombo"));
     strategy->setCurrentIndex(strategy->findData(static_cast<int>(core::KeyStrategy::PerClick)));
-    QCOMPARE(client->session->engine()->keyStrategy(), core::KeyStrategy::PerClick);
+    QTRY_COMPARE_WITH_TIMEOUT(client->session->onEngineThread([&] { return client->session->engine()->keyStrategy(); }),
+                              core::KeyStrategy::PerClick, 5000);
     auto* dock = client->window->serverTablesDock();
     chooseNetworkMode(*client, QStringLiteral("drop-response"));
     passAfterTheFirstAttempt(*client);
     addToCart(*client, QStringLiteral("kniha"), 1);
     QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(client->session->engine()->pendingCount() == 0, 20'000);
+    QTRY_VERIFY_WITH_TIMEOUT(client->session->pendingCount() == 0, 20'000);
     // The mistake made visible: one cart, two orders, two keys in the server's own tables.
     QTRY_COMPARE_WITH_TIMEOUT(dock->ordersModel()->rowCount(), 2, 10'000);
     QCOMPARE(dock->keysModel()->rowCount(), 2);
@@ -424,7 +492,7 @@ void MainWindowTest::aDeclinedCardIsShownAndTheSameCartIsPaidAgain()
     // The same cart paid again (another card, say): the declined order let go of the cart, so it is the same cart
     // id under a new key, and it is paid.
     QVERIFY(pay->isChecked());
-    QSignalSpy settled(client->session->engine(), &core::SubmissionEngine::settled);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
     QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
     QVERIFY(settled.wait(20'000));
     const auto paid = settled.first().first().value<core::Submission>();
@@ -448,19 +516,22 @@ void MainWindowTest::orderingAgainACartTheServerPlacedIsShownAsPlacedNotRejected
     chooseNetworkMode(*client, QStringLiteral("drop-response"));
     addToCart(*client, QStringLiteral("kniha"), 1);
     QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
-    auto* engine = client->session->engine();
-    QTRY_VERIFY_WITH_TIMEOUT(client->session->conditioner()->counters().responsesDropped >= 1, 20'000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        conditionerOf(*client, [](const core::NetworkConditioner& c) { return c.counters().responsesDropped; }) >= 1,
+        20'000);
     QTest::mouseClick(client->find<QPushButton>(QStringLiteral("abandonButton")), Qt::LeftButton);
     QAbstractButton* confirm = nullptr;
     QTRY_VERIFY_WITH_TIMEOUT(
         (confirm = client->window->findChild<QAbstractButton*>(QStringLiteral("confirmAbandonButton"))) != nullptr,
         5000);
+    QSignalSpy abandoned(client->session.get(), &core::ClientSession::settled);
     QTest::mouseClick(confirm, Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(engine->pendingCount() == 0 && engine->inFlightCount() == 0, 20'000);
+    QTRY_VERIFY_WITH_TIMEOUT(abandoned.size() == 1 && nothingPendingOrInFlight(*client), 20'000);
+    QCOMPARE(abandoned.first().first().value<core::Submission>().state, core::SubmissionState::Abandoned);
     QCOMPARE(client->find<QTableWidget>(QStringLiteral("cartTable"))->rowCount(), 1);
 
     chooseNetworkMode(*client, QStringLiteral("pass"));
-    QSignalSpy settled(engine, &core::SubmissionEngine::settled);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
     QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
     QVERIFY(settled.wait(20'000));
     const auto outcome = settled.last().first().value<core::Submission>();

@@ -151,7 +151,7 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     // and froze the window for seconds.
     m_ordersTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     setConditionerMode(QStringLiteral("pass"));
-    setPendingCount(0);
+    setPendingCounts(0, 0);
     resize(1400, 900);
 
     connect(m_addButton, &QPushButton::clicked, this, &MainWindow::addToCart);
@@ -170,7 +170,11 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
         PresentationZoom::setStyleSheetKeepingZoom(m_serverLabel,
                                                    QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
     });
+    // The engine may run on the session's worker thread: its signals arrive queued, carrying copies, and the window
+    // asks it nothing synchronously (no outbox read or write on this thread).
     connect(session->engine(), &core::SubmissionEngine::submissionChanged, this, &MainWindow::showSubmission);
+    connect(session->engine(), &core::SubmissionEngine::pendingCountsChanged, this, &MainWindow::setPendingCounts);
+    connect(session->engine(), &core::SubmissionEngine::submitRefused, this, &MainWindow::showRefusal);
     connect(session->engine(), &core::SubmissionEngine::storageFailed, this,
             [this](const QString& reason) { statusBar()->showMessage(reason, 10'000); });
     connect(m_monitor, &core::ServerMonitor::productsReceived, this, &MainWindow::showProducts);
@@ -321,8 +325,7 @@ void MainWindow::onServerReady()
     if (!m_resumed) {
         // What a crashed run left pending goes on with its keys; the timeline picks it up as it reports.
         m_resumed = true;
-        m_session->engine()->resumePending();
-        setPendingCount(m_session->engine()->pendingCount());
+        m_session->resumePending(); // the counts follow from the engine
     }
 }
 
@@ -424,20 +427,23 @@ void MainWindow::placeOrder()
         // How to pay is part of the request, so it is fixed with the cart's bytes when the cart is first sent.
         m_cart.setPaymentMethod(m_payByCardCheck->isChecked() ? QStringLiteral("card") : QString());
     }
-    // A click while the cart is pending re-sends the same submission with its key at once (the engine decides).
-    const core::SubmitResult result = m_session->engine()->trySubmit(m_cart);
-    if (result.id == 0) {
-        // Pending for another server, or with other lines: nothing was sent; say why.
-        m_resultLabel->setText(tr("Not sent: %1").arg(result.message));
-        m_resultLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; }"));
+    // A click while the cart is pending re-sends the same submission with its key at once (the engine decides). The
+    // engine answers with submissionChanged for this cart (which makes it the current one) or submitRefused.
+    m_session->submit(m_cart);
+}
+
+void MainWindow::showRefusal(const QString& cartId, const QString& message)
+{
+    if (cartId != m_cart.cartId()) {
         return;
     }
-    m_currentId = result.id;
+    // Pending for another server, or with other lines: nothing was sent; say why.
+    m_resultLabel->setText(tr("Not sent: %1").arg(message));
+    m_resultLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; }"));
 }
 
 void MainWindow::showSubmission(const core::Submission& submission)
 {
-    setPendingCount(m_session->engine()->pendingCount());
     const bool ofThisCart = submission.cartId == m_cart.cartId();
     if (submission.id != m_currentId && !ofThisCart) {
         // Another submission (resumed from an earlier run, or an earlier cart still retrying): the orders change
@@ -507,10 +513,9 @@ void MainWindow::showSubmission(const core::Submission& submission)
     }
 }
 
-void MainWindow::setPendingCount(int count)
+void MainWindow::setPendingCounts(int count, int elsewhere)
 {
     // Submissions bound to another server (or API key) stay in the outbox untouched: shown, never sent from here.
-    const int elsewhere = m_session->engine()->pendingElsewhereCount();
     m_pendingLabel->setText(
         elsewhere > 0
             ? tr("Pending submissions: %1 (and %2 for another server, not sent from here)").arg(count).arg(elsewhere)

@@ -52,7 +52,8 @@ public Q_SLOTS:
     // Shows the current submission as the engine reports it (new attempt, result, next delay). A pending
     // submission freezes the cart; a placed one starts a new cart. Other submissions only update the counts.
     void showSubmission(const onceorder::core::Submission& submission);
-    void setPendingCount(int count);
+    // Pending here, and pending for another server (or API key): as the engine counts them.
+    void setPendingCounts(int count, int elsewhere);
     void setConditionerMode(const QString& mode);
 
 private:
@@ -68,6 +69,7 @@ private:
     void addToCart();
     void removeSelectedLine();
     void placeOrder();
+    void showRefusal(const QString& cartId, const QString& message);
     void showCart();
     void setCartEditable(bool editable);
     QString productName(const QString& id) const;

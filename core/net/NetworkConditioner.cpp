@@ -18,6 +18,7 @@ HttpFrame NetworkConditioner::frame(const QByteArray& data, HttpMessageKind kind
 
 NetworkConditioner::NetworkConditioner(QObject* parent)
     : QObject(parent)
+    , m_server(this) // a child, so it moves to another thread with the conditioner
     , m_ownRandom(std::make_unique<SystemRandom>())
     , m_random(m_ownRandom.get())
 {
@@ -52,6 +53,14 @@ QUrl NetworkConditioner::url() const
     url.setHost(QStringLiteral("127.0.0.1"));
     url.setPort(m_port);
     return url;
+}
+
+void NetworkConditioner::configure(ConditionerMode mode, int delayMs, double probability)
+{
+    setDelayMs(delayMs);
+    setDropProbability(probability);
+    setMode(mode);
+    Q_EMIT configured(modeName(m_mode));
 }
 
 void NetworkConditioner::setUpstream(const QUrl& upstream)

@@ -93,6 +93,10 @@ public:
     // Not owned; nullptr restores the owned SystemRandom. Flaky draws one number per request.
     void setRandomSource(RandomSource* random);
 
+    // The three above at once, then configured() with the mode it is in (leaving Offline can fail). A caller on
+    // another thread (the window, when the session runs the conditioner on its worker) invokes this queued.
+    void configure(ConditionerMode mode, int delayMs, double probability);
+
     const ConditionerCounters& counters() const { return m_counters; }
     void resetCounters();
 
@@ -104,6 +108,7 @@ public:
 Q_SIGNALS:
     void acted(onceorder::core::ConditionerAction action, const QString& description);
     void countersChanged();
+    void configured(const QString& modeName);
 
 private:
     friend class ConditionerLink; // a link asks decide(), counts and records through its conditioner

@@ -22,6 +22,10 @@ DebugControls::DebugControls(ServerApi* api, BundledServer* bundled, NetworkCond
     , m_bundled(bundled)
     , m_conditioner(conditioner)
 {
+    if (m_conditioner) {
+        // Queued when the conditioner runs on the session's worker thread, direct otherwise.
+        connect(m_conditioner, &NetworkConditioner::configured, this, &DebugControls::networkModeChanged);
+    }
 }
 
 QByteArray DebugControls::faultBody(const FaultRequest& request)
@@ -100,11 +104,14 @@ void DebugControls::setNetworkMode(const QString& mode, int delayMs, double prob
     if (!m_conditioner || !parsed) {
         return;
     }
-    m_conditioner->setDelayMs(delayMs);
-    m_conditioner->setDropProbability(probability);
-    m_conditioner->setMode(*parsed);
-    // The mode it is now, not the one asked for: leaving offline can fail, and then it stays offline.
-    Q_EMIT networkModeChanged(NetworkConditioner::modeName(m_conditioner->mode()));
+    // On the conditioner's thread (AutoConnection: at once when it is ours). networkModeChanged() follows from its
+    // configured(), with the mode it is in then, not the one asked for: leaving offline can fail.
+    QMetaObject::invokeMethod(
+        m_conditioner,
+        [conditioner = m_conditioner, mode = *parsed, delayMs, probability] {
+            conditioner->configure(mode, delayMs, probability);
+        },
+        Qt::AutoConnection);
 }
 
 void DebugControls::armCrashAfterSend(bool armed)

@@ -16,6 +16,9 @@ ClientSession::ClientSession(ClientOptions options, EngineConfig engineConfig, Q
     , m_orderApi(new ServerApi(m_options.server, m_options.apiKey, this))
     , m_engine(new SubmissionEngine(*m_outbox, m_orderApi, target(), m_clock, m_random, engineConfig, this))
 {
+    // Queued once the engine has its own thread (the receiver decides): emitted here on the session's thread.
+    connect(m_engine, &SubmissionEngine::submissionChanged, this, &ClientSession::submissionChanged);
+    connect(m_engine, &SubmissionEngine::settled, this, &ClientSession::settled);
     if (usesBundledServer()) {
         m_bundled = new BundledServer(this);
         connect(m_bundled, &BundledServer::ready, this, [this](const QUrl& url) {
@@ -30,8 +33,101 @@ ClientSession::~ClientSession()
 {
     // The engine uses the outbox, which as a member would die before the children: delete it first. Replies
     // aborted afterwards find no engine and leave their attempts in flight for the next run to settle.
+    if (m_worker) {
+        // Objects with timers and sockets are deleted on their own thread, then the thread ends.
+        QMetaObject::invokeMethod(
+            m_workerContext,
+            [this] {
+                delete m_engine;
+                delete m_orderApi;
+                delete m_conditioner;
+            },
+            Qt::BlockingQueuedConnection);
+        m_engine = nullptr;
+        m_orderApi = nullptr;
+        m_conditioner = nullptr;
+        m_worker->quit();
+        m_worker->wait();
+        delete m_workerContext; // a plain QObject: deleting it after its thread ended is fine
+        m_workerContext = nullptr;
+        delete m_worker;
+        m_worker = nullptr;
+        return;
+    }
     delete m_engine;
     m_engine = nullptr;
+}
+
+void ClientSession::useWorkerThread()
+{
+    if (m_worker) {
+        return;
+    }
+    m_worker = new QThread;
+    m_worker->setObjectName(QStringLiteral("onceorder-engine"));
+    m_workerContext = new QObject;
+    // Without parents (a QObject moves with its children only, and a child cannot live on another thread than its
+    // parent): the session deletes them on the worker when it goes.
+    for (QObject* object : std::initializer_list<QObject*> {m_workerContext, m_engine, m_orderApi, m_conditioner}) {
+        if (object) {
+            object->setParent(nullptr);
+            object->moveToThread(m_worker);
+        }
+    }
+    m_worker->start();
+}
+
+void ClientSession::submit(const Cart& cart)
+{
+    QMetaObject::invokeMethod(
+        m_engine, [engine = m_engine, cart] { engine->trySubmit(cart); }, Qt::AutoConnection);
+}
+
+void ClientSession::resumePending()
+{
+    QMetaObject::invokeMethod(
+        m_engine, [engine = m_engine] { engine->resumePending(); }, Qt::AutoConnection);
+}
+
+void ClientSession::setOffline(bool offline)
+{
+    QMetaObject::invokeMethod(
+        m_engine, [engine = m_engine, offline] { engine->setOffline(offline); }, Qt::AutoConnection);
+}
+
+const Outbox& ClientSession::reader() const
+{
+    if (!m_reader) {
+        m_reader = std::make_unique<Outbox>(m_options.stateDir);
+    }
+    return *m_reader;
+}
+
+int ClientSession::pendingCount() const
+{
+    try {
+        return reader().pendingCount(target(), m_options.apiKey);
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+int ClientSession::pendingElsewhereCount() const
+{
+    try {
+        return reader().pendingElsewhereCount(target(), m_options.apiKey);
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+std::optional<Submission> ClientSession::submission(qint64 id) const
+{
+    try {
+        return reader().find(id);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
 }
 
 QString ClientSession::target() const
@@ -41,6 +137,7 @@ QString ClientSession::target() const
 
 void ClientSession::enableConditioner()
 {
+    Q_ASSERT(!m_worker); // it moves to the worker with the engine
     if (!m_conditioner && (usesBundledServer() || m_options.server.scheme() == u"http")) {
         m_conditioner = new NetworkConditioner(this);
     }
@@ -49,6 +146,18 @@ void ClientSession::enableConditioner()
 void ClientSession::connectTo(const QUrl& serverUrl)
 {
     m_api->setBaseUrl(serverUrl);
+    if (!m_worker) {
+        routeOrders(serverUrl);
+        return;
+    }
+    // The relay listens, and the engine's API learns where to send, on their own thread; anything the window asks
+    // of the engine after serverReady() is queued behind this.
+    QMetaObject::invokeMethod(
+        m_workerContext, [this, serverUrl] { routeOrders(serverUrl); }, Qt::QueuedConnection);
+}
+
+void ClientSession::routeOrders(const QUrl& serverUrl)
+{
     if (!m_conditioner) {
         m_orderApi->setBaseUrl(serverUrl);
         return;
@@ -90,7 +199,7 @@ void ClientSession::watchReachability()
     }
     auto* info = QNetworkInformation::instance();
     auto apply = [this](QNetworkInformation::Reachability reachability) {
-        m_engine->setOffline(reachability == QNetworkInformation::Reachability::Disconnected);
+        setOffline(reachability == QNetworkInformation::Reachability::Disconnected);
     };
     connect(info, &QNetworkInformation::reachabilityChanged, this, apply);
     apply(info->reachability());

@@ -3,6 +3,7 @@
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
+#include <sqlite3.h>
 
 #include <QDir>
 #include <QUuid>
@@ -107,6 +108,17 @@ bool processIsAlive(qint64 pid)
 
 } // namespace
 
+namespace {
+
+// sqlite3_commit_hook's callback: tells the observer, and lets the commit go ahead (0).
+int notifyCommit(void* observer)
+{
+    (*static_cast<std::function<void()>*>(observer))();
+    return 0;
+}
+
+} // namespace
+
 Outbox::Outbox(const QString& stateDir)
     : m_path(QDir(stateDir).filePath(QStringLiteral("client.db")))
     , m_owner(QStringLiteral("%1/%2").arg(::getpid()).arg(QUuid::createUuid().toString(QUuid::WithoutBraces)))
@@ -132,6 +144,12 @@ Outbox::~Outbox()
     } catch (const SQLite::Exception&) {
         // The leases then end with this process: the others see it is gone.
     }
+}
+
+void Outbox::setCommitObserver(std::function<void()> observer)
+{
+    m_commitObserver = std::move(observer);
+    sqlite3_commit_hook(m_db->getHandle(), m_commitObserver ? &notifyCommit : nullptr, &m_commitObserver);
 }
 
 std::unique_ptr<SQLite::Transaction> Outbox::batch()

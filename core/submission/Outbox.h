@@ -15,6 +15,7 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -98,6 +99,10 @@ public:
     // commit() is called on it.
     std::unique_ptr<SQLite::Transaction> batch();
 
+    // Called on the committing thread just before each commit of this connection (an explicit transaction or a
+    // single write): for a test that asserts where the outbox's durable writes run. Empty: none.
+    void setCommitObserver(std::function<void()> observer);
+
     QString path() const { return m_path; }
     // This process's lease name.
     const QString& owner() const { return m_owner; }
@@ -112,6 +117,7 @@ private:
     QString m_path;
     QString m_owner;
     std::unique_ptr<SQLite::Database> m_db;
+    std::function<void()> m_commitObserver;
 };
 
 } // namespace onceorder::core

@@ -59,10 +59,30 @@ SubmissionEngine::SubmissionEngine(Outbox& outbox, ServerApi* api, QString targe
     , m_policy(config.policy)
     , m_budget(SteadyClock::instance(), config.budget)
     , m_budgetTimer(new QTimer(this))
+    , m_countTimer(new QTimer(this))
 {
     m_budgetTimer->setSingleShot(true);
     m_budgetTimer->setTimerType(Qt::PreciseTimer);
     connect(m_budgetTimer, &QTimer::timeout, this, &SubmissionEngine::admitFromBudget);
+    m_countTimer->setSingleShot(true);
+    m_countTimer->setInterval(0);
+    connect(m_countTimer, &QTimer::timeout, this, &SubmissionEngine::countPending);
+    connect(this, &SubmissionEngine::submissionChanged, m_countTimer, [this] {
+        if (!m_countTimer->isActive()) {
+            m_countTimer->start();
+        }
+    });
+}
+
+void SubmissionEngine::countPending()
+{
+    const int pending = pendingCount();
+    const int elsewhere = pendingElsewhereCount();
+    if (pending != m_countedPending || elsewhere != m_countedElsewhere) {
+        m_countedPending = pending;
+        m_countedElsewhere = elsewhere;
+        Q_EMIT pendingCountsChanged(pending, elsewhere);
+    }
 }
 
 void SubmissionEngine::guarded(qint64 id, const std::function<void()>& step)
@@ -109,6 +129,7 @@ SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
                 result.message = tr("cart %1 is still pending for %2 with the key that server knows; finish it there "
                                     "(resume with that server) before ordering it here")
                                      .arg(existing->cartId, existing->target.toString());
+                Q_EMIT submitRefused(cart.cartId(), result.message);
                 return result;
             }
             if (existing->body != submission.body || existing->path != submission.path) {
@@ -116,6 +137,7 @@ SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
                 result.message = tr("cart %1 is still pending with other lines; its key stands for those, so it is "
                                     "not changed: wait for it to settle, or order the new lines as a new cart")
                                      .arg(existing->cartId);
+                Q_EMIT submitRefused(cart.cartId(), result.message);
                 return result;
             }
             // Clicking Order again: the same submission, the same key, sent again at once.
@@ -133,6 +155,7 @@ SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
         result.refusal = SubmitResult::Refusal::Storage;
         result.message = tr("the client's state database failed: %1").arg(QString::fromUtf8(error.what()));
         Q_EMIT storageFailed(result.message);
+        Q_EMIT submitRefused(cart.cartId(), result.message);
     }
     return result;
 }
@@ -154,6 +177,7 @@ std::optional<QList<qint64>> SubmissionEngine::resumePending()
             Q_EMIT submissionChanged(submission);
         }
     });
+    m_countTimer->start(); // also when nothing here is pending: the counts include the other servers' carts
     return resumed;
 }
 

@@ -1,6 +1,11 @@
 // SubmissionEngine: turns carts into submissions and drives each to a final state. Persists first, sends the
 // same key and bytes on every attempt, asks RetryPolicy when to try again, spends the shared RetryBudget, and
 // resumes what a crashed run left pending. Emits typed signals; the window and the CLI only listen.
+//
+// It works on whichever thread it lives on, with its Outbox connection, its timers and its ServerApi on that same
+// thread: the CLI and the tests drive it on theirs, the window's session runs it on a worker thread
+// (ClientSession::useWorkerThread) so the outbox's synchronous commits never stall the window. Its signals carry
+// Submission values (copies), so a listener on another thread needs nothing else from it.
 #pragma once
 
 #include "net/ServerApi.h"
@@ -89,6 +94,11 @@ Q_SIGNALS:
     void settled(const onceorder::core::Submission& submission);
     // The outbox failed (e.g. locked for longer than its busy timeout); the step is tried again later.
     void storageFailed(const QString& reason);
+    // trySubmit() refused a cart (its SubmitResult says the same): for a caller that submitted through a queue.
+    void submitRefused(const QString& cartId, const QString& message);
+    // pendingCount() and pendingElsewhereCount() after a burst of changes (read once per turn of the event loop on
+    // the engine's thread, emitted when they differ from the last ones emitted).
+    void pendingCountsChanged(int pending, int elsewhere);
 
 private:
     enum class Send
@@ -124,6 +134,7 @@ private:
     // Runs one step of the engine; a storage error never leaves it (nor reaches the event loop): it is reported
     // and the submission's next step is scheduled again.
     void guarded(qint64 id, const std::function<void()>& step);
+    void countPending();
 
     Outbox& m_outbox;
     QPointer<ServerApi> m_api;
@@ -135,6 +146,9 @@ private:
     RetryBudget m_budget;
     QHash<qint64, QTimer*> m_timers;
     QTimer* m_budgetTimer;
+    QTimer* m_countTimer; // coalesces the counts after submissionChanged
+    int m_countedPending = -1;
+    int m_countedElsewhere = -1;
     QHash<qint64, int> m_inFlight;
     QHash<qint64, int> m_readBackTries; // read-backs before a first send that got no answer, per submission
     QSet<qint64> m_readBackDone; // the server held no order for their cart: their first POST may go

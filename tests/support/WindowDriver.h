@@ -49,6 +49,7 @@ inline std::unique_ptr<Client> startClient(bool withConditioner = false, const Q
     if (withConditioner) {
         client->session->enableConditioner();
     }
+    client->session->useWorkerThread(); // as app/main.cpp
     client->window = std::make_unique<onceorder::ui::MainWindow>(client->session.get());
     client->window->show();
     QSignalSpy ready(client->session.get(), &onceorder::core::ClientSession::serverReady);
@@ -72,6 +73,27 @@ inline void addToCart(const Client& client, const QString& product, int quantity
 }
 
 // Picks a network mode in the debug panel's real combo box, as a teacher would.
+// Nothing pending in the outbox (read on the session's own connection) and no attempt in flight in the engine (asked on
+// its thread). Then what the engine emitted before it answered is queued to this thread: the window hears it now.
+inline bool nothingPendingOrInFlight(const Client& client)
+{
+    auto* engine = client.session->engine();
+    if (client.session->pendingCount() != 0 ||
+        client.session->onEngineThread([engine] { return engine->inFlightCount(); }) != 0) {
+        return false;
+    }
+    QCoreApplication::sendPostedEvents();
+    return true;
+}
+
+// Reads something of the session's conditioner on its thread.
+template<typename F>
+auto conditionerOf(const Client& client, F read)
+{
+    auto* conditioner = client.session->conditioner();
+    return client.session->onEngineThread([conditioner, read] { return read(*conditioner); });
+}
+
 inline void chooseNetworkMode(const Client& client, const QString& mode)
 {
     auto* combo = client.find<QComboBox>(QStringLiteral("networkModeCombo"));
@@ -81,8 +103,8 @@ inline void chooseNetworkMode(const Client& client, const QString& mode)
 // Back to "pass" as soon as the first attempt of the current submission has ended.
 inline void passAfterTheFirstAttempt(const Client& client)
 {
-    QObject::connect(client.session->engine(), &onceorder::core::SubmissionEngine::submissionChanged,
-                     client.window.get(), [&client](const onceorder::core::Submission& s) {
+    QObject::connect(client.session.get(), &onceorder::core::ClientSession::submissionChanged, client.window.get(),
+                     [&client](const onceorder::core::Submission& s) {
                          if (!s.attempts.isEmpty() && s.attempts.first().endedMs > 0) {
                              chooseNetworkMode(client, QStringLiteral("pass"));
                          }
@@ -111,7 +133,7 @@ inline void orderAndPay(const Client& client, const QString& product, int quanti
     addToCart(client, product, quantity);
     auto* order = client.find<QPushButton>(QStringLiteral("orderButton"));
     QCOMPARE(order->text(), QStringLiteral("Order and pay"));
-    QSignalSpy settled(client.session->engine(), &onceorder::core::SubmissionEngine::settled);
+    QSignalSpy settled(client.session.get(), &onceorder::core::ClientSession::settled);
     QTest::mouseClick(order, Qt::LeftButton);
     QVERIFY(settled.wait(30'000));
     if (outcome) {
@@ -123,8 +145,7 @@ inline void orderAndPay(const Client& client, const QString& product, int quanti
 // live dock's snapshot, which may predate a late duplicate) for its tables.
 inline std::optional<onceorder::core::ServerState> settledServerState(const Client& client)
 {
-    auto* engine = client.session->engine();
-    if (!QTest::qWaitFor([&] { return engine->inFlightCount() == 0 && engine->pendingCount() == 0; }, 30'000)) {
+    if (!QTest::qWaitFor([&] { return nothingPendingOrInFlight(client); }, 30'000)) {
         return std::nullopt;
     }
     std::optional<onceorder::core::HttpReply> answer;
