@@ -48,11 +48,13 @@ std::string isoTime(std::int64_t ms)
     return std::string(text, 24);
 }
 
-OrderService::OrderService(Store& store, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl)
+OrderService::OrderService(Store& store, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
+                           GroupCommitter* committer)
     : m_store(store)
     , m_faults(faults)
     , m_clock(clock)
     , m_keyTtl(keyTtl)
+    , m_committer(committer)
 {
 }
 
@@ -75,40 +77,56 @@ OrderResponse OrderService::placeOrder(const Client& client, const std::string& 
     }
     const KeyClaim key = orderSteps::claim(keyScope(client), idemKey, command, m_clock.nowMs(), m_keyTtl);
     try {
-        auto db = m_store.lease();
-        // 0. A retry of a finished request needs no writer: a completed key row never changes until it expires.
-        if (auto answer = storedAnswer(db, key); answer && answer->outcome != "in-progress") {
-            return *answer;
-        }
-        if (m_faults.modes().checkThenInsert) { // the teaching mode that gets step 1 wrong
-            return placeOrderCheckThenInsert(db, client, key, command, fault);
-        }
-        WriteTransaction tx(m_store, db);
-
-        // 1. The key is the first write. The primary key (client_id, idem_key) decides who was first.
-        if (!claimKey(db, key)) {
-            if (auto answer = storedAnswer(db, key)) {
+        {
+            auto db = m_store.lease();
+            // 0. A retry of a finished request needs no writer: a completed key row never changes until it expires.
+            if (auto answer = storedAnswer(db, key); answer && answer->outcome != "in-progress") {
                 return *answer;
             }
-            throw TransientFailure("the idempotency key row vanished between insert and read");
-        }
-        orderSteps::delayForFault(fault);
-
-        // 2. The order itself: lines, stock. A definitive business refusal is an answer too.
-        OrderResponse response = createOrder(db, client, key, command, fault);
-
-        // 3. The response, stored in the same transaction as the order it describes.
-        storeResponse(db, key, response);
-
-        orderSteps::crashAt(fault, FaultKind::CrashBeforeCommit);
-        tx.commit();
-        orderSteps::crashAt(fault, FaultKind::CrashAfterCommit);
+            if (m_faults.modes().checkThenInsert) { // the teaching mode that gets step 1 wrong
+                return placeOrderCheckThenInsert(db, client, key, command, fault);
+            }
+            // A delay fault holds the writer lock for its own transaction, as it always did: it stays out of a batch
+            // (it would hold up everyone in it, and the key row it holds would not be "in progress" to anyone).
+            if (!m_committer || fault.kind == FaultKind::Delay) {
+                WriteTransaction tx(m_store, db);
+                OrderResponse response = writeOrder(db, client, key, command, fault);
+                tx.commit();
+                orderSteps::crashAt(fault, FaultKind::CrashAfterCommit);
+                return response;
+            }
+        } // the connection goes back: the committer writes on a connection of its own
+        OrderResponse response;
+        m_committer->run([&](Store::Lease& db) { response = writeOrder(db, client, key, command, fault); },
+                         [&fault] { orderSteps::crashAt(fault, FaultKind::CrashAfterCommit); });
         return response;
     } catch (const TransientFailure& failure) {
         return orderSteps::transientFailure(failure.what());
     } catch (const SQLite::Exception& error) {
         return orderSteps::transientFailure(databaseFailure(error));
     }
+}
+
+OrderResponse OrderService::writeOrder(Store::Lease& db, const Client& client, const KeyClaim& key,
+                                       const OrderCommand& command, const ArmedFault& fault)
+{
+    // 1. The key is the first write. The primary key (client_id, idem_key) decides who was first.
+    if (!claimKey(db, key)) {
+        if (auto answer = storedAnswer(db, key)) {
+            return *answer;
+        }
+        throw TransientFailure("the idempotency key row vanished between insert and read");
+    }
+    orderSteps::delayForFault(fault);
+
+    // 2. The order itself: lines, stock. A definitive business refusal is an answer too.
+    OrderResponse response = createOrder(db, client, key, command, fault);
+
+    // 3. The response, stored in the same transaction as the order it describes.
+    storeResponse(db, key, response);
+
+    orderSteps::crashAt(fault, FaultKind::CrashBeforeCommit);
+    return response;
 }
 
 bool OrderService::claimKey(Store::Lease& db, const KeyClaim& key)
