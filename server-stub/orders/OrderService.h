@@ -17,6 +17,8 @@
 #include "teaching/Faults.h"
 
 #include <chrono>
+#include <exception>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -30,11 +32,21 @@ public:
                  GroupCommitter* committer = nullptr);
 
     OrderResponse placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command);
+    // The same, answering through `answered`, called once: on this thread when no batch is needed (a replay, a
+    // refusal by fault, the unbatched path), else on the committer thread after the batch's COMMIT. Never throws:
+    // what would have been thrown is answered (503 for a transient failure, 500 otherwise).
+    using Answer = std::function<void(OrderResponse)>;
+    void placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,
+                         Answer answered);
 
     // SHA-256 over method, path and the canonical command: equal for a retry, different for another payload.
     static std::string fingerprint(const OrderCommand& command);
 
 private:
+    struct Request;
+    // Everything before the batch: step 0, the teaching mode, the unbatched path. Nothing: write in a batch.
+    std::optional<OrderResponse> answerWithoutBatch(Request& request);
+    static OrderResponse failureResponse(const std::exception_ptr& error);
     OrderResponse placeOrderCheckThenInsert(Store::Lease& db, const Client& client, const KeyClaim& key,
                                             const OrderCommand& command, const ArmedFault& fault);
     // Steps 1-3 inside a transaction (or a batch's savepoint) that is open on `db`; dies at crash-before-commit.

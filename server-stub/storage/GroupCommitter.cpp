@@ -41,18 +41,35 @@ GroupCommitter::~GroupCommitter()
     m_thread.join();
 }
 
-void GroupCommitter::run(const std::function<void(Store::Lease&)>& job, const std::function<void()>& afterCommit)
+void GroupCommitter::submit(Job job, std::function<void()> afterCommit, Completion completed)
 {
-    Pending pending {&job, afterCommit ? &afterCommit : nullptr, nullptr, false};
+    auto pending =
+        std::make_unique<Pending>(Pending {std::move(job), std::move(afterCommit), std::move(completed), nullptr});
     {
-        std::unique_lock lock(m_lock);
-        m_queue.push_back(&pending);
-        m_queued.notify_one();
-        m_queueGrew.notify_all();
-        m_committed.wait(lock, [&pending] { return pending.done; });
+        std::lock_guard lock(m_lock);
+        m_queue.push_back(std::move(pending));
     }
-    if (pending.error) {
-        std::rethrow_exception(pending.error);
+    m_queued.notify_one();
+    m_queueGrew.notify_all();
+}
+
+void GroupCommitter::run(Job job, std::function<void()> afterCommit)
+{
+    std::mutex lock;
+    std::condition_variable committed;
+    bool done = false;
+    std::exception_ptr error;
+    submit(std::move(job), std::move(afterCommit), [&](std::exception_ptr failure) {
+        // Notified under the lock: once it is released, this frame may be gone.
+        std::lock_guard guard(lock);
+        error = failure;
+        done = true;
+        committed.notify_one();
+    });
+    std::unique_lock wait(lock);
+    committed.wait(wait, [&done] { return done; });
+    if (error) {
+        std::rethrow_exception(error);
     }
 }
 
@@ -91,7 +108,7 @@ std::uint64_t GroupCommitter::jobs() const
 
 void GroupCommitter::loop()
 {
-    std::vector<Pending*> batch;
+    Batch batch;
     while (true) {
         {
             std::unique_lock lock(m_lock);
@@ -106,19 +123,21 @@ void GroupCommitter::loop()
             std::lock_guard lock(m_lock);
             ++m_batches;
             m_jobs += batch.size();
-            for (Pending* pending : batch) {
-                pending->done = true;
+        }
+        for (const auto& pending : batch) {
+            try {
+                pending->completed(pending->error);
+            } catch (...) { // NOLINT(bugprone-empty-catch): a completion must not throw; the committer goes on
             }
         }
-        m_committed.notify_all();
         batch.clear();
     }
 }
 
-void GroupCommitter::commitBatch(const std::vector<Pending*>& batch)
+void GroupCommitter::commitBatch(const Batch& batch)
 {
     auto failAll = [&batch](std::exception_ptr error) {
-        for (Pending* pending : batch) {
+        for (const auto& pending : batch) {
             pending->error = error;
         }
     };
@@ -132,10 +151,10 @@ void GroupCommitter::commitBatch(const std::vector<Pending*>& batch)
         std::lock_guard writer(m_store.writerLock());
         execCached(db, "BEGIN IMMEDIATE");
         try {
-            for (Pending* pending : batch) {
+            for (const auto& pending : batch) {
                 execCached(db, "SAVEPOINT batch_job");
                 try {
-                    (*pending->job)(db);
+                    pending->job(db);
                     execCached(db, "RELEASE batch_job");
                 } catch (...) {
                     pending->error = std::current_exception();
@@ -166,9 +185,9 @@ void GroupCommitter::commitBatch(const std::vector<Pending*>& batch)
         failAll(std::current_exception());
         return;
     }
-    for (Pending* pending : batch) {
+    for (const auto& pending : batch) {
         if (pending->afterCommit && !pending->error) {
-            (*pending->afterCommit)();
+            pending->afterCommit();
         }
     }
 }

@@ -10,7 +10,7 @@
 //     for each job:  SAVEPOINT job; run it; RELEASE job           (the job returned)
 //                                   ROLLBACK TO job; RELEASE job   (the job threw: its exception is its result)
 //     COMMIT                                                       (one fsync for the batch)
-//     each job's afterCommit, then wake every submitter             (nobody hears anything before the COMMIT)
+//     each job's afterCommit, then complete every job               (nobody hears anything before the COMMIT)
 //
 // What that keeps:
 // - Isolation: each job's effect is its own savepoint, so a job that throws (a transient failure, an SQL error)
@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -52,11 +53,17 @@ public:
     GroupCommitter(const GroupCommitter&) = delete;
     GroupCommitter& operator=(const GroupCommitter&) = delete;
 
-    // Runs `job` in the next batch, inside a savepoint on the batch's connection, and returns once the batch is
-    // committed. If the job threw, or the batch as a whole failed, rethrows that exception (the job's effect, and in
-    // the latter case the batch's, is rolled back). `afterCommit`, if any, runs on the committer after the COMMIT
-    // and before any submitter of the batch is woken.
-    void run(const std::function<void(Store::Lease&)>& job, const std::function<void()>& afterCommit = {});
+    using Job = std::function<void(Store::Lease&)>;
+    // The job's outcome, called once on the committer thread after the batch: nullptr if the job's effect is
+    // committed, else the exception it threw or the batch's failure (its effect, and in the latter case the whole
+    // batch's, rolled back). Keep it short and let nothing escape: the next batch waits for it.
+    using Completion = std::function<void(std::exception_ptr error)>;
+
+    // Queues `job` for the next batch and returns at once; `completed` says how it went, after the COMMIT.
+    // `afterCommit`, if any, runs on the committer after the COMMIT and before any job of the batch is completed.
+    void submit(Job job, std::function<void()> afterCommit, Completion completed);
+    // The same, blocking: returns once the batch is committed, or rethrows what `completed` would have been given.
+    void run(Job job, std::function<void()> afterCommit = {});
 
     // Test hook: from now on, a batch starts only once at least `jobs` are queued (0 or 1: as soon as one is).
     void gatherAtLeast(std::size_t jobs);
@@ -73,21 +80,21 @@ public:
 private:
     struct Pending
     {
-        const std::function<void(Store::Lease&)>* job;
-        const std::function<void()>* afterCommit;
+        Job job;
+        std::function<void()> afterCommit;
+        Completion completed;
         std::exception_ptr error;
-        bool done = false;
     };
+    using Batch = std::vector<std::unique_ptr<Pending>>;
 
     void loop();
-    void commitBatch(const std::vector<Pending*>& batch);
+    void commitBatch(const Batch& batch);
 
     Store& m_store;
     mutable std::mutex m_lock;
     std::condition_variable m_queued; // wakes the committer
-    std::condition_variable m_committed; // wakes the submitters
     mutable std::condition_variable m_queueGrew; // wakes waitUntilQueued
-    std::vector<Pending*> m_queue;
+    Batch m_queue;
     std::size_t m_gather = 1;
     std::function<void(std::size_t)> m_beforeCommit;
     std::uint64_t m_batches = 0;
