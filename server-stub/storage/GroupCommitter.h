@@ -2,8 +2,10 @@
 // which runs the work of everyone waiting inside one transaction and commits it with one fsync.
 //
 // At --synchronous full every COMMIT is an fsync of the WAL, and with one writer at a time the fsyncs are the
-// order path's ceiling (one fsync per order). Here a request worker submits a job (a closure writing on the
-// connection it is given) and blocks until the job's batch is durable. The committer loops:
+// order path's ceiling (one fsync per order). Here a request submits a job (a closure writing on the connection it
+// is given) with a completion, and is answered by that completion once the job's batch is durable (POST /orders
+// hands the completion on and frees its worker, so a batch is not limited by --threads; run() is the blocking
+// form). The committer loops:
 //
 //     take everything queued (no timer: what queued while the last batch committed is the next batch)
 //     lease a connection, take the store's writer lock, BEGIN IMMEDIATE
@@ -22,7 +24,7 @@
 //   job of the batch gets the error: nothing of it is stored and nobody was told otherwise.
 // - Crashes: a job may kill the process (the crash faults). Before COMMIT that loses the whole batch with nobody
 //   answered, exactly as a crash with one open transaction loses it; a job's afterCommit runs after COMMIT and
-//   before anyone is woken, so crash-after-commit keeps the whole batch and answers nobody.
+//   before any job is completed, so crash-after-commit keeps the whole batch and answers nobody.
 // - Other writers: the batch holds the store's writer lock for its transaction, the lock every WriteTransaction
 //   (checkout, webhooks, stock, the unbatched order path) takes, so they serialise with batches as with each other.
 //
