@@ -8,6 +8,7 @@
 #include "http/HttpServer.h"
 #include "orders/OrderQueries.h"
 #include "orders/OrderService.h"
+#include "storage/GroupCommitter.h"
 #include "storage/SqliteOrderStore.h"
 #include "storage/Store.h"
 #include "storage/postgres/PgOrderStore.h"
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 #include <thread>
 
 namespace onceorder::server {
@@ -29,6 +31,21 @@ constexpr int kReapBatch = 500;
 int ioThreads()
 {
     return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+}
+
+// Group commit for POST /orders unless ONCEORDER_GROUP_COMMIT=0 (one transaction per request, for side-by-side
+// benchmarks); ONCEORDER_GROUP_COMMIT_GATHER=N is the tests' hook that makes each batch wait for N requests.
+std::unique_ptr<GroupCommitter> groupCommitter(Store& store)
+{
+    const char* enabled = std::getenv("ONCEORDER_GROUP_COMMIT");
+    if (enabled && std::string_view(enabled) == "0") {
+        return nullptr;
+    }
+    auto committer = std::make_unique<GroupCommitter>(store);
+    if (const char* gather = std::getenv("ONCEORDER_GROUP_COMMIT_GATHER")) {
+        committer->gatherAtLeast(static_cast<std::size_t>(std::strtoul(gather, nullptr, 10)));
+    }
+    return committer;
 }
 
 // The secret the gateway signs webhooks with: ONCEORDER_WEBHOOK_SECRET, else the one made for this database.
@@ -90,7 +107,8 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
         m_orderStore = openPostgres(options, m_faults, clock);
     } else {
         m_store = std::make_unique<Store>(options.dbPath, options.synchronous, options.threads + 2);
-        m_orders = std::make_unique<OrderService>(*m_store, m_faults, clock, options.keyTtl);
+        m_committer = groupCommitter(*m_store);
+        m_orders = std::make_unique<OrderService>(*m_store, m_faults, clock, options.keyTtl, m_committer.get());
         m_queries = std::make_unique<OrderQueries>(*m_store);
         m_orderStore = std::make_unique<SqliteOrderStore>(*m_store, *m_orders, *m_queries);
         m_webhookSecret = webhookSecret(*m_store, options.dbPath);

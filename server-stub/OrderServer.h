@@ -15,6 +15,7 @@
 namespace onceorder::server {
 
 class Store;
+class GroupCommitter;
 class OrderStore;
 class OrderService;
 class CheckoutService;
@@ -57,6 +58,8 @@ private:
     // SQLite: the store, the three steps and the read side behind m_orderStore, and the multi-phase flow below.
     // PostgreSQL: m_orderStore alone; the rest stays empty (not available there yet).
     std::unique_ptr<Store> m_store;
+    // Group commit for POST /orders (storage/GroupCommitter.h); none with ONCEORDER_GROUP_COMMIT=0.
+    std::unique_ptr<GroupCommitter> m_committer;
     std::unique_ptr<OrderService> m_orders;
     std::unique_ptr<OrderQueries> m_queries;
     std::unique_ptr<OrderStore> m_orderStore;

@@ -4,6 +4,7 @@
 #include "support/Json.h"
 #include "support/Problems.h"
 
+#include <atomic>
 #include <charconv>
 #include <cstdio>
 
@@ -24,6 +25,18 @@ void runCaught(const Handler& handler, const HttpRequest& req, HttpResponse& res
         res = {};
         answer(res, problems::internalError("unknown error"), exchange);
         exchange.outcome = "internal-error";
+    }
+}
+
+// What an exception says, for the 500 problem.
+std::string describe(const std::exception_ptr& error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const std::exception& thrown) {
+        return thrown.what();
+    } catch (...) {
+        return "unknown error";
     }
 }
 
@@ -60,7 +73,7 @@ void HttpApi::registerRoutes()
         return blocking(debugGate(std::bind_front(handler, &m_debugRoutes)));
     };
 
-    add("POST", "/orders", "POST /orders", orders(&OrderRoutes::postOrder));
+    add("POST", "/orders", "POST /orders", handedOn(std::bind_front(&OrderRoutes::postOrder, &m_orderRoutes)));
     if (m_checkout) {
         add("POST", "/checkout", "POST /checkout", orders(&OrderRoutes::postCheckout));
         add("POST", "/webhooks/payments", "POST /webhooks/payments", orders(&OrderRoutes::postWebhook));
@@ -145,6 +158,29 @@ HttpApi::AsyncHandler HttpApi::blocking(Handler handler)
             call.started = std::chrono::steady_clock::now(); // the log's ms is the handler's own time
             runCaught(handler, call.request, call.response, call.exchange);
             done();
+        });
+    };
+}
+
+HttpApi::AsyncHandler HttpApi::handedOn(HandOnHandler handler)
+{
+    return [this, handler = std::move(handler)](Call& call, std::function<void()> done) {
+        m_workers.post([&call, &handler, done = std::move(done)] {
+            call.started = std::chrono::steady_clock::now();
+            auto handed = std::make_shared<std::atomic<bool>>(false);
+            try {
+                handler(call.request, call.response, call.exchange, [handed, done] {
+                    handed->store(true);
+                    done();
+                });
+            } catch (...) {
+                if (!handed->load()) {
+                    call.response = {};
+                    answer(call.response, problems::internalError(describe(std::current_exception())), call.exchange);
+                    call.exchange.outcome = "internal-error";
+                    done();
+                }
+            }
         });
     };
 }

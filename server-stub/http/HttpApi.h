@@ -72,6 +72,11 @@ private:
     void add(std::string method, const std::string& pattern, std::string name, AsyncHandler handler);
     // A blocking handler, run on a request worker with the catch-all around it.
     AsyncHandler blocking(Handler handler);
+    // A handler that starts on a request worker and answers by calling `done` once, from any thread, possibly after
+    // the worker has moved on (POST /orders waiting for a group commit). What it throws before it hands `done` on is
+    // answered 500; it must not throw after.
+    using HandOnHandler = std::function<void(const HttpRequest&, HttpResponse&, Exchange&, std::function<void()> done)>;
+    AsyncHandler handedOn(HandOnHandler handler);
     // A handler that only formats what is in memory: run at once, on the I/O thread.
     AsyncHandler immediate(Handler handler);
     Handler debugGate(Handler handler);

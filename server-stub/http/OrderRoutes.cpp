@@ -57,12 +57,29 @@ void OrderRoutes::postIdempotent(const HttpRequest& req, HttpResponse& res, Exch
     answerOrder(res, place(*client, exchange.key, std::get<Command>(command)), exchange);
 }
 
-void OrderRoutes::postOrder(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
+void OrderRoutes::postOrder(const HttpRequest& req, HttpResponse& res, Exchange& exchange, std::function<void()> done)
 {
-    postIdempotent<OrderCommand>(req, res, exchange, parseOrderCommand,
-                                 [this](const Client& client, const std::string& key, const OrderCommand& command) {
-                                     return m_orders.placeOrder(client, key, command);
-                                 });
+    // postIdempotent's checks, with the answer handed on instead of waited for.
+    auto client = keyedRequest(m_orders, req, res, exchange);
+    if (!client) {
+        done();
+        return;
+    }
+    auto command = parseOrderCommand(req.body);
+    if (auto* problem = std::get_if<Problem>(&command)) {
+        answer(res, *problem, exchange);
+        done();
+        return;
+    }
+    if (!productsExist(m_orders, orderOf(std::get<OrderCommand>(command)), res, exchange)) {
+        done();
+        return;
+    }
+    m_orders.placeOrderAsync(*client, exchange.key, std::get<OrderCommand>(command),
+                             [this, &res, &exchange, done = std::move(done)](OrderResponse response) {
+                                 answerOrder(res, response, exchange);
+                                 done();
+                             });
 }
 
 void OrderRoutes::postCheckout(const HttpRequest& req, HttpResponse& res, Exchange& exchange)

@@ -22,7 +22,9 @@ public:
     OrderRoutes(OrderStore& orders, Metrics& metrics);
     void enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks);
 
-    void postOrder(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+    // Answers through `done` (from the group committer's thread when the order waited for a batch), so that no
+    // request worker waits for a commit.
+    void postOrder(const HttpRequest& req, HttpResponse& res, Exchange& exchange, std::function<void()> done);
     void postCheckout(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
     void postWebhook(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
     void getOrders(const HttpRequest& req, HttpResponse& res, Exchange& exchange);

@@ -10,9 +10,11 @@
 #include <SQLiteCpp/Statement.h>
 #include <sqlite3.h>
 
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -49,11 +51,13 @@ std::string isoTime(std::int64_t ms)
     return std::string(text, 24);
 }
 
-OrderService::OrderService(Store& store, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl)
+OrderService::OrderService(Store& store, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
+                           GroupCommitter* committer)
     : m_store(store)
     , m_faults(faults)
     , m_clock(clock)
     , m_keyTtl(keyTtl)
+    , m_committer(committer)
 {
 }
 
@@ -70,52 +74,128 @@ std::string OrderService::keyScope(const Client& client) const
 
 OrderResponse OrderService::placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command)
 {
+    std::mutex lock;
+    std::condition_variable answered;
+    std::optional<OrderResponse> result;
+    placeOrderAsync(client, idemKey, command, [&](OrderResponse response) {
+        std::lock_guard guard(lock); // notified under the lock: once it is released, this frame may be gone
+        result = std::move(response);
+        answered.notify_one();
+    });
+    std::unique_lock wait(lock);
+    answered.wait(wait, [&result] { return result.has_value(); });
+    return std::move(*result);
+}
+
+struct OrderService::Request
+{
+    Client client;
+    KeyClaim key;
+    OrderCommand command;
+    ArmedFault fault;
+    OrderResponse response;
+};
+
+void OrderService::placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,
+                                   Answer answered)
+{
     const ArmedFault fault = m_faults.takeAny();
     if (auto refused = orderSteps::refusedByFault(fault)) {
-        return *refused;
+        answered(std::move(*refused));
+        return;
     }
-    const KeyClaim key = orderSteps::claim(keyScope(client), idemKey, command, m_clock.nowMs(), m_keyTtl);
+    auto request = std::make_shared<Request>(Request {
+        client, orderSteps::claim(keyScope(client), idemKey, command, m_clock.nowMs(), m_keyTtl), command, fault, {}});
+    std::optional<OrderResponse> now;
     try {
-        auto db = m_store.lease();
-        // 0. A retry of a finished request needs no writer: a completed key row never changes until it expires.
-        if (auto answer = storedAnswer(db, key); answer && answer->outcome != "in-progress") {
-            return *answer;
-        }
-        if (m_faults.modes().checkThenInsert) { // the teaching mode that gets step 1 wrong
-            return placeOrderCheckThenInsert(db, client, key, command, fault);
-        }
+        now = answerWithoutBatch(*request);
+    } catch (...) {
+        now = failureResponse(std::current_exception());
+    }
+    if (now) {
+        answered(std::move(*now));
+        return;
+    }
+    std::function<void()> afterCommit;
+    if (fault.kind == FaultKind::CrashAfterCommit) {
+        afterCommit = [request] {
+            orderSteps::crashAt(request->fault, FaultKind::CrashAfterCommit);
+        };
+    }
+    m_committer->submit(
+        [this, request](Store::Lease& db) {
+            request->response = writeOrder(db, request->client, request->key, request->command, request->fault);
+        },
+        std::move(afterCommit),
+        [request, answered = std::move(answered)](std::exception_ptr error) {
+            answered(error ? failureResponse(error) : std::move(request->response));
+        });
+}
+
+std::optional<OrderResponse> OrderService::answerWithoutBatch(Request& request)
+{
+    auto db = m_store.lease();
+    // 0. A retry of a finished request needs no writer: a completed key row never changes until it expires.
+    if (auto answer = storedAnswer(db, request.key); answer && answer->outcome != "in-progress") {
+        return answer;
+    }
+    if (m_faults.modes().checkThenInsert) { // the teaching mode that gets step 1 wrong
+        return placeOrderCheckThenInsert(db, request.client, request.key, request.command, request.fault);
+    }
+    // A delay (the delay fault, or fail-before-commit with delay_ms) holds the writer lock for its own transaction,
+    // as it always did: it stays out of a batch (it would hold up everyone in it, and the key row it holds would not
+    // be "in progress" to anyone).
+    if (!m_committer || orderSteps::delays(request.fault)) {
         WriteTransaction tx(m_store, db);
-
-        // 1. The key is the first write. The primary key (client_id, idem_key) decides who was first.
-        if (!claimKey(db, key)) {
-            if (auto answer = storedAnswer(db, key)) {
-                return *answer;
-            }
-            throw TransientFailure("the idempotency key row vanished between insert and read");
-        }
-        orderSteps::delayForFault(fault);
-
-        // 2. The order itself: lines, stock. A definitive business refusal is an answer too.
-        OrderResponse response = createOrder(db, client, key, command, fault);
-
-        // 3. The response, stored in the same transaction as the order it describes.
-        storeResponse(db, key, response);
-
-        orderSteps::crashAt(fault, FaultKind::CrashBeforeCommit);
+        OrderResponse response = writeOrder(db, request.client, request.key, request.command, request.fault);
         tx.commit();
-        orderSteps::crashAt(fault, FaultKind::CrashAfterCommit);
+        orderSteps::crashAt(request.fault, FaultKind::CrashAfterCommit);
         return response;
+    }
+    return std::nullopt; // to the batch; the connection goes back, the committer writes on a connection of its own
+}
+
+OrderResponse OrderService::failureResponse(const std::exception_ptr& error)
+{
+    try {
+        std::rethrow_exception(error);
     } catch (const TransientFailure& failure) {
         return orderSteps::transientFailure(failure.what());
-    } catch (const SQLite::Exception& error) {
-        if (error.getErrorCode() == SQLITE_BUSY) {
+    } catch (const SQLite::Exception& failure) {
+        if (failure.getErrorCode() == SQLITE_BUSY) {
             // Another process on the same file (a second server) held SQLite's one write lock past the busy timeout.
-            databaseFailure(error); // logged
+            databaseFailure(failure); // logged
             return orderSteps::transientFailure("database is locked: another process held the database's write lock "
                                                 "past the busy timeout");
         }
-        return orderSteps::transientFailure(databaseFailure(error));
+        return orderSteps::transientFailure(databaseFailure(failure));
+    } catch (const std::exception& failure) {
+        return OrderResponse::fromProblem(problems::internalError(failure.what()), "internal-error");
+    } catch (...) {
+        return OrderResponse::fromProblem(problems::internalError("unknown error"), "internal-error");
     }
+}
+
+OrderResponse OrderService::writeOrder(Store::Lease& db, const Client& client, const KeyClaim& key,
+                                       const OrderCommand& command, const ArmedFault& fault)
+{
+    // 1. The key is the first write. The primary key (client_id, idem_key) decides who was first.
+    if (!claimKey(db, key)) {
+        if (auto answer = storedAnswer(db, key)) {
+            return *answer;
+        }
+        throw TransientFailure("the idempotency key row vanished between insert and read");
+    }
+    orderSteps::delayForFault(fault);
+
+    // 2. The order itself: lines, stock. A definitive business refusal is an answer too.
+    OrderResponse response = createOrder(db, client, key, command, fault);
+
+    // 3. The response, stored in the same transaction as the order it describes.
+    storeResponse(db, key, response);
+
+    orderSteps::crashAt(fault, FaultKind::CrashBeforeCommit);
+    return response;
 }
 
 bool OrderService::claimKey(Store::Lease& db, const KeyClaim& key)

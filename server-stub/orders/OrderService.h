@@ -1,16 +1,24 @@
 // OrderService: POST /orders, the server half of the idempotency scheme, in one SQLite transaction (PgOrderStore is
 // the same on PostgreSQL; what both decide alike is in OrderSteps).
+//
+// With a GroupCommitter, steps 1-3 of concurrent requests run in one shared transaction, each in a savepoint of its
+// own, and are answered after its one COMMIT (see storage/GroupCommitter.h); the answers are the same as without.
+// Without one, and for the delay fault and the check-then-insert teaching mode, each request has a transaction of
+// its own (WriteTransaction), as before.
 #pragma once
 
 #include "orders/OrderCommand.h"
 #include "orders/OrderResponse.h"
 #include "orders/OrderSteps.h"
+#include "storage/GroupCommitter.h"
 #include "storage/Store.h"
 #include "support/Clock.h"
 #include "support/Problem.h"
 #include "teaching/Faults.h"
 
 #include <chrono>
+#include <exception>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -19,16 +27,31 @@ namespace onceorder::server {
 class OrderService
 {
 public:
-    OrderService(Store& store, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl);
+    // `committer`: batch the writes (group commit); nullptr: one transaction per request.
+    OrderService(Store& store, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
+                 GroupCommitter* committer = nullptr);
 
     OrderResponse placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command);
+    // The same, answering through `answered`, called once: on this thread when no batch is needed (a replay, a
+    // refusal by fault, the unbatched path), else on the committer thread after the batch's COMMIT. Never throws:
+    // what would have been thrown is answered (503 for a transient failure, 500 otherwise).
+    using Answer = std::function<void(OrderResponse)>;
+    void placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,
+                         Answer answered);
 
     // SHA-256 over method, path and the canonical command: equal for a retry, different for another payload.
     static std::string fingerprint(const OrderCommand& command);
 
 private:
+    struct Request;
+    // Everything before the batch: step 0, the teaching mode, the unbatched path. Nothing: write in a batch.
+    std::optional<OrderResponse> answerWithoutBatch(Request& request);
+    static OrderResponse failureResponse(const std::exception_ptr& error);
     OrderResponse placeOrderCheckThenInsert(Store::Lease& db, const Client& client, const KeyClaim& key,
                                             const OrderCommand& command, const ArmedFault& fault);
+    // Steps 1-3 inside a transaction (or a batch's savepoint) that is open on `db`; dies at crash-before-commit.
+    OrderResponse writeOrder(Store::Lease& db, const Client& client, const KeyClaim& key, const OrderCommand& command,
+                             const ArmedFault& fault);
     bool claimKey(Store::Lease& db, const KeyClaim& key);
     OrderResponse createOrder(Store::Lease& db, const Client& client, const KeyClaim& key, const OrderCommand& command,
                               const ArmedFault& fault);
@@ -42,6 +65,7 @@ private:
     Faults& m_faults;
     const Clock& m_clock;
     std::chrono::seconds m_keyTtl;
+    GroupCommitter* m_committer;
 };
 
 // RFC 3339 UTC time for a millisecond timestamp.

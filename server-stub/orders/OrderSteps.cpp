@@ -54,10 +54,15 @@ std::optional<OrderResponse> refusedByFault(const ArmedFault& fault)
     return std::nullopt;
 }
 
-void delayForFault(const ArmedFault& fault)
+bool delays(const ArmedFault& fault)
 {
     // fail-before-commit with delay_ms: a slow transaction that then rolls back (what a waiting copy sees).
-    if ((fault.kind == FaultKind::Delay || fault.kind == FaultKind::FailBeforeCommit) && fault.delayMs > 0) {
+    return (fault.kind == FaultKind::Delay || fault.kind == FaultKind::FailBeforeCommit) && fault.delayMs > 0;
+}
+
+void delayForFault(const ArmedFault& fault)
+{
+    if (delays(fault)) {
         // The only sleep in the server: it is the fault (a slow disk, a slow gateway).
         std::this_thread::sleep_for(std::chrono::milliseconds(fault.delayMs));
     }

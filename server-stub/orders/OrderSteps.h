@@ -58,6 +58,8 @@ OrderResponse transientFailure(const std::string& detail);
 
 // The fault's answer when it refuses the request before the database is touched (unavailable).
 std::optional<OrderResponse> refusedByFault(const ArmedFault& fault);
+// Whether the fault holds its transaction open for a while (delay, or fail-before-commit with delay_ms).
+bool delays(const ArmedFault& fault);
 // A delay fault: the transaction is slow, its key row held meanwhile.
 void delayForFault(const ArmedFault& fault);
 // Dies here if the fault is this crash point.

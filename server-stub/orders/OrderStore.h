@@ -11,6 +11,7 @@
 #include "teaching/Faults.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -25,6 +26,13 @@ public:
     virtual bool productExists(const std::string& productId) const = 0;
 
     virtual OrderResponse placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command) = 0;
+    // The same, answering through `answered` (called once, on this thread or another, e.g. after a group commit)
+    // so that the caller's thread need not wait. By default: placeOrder, answered at once.
+    virtual void placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,
+                                 std::function<void(OrderResponse)> answered)
+    {
+        answered(placeOrder(client, idemKey, command));
+    }
 
     // As OrderQueries: one order, a client's orders newest first, the products, the operator's absolute stock.
     virtual std::optional<std::string> orderJson(const std::string& clientId, long long orderId) = 0;

@@ -25,6 +25,12 @@ OrderResponse SqliteOrderStore::placeOrder(const Client& client, const std::stri
     return m_orders.placeOrder(client, idemKey, command);
 }
 
+void SqliteOrderStore::placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,
+                                       std::function<void(OrderResponse)> answered)
+{
+    m_orders.placeOrderAsync(client, idemKey, command, std::move(answered));
+}
+
 std::optional<std::string> SqliteOrderStore::orderJson(const std::string& clientId, long long orderId)
 {
     return m_queries.orderJson(clientId, orderId);

@@ -17,6 +17,8 @@ public:
     std::optional<Client> clientForApiKey(const std::string& apiKey) const override;
     bool productExists(const std::string& productId) const override;
     OrderResponse placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command) override;
+    void placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,
+                         std::function<void(OrderResponse)> answered) override;
     std::optional<std::string> orderJson(const std::string& clientId, long long orderId) override;
     std::string ordersJson(const std::string& clientId, const std::optional<std::string>& cartId,
                            std::optional<int> limit) override;
