@@ -252,6 +252,47 @@ Reply postCheckout(ServerProcess& server, const std::string& key)
 
 } // namespace
 
+TEST_F(PostgresEndToEndTest, ThreeCompletersAtOnceFinishEachAbandonedCheckoutOnce)
+{
+    auto& one = startServer();
+    auto& two = startServer();
+    auto& three = startServer();
+    // Twelve checkouts left at order_created, unlocked: the gateway failed before charging, so each answered 503.
+    constexpr int kAbandoned = 12;
+    ASSERT_EQ(armFault(one, R"({"fault":"gateway-fail","count":12})").status, 200);
+    for (int i = 0; i < kAbandoned; ++i) {
+        ASSERT_EQ(postCheckout(one, "a" + std::to_string(i)).status, 503);
+    }
+    ASSERT_EQ(db->scalar("SELECT count(*) FROM checkout_keys WHERE recovery_point = 'order_created' "
+                         "AND locked_at IS NULL"),
+              kAbandoned);
+
+    // The three instances' completers, started together (a latch), all see the same twelve candidates.
+    std::latch start(3);
+    std::atomic<long long> completed {0};
+    std::vector<std::thread> completers;
+    for (ServerProcess* server : {&one, &two, &three}) {
+        completers.emplace_back([&, server] {
+            auto http = server->client();
+            start.arrive_and_wait();
+            const Reply pass = postJson(*http, "/_debug/complete", "{}");
+            EXPECT_EQ(pass.status, 200);
+            completed += std::stoll(pass.field("completed"));
+        });
+    }
+    for (auto& thread : completers) {
+        thread.join();
+    }
+    // Their own background passes may have taken a few; nothing is finished twice, and nothing is left.
+    EXPECT_LE(completed.load(), kAbandoned);
+    EXPECT_TRUE(waitUntil(
+        [&] { return db->scalar("SELECT count(*) FROM checkout_keys WHERE recovery_point <> 'finished'") == 0; }));
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM gateway_charges"), kAbandoned) << "one charge per checkout";
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM payments"), kAbandoned);
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM order_status_changes WHERE to_status = 'paid'"), kAbandoned);
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM orders WHERE status = 'paid'"), kAbandoned);
+}
+
 TEST_F(PostgresEndToEndTest, ACheckoutChargedThroughOneInstanceIsFinishedAndItsWebhookAppliedOnceByAnother)
 {
     auto& one = startServer();
