@@ -36,12 +36,6 @@ Reply postWebhook(httplib::Client& client, const std::string& body, const std::s
     return toReply(client.Post("/webhooks/payments", {{"Gateway-Signature", signature}}, body, "application/json"));
 }
 
-enum class Backend
-{
-    Sqlite,
-    Postgres
-};
-
 class CheckoutEndToEndTest : public ::testing::TestWithParam<Backend>
 {
 protected:
@@ -396,7 +390,4 @@ TEST_P(CheckoutEndToEndTest, AsManyCheckoutsAsWorkersDoNotWaitForTheirOwnWebhook
     EXPECT_EQ(payments(), 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(Databases, CheckoutEndToEndTest, ::testing::Values(Backend::Sqlite, Backend::Postgres),
-                         [](const ::testing::TestParamInfo<Backend>& param) {
-                             return param.param == Backend::Sqlite ? "sqlite" : "postgresql";
-                         });
+INSTANTIATE_TEST_SUITE_P(Databases, CheckoutEndToEndTest, kBothDatabases, databaseName);

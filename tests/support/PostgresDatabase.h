@@ -4,6 +4,7 @@
 // inside `pg_virtualenv`, which starts a throwaway cluster and sets exactly those variables.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <pqxx/pqxx>
 
 #include <cstdio>
@@ -39,6 +40,19 @@ inline std::optional<std::string> postgresMissing()
             GTEST_SKIP() << *missing;                                                                                  \
         }                                                                                                              \
     } while (false)
+
+// The two databases an end-to-end suite runs on, as a test parameter: INSTANTIATE_TEST_SUITE_P(Databases, Suite,
+// kBothDatabases, databaseName) names the cases …/sqlite and …/postgresql.
+enum class Backend
+{
+    Sqlite,
+    Postgres
+};
+inline const auto kBothDatabases = ::testing::Values(Backend::Sqlite, Backend::Postgres);
+inline std::string databaseName(const ::testing::TestParamInfo<Backend>& param)
+{
+    return param.param == Backend::Sqlite ? "sqlite" : "postgresql";
+}
 
 class TestDatabase
 {
