@@ -293,6 +293,29 @@ TEST_F(PostgresEndToEndTest, ThreeCompletersAtOnceFinishEachAbandonedCheckoutOnc
     EXPECT_EQ(db->scalar("SELECT count(*) FROM orders WHERE status = 'paid'"), kAbandoned);
 }
 
+TEST_F(PostgresEndToEndTest, ThreeInstancesDeliverTheSharedGatewaysWebhooksEachOnce)
+{
+    // Every instance runs the gateway's delivery thread over the same gateway_deliveries; each takes its due rows
+    // FOR UPDATE SKIP LOCKED, so no webhook goes out twice (a second delivery would be answered "duplicate").
+    std::array<ServerProcess*, 3> instances {&startServer(), &startServer(), &startServer()};
+    constexpr int kCheckouts = 24;
+    for (int i = 0; i < kCheckouts; ++i) {
+        ASSERT_EQ(postCheckout(*instances[static_cast<std::size_t>(i % 3)], "w" + std::to_string(i)).status, 201);
+    }
+    EXPECT_TRUE(waitUntil(
+        [&] {
+            return db->scalar("SELECT count(*) FROM gateway_deliveries WHERE delivered_at IS NOT NULL") == kCheckouts;
+        },
+        std::chrono::seconds(30)));
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM webhook_events"), kCheckouts);
+    EXPECT_EQ(db->scalar("SELECT coalesce(sum(attempts), 0) FROM gateway_deliveries"), kCheckouts);
+    for (ServerProcess* instance : instances) {
+        EXPECT_EQ(get(*instance->client(), "/metrics").body.find(R"(outcome="webhook-duplicate")"), std::string::npos)
+            << "a webhook was delivered twice";
+    }
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM payments"), kCheckouts);
+}
+
 TEST_F(PostgresEndToEndTest, ACheckoutChargedThroughOneInstanceIsFinishedAndItsWebhookAppliedOnceByAnother)
 {
     auto& one = startServer();
