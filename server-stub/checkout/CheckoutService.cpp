@@ -28,11 +28,20 @@ CheckoutCommand storedCommand(const CheckoutKey& key)
 
 // PostgreSQL: whether the process named by k.locked_by still runs, i.e. still holds its advisory lock
 // (CheckoutService::kHolderLockClass, its run id). A session lock goes with its session: a process killed -9 loses
-// it as soon as PostgreSQL sees the connection close. Binds kHolderLockClass.
-#define ONCEORDER_HOLDER_ALIVE                                                                                         \
-    "EXISTS (SELECT 1 FROM pg_locks AS l WHERE l.locktype = 'advisory' AND l.granted AND l.classid::bigint = ? "       \
-    "AND l.objid::bigint = k.locked_by AND l.objsubid = 2 AND l.database = "                                           \
-    "(SELECT oid FROM pg_database WHERE datname = current_database()))"
+// it as soon as PostgreSQL sees the connection close. A condition on the row `k`; binds kHolderLockClass.
+const std::string kHolderAlive =
+    "EXISTS (SELECT 1 FROM pg_locks AS l WHERE l.locktype = 'advisory' AND l.granted AND l.classid::bigint = ? "
+    "AND l.objid::bigint = k.locked_by AND l.objsubid = 2 AND l.database = "
+    "(SELECT oid FROM pg_database WHERE datname = current_database()))";
+// The key row as a copy finds it, locked for this transaction, with whether its lock's holder is alive.
+const std::string kClaimedRowPostgres = "SELECT id, fingerprint, recovery_point, response_code, response_body, "
+                                        "locked_at, request_json, order_id, (k.locked_by IS NULL OR " +
+    kHolderAlive + ") FROM checkout_keys AS k WHERE client_id = ? AND idem_key = ? FOR UPDATE OF k";
+// The locks whose holder is gone, skipping rows another instance is working on right now.
+const std::string kReleaseDeadLocksPostgres =
+    "UPDATE checkout_keys SET locked_at = NULL, locked_by = NULL WHERE id IN (SELECT k.id FROM checkout_keys AS k "
+    "WHERE k.locked_at IS NOT NULL AND k.locked_by IS NOT NULL AND NOT " +
+    kHolderAlive + " FOR UPDATE OF k SKIP LOCKED)";
 
 long long ms(std::int64_t value)
 {
@@ -159,16 +168,13 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
         } else {
             // PostgreSQL: FOR UPDATE, so that of two copies that both find the lock stale only one takes it over;
             // the other waits for this transaction and then sees the fresh lock. SQLite: the writer lock does that.
-            const auto stored = db.queryOne(
-                db.postgres() ? "SELECT id, fingerprint, recovery_point, response_code, response_body, "
-                                "locked_at, request_json, order_id, "
-                                "(k.locked_by IS NULL OR " ONCEORDER_HOLDER_ALIVE ") FROM checkout_keys AS k "
-                                "WHERE client_id = ? AND idem_key = ? FOR UPDATE OF k"
-                              : "SELECT id, fingerprint, recovery_point, response_code, response_body, "
-                                "locked_at, request_json, order_id FROM checkout_keys "
-                                "WHERE client_id = ? AND idem_key = ?",
-                db.postgres() ? SqlParams {static_cast<long long>(kHolderLockClass), client.id, idemKey}
-                              : SqlParams {client.id, idemKey});
+            const auto stored =
+                db.queryOne(db.postgres() ? kClaimedRowPostgres
+                                          : "SELECT id, fingerprint, recovery_point, response_code, response_body, "
+                                            "locked_at, request_json, order_id FROM checkout_keys "
+                                            "WHERE client_id = ? AND idem_key = ?",
+                            db.postgres() ? SqlParams {static_cast<long long>(kHolderLockClass), client.id, idemKey}
+                                          : SqlParams {client.id, idemKey});
             if (!stored) {
                 throw SQLite::Exception("the key row vanished between insert and read");
             }
@@ -420,13 +426,9 @@ CheckoutService::CompleterPass CheckoutService::completeAbandoned(int limit)
 int CheckoutService::releaseLocks()
 {
     auto tx = m_database.write();
-    // PostgreSQL: a holder is alive while its advisory lock is granted (ONCEORDER_HOLDER_ALIVE). SKIP LOCKED: a row
-    // another instance is working on right now is not waited for.
+    // PostgreSQL: a holder is alive while its advisory lock is granted (kHolderAlive).
     const auto released = tx->postgres()
-        ? tx->exec("UPDATE checkout_keys SET locked_at = NULL, locked_by = NULL WHERE id IN (SELECT k.id FROM "
-                   "checkout_keys AS k WHERE k.locked_at IS NOT NULL AND k.locked_by IS NOT NULL AND "
-                   "NOT " ONCEORDER_HOLDER_ALIVE " FOR UPDATE OF k SKIP LOCKED)",
-                   {static_cast<long long>(kHolderLockClass)})
+        ? tx->exec(kReleaseDeadLocksPostgres, {static_cast<long long>(kHolderLockClass)})
         : tx->exec("UPDATE checkout_keys SET locked_at = NULL WHERE locked_at IS NOT NULL");
     tx->commit();
     return static_cast<int>(released);
