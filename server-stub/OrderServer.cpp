@@ -9,15 +9,19 @@
 #include "orders/OrderQueries.h"
 #include "orders/OrderService.h"
 #include "storage/GroupCommitter.h"
+#include "storage/SqlTx.h"
 #include "storage/SqliteOrderStore.h"
 #include "storage/Store.h"
 #include "storage/postgres/PgOrderStore.h"
 
+#include <pqxx/connection>
 #include <pqxx/except>
+#include <pqxx/nontransaction>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <random>
 #include <string_view>
 #include <thread>
 
@@ -49,7 +53,7 @@ std::unique_ptr<GroupCommitter> groupCommitter(Store& store)
 }
 
 // The secret the gateway signs webhooks with: ONCEORDER_WEBHOOK_SECRET, else the one made for this database.
-std::string webhookSecret(const Store& store, const std::string& dbPath)
+std::string webhookSecret(const std::string& generated, const std::string& where)
 {
     const char* secret = std::getenv("ONCEORDER_WEBHOOK_SECRET");
     if (secret && *secret) {
@@ -58,8 +62,8 @@ std::string webhookSecret(const Store& store, const std::string& dbPath)
     }
     std::fprintf(stderr,
                  "webhook secret: generated for this database, in %s, table server_meta, name 'webhook_secret'\n",
-                 dbPath.c_str());
-    return store.webhookSecret();
+                 where.c_str());
+    return generated;
 }
 
 // ONCEORDER_WEBHOOK_RETRY_MS=first[,cap[,horizon]] (milliseconds) overrides the redelivery schedule.
@@ -86,10 +90,11 @@ WebhookOutbox::Schedule redeliverySchedule(WebhookOutbox::Schedule schedule)
     return schedule;
 }
 
-std::unique_ptr<OrderStore> openPostgres(const ServerOptions& options, Faults& faults, const Clock& clock)
+std::unique_ptr<PgOrderStore> openPostgres(const ServerOptions& options, Faults& faults, const Clock& clock)
 {
     try {
-        return std::make_unique<PgOrderStore>(options.dbPath, faults, clock, options.keyTtl, options.threads + 2);
+        // A connection per request worker, and one each for the reaper, the completer and the webhook delivery.
+        return std::make_unique<PgOrderStore>(options.dbPath, faults, clock, options.keyTtl, options.threads + 5);
     } catch (const pqxx::broken_connection& error) {
         // libpq's own words name the host and port it tried; the URI is not repeated, it may hold a password.
         throw std::runtime_error("cannot connect to the PostgreSQL database given by --db: " +
@@ -104,14 +109,31 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     , m_clock(clock)
 {
     if (isPostgresUri(options.dbPath)) {
-        m_orderStore = openPostgres(options, m_faults, clock);
+        auto pg = openPostgres(options, m_faults, clock);
+        m_checkoutDatabase = postgresDatabase(pg->pool());
+        // Not the URI: it may hold a password.
+        m_webhookSecret = webhookSecret(pg->webhookSecret(), "the PostgreSQL database");
+        m_gateway = std::make_unique<StubPaymentGateway>(pg->pool(), m_faults, clock, m_webhookSecret,
+                                                         redeliverySchedule(options.webhookRedelivery));
+        m_checkout = std::make_unique<CheckoutService>(*m_checkoutDatabase, pg->instanceId(), *m_gateway, m_faults,
+                                                       clock, options.keyTtl, options.lockTimeout);
+        m_webhooks = std::make_unique<WebhookHandler>(*m_checkoutDatabase, pg->instanceId(), clock, m_webhookSecret);
+        m_orderStore = std::move(pg);
+        // This process's advisory lock, held on a connection of its own until it ends: while it is granted, the
+        // checkout locks stamped with runId are alive; once it is gone (the process died), any instance lets them go.
+        std::random_device random;
+        const long long runId = 1 + static_cast<long long>(random() % 0x7FFFFFFE);
+        m_lockHolder = std::make_unique<pqxx::connection>(options.dbPath);
+        pqxx::nontransaction(*m_lockHolder)
+            .exec_params("SELECT pg_advisory_lock($1, $2)", CheckoutService::kHolderLockClass, runId);
+        m_checkout->setLockHolder(runId);
     } else {
         m_store = std::make_unique<Store>(options.dbPath, options.synchronous, options.threads + 2);
         m_committer = groupCommitter(*m_store);
         m_orders = std::make_unique<OrderService>(*m_store, m_faults, clock, options.keyTtl, m_committer.get());
         m_queries = std::make_unique<OrderQueries>(*m_store);
         m_orderStore = std::make_unique<SqliteOrderStore>(*m_store, *m_orders, *m_queries);
-        m_webhookSecret = webhookSecret(*m_store, options.dbPath);
+        m_webhookSecret = webhookSecret(m_store->webhookSecret(), options.dbPath);
         m_gateway =
             std::make_unique<StubPaymentGateway>(gatewayDatabasePath(options.dbPath), m_faults, clock, m_webhookSecret,
                                                  redeliverySchedule(options.webhookRedelivery));
@@ -125,16 +147,13 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
             api->handle(std::move(request), std::move(respond));
         },
         &HttpApi::refusal, HttpLimits {.headerTimeout = options.headerTimeout}, ioThreads());
-    if (m_checkout) {
-        // Whoever held a checkout's lock before this start is gone: its request can be resumed at once.
-        m_checkout->releaseLocks();
-        m_api->enableCheckout(*m_checkout, *m_webhooks, *m_gateway);
-    } else {
-        m_api->limitToOrders("PostgreSQL");
-    }
+    // Whoever held a checkout's lock before this start and is gone: its request can be resumed at once. On SQLite
+    // that is every lock; on PostgreSQL only those whose holder's advisory lock is gone (other instances run on).
+    m_checkout->releaseLocks();
+    m_api->enableCheckout(*m_checkout, *m_webhooks, *m_gateway);
     m_api->registerRoutes();
     m_reaper = std::thread([this] { reaperLoop(); });
-    if (m_checkout && options.completerInterval.count() > 0) {
+    if (options.completerInterval.count() > 0) {
         m_completer = std::thread([this] { completerLoop(); });
     }
 }
@@ -156,7 +175,7 @@ OrderServer::~OrderServer()
 int OrderServer::bind()
 {
     const int port = m_http->bind(m_options.host, m_options.port);
-    if (port > 0 && m_gateway) {
+    if (port > 0) {
         // The gateway delivers its webhooks over HTTP to this very server, as an outside gateway would.
         const bool wildcard = m_options.host == "0.0.0.0" || m_options.host == "::" || m_options.host.empty();
         const std::string host = wildcard ? "127.0.0.1" : m_options.host;
@@ -192,7 +211,7 @@ int OrderServer::reapExpiredKeys()
             break;
         }
     }
-    while (m_checkout) {
+    while (true) {
         const int reaped = m_checkout->reapExpired(m_clock.nowMs(), kReapBatch);
         total += reaped;
         if (reaped < kReapBatch) {
@@ -200,7 +219,7 @@ int OrderServer::reapExpiredKeys()
         }
     }
     // Remembered webhook events go after their retention (longer than the gateway redelivers); not keys, not counted.
-    while (m_webhooks && m_webhooks->pruneEvents(m_clock.nowMs(), kReapBatch) == kReapBatch) { }
+    while (m_webhooks->pruneEvents(m_clock.nowMs(), kReapBatch) == kReapBatch) { }
     if (total > 0) {
         m_metrics.recordKeysReaped(total);
     }

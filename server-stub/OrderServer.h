@@ -1,5 +1,6 @@
-// OrderServer: the whole server assembled (store, service, HTTP, reaper), for main() and in-process tests. With a
-// postgresql:// --db only the order path is assembled (PgOrderStore); see docs/postgresql.md.
+// OrderServer: the whole server assembled (store, service, HTTP, reaper, completer), for main() and in-process tests.
+// With a postgresql:// --db the order path is PgOrderStore's, and the checkout, the stub gateway and the webhooks run
+// on the same database through its pool (see docs/postgresql.md).
 #pragma once
 
 #include "ServerOptions.h"
@@ -10,6 +11,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <pqxx/connection>
 #include <thread>
 
 namespace onceorder::server {
@@ -17,6 +19,7 @@ namespace onceorder::server {
 class Store;
 class GroupCommitter;
 class OrderStore;
+class SqlDatabase;
 class OrderService;
 class CheckoutService;
 class StubPaymentGateway;
@@ -55,14 +58,16 @@ private:
     const Clock& m_clock;
     Faults m_faults;
     Metrics m_metrics;
-    // SQLite: the store, the three steps and the read side behind m_orderStore, and the multi-phase flow below.
-    // PostgreSQL: m_orderStore alone; the rest stays empty (not available there yet).
+    // SQLite: the store, the three steps and the read side behind m_orderStore. PostgreSQL: m_orderStore alone.
+    // Both: the multi-phase flow below, on m_checkoutDatabase (PostgreSQL) or on m_store (SQLite).
     std::unique_ptr<Store> m_store;
     // Group commit for POST /orders (storage/GroupCommitter.h); none with ONCEORDER_GROUP_COMMIT=0.
     std::unique_ptr<GroupCommitter> m_committer;
     std::unique_ptr<OrderService> m_orders;
     std::unique_ptr<OrderQueries> m_queries;
     std::unique_ptr<OrderStore> m_orderStore;
+    std::unique_ptr<SqlDatabase> m_checkoutDatabase;
+    std::unique_ptr<pqxx::connection> m_lockHolder; // PostgreSQL: holds this process's advisory lock while it runs
     std::string m_webhookSecret;
     std::unique_ptr<StubPaymentGateway> m_gateway;
     std::unique_ptr<CheckoutService> m_checkout;

@@ -1,8 +1,11 @@
 // POST /checkout against the real onceorder-server process: the process killed between any two phases and
-// restarted on the same database files, the completer, a concurrent duplicate, a decline, and webhooks that
-// arrive twice or as twins, checked in the server's and the gateway's own SQLite files.
+// restarted on the same database, the completer, a concurrent duplicate, a decline, and webhooks that arrive twice
+// or as twins, checked in the database itself. Every test runs on both databases: SQLite (the server's file and the
+// gateway's own file beside it) and PostgreSQL (one database holds both; skipped without PGHOST, as
+// PostgresEndToEndTest).
 #include "checkout/StubPaymentGateway.h"
 #include "support/Http.h"
+#include "support/PostgresDatabase.h"
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Database.h>
@@ -33,27 +36,59 @@ Reply postWebhook(httplib::Client& client, const std::string& body, const std::s
     return toReply(client.Post("/webhooks/payments", {{"Gateway-Signature", signature}}, body, "application/json"));
 }
 
-class CheckoutEndToEndTest : public ::testing::Test
+class CheckoutEndToEndTest : public ::testing::TestWithParam<Backend>
 {
 protected:
+    void SetUp() override
+    {
+        if (GetParam() == Backend::Postgres) {
+            ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
+            pg = std::make_unique<TestDatabase>();
+        }
+    }
+
     TempDir dir;
     std::string dbPath = dir.file("server.db");
+    std::unique_ptr<TestDatabase> pg;
 
     std::unique_ptr<ServerProcess> startServer(std::vector<std::string> extra = {})
     {
-        std::vector<std::string> args {"--db", dbPath, "--debug-endpoints"};
+        std::vector<std::string> args {"--db", pg ? pg->uri() : dbPath, "--debug-endpoints"};
         args.insert(args.end(), extra.begin(), extra.end());
         return std::make_unique<ServerProcess>(args);
     }
 
     long long scalar(const std::string& sql) const
     {
+        if (pg) {
+            return pg->scalar(sql);
+        }
         SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
         return db.execAndGet(sql).getInt64();
     }
     std::string text(const std::string& sql) const
     {
+        if (pg) {
+            return pg->text(sql);
+        }
         SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
+        return db.execAndGet(sql).getString();
+    }
+    // The stub gateway's books: its own SQLite file, or its tables in the one PostgreSQL database.
+    long long gatewayScalar(const std::string& sql) const
+    {
+        if (pg) {
+            return pg->scalar(sql);
+        }
+        SQLite::Database db(dir.file("server.gateway.db"), SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
+        return db.execAndGet(sql).getInt64();
+    }
+    std::string gatewayText(const std::string& sql) const
+    {
+        if (pg) {
+            return pg->text(sql);
+        }
+        SQLite::Database db(dir.file("server.gateway.db"), SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
         return db.execAndGet(sql).getString();
     }
     long long orders() const { return scalar("SELECT count(*) FROM orders"); }
@@ -62,16 +97,12 @@ protected:
     {
         return scalar("SELECT count(*) FROM order_status_changes WHERE to_status = 'paid'");
     }
-    long long charges() const
-    {
-        SQLite::Database db(dir.file("server.gateway.db"), SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-        return db.execAndGet("SELECT count(*) FROM gateway_charges").getInt64();
-    }
+    long long charges() const { return gatewayScalar("SELECT count(*) FROM gateway_charges"); }
 };
 
 } // namespace
 
-TEST_F(CheckoutEndToEndTest, ACrashBetweenAnyTwoPhasesEndsInOneOrderAndOneCharge)
+TEST_P(CheckoutEndToEndTest, ACrashBetweenAnyTwoPhasesEndsInOneOrderAndOneCharge)
 {
     for (const std::string fault : {"crash-after-started", "crash-after-order-created", "crash-after-charge",
                                     "crash-after-payment-charged", "crash-after-finished"}) {
@@ -100,7 +131,7 @@ TEST_F(CheckoutEndToEndTest, ACrashBetweenAnyTwoPhasesEndsInOneOrderAndOneCharge
     }
 }
 
-TEST_F(CheckoutEndToEndTest, TheCompleterFinishesWhatACrashLeftWithoutTheClient)
+TEST_P(CheckoutEndToEndTest, TheCompleterFinishesWhatACrashLeftWithoutTheClient)
 {
     for (const std::string fault : {"crash-after-started", "crash-after-order-created", "crash-after-charge",
                                     "crash-after-payment-charged", "crash-after-finished"}) {
@@ -163,7 +194,7 @@ bool stillAtTheGateway(httplib::Client& http)
 
 } // namespace
 
-TEST_F(CheckoutEndToEndTest, TwentyConcurrentCopiesOfOneCheckoutChargeOnce)
+TEST_P(CheckoutEndToEndTest, TwentyConcurrentCopiesOfOneCheckoutChargeOnce)
 {
     auto server = startServer();
     auto http = server->client();
@@ -215,7 +246,7 @@ TEST_F(CheckoutEndToEndTest, TwentyConcurrentCopiesOfOneCheckoutChargeOnce)
     EXPECT_EQ(charges(), 1);
 }
 
-TEST_F(CheckoutEndToEndTest, ADuplicateWhileTheGatewayIsSlowGets409WithRetryAfterThenTheReplay)
+TEST_P(CheckoutEndToEndTest, ADuplicateWhileTheGatewayIsSlowGets409WithRetryAfterThenTheReplay)
 {
     auto server = startServer();
     auto http = server->client();
@@ -243,7 +274,7 @@ TEST_F(CheckoutEndToEndTest, ADuplicateWhileTheGatewayIsSlowGets409WithRetryAfte
     EXPECT_EQ(charges(), 1);
 }
 
-TEST_F(CheckoutEndToEndTest, ADeclineIsAStored402)
+TEST_P(CheckoutEndToEndTest, ADeclineIsAStored402)
 {
     auto server = startServer();
     auto http = server->client();
@@ -260,7 +291,7 @@ TEST_F(CheckoutEndToEndTest, ADeclineIsAStored402)
     EXPECT_EQ(get(*http, "/orders/" + declined.field("order_id"), kA).field("status"), "payment_failed");
 }
 
-TEST_F(CheckoutEndToEndTest, AGatewayTimeoutIsA503AndTheRetryFindsTheSameCharge)
+TEST_P(CheckoutEndToEndTest, AGatewayTimeoutIsA503AndTheRetryFindsTheSameCharge)
 {
     auto server = startServer();
     auto http = server->client();
@@ -274,7 +305,7 @@ TEST_F(CheckoutEndToEndTest, AGatewayTimeoutIsA503AndTheRetryFindsTheSameCharge)
     EXPECT_EQ(payments(), 1);
 }
 
-TEST_F(CheckoutEndToEndTest, DuplicateAndTwinWebhooksOverHttpChangeTheOrderOnce)
+TEST_P(CheckoutEndToEndTest, DuplicateAndTwinWebhooksOverHttpChangeTheOrderOnce)
 {
     auto server = startServer();
     auto http = server->client();
@@ -300,8 +331,7 @@ TEST_F(CheckoutEndToEndTest, DuplicateAndTwinWebhooksOverHttpChangeTheOrderOnce)
         std::string::npos);
 
     // The same event sent again from outside, correctly signed: recognised by its id.
-    SQLite::Database gatewayDb(dir.file("server.gateway.db"), SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-    const std::string event = gatewayDb.execAndGet("SELECT body FROM gateway_events ORDER BY id LIMIT 1").getString();
+    const std::string event = gatewayText("SELECT body FROM gateway_events ORDER BY id LIMIT 1");
     const std::string secret = text("SELECT value FROM server_meta WHERE name = 'webhook_secret'");
     EXPECT_EQ(secret.rfind("whsec_", 0), 0u) << "made for this database";
     const auto nowMs =
@@ -323,7 +353,7 @@ TEST_F(CheckoutEndToEndTest, DuplicateAndTwinWebhooksOverHttpChangeTheOrderOnce)
     EXPECT_EQ(paidChanges(), 2);
 }
 
-TEST_F(CheckoutEndToEndTest, CheckoutValidatesLikeOrdersAndNeedsAPaymentMethod)
+TEST_P(CheckoutEndToEndTest, CheckoutValidatesLikeOrdersAndNeedsAPaymentMethod)
 {
     auto server = startServer();
     auto http = server->client();
@@ -341,7 +371,7 @@ TEST_F(CheckoutEndToEndTest, CheckoutValidatesLikeOrdersAndNeedsAPaymentMethod)
     EXPECT_EQ(postCheckout(*http, "k1", R"({"product":"kniha","quantity":2,"payment_method":"card"})").status, 422);
 }
 
-TEST_F(CheckoutEndToEndTest, AsManyCheckoutsAsWorkersDoNotWaitForTheirOwnWebhooks)
+TEST_P(CheckoutEndToEndTest, AsManyCheckoutsAsWorkersDoNotWaitForTheirOwnWebhooks)
 {
     // One worker: the checkout holds it while the gateway charges. A webhook sent from inside the charge would wait
     // for a free worker that cannot come (5 s, the delivery's read timeout) and then count as not delivered.
@@ -354,10 +384,10 @@ TEST_F(CheckoutEndToEndTest, AsManyCheckoutsAsWorkersDoNotWaitForTheirOwnWebhook
     EXPECT_LT(took, std::chrono::seconds(3)) << "the checkout did not wait for its own webhook";
     EXPECT_TRUE(waitUntil([&] { return scalar("SELECT count(*) FROM webhook_events") == 1; }))
         << "the webhook arrived after the checkout freed the worker";
-    SQLite::Database gatewayDb(dir.file("server.gateway.db"), SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
     EXPECT_TRUE(waitUntil([&] {
-        return gatewayDb.execAndGet("SELECT count(*) FROM gateway_deliveries WHERE delivered_at IS NOT NULL")
-                   .getInt64() == 1;
+        return gatewayScalar("SELECT count(*) FROM gateway_deliveries WHERE delivered_at IS NOT NULL") == 1;
     })) << "and the gateway saw it acknowledged";
     EXPECT_EQ(payments(), 1);
 }
+
+INSTANTIATE_TEST_SUITE_P(Databases, CheckoutEndToEndTest, kBothDatabases, databaseName);

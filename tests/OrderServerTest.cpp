@@ -1,7 +1,8 @@
-// The whole server assembled in process (OrderServer on a free port, real SQLite file) with an injected clock:
-// what the background reaper does, driven by hand instead of waiting for its timer.
+// The whole server assembled in process (OrderServer on a free port, a real SQLite file or a fresh PostgreSQL
+// database) with an injected clock: what the background reaper does, driven by hand instead of waiting for its timer.
 #include "OrderServer.h"
 #include "support/Http.h"
+#include "support/PostgresDatabase.h"
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Database.h>
@@ -17,13 +18,17 @@ namespace {
 constexpr std::int64_t kStart = 1'790'000'000'000;
 constexpr std::chrono::seconds kTtl {60};
 
-class OrderServerTest : public ::testing::Test
+class OrderServerTest : public ::testing::TestWithParam<Backend>
 {
 protected:
-    OrderServerTest()
+    void SetUp() override
     {
+        if (GetParam() == Backend::Postgres) {
+            ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
+            pg = std::make_unique<TestDatabase>();
+        }
         options.port = 0;
-        options.dbPath = dir.file("server.db");
+        options.dbPath = pg ? pg->uri() : dir.file("server.db");
         options.keyTtl = kTtl;
         options.threads = 2;
         server = std::make_unique<OrderServer>(options, clock);
@@ -32,20 +37,29 @@ protected:
         serving = std::thread([this] { server->run(); });
         http = std::make_unique<httplib::Client>("127.0.0.1", port);
     }
-    ~OrderServerTest() override
+    void TearDown() override
     {
+        if (!server) { // skipped
+            return;
+        }
         get(*http, "/healthz"); // answered only once run() serves, so stop() cannot come before it starts
         server->stop();
         serving.join();
+        server.reset(); // before the database goes
     }
 
-    long long keys() const
+    long long scalar(const std::string& sql) const
     {
+        if (pg) {
+            return pg->scalar(sql);
+        }
         SQLite::Database db(options.dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-        return db.execAndGet("SELECT count(*) FROM idempotency_keys").getInt64();
+        return db.execAndGet(sql).getInt64();
     }
+    long long keys() const { return scalar("SELECT count(*) FROM idempotency_keys"); }
 
     TempDir dir;
+    std::unique_ptr<TestDatabase> pg;
     ManualClock clock {kStart};
     ServerOptions options;
     std::unique_ptr<OrderServer> server;
@@ -56,12 +70,18 @@ protected:
 
 } // namespace
 
-TEST_F(OrderServerTest, ReaperDeletesExpiredKeysAndCountsThemInMetrics)
+TEST_P(OrderServerTest, ReaperDeletesExpiredKeysAndCountsThemInMetrics)
 {
     ASSERT_GT(port, 0);
     for (const char* key : {"old-1", "old-2", "old-3"}) {
         ASSERT_EQ(postOrder(*http, "demo-key-A", key, R"({"product":"kniha","quantity":1})").status, 201);
     }
+    // A finished checkout's key goes with them (the checkout reaper's batch).
+    ASSERT_EQ(
+        toReply(http->Post("/checkout", {{"Authorization", "Bearer demo-key-A"}, {"Idempotency-Key", "\"old-c\""}},
+                           R"({"product":"kniha","quantity":1,"payment_method":"card"})", "application/json"))
+            .status,
+        201);
     clock.advanceMs(std::chrono::milliseconds(kTtl).count() / 2);
     ASSERT_EQ(postOrder(*http, "demo-key-A", "young", R"({"product":"kniha","quantity":1})").status, 201);
 
@@ -69,15 +89,18 @@ TEST_F(OrderServerTest, ReaperDeletesExpiredKeysAndCountsThemInMetrics)
     EXPECT_NE(get(*http, "/metrics").body.find("onceorder_idempotency_keys_reaped_total 0"), std::string::npos);
 
     clock.advanceMs(std::chrono::milliseconds(kTtl).count() / 2);
-    EXPECT_EQ(server->reapExpiredKeys(), 3);
+    EXPECT_EQ(server->reapExpiredKeys(), 4);
     EXPECT_EQ(keys(), 1) << "the young key stays";
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys"), 0);
     EXPECT_EQ(server->reapExpiredKeys(), 0);
 
     const Reply metrics = get(*http, "/metrics");
-    EXPECT_NE(metrics.body.find("onceorder_idempotency_keys_reaped_total 3"), std::string::npos) << metrics.body;
+    EXPECT_NE(metrics.body.find("onceorder_idempotency_keys_reaped_total 4"), std::string::npos) << metrics.body;
 
     // The reaped key is free again: the same key now places a new order.
     const Reply again = postOrder(*http, "demo-key-A", "old-1", R"({"product":"kniha","quantity":1})");
     EXPECT_EQ(again.status, 201);
     EXPECT_FALSE(again.replayed());
 }
+
+INSTANTIATE_TEST_SUITE_P(Databases, OrderServerTest, kBothDatabases, databaseName);

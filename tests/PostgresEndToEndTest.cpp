@@ -7,7 +7,9 @@
 // The database comes from libpq's environment (PGHOST, PGPORT, PGUSER, PGPASSWORD); without PGHOST the tests that
 // need it are skipped (they fail instead with ONCEORDER_REQUIRE_POSTGRES set). scripts/test runs them inside
 // `pg_virtualenv`, which starts a throwaway cluster and sets exactly those variables.
+#include "checkout/WebhookOutbox.h"
 #include "support/Http.h"
+#include "support/PostgresDatabase.h"
 #include "support/ServerProcess.h"
 
 #include <gtest/gtest.h>
@@ -26,71 +28,13 @@
 #include <thread>
 
 using namespace onceorder::test;
+using onceorder::server::WebhookOutbox;
 
 namespace {
 
 constexpr const char* kA = "demo-key-A";
 constexpr const char* kB = "demo-key-B";
 constexpr const char* kOne = R"({"product":"kniha","quantity":1})";
-
-// A fresh database on the cluster libpq's environment names, dropped (with any connection left to it) at the end.
-class TestDatabase
-{
-public:
-    TestDatabase()
-    {
-        std::random_device random;
-        m_name = "onceorder_test_" + std::to_string(getpid()) + "_" + std::to_string(random() % 1'000'000'000);
-        maintenance([this](pqxx::nontransaction& tx) { tx.exec0("CREATE DATABASE " + tx.quote_name(m_name)); });
-    }
-    ~TestDatabase()
-    {
-        try {
-            maintenance([this](pqxx::nontransaction& tx) {
-                tx.exec0("DROP DATABASE IF EXISTS " + tx.quote_name(m_name) + " WITH (FORCE)");
-            });
-        } catch (const std::exception& error) {
-            std::fprintf(stderr, "could not drop %s: %s\n", m_name.c_str(), error.what());
-        }
-    }
-    TestDatabase(const TestDatabase&) = delete;
-    TestDatabase& operator=(const TestDatabase&) = delete;
-
-    const std::string& name() const { return m_name; }
-    // Host, port, user and password come from the environment, as for every libpq program.
-    std::string uri() const { return "postgresql:///" + m_name; }
-
-    long long scalar(const std::string& sql) const
-    {
-        pqxx::connection connection(uri());
-        pqxx::nontransaction tx(connection);
-        return tx.exec(sql)[0][0].as<long long>();
-    }
-    // Server sessions on this database in this state, seen from PostgreSQL itself (pg_stat_activity).
-    long long sessions(const std::string& condition) const
-    {
-        pqxx::connection connection(uri());
-        pqxx::nontransaction tx(connection);
-        return tx
-            .exec_params("SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> "
-                         "pg_backend_pid() AND " +
-                             condition,
-                         m_name)[0][0]
-            .as<long long>();
-    }
-
-private:
-    template<typename Fn>
-    static void maintenance(Fn&& fn)
-    {
-        const char* database = std::getenv("PGDATABASE");
-        pqxx::connection connection(std::string("dbname=") + (database && *database ? database : "postgres"));
-        pqxx::nontransaction tx(connection);
-        fn(tx);
-    }
-
-    std::string m_name;
-};
 
 Reply armFault(ServerProcess& server, const std::string& json)
 {
@@ -103,13 +47,7 @@ class PostgresEndToEndTest : public ::testing::Test
 protected:
     void SetUp() override
     {
-        if (!std::getenv("PGHOST")) {
-            if (std::getenv("ONCEORDER_REQUIRE_POSTGRES")) {
-                FAIL() << "ONCEORDER_REQUIRE_POSTGRES is set but PGHOST is not: the run was meant to have PostgreSQL";
-            }
-            GTEST_SKIP() << "no PostgreSQL: PGHOST is not set (scripts/test runs these tests inside pg_virtualenv, "
-                            "which sets PGHOST, PGPORT, PGUSER and PGPASSWORD)";
-        }
+        ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
         db = std::make_unique<TestDatabase>();
     }
     void TearDown() override
@@ -232,7 +170,7 @@ TEST_F(PostgresEndToEndTest, OneOrderPerCartWhateverKeyTheRetryCarries)
     EXPECT_EQ(db->scalar("SELECT stock FROM products WHERE id = 'hrnek'"), 48);
 }
 
-TEST_F(PostgresEndToEndTest, FaultsOfTheOrderPathWorkAndEverythingElseAnswers501)
+TEST_F(PostgresEndToEndTest, FaultsAndTeachingModesWorkAsOnSqlite)
 {
     auto& server = startServer();
     auto http = server.client();
@@ -246,24 +184,46 @@ TEST_F(PostgresEndToEndTest, FaultsOfTheOrderPathWorkAndEverythingElseAnswers501
     EXPECT_EQ(keys(), 0);
     EXPECT_EQ(postOrder(*http, kA, "F1", kOne).status, 201);
 
-    // Not on PostgreSQL yet: a clear 501, nothing changed.
-    const std::map<std::string, Reply> notYet {
-        {"checkout",
-         toReply(http->Post("/checkout", {{"Authorization", std::string("Bearer ") + kA}, {"Idempotency-Key", "\"c\""}},
-                            R"({"product":"kniha","quantity":1,"payment_method":"card"})", "application/json"))},
-        {"webhook", postJson(*http, "/webhooks/payments", "{}")},
-        {"mode", postJson(*http, "/_debug/mode", R"({"check_then_insert":true})")},
-        {"gateway fault", armFault(server, R"({"fault":"gateway-decline"})")},
-        {"complete", postJson(*http, "/_debug/complete", "{}")},
-    };
-    for (const auto& [what, reply] : notYet) {
-        EXPECT_EQ(reply.status, 501) << what;
-        EXPECT_EQ(reply.problemType(), "/problems/not-on-this-database") << what;
-        EXPECT_NE(reply.body.find("PostgreSQL"), std::string::npos) << what;
-    }
-    EXPECT_NE(get(*http, "/_debug/state").body.find(R"("check_then_insert":false)"), std::string::npos);
+    // store_transient: the same failure is stored and replayed, and no order stays behind.
+    ASSERT_EQ(postJson(*http, "/_debug/mode", R"({"store_transient":true})").status, 200);
+    ASSERT_EQ(armFault(server, R"({"fault":"fail-before-commit"})").status, 200);
+    const Reply stored = postOrder(*http, kA, "F2", kOne);
+    EXPECT_EQ(stored.status, 503);
+    const Reply storedAgain = postOrder(*http, kA, "F2", kOne);
+    EXPECT_TRUE(storedAgain.replayed()) << "the mistake: a transient failure answered forever";
     EXPECT_EQ(orders(), 1);
-    EXPECT_EQ(stock(), 99);
+
+    // unscoped_keys: B's request under A's key gets A's answer.
+    ASSERT_EQ(postJson(*http, "/_debug/mode", R"({"store_transient":false,"unscoped_keys":true})").status, 200);
+    const Reply fromA = postOrder(*http, kA, "U1", kOne);
+    const Reply fromB = postOrder(*http, kB, "U1", kOne);
+    EXPECT_TRUE(fromB.replayed());
+    EXPECT_EQ(fromB.body, fromA.body);
+
+    // business_key_off: the partial unique index has no cart_key to compare; two keys, two orders for one cart.
+    ASSERT_EQ(postJson(*http, "/_debug/mode", R"({"unscoped_keys":false,"business_key_off":true})").status, 200);
+    const std::string cart = R"({"cart_id":"cart-9","items":[{"product":"hrnek","quantity":1}]})";
+    EXPECT_EQ(postOrder(*http, kA, "B1", cart).status, 201);
+    EXPECT_EQ(postOrder(*http, kA, "B2", cart).status, 201);
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM orders WHERE cart_id = 'cart-9'"), 2);
+
+    // check_then_insert: a single request still works; the race is the mode's lesson (PostgresEndToEndTest's
+    // storms run without it).
+    ASSERT_EQ(postJson(*http, "/_debug/mode", R"({"business_key_off":false,"check_then_insert":true})").status, 200);
+    EXPECT_EQ(postOrder(*http, kA, "T1", kOne).status, 201);
+    EXPECT_TRUE(postOrder(*http, kA, "T1", kOne).replayed());
+    ASSERT_EQ(postJson(*http, "/_debug/mode", R"({"check_then_insert":false})").status, 200);
+
+    // The gateway's faults, through POST /checkout.
+    ASSERT_EQ(armFault(server, R"({"fault":"gateway-decline"})").status, 200);
+    const Reply declined =
+        toReply(http->Post("/checkout", {{"Authorization", std::string("Bearer ") + kA}, {"Idempotency-Key", "\"c\""}},
+                           R"({"product":"kniha","quantity":1,"payment_method":"card"})", "application/json"));
+    EXPECT_EQ(declined.status, 402);
+    EXPECT_EQ(declined.problemType(), "/problems/payment-declined");
+    EXPECT_EQ(postJson(*http, "/_debug/complete", "{}").status, 200);
+    EXPECT_NE(get(*http, "/_debug/state").body.find(R"("check_then_insert":false)"), std::string::npos);
+    const long long ordersBefore = orders();
 
     // The operator's absolute stock.
     EXPECT_EQ(toReply(http->Put("/products/kniha/stock", {{"Authorization", "Bearer demo-key-admin"}}, R"({"stock":7})",
@@ -273,9 +233,138 @@ TEST_F(PostgresEndToEndTest, FaultsOfTheOrderPathWorkAndEverythingElseAnswers501
     EXPECT_EQ(stock(), 7);
 
     // Reset puts the demo data back.
+    EXPECT_GT(ordersBefore, 0);
     EXPECT_EQ(postJson(*http, "/_debug/reset", "{}").status, 200);
     EXPECT_EQ(orders(), 0);
     EXPECT_EQ(stock(), 100);
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM checkout_keys"), 0);
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM gateway_charges"), 0);
+}
+
+namespace {
+
+Reply postCheckout(ServerProcess& server, const std::string& key)
+{
+    return toReply(server.client()->Post(
+        "/checkout", {{"Authorization", std::string("Bearer ") + kA}, {"Idempotency-Key", "\"" + key + "\""}},
+        R"({"product":"kniha","quantity":1,"payment_method":"card"})", "application/json"));
+}
+
+} // namespace
+
+TEST_F(PostgresEndToEndTest, ThreeCompletersAtOnceFinishEachAbandonedCheckoutOnce)
+{
+    auto& one = startServer();
+    auto& two = startServer();
+    auto& three = startServer();
+    // Twelve checkouts left at order_created, unlocked: the gateway failed before charging, so each answered 503.
+    constexpr int kAbandoned = 12;
+    ASSERT_EQ(armFault(one, R"({"fault":"gateway-fail","count":12})").status, 200);
+    for (int i = 0; i < kAbandoned; ++i) {
+        ASSERT_EQ(postCheckout(one, "a" + std::to_string(i)).status, 503);
+    }
+    ASSERT_EQ(db->scalar("SELECT count(*) FROM checkout_keys WHERE recovery_point = 'order_created' "
+                         "AND locked_at IS NULL"),
+              kAbandoned);
+
+    // The three instances' completers, started together (a latch), all see the same twelve candidates.
+    std::latch start(3);
+    std::atomic<long long> completed {0};
+    std::vector<std::thread> completers;
+    for (ServerProcess* server : {&one, &two, &three}) {
+        completers.emplace_back([&, server] {
+            auto http = server->client();
+            start.arrive_and_wait();
+            const Reply pass = postJson(*http, "/_debug/complete", "{}");
+            EXPECT_EQ(pass.status, 200);
+            completed += std::stoll(pass.field("completed"));
+        });
+    }
+    for (auto& thread : completers) {
+        thread.join();
+    }
+    // Their own background passes may have taken a few; nothing is finished twice, and nothing is left.
+    EXPECT_LE(completed.load(), kAbandoned);
+    EXPECT_TRUE(waitUntil(
+        [&] { return db->scalar("SELECT count(*) FROM checkout_keys WHERE recovery_point <> 'finished'") == 0; }));
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM gateway_charges"), kAbandoned) << "one charge per checkout";
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM payments"), kAbandoned);
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM order_status_changes WHERE to_status = 'paid'"), kAbandoned);
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM orders WHERE status = 'paid'"), kAbandoned);
+}
+
+TEST_F(PostgresEndToEndTest, ThreeInstancesDeliverTheSharedGatewaysWebhooksEachOnce)
+{
+    // Every instance runs the gateway's delivery thread over the same gateway_deliveries; each takes its due rows
+    // FOR UPDATE SKIP LOCKED, so no webhook goes out twice (a second delivery would be answered "duplicate").
+    std::array<ServerProcess*, 3> instances {&startServer(), &startServer(), &startServer()};
+    constexpr int kCheckouts = 24;
+    for (int i = 0; i < kCheckouts; ++i) {
+        ASSERT_EQ(postCheckout(*instances[static_cast<std::size_t>(i % 3)], "w" + std::to_string(i)).status, 201);
+    }
+    EXPECT_TRUE(waitUntil(
+        [&] {
+            return db->scalar("SELECT count(*) FROM gateway_deliveries WHERE delivered_at IS NOT NULL") == kCheckouts;
+        },
+        std::chrono::seconds(30)));
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM webhook_events"), kCheckouts);
+    EXPECT_EQ(db->scalar("SELECT coalesce(sum(attempts), 0) FROM gateway_deliveries"), kCheckouts);
+    for (ServerProcess* instance : instances) {
+        EXPECT_EQ(get(*instance->client(), "/metrics").body.find(R"(outcome="webhook-duplicate")"), std::string::npos)
+            << "a webhook was delivered twice";
+    }
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM payments"), kCheckouts);
+}
+
+TEST_F(PostgresEndToEndTest, ACheckoutChargedThroughOneInstanceIsFinishedAndItsWebhookAppliedOnceByAnother)
+{
+    auto& one = startServer();
+    auto& two = startServer();
+
+    // One charges and dies before it records the charge; its lock dies with it (its advisory lock is gone), so the
+    // retry on two resumes at once, and the gateway, shared by both, answers two with the same charge.
+    ASSERT_EQ(armFault(one, R"({"fault":"crash-after-charge"})").status, 200);
+    EXPECT_EQ(postCheckout(one, "x1").status, 0) << "the connection dies with the process";
+    one.waitForExit();
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM gateway_charges"), 1);
+    // PostgreSQL ends one's session (and with it the advisory lock) a moment after the kill: until then the lock is
+    // alive and the retry is told 409. Well within the 10 s here, never the 30 s lock timeout.
+    Reply finished;
+    EXPECT_TRUE(waitUntil([&] {
+        finished = postCheckout(two, "x1");
+        return finished.status != 409;
+    })) << "a lock whose holder died is let go without waiting out the lock timeout";
+    EXPECT_EQ(finished.status, 201) << finished.body;
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM gateway_charges"), 1)
+        << "two found one's charge, it did not charge again";
+
+    // The charge's webhook, as the gateway sends it, delivered to two (which never charged): applied at most once,
+    // whoever was first (two's own delivery thread, or the checkout's payment phase), and a redelivery is a duplicate.
+    const std::string event = db->text("SELECT body FROM gateway_events ORDER BY id LIMIT 1");
+    const std::string secret = db->text("SELECT value FROM server_meta WHERE name = 'webhook_secret'");
+    const auto nowMs =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    auto deliver = [&] {
+        return toReply(two.client()->Post("/webhooks/payments",
+                                          {{"Gateway-Signature", WebhookOutbox::signature(secret, event, nowMs)}},
+                                          event, "application/json"));
+    };
+    const Reply first = deliver();
+    EXPECT_EQ(first.status, 200) << first.body << " (two must know one's reference: one instance id for both)";
+    const Reply again = deliver();
+    EXPECT_EQ(again.status, 200);
+    EXPECT_EQ(again.field("result"), "duplicate");
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM payments"), 1);
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM order_status_changes WHERE to_status = 'paid'"), 1);
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM webhook_events"), 1);
+
+    // The gateway's queued delivery reaches an instance too (two's delivery thread, or one's after a restart).
+    one.start();
+    EXPECT_TRUE(
+        waitUntil([&] { return db->scalar("SELECT count(*) FROM gateway_deliveries WHERE delivered_at IS NULL") == 0; },
+                  std::chrono::seconds(60)));
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM payments"), 1);
 }
 
 TEST_F(PostgresEndToEndTest, CrashBeforeCommitLeavesNothingAndCrashAfterCommitIsReplayed)

@@ -1,6 +1,7 @@
 // Malformed and hostile requests against the real server: each gets its documented 4xx with problem+json,
-// never a 5xx, never a crash, and the database is unchanged afterwards.
+// never a 5xx, never a crash, and the database (SQLite or PostgreSQL) is unchanged afterwards.
 #include "support/Http.h"
+#include "support/PostgresDatabase.h"
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Database.h>
@@ -171,11 +172,34 @@ std::vector<BadRequest> badRequests()
 
 } // namespace
 
-TEST(ServerBadRequestsTest, EveryBadRequestGetsItsDocumented4xxAndChangesNothing)
+// On a SQLite file and on a fresh PostgreSQL database (skipped without PGHOST).
+class ServerBadRequestsOnEachDatabase : public ::testing::TestWithParam<Backend>
 {
+protected:
+    void SetUp() override
+    {
+        if (GetParam() == Backend::Postgres) {
+            ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
+            pg = std::make_unique<TestDatabase>();
+        }
+    }
+    long long scalar(const std::string& sql) const
+    {
+        if (pg) {
+            return pg->scalar(sql);
+        }
+        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
+        return db.execAndGet(sql).getInt64();
+    }
+
     TempDir dir;
-    const std::string dbPath = dir.file("server.db");
-    ServerProcess server({"--db", dbPath}); // without --debug-endpoints
+    std::string dbPath = dir.file("server.db");
+    std::unique_ptr<TestDatabase> pg;
+};
+
+TEST_P(ServerBadRequestsOnEachDatabase, EveryBadRequestGetsItsDocumented4xxAndChangesNothing)
+{
+    ServerProcess server({"--db", pg ? pg->uri() : dbPath}); // without --debug-endpoints
     auto http = server.client();
     const auto cases = badRequests();
     ASSERT_GE(cases.size(), 25u);
@@ -199,15 +223,14 @@ TEST(ServerBadRequestsTest, EveryBadRequestGetsItsDocumented4xxAndChangesNothing
     }
 
     // Nothing above left a trace, and the key used throughout is still fresh.
-    {
-        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-        EXPECT_EQ(db.execAndGet("SELECT count(*) FROM orders").getInt(), 0);
-        EXPECT_EQ(db.execAndGet("SELECT count(*) FROM idempotency_keys").getInt(), 0);
-        EXPECT_EQ(db.execAndGet("SELECT count(*) FROM checkout_keys").getInt(), 0);
-        EXPECT_EQ(db.execAndGet("SELECT count(*) FROM webhook_events").getInt(), 0);
-        EXPECT_EQ(db.execAndGet("SELECT sum(stock) FROM products").getInt(), 650);
-        EXPECT_EQ(db.execAndGet("SELECT count(*) FROM sqlite_master WHERE name = 'orders'").getInt(), 1);
-    }
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders"), 0);
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys"), 0);
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys"), 0);
+    EXPECT_EQ(scalar("SELECT count(*) FROM webhook_events"), 0);
+    EXPECT_EQ(scalar("SELECT sum(stock) FROM products"), 650);
+    EXPECT_EQ(scalar(pg ? "SELECT count(*) FROM pg_tables WHERE tablename = 'orders'"
+                        : "SELECT count(*) FROM sqlite_master WHERE name = 'orders'"),
+              1);
     const Reply fine = postOrder(*http, "demo-key-A", "bad-request-key", R"({"product":"kniha","quantity":1})");
     EXPECT_EQ(fine.status, 201);
     EXPECT_FALSE(fine.replayed());
@@ -216,6 +239,8 @@ TEST(ServerBadRequestsTest, EveryBadRequestGetsItsDocumented4xxAndChangesNothing
 
 // Found by fuzz_http_request: httplib cut every answer to the bytes a Range header asked for, so GET /healthz with
 // "Range: bytes=0-3" was a 200 whose body was '{"st'. This API has no partial content; Range is ignored.
+INSTANTIATE_TEST_SUITE_P(Databases, ServerBadRequestsOnEachDatabase, kBothDatabases, databaseName);
+
 TEST(ServerBadRequestsTest, RangeHeadersAreIgnoredSoEveryAnswerIsWholeJson)
 {
     ServerProcess server({"--db", ":memory:"});

@@ -2,6 +2,7 @@
 // listing's newest rows byte for byte, a bad limit is a 400 that changes nothing, and the totals count every row.
 #include "support/Http.h"
 #include "support/Json.h"
+#include "support/PostgresDatabase.h"
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Database.h>
@@ -94,21 +95,38 @@ Reply postCheckout(httplib::Client& client, const std::string& key)
                                kPay, "application/json"));
 }
 
-class ServerListingLimitTest : public ::testing::Test
+// Every case on a SQLite file and on a fresh PostgreSQL database (skipped without PGHOST).
+class ServerListingLimitTest : public ::testing::TestWithParam<Backend>
 {
 protected:
+    void SetUp() override
+    {
+        if (GetParam() == Backend::Postgres) {
+            ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
+            pg = std::make_unique<TestDatabase>();
+        }
+    }
+
     TempDir dir;
     std::string dbPath = dir.file("server.db");
+    std::unique_ptr<TestDatabase> pg;
 
     std::unique_ptr<ServerProcess> startServer()
     {
+        if (pg) {
+            return std::make_unique<ServerProcess>(std::vector<std::string> {"--db", pg->uri(), "--debug-endpoints"});
+        }
         // synchronous=normal: these tests place hundreds of orders and are not about durability.
         return std::make_unique<ServerProcess>(
             std::vector<std::string> {"--db", dbPath, "--debug-endpoints", "--synchronous", "normal"});
     }
 
+    // From the server's file (or the gateway's file beside it); on PostgreSQL one database holds both.
     long long scalar(const std::string& path, const std::string& sql) const
     {
+        if (pg) {
+            return pg->scalar(sql);
+        }
         SQLite::Database db(path, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
         return db.execAndGet(sql).getInt64();
     }
@@ -117,7 +135,7 @@ protected:
 
 } // namespace
 
-TEST_F(ServerListingLimitTest, OrdersLimitGivesTheNewestOrdersByteForByteAsTheFullListing)
+TEST_P(ServerListingLimitTest, OrdersLimitGivesTheNewestOrdersByteForByteAsTheFullListing)
 {
     auto server = startServer();
     auto http = server->client();
@@ -157,7 +175,7 @@ TEST_F(ServerListingLimitTest, OrdersLimitGivesTheNewestOrdersByteForByteAsTheFu
     EXPECT_EQ(get(*http, "/orders?limit=1&cart_id=cart-3", kB).body, "[]") << "A's cart is not B's";
 }
 
-TEST_F(ServerListingLimitTest, EveryOrderInALargePageCarriesItsOwnItems)
+TEST_P(ServerListingLimitTest, EveryOrderInALargePageCarriesItsOwnItems)
 {
     auto server = startServer();
     auto http = server->client();
@@ -196,7 +214,7 @@ TEST_F(ServerListingLimitTest, EveryOrderInALargePageCarriesItsOwnItems)
     EXPECT_EQ(get(*http, "/orders?limit=25", kA).body, joined(listed, 25));
 }
 
-TEST_F(ServerListingLimitTest, BadLimitsAreRefusedWithInvalidLimitAndChangeNothing)
+TEST_P(ServerListingLimitTest, BadLimitsAreRefusedWithInvalidLimitAndChangeNothing)
 {
     auto server = startServer();
     auto http = server->client();
@@ -221,7 +239,7 @@ TEST_F(ServerListingLimitTest, BadLimitsAreRefusedWithInvalidLimitAndChangeNothi
     EXPECT_EQ(get(*http, "/orders?limit=1000", "").status, 401) << "authentication comes first";
 }
 
-TEST_F(ServerListingLimitTest, DebugStateLimitKeepsTheNewestRowsOfEachListAndTotalsCountThemAll)
+TEST_P(ServerListingLimitTest, DebugStateLimitKeepsTheNewestRowsOfEachListAndTotalsCountThemAll)
 {
     auto server = startServer();
     auto http = server->client();
@@ -276,3 +294,5 @@ TEST_F(ServerListingLimitTest, DebugStateLimitKeepsTheNewestRowsOfEachListAndTot
     EXPECT_EQ(total(reset, "orders"), 0);
     EXPECT_EQ(total(reset, "gateway_charges"), 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Databases, ServerListingLimitTest, kBothDatabases, databaseName);

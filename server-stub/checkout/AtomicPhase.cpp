@@ -1,10 +1,9 @@
 #include "checkout/AtomicPhase.h"
 
-#include "storage/WriteTransaction.h"
 #include "support/Problems.h"
 
 #include <SQLiteCpp/Exception.h>
-#include <SQLiteCpp/Statement.h>
+#include <pqxx/except>
 
 #include <stdexcept>
 
@@ -24,8 +23,8 @@ public:
 
 } // namespace
 
-AtomicPhase::AtomicPhase(Store& store, const Clock& clock, std::chrono::seconds keyTtl)
-    : m_store(store)
+AtomicPhase::AtomicPhase(SqlDatabase& database, const Clock& clock, std::chrono::seconds keyTtl)
+    : m_database(database)
     , m_clock(clock)
     , m_keyTtl(keyTtl)
 {
@@ -33,79 +32,82 @@ AtomicPhase::AtomicPhase(Store& store, const Clock& clock, std::chrono::seconds 
 
 std::optional<OrderResponse> AtomicPhase::run(CheckoutKey& key, RecoveryPoint at, const Body& body)
 {
-    WriteTransaction tx(m_store);
-    checkOwnership(tx.db(), key, at);
-    const End end = body(tx.db());
+    auto tx = m_database.write();
+    checkOwnership(*tx, key, at);
+    const End end = body(*tx);
     if (const auto* next = std::get_if<RecoveryPoint>(&end)) {
-        moveOn(tx.db(), key, *next);
-        tx.commit();
+        moveOn(*tx, key, *next);
+        tx->commit();
         key.recoveryPoint = *next;
         return std::nullopt;
     }
     const OrderResponse& response = std::get<OrderResponse>(end);
-    storeFinal(tx.db(), key, response);
-    tx.commit();
+    storeFinal(*tx, key, response);
+    tx->commit();
     key.recoveryPoint = RecoveryPoint::Finished;
     return response;
 }
 
 OrderResponse AtomicPhase::guard(const CheckoutKey& key, const std::function<OrderResponse()>& steps)
 {
+    auto failed = [&](const std::exception& error) {
+        try {
+            releaseLock(key);
+        } catch (const std::exception&) {
+            // The lock then times out by itself.
+        }
+        return OrderResponse::fromProblem(problems::checkoutTransientFailure(databaseFailure(error)));
+    };
     try {
         return steps();
     } catch (const LostLock&) {
         return OrderResponse::inProgress();
     } catch (const SQLite::Exception& error) {
-        try {
-            releaseLock(key);
-        } catch (const SQLite::Exception&) {
-            // The lock then times out by itself.
-        }
-        return OrderResponse::fromProblem(problems::checkoutTransientFailure(databaseFailure(error)));
+        return failed(error);
+    } catch (const pqxx::failure& error) {
+        // A broken connection, a deadlock, a commit whose outcome was lost: the phase rolled back (or is replayed).
+        return failed(error);
     }
 }
 
 void AtomicPhase::releaseLock(const CheckoutKey& key)
 {
-    WriteTransaction tx(m_store);
-    auto release = tx.db().statement("UPDATE checkout_keys SET locked_at = NULL WHERE id = ? AND locked_at = ?");
-    release->bind(1, static_cast<int64_t>(key.id));
-    release->bind(2, static_cast<int64_t>(key.lockStamp));
-    release->exec();
-    tx.commit();
+    auto tx = m_database.write();
+    tx->exec("UPDATE checkout_keys SET locked_at = NULL WHERE id = ? AND locked_at = ?",
+             {key.id, static_cast<long long>(key.lockStamp)});
+    tx->commit();
 }
 
-void AtomicPhase::checkOwnership(Store::Lease& db, const CheckoutKey& key, RecoveryPoint at)
+void AtomicPhase::checkOwnership(SqlTx& db, const CheckoutKey& key, RecoveryPoint at)
 {
-    auto current = db.statement("SELECT recovery_point, locked_at FROM checkout_keys WHERE id = ?");
-    current->bind(1, static_cast<int64_t>(key.id));
-    if (!current->executeStep() || current->getColumn(0).getString() != recoveryPointName(at) ||
-        current->getColumn(1).isNull() || current->getColumn(1).getInt64() != key.lockStamp) {
+    // SQLite: the writer lock already keeps every other writer out until this phase commits. PostgreSQL: FOR UPDATE
+    // takes the key row's lock for the phase, so a worker that took the row over (a new locked_at) cannot commit a
+    // phase of its own in between, on this instance or another; it waits, and then finds the row moved on.
+    const auto current =
+        db.queryOne(db.postgres() ? "SELECT recovery_point, locked_at FROM checkout_keys WHERE id = ? FOR UPDATE"
+                                  : "SELECT recovery_point, locked_at FROM checkout_keys WHERE id = ?",
+                    {key.id});
+    if (!current || current->text(0) != recoveryPointName(at) || current->isNull(1) ||
+        current->int64(1) != key.lockStamp) {
         throw LostLock();
     }
 }
 
-void AtomicPhase::moveOn(Store::Lease& db, const CheckoutKey& key, RecoveryPoint next)
+void AtomicPhase::moveOn(SqlTx& db, const CheckoutKey& key, RecoveryPoint next)
 {
-    auto advance = db.statement("UPDATE checkout_keys SET recovery_point = ? WHERE id = ?");
-    advance->bind(1, recoveryPointName(next));
-    advance->bind(2, static_cast<int64_t>(key.id));
-    advance->exec();
+    db.exec("UPDATE checkout_keys SET recovery_point = ? WHERE id = ?", {std::string(recoveryPointName(next)), key.id});
 }
 
-void AtomicPhase::storeFinal(Store::Lease& db, const CheckoutKey& key, const OrderResponse& response)
+void AtomicPhase::storeFinal(SqlTx& db, const CheckoutKey& key, const OrderResponse& response)
 {
     // The answer is kept a whole TTL from now, not from the first attempt: a checkout finished late (by the completer
     // after a long gateway outage) would otherwise be reaped at once, and the client's next retry, finding no key,
     // would be a new request: a second order and a second charge.
-    auto store = db.statement("UPDATE checkout_keys SET recovery_point = ?, response_code = ?, response_body = ?, "
-                              "locked_at = NULL, expires_at = ? WHERE id = ?");
-    store->bind(1, recoveryPointName(RecoveryPoint::Finished));
-    store->bind(2, response.status);
-    store->bind(3, response.body);
-    store->bind(4, static_cast<int64_t>(m_clock.nowMs() + std::chrono::milliseconds(m_keyTtl).count()));
-    store->bind(5, static_cast<int64_t>(key.id));
-    store->exec();
+    db.exec("UPDATE checkout_keys SET recovery_point = ?, response_code = ?, response_body = ?, "
+            "locked_at = NULL, expires_at = ? WHERE id = ?",
+            {std::string(recoveryPointName(RecoveryPoint::Finished)), static_cast<long long>(response.status),
+             response.body, static_cast<long long>(m_clock.nowMs() + std::chrono::milliseconds(m_keyTtl).count()),
+             key.id});
 }
 
 } // namespace onceorder::server

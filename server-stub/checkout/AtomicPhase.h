@@ -9,7 +9,7 @@
 #include "checkout/CheckoutKey.h"
 #include "checkout/RecoveryPoint.h"
 #include "orders/OrderService.h"
-#include "storage/Store.h"
+#include "storage/SqlTx.h"
 #include "support/Clock.h"
 
 #include <chrono>
@@ -24,10 +24,10 @@ class AtomicPhase
 public:
     // What a phase's own writes end with: the recovery point the row moves on to, or the final answer.
     using End = std::variant<RecoveryPoint, OrderResponse>;
-    using Body = std::function<End(Store::Lease& db)>;
+    using Body = std::function<End(SqlTx& db)>;
 
     // keyTtl: a stored final answer is kept this long from when it was stored (see storeFinal).
-    AtomicPhase(Store& store, const Clock& clock, std::chrono::seconds keyTtl);
+    AtomicPhase(SqlDatabase& database, const Clock& clock, std::chrono::seconds keyTtl);
 
     // Runs the phase of `key` that starts at `at`: the final answer if the phase gave one (stored, the row is
     // finished), nothing if the row moved on to the next recovery point (key.recoveryPoint says which).
@@ -41,11 +41,11 @@ public:
 
 private:
     // Throws unless the row is still ours and still at `at`.
-    void checkOwnership(Store::Lease& db, const CheckoutKey& key, RecoveryPoint at);
-    void moveOn(Store::Lease& db, const CheckoutKey& key, RecoveryPoint next);
-    void storeFinal(Store::Lease& db, const CheckoutKey& key, const OrderResponse& response);
+    void checkOwnership(SqlTx& db, const CheckoutKey& key, RecoveryPoint at);
+    void moveOn(SqlTx& db, const CheckoutKey& key, RecoveryPoint next);
+    void storeFinal(SqlTx& db, const CheckoutKey& key, const OrderResponse& response);
 
-    Store& m_store;
+    SqlDatabase& m_database;
     const Clock& m_clock;
     std::chrono::seconds m_keyTtl;
 };

@@ -2,12 +2,12 @@
 
 #include "checkout/OrderPayments.h"
 #include "orders/OrderWriter.h"
-#include "storage/WriteTransaction.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
 
-#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Exception.h>
+#include <pqxx/except>
 
 #include <cstdio>
 #include <stdexcept>
@@ -16,11 +16,6 @@
 namespace onceorder::server {
 
 namespace {
-
-std::optional<long long> optionalId(const SQLite::Column& column)
-{
-    return column.isNull() ? std::nullopt : std::optional<long long>(column.getInt64());
-}
 
 CheckoutCommand storedCommand(const CheckoutKey& key)
 {
@@ -31,12 +26,94 @@ CheckoutCommand storedCommand(const CheckoutKey& key)
     return std::get<CheckoutCommand>(std::move(parsed));
 }
 
+// PostgreSQL: whether the process named by k.locked_by still runs, i.e. still holds its advisory lock
+// (CheckoutService::kHolderLockClass, its run id). A session lock goes with its session: a process killed -9 loses
+// it as soon as PostgreSQL sees the connection close. A condition on the row `k`; binds kHolderLockClass.
+const std::string kHolderAlive =
+    "EXISTS (SELECT 1 FROM pg_locks AS l WHERE l.locktype = 'advisory' AND l.granted AND l.classid::bigint = ? "
+    "AND l.objid::bigint = k.locked_by AND l.objsubid = 2 AND l.database = "
+    "(SELECT oid FROM pg_database WHERE datname = current_database()))";
+// The key row as a copy finds it, locked for this transaction, with whether its lock's holder is alive.
+const std::string kClaimedRowPostgres = "SELECT id, fingerprint, recovery_point, response_code, response_body, "
+                                        "locked_at, request_json, order_id, (k.locked_by IS NULL OR " +
+    kHolderAlive + ") FROM checkout_keys AS k WHERE client_id = ? AND idem_key = ? FOR UPDATE OF k";
+// The locks whose holder is gone, skipping rows another instance is working on right now.
+const std::string kReleaseDeadLocksPostgres =
+    "UPDATE checkout_keys SET locked_at = NULL, locked_by = NULL WHERE id IN (SELECT k.id FROM checkout_keys AS k "
+    "WHERE k.locked_at IS NOT NULL AND k.locked_by IS NOT NULL AND NOT " +
+    kHolderAlive + " FOR UPDATE OF k SKIP LOCKED)";
+
+long long ms(std::int64_t value)
+{
+    return static_cast<long long>(value);
+}
+
+// OrderWriter's order on PostgreSQL, in the phase's transaction: a savepoint, so that a refusal undoes the partial
+// order and the phase stores the refusal. The business key is decided by the unique index (another instance may
+// be inserting the same cart right now: this INSERT waits for it), stock by a conditional UPDATE.
+std::variant<long long, Problem> writePostgresOrder(SqlTx& db, const std::string& clientId, const std::string& idemKey,
+                                                    const OrderCommand& command, const char* status, std::int64_t nowMs,
+                                                    bool businessKeyOff)
+{
+    db.exec("SAVEPOINT order_effect");
+    auto undo = [&db] {
+        db.exec("ROLLBACK TO SAVEPOINT order_effect");
+        db.exec("RELEASE SAVEPOINT order_effect");
+    };
+    auto refuse = [&undo](Problem problem) {
+        undo();
+        return problem;
+    };
+    const bool businessKey = command.cartId && !businessKeyOff;
+    const SqlValue cartId = command.cartId ? SqlValue(*command.cartId) : SqlValue(nullptr);
+    long long orderId = 0;
+    try {
+        orderId = db.queryOne("INSERT INTO orders (client_id, cart_id, cart_key, idem_key, status, created_at) "
+                              "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                              {clientId, cartId, businessKey ? cartId : SqlValue(nullptr), idemKey, std::string(status),
+                               ms(nowMs)})
+                      ->int64(0);
+    } catch (const pqxx::unique_violation&) {
+        undo();
+        const auto holder =
+            db.queryOne("SELECT id FROM orders WHERE client_id = ? AND cart_key = ?", {clientId, *command.cartId});
+        return problems::cartAlreadyOrdered(*command.cartId, holder ? holder->int64(0) : 0);
+    }
+    for (const auto& line : command.lines) {
+        if (db.exec("UPDATE products SET stock = stock - ? WHERE id = ? AND stock >= ?",
+                    {static_cast<long long>(line.quantity), line.product, static_cast<long long>(line.quantity)}) !=
+            1) {
+            return refuse(problems::outOfStock(line.product, line.quantity));
+        }
+        db.exec("INSERT INTO order_lines (order_id, product_id, quantity) VALUES (?, ?, ?)",
+                {orderId, line.product, static_cast<long long>(line.quantity)});
+    }
+    db.exec("RELEASE SAVEPOINT order_effect");
+    return orderId;
+}
+
 } // namespace
 
 CheckoutService::CheckoutService(Store& store, PaymentGateway& gateway, Faults& faults, const Clock& clock,
                                  std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout)
-    : m_store(store)
-    , m_atomicPhase(store, clock, keyTtl)
+    : m_ownDatabase(sqliteStoreDatabase(store))
+    , m_database(*m_ownDatabase)
+    , m_instanceId(store.instanceId())
+    , m_atomicPhase(m_database, clock, keyTtl)
+    , m_gateway(gateway)
+    , m_faults(faults)
+    , m_clock(clock)
+    , m_keyTtl(keyTtl)
+    , m_lockTimeout(lockTimeout)
+    , m_crash(crashProcessNow)
+{
+}
+
+CheckoutService::CheckoutService(SqlDatabase& database, std::string instanceId, PaymentGateway& gateway, Faults& faults,
+                                 const Clock& clock, std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout)
+    : m_database(database)
+    , m_instanceId(std::move(instanceId))
+    , m_atomicPhase(m_database, clock, keyTtl)
     , m_gateway(gateway)
     , m_faults(faults)
     , m_clock(clock)
@@ -53,7 +130,7 @@ std::string CheckoutService::fingerprint(const CheckoutCommand& command)
 
 std::string CheckoutService::gatewayKey(long long rowId) const
 {
-    return "onceorder-" + m_store.instanceId() + "-checkout-" + std::to_string(rowId);
+    return "onceorder-" + m_instanceId + "-checkout-" + std::to_string(rowId);
 }
 
 OrderResponse CheckoutService::checkout(const Client& client, const std::string& idemKey,
@@ -61,72 +138,71 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
 {
     const ArmedFault fault = m_faults.take(FaultTarget::Checkout);
     const std::string print = fingerprint(command);
+    const std::string finished = recoveryPointName(RecoveryPoint::Finished);
     CheckoutKey key;
     bool resumed = false;
     try {
-        WriteTransaction tx(m_store);
-        Store::Lease& db = tx.db();
+        auto tx = m_database.write();
+        SqlTx& db = *tx;
         // Read once the writer lock is ours: waiting for it may take a while, and the lock we write must be as
         // young as it claims, or another worker could take it over as stale while we are still at work.
         const std::int64_t now = m_clock.nowMs();
 
         // An expired finished key counts as absent; an unfinished one still has an order in flight.
-        auto forget = db.statement("DELETE FROM checkout_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ? "
-                                   "AND recovery_point = ?");
-        forget->bind(1, client.id);
-        forget->bind(2, idemKey);
-        forget->bind(3, static_cast<int64_t>(now));
-        forget->bind(4, recoveryPointName(RecoveryPoint::Finished));
-        forget->exec();
+        db.exec("DELETE FROM checkout_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ? "
+                "AND recovery_point = ?",
+                {client.id, idemKey, ms(now), finished});
 
-        // Phase 0: the key row, committed on its own, so that a duplicate sees it (and the lock) at once.
-        auto claim = db.statement("INSERT INTO checkout_keys (client_id, idem_key, fingerprint, request_json, "
-                                  "recovery_point, created_at, expires_at, locked_at) "
-                                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (client_id, idem_key) DO NOTHING");
-        claim->bind(1, client.id);
-        claim->bind(2, idemKey);
-        claim->bind(3, print);
-        claim->bind(4, command.canonical());
-        claim->bind(5, recoveryPointName(RecoveryPoint::Started));
-        claim->bind(6, static_cast<int64_t>(now));
-        claim->bind(7, static_cast<int64_t>(now + std::chrono::milliseconds(m_keyTtl).count()));
-        claim->bind(8, static_cast<int64_t>(now));
-        if (claim->exec() == 1) {
-            key = CheckoutKey {db->getLastInsertRowid(), client.id, idemKey, RecoveryPoint::Started,
-                               command.canonical(),      {},        now};
+        // Phase 0: the key row, committed on its own, so that a duplicate sees it (and the lock) at once. On
+        // PostgreSQL a copy on another instance that inserts the same key waits here until this one commits.
+        const auto claimed = db.queryOne(
+            "INSERT INTO checkout_keys (client_id, idem_key, fingerprint, request_json, "
+            "recovery_point, created_at, expires_at, locked_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (client_id, idem_key) DO NOTHING RETURNING id",
+            {client.id, idemKey, print, command.canonical(), std::string(recoveryPointName(RecoveryPoint::Started)),
+             ms(now), ms(now + std::chrono::milliseconds(m_keyTtl).count()), ms(now)});
+        if (claimed) {
+            key = CheckoutKey {claimed->int64(0),   client.id, idemKey, RecoveryPoint::Started,
+                               command.canonical(), {},        now};
+            stampHolder(db, key.id);
         } else {
-            auto stored = db.statement("SELECT id, fingerprint, recovery_point, response_code, response_body, "
-                                       "locked_at, request_json, order_id FROM checkout_keys "
-                                       "WHERE client_id = ? AND idem_key = ?");
-            stored->bind(1, client.id);
-            stored->bind(2, idemKey);
-            if (!stored->executeStep()) {
+            // PostgreSQL: FOR UPDATE, so that of two copies that both find the lock stale only one takes it over;
+            // the other waits for this transaction and then sees the fresh lock. SQLite: the writer lock does that.
+            const auto stored =
+                db.queryOne(db.postgres() ? kClaimedRowPostgres
+                                          : "SELECT id, fingerprint, recovery_point, response_code, response_body, "
+                                            "locked_at, request_json, order_id FROM checkout_keys "
+                                            "WHERE client_id = ? AND idem_key = ?",
+                            db.postgres() ? SqlParams {static_cast<long long>(kHolderLockClass), client.id, idemKey}
+                                          : SqlParams {client.id, idemKey});
+            if (!stored) {
                 throw SQLite::Exception("the key row vanished between insert and read");
             }
-            if (stored->getColumn(1).getString() != print) {
+            if (stored->text(1) != print) {
                 return OrderResponse::fromProblem(problems::idempotencyKeyReused("checkout"), "mismatch");
             }
-            const RecoveryPoint point = recoveryPointFromName(stored->getColumn(2).getString());
+            const RecoveryPoint point = recoveryPointFromName(stored->text(2));
             if (point == RecoveryPoint::Finished) {
-                return OrderResponse::replay(stored->getColumn(3).getInt(), stored->getColumn(4).getString());
+                return OrderResponse::replay(stored->int32(3), stored->text(4));
             }
-            const bool locked = !stored->getColumn(5).isNull() &&
-                stored->getColumn(5).getInt64() > now - static_cast<std::int64_t>(m_lockTimeout.count());
+            // On PostgreSQL a lock whose holder is gone (no longer holds its advisory lock) is abandoned at once.
+            const bool holderAlive = !db.postgres() || stored->text(8) == "t";
+            const bool locked = !stored->isNull(5) && holderAlive &&
+                stored->int64(5) > now - static_cast<std::int64_t>(m_lockTimeout.count());
             if (locked) {
                 return OrderResponse::inProgress();
             }
             // Abandoned (a crash, a timeout, a transient failure): this retry takes it over and resumes.
-            key = CheckoutKey {
-                stored->getColumn(0).getInt64(),  client.id, idemKey, point, stored->getColumn(6).getString(),
-                optionalId(stored->getColumn(7)), now};
-            auto take = db.statement("UPDATE checkout_keys SET locked_at = ? WHERE id = ?");
-            take->bind(1, static_cast<int64_t>(now));
-            take->bind(2, static_cast<int64_t>(key.id));
-            take->exec();
+            key = CheckoutKey {stored->int64(0),         client.id, idemKey, point, stored->text(6),
+                               stored->optionalInt64(7), now};
+            db.exec("UPDATE checkout_keys SET locked_at = ? WHERE id = ?", {ms(now), key.id});
+            stampHolder(db, key.id);
             resumed = true;
         }
-        tx.commit();
+        tx->commit();
     } catch (const SQLite::Exception& error) {
+        return OrderResponse::fromProblem(problems::checkoutTransientFailure(databaseFailure(error)));
+    } catch (const pqxx::failure& error) {
         return OrderResponse::fromProblem(problems::checkoutTransientFailure(databaseFailure(error)));
     }
     if (!resumed) {
@@ -143,7 +219,7 @@ OrderResponse CheckoutService::advance(CheckoutKey key, FaultKind crashAt, bool 
             switch (key.recoveryPoint) {
             case RecoveryPoint::Started:
                 if (auto refused = m_atomicPhase.run(key, RecoveryPoint::Started,
-                                                     [&](Store::Lease& db) { return createOrder(db, key, command); })) {
+                                                     [&](SqlTx& db) { return createOrder(db, key, command); })) {
                     return *refused;
                 }
                 crashIf(crashAt, FaultKind::CrashAfterOrderCreated);
@@ -153,9 +229,8 @@ OrderResponse CheckoutService::advance(CheckoutKey key, FaultKind crashAt, bool 
                 const ChargeResult charged =
                     m_gateway.charge(gatewayKey(key.id), command.amountCents(), command.paymentMethod);
                 if (const auto* declined = std::get_if<ChargeDeclined>(&charged)) {
-                    return *m_atomicPhase.run(key, RecoveryPoint::OrderCreated, [&](Store::Lease& db) {
-                        return decline(db, key, command, declined->reason);
-                    });
+                    return *m_atomicPhase.run(key, RecoveryPoint::OrderCreated,
+                                              [&](SqlTx& db) { return decline(db, key, command, declined->reason); });
                 }
                 if (const auto* unavailable = std::get_if<ChargeUnavailable>(&charged)) {
                     m_atomicPhase.releaseLock(key);
@@ -166,13 +241,13 @@ OrderResponse CheckoutService::advance(CheckoutKey key, FaultKind crashAt, bool 
                 crashIf(crashAt, FaultKind::CrashAfterCharge);
                 const std::string& chargeId = std::get<ChargeSucceeded>(charged).chargeId;
                 m_atomicPhase.run(key, RecoveryPoint::OrderCreated,
-                                  [&](Store::Lease& db) { return recordCharge(db, key, command, chargeId); });
+                                  [&](SqlTx& db) { return recordCharge(db, key, command, chargeId); });
                 crashIf(crashAt, FaultKind::CrashAfterPaymentCharged);
                 break;
             }
             case RecoveryPoint::PaymentCharged: {
                 OrderResponse response = *m_atomicPhase.run(key, RecoveryPoint::PaymentCharged,
-                                                            [&](Store::Lease& db) { return finish(db, key, command); });
+                                                            [&](SqlTx& db) { return finish(db, key, command); });
                 crashIf(crashAt, FaultKind::CrashAfterFinished);
                 response.outcome = resumed ? "resumed" : "created";
                 return response;
@@ -185,66 +260,62 @@ OrderResponse CheckoutService::advance(CheckoutKey key, FaultKind crashAt, bool 
     });
 }
 
-AtomicPhase::End CheckoutService::createOrder(Store::Lease& db, CheckoutKey& key, const CheckoutCommand& command)
+AtomicPhase::End CheckoutService::createOrder(SqlTx& db, CheckoutKey& key, const CheckoutCommand& command)
 {
     // As in OrderService: a business refusal undoes the partial order but is itself the stored answer.
-    OrderWriter writer(db, m_faults.modes());
-    const auto written = writer.write(key.clientId, key.idemKey, command.order, "pending", m_clock.nowMs());
+    std::variant<long long, Problem> written;
+    if (Store::Lease* lease = db.sqliteLease()) {
+        OrderWriter writer(*lease, m_faults.modes());
+        written = writer.write(key.clientId, key.idemKey, command.order, "pending", m_clock.nowMs());
+        if (std::holds_alternative<long long>(written)) {
+            writer.keep();
+        }
+    } else {
+        written = writePostgresOrder(db, key.clientId, key.idemKey, command.order, "pending", m_clock.nowMs(),
+                                     m_faults.modes().businessKeyOff);
+    }
     if (const auto* refusal = std::get_if<Problem>(&written)) {
         return OrderResponse::fromProblem(*refusal);
     }
-    writer.keep();
     key.orderId = std::get<long long>(written);
-    auto remember = db.statement("UPDATE checkout_keys SET order_id = ? WHERE id = ?");
-    remember->bind(1, static_cast<int64_t>(*key.orderId));
-    remember->bind(2, static_cast<int64_t>(key.id));
-    remember->exec();
+    db.exec("UPDATE checkout_keys SET order_id = ? WHERE id = ?", {*key.orderId, key.id});
     return RecoveryPoint::OrderCreated;
 }
 
-AtomicPhase::End CheckoutService::recordCharge(Store::Lease& db, const CheckoutKey& key, const CheckoutCommand& command,
+AtomicPhase::End CheckoutService::recordCharge(SqlTx& db, const CheckoutKey& key, const CheckoutCommand& command,
                                                const std::string& chargeId)
 {
     const std::int64_t now = m_clock.nowMs();
     // The webhook may have been first; then both writes find their work done and change nothing.
     recordPayment(db, chargeId, *key.orderId, command.amountCents(), "checkout", now);
     changeOrderStatus(db, *key.orderId, "pending", "paid", "checkout", now);
-    auto remember = db.statement("UPDATE checkout_keys SET charge_id = ? WHERE id = ?");
-    remember->bind(1, chargeId);
-    remember->bind(2, static_cast<int64_t>(key.id));
-    remember->exec();
+    db.exec("UPDATE checkout_keys SET charge_id = ? WHERE id = ?", {chargeId, key.id});
     return RecoveryPoint::PaymentCharged;
 }
 
-AtomicPhase::End CheckoutService::decline(Store::Lease& db, const CheckoutKey& key, const CheckoutCommand& command,
+AtomicPhase::End CheckoutService::decline(SqlTx& db, const CheckoutKey& key, const CheckoutCommand& command,
                                           const std::string& reason)
 {
     if (changeOrderStatus(db, *key.orderId, "pending", "payment_failed", "checkout", m_clock.nowMs())) {
         // A failed payment lets go of the cart in the same commit: the business key (one order per cart) is for
         // orders that stand, and the customer must be able to pay for the same cart again under a new key.
         // cart_id stays, so the cancelled order still says which cart it was.
-        auto freeCart = db.statement("UPDATE orders SET cart_key = NULL WHERE id = ?");
-        freeCart->bind(1, static_cast<int64_t>(*key.orderId));
-        freeCart->exec();
+        db.exec("UPDATE orders SET cart_key = NULL WHERE id = ?", {*key.orderId});
         // The stock goes back exactly once: only with the state change that cancels the order.
-        auto giveBack = db.statement("UPDATE products SET stock = stock + ? WHERE id = ?");
         for (const auto& line : command.order.lines) {
-            giveBack->bind(1, line.quantity);
-            giveBack->bind(2, line.product);
-            giveBack->exec();
-            giveBack->reset();
+            db.exec("UPDATE products SET stock = stock + ? WHERE id = ?",
+                    {static_cast<long long>(line.quantity), line.product});
         }
     }
     return OrderResponse::fromProblem(problems::paymentDeclined(reason, key.orderId));
 }
 
-AtomicPhase::End CheckoutService::finish(Store::Lease& db, const CheckoutKey& key, const CheckoutCommand& command)
+AtomicPhase::End CheckoutService::finish(SqlTx& db, const CheckoutKey& key, const CheckoutCommand& command)
 {
-    auto facts =
-        db.statement("SELECT o.created_at, k.charge_id FROM checkout_keys k JOIN orders o ON o.id = k.order_id "
-                     "WHERE k.id = ?");
-    facts->bind(1, static_cast<int64_t>(key.id));
-    if (!facts->executeStep()) {
+    const auto facts = db.queryOne("SELECT o.created_at, k.charge_id FROM checkout_keys k JOIN orders o "
+                                   "ON o.id = k.order_id WHERE k.id = ?",
+                                   {key.id});
+    if (!facts) {
         throw SQLite::Exception("the order of a charged checkout is missing");
     }
     // Built from what the phases committed, so whoever finishes (first attempt, retry, completer) builds the same.
@@ -254,7 +325,7 @@ AtomicPhase::End CheckoutService::finish(Store::Lease& db, const CheckoutKey& ke
         body.str("cart_id", *command.order.cartId);
     }
     const std::string payment = JsonObjectWriter()
-                                    .str("charge_id", facts->getColumn(1).getString())
+                                    .str("charge_id", facts->text(1))
                                     .num("amount", command.amountCents())
                                     .str("method", command.paymentMethod)
                                     .finish();
@@ -263,55 +334,72 @@ AtomicPhase::End CheckoutService::finish(Store::Lease& db, const CheckoutKey& ke
     response.orderId = key.orderId;
     response.body = body.raw("items", command.order.itemsJson())
                         .raw("payment", payment)
-                        .str("created_at", isoTime(facts->getColumn(0).getInt64()))
+                        .str("created_at", isoTime(facts->int64(0)))
                         .finish();
     return response;
 }
 
 std::optional<CheckoutKey> CheckoutService::takeOver(long long rowId)
 {
-    WriteTransaction tx(m_store);
-    Store::Lease& db = tx.db();
+    auto tx = m_database.write();
+    SqlTx& db = *tx;
     // After the writer lock, and per row: the rows before this one may have kept the completer for longer than
     // the lock timeout, and a stamp from the start of the pass would be stale the moment it is written.
     const std::int64_t now = m_clock.nowMs();
-    auto take = db.statement("UPDATE checkout_keys SET locked_at = ? WHERE id = ? AND recovery_point <> ? "
-                             "AND (locked_at IS NULL OR locked_at <= ?)");
-    take->bind(1, static_cast<int64_t>(now));
-    take->bind(2, static_cast<int64_t>(rowId));
-    take->bind(3, recoveryPointName(RecoveryPoint::Finished));
-    take->bind(4, static_cast<int64_t>(now - m_lockTimeout.count()));
-    if (take->exec() != 1) {
+    const std::string finished = recoveryPointName(RecoveryPoint::Finished);
+    const long long stale = ms(now - m_lockTimeout.count());
+    if (db.postgres()) {
+        // SKIP LOCKED: a row another instance's completer (or a retry) is taking over right now is not waited for
+        // but left to it; the conditional UPDATE below is what decides, here as on SQLite.
+        if (!db.queryOne("SELECT id FROM checkout_keys WHERE id = ? AND recovery_point <> ? "
+                         "AND (locked_at IS NULL OR locked_at <= ?) FOR UPDATE SKIP LOCKED",
+                         {rowId, finished, stale})) {
+            return std::nullopt;
+        }
+    }
+    if (db.exec("UPDATE checkout_keys SET locked_at = ? WHERE id = ? AND recovery_point <> ? "
+                "AND (locked_at IS NULL OR locked_at <= ?)",
+                {ms(now), rowId, finished, stale}) != 1) {
         return std::nullopt;
     }
-    auto read = db.statement("SELECT client_id, idem_key, recovery_point, request_json, order_id FROM checkout_keys "
-                             "WHERE id = ?");
-    read->bind(1, static_cast<int64_t>(rowId));
-    read->executeStep();
+    stampHolder(db, rowId);
+    const auto read = db.queryOne("SELECT client_id, idem_key, recovery_point, request_json, order_id FROM "
+                                  "checkout_keys WHERE id = ?",
+                                  {rowId});
     CheckoutKey key {rowId,
-                     read->getColumn(0).getString(),
-                     read->getColumn(1).getString(),
-                     recoveryPointFromName(read->getColumn(2).getString()),
-                     read->getColumn(3).getString(),
-                     optionalId(read->getColumn(4)),
+                     read->text(0),
+                     read->text(1),
+                     recoveryPointFromName(read->text(2)),
+                     read->text(3),
+                     read->optionalInt64(4),
                      now};
-    tx.commit();
+    tx->commit();
     return key;
+}
+
+void CheckoutService::stampHolder(SqlTx& db, long long rowId)
+{
+    if (db.postgres()) {
+        db.exec("UPDATE checkout_keys SET locked_by = ? WHERE id = ?",
+                {m_lockHolder ? SqlValue(*m_lockHolder) : SqlValue(nullptr), rowId});
+    }
 }
 
 CheckoutService::CompleterPass CheckoutService::completeAbandoned(int limit)
 {
+    if (m_database.postgres()) {
+        // A lock whose holder died is let go now, not after the lock timeout: its request is the completer's.
+        releaseLocks();
+    }
     const std::int64_t now = m_clock.nowMs(); // only to pick candidates; takeOver decides with its own time
     std::vector<long long> ids;
     {
-        auto db = m_store.lease();
-        auto abandoned = db.statement("SELECT id FROM checkout_keys WHERE recovery_point <> ? "
-                                      "AND (locked_at IS NULL OR locked_at <= ?) ORDER BY id LIMIT ?");
-        abandoned->bind(1, recoveryPointName(RecoveryPoint::Finished));
-        abandoned->bind(2, static_cast<int64_t>(now - m_lockTimeout.count()));
-        abandoned->bind(3, limit);
-        while (abandoned->executeStep()) {
-            ids.push_back(abandoned->getColumn(0).getInt64());
+        auto tx = m_database.read();
+        for (const auto& row : tx->query("SELECT id FROM checkout_keys WHERE recovery_point <> ? "
+                                         "AND (locked_at IS NULL OR locked_at <= ?) ORDER BY id LIMIT ?",
+                                         {std::string(recoveryPointName(RecoveryPoint::Finished)),
+                                          ms(now - m_lockTimeout.count()), static_cast<long long>(limit)})) {
+            ids.push_back(row.int64(0));
         }
     }
     CompleterPass pass;
@@ -337,23 +425,29 @@ CheckoutService::CompleterPass CheckoutService::completeAbandoned(int limit)
 
 int CheckoutService::releaseLocks()
 {
-    WriteTransaction tx(m_store);
-    const int released = tx.db()->exec("UPDATE checkout_keys SET locked_at = NULL WHERE locked_at IS NOT NULL");
-    tx.commit();
-    return released;
+    auto tx = m_database.write();
+    // PostgreSQL: a holder is alive while its advisory lock is granted (kHolderAlive).
+    const auto released = tx->postgres()
+        ? tx->exec(kReleaseDeadLocksPostgres, {static_cast<long long>(kHolderLockClass)})
+        : tx->exec("UPDATE checkout_keys SET locked_at = NULL WHERE locked_at IS NOT NULL");
+    tx->commit();
+    return static_cast<int>(released);
 }
 
 int CheckoutService::reapExpired(std::int64_t nowMs, int batch)
 {
-    WriteTransaction tx(m_store);
-    auto reap = tx.db().statement("DELETE FROM checkout_keys WHERE id IN (SELECT id FROM checkout_keys "
-                                  "WHERE expires_at <= ? AND recovery_point = ? LIMIT ?)");
-    reap->bind(1, static_cast<int64_t>(nowMs));
-    reap->bind(2, recoveryPointName(RecoveryPoint::Finished));
-    reap->bind(3, batch);
-    const int reaped = reap->exec();
-    tx.commit();
-    return reaped;
+    auto tx = m_database.write();
+    // PostgreSQL: SKIP LOCKED, so that reapers on several instances delete different rows instead of queueing on
+    // the same ones (and a row a retry is reading FOR UPDATE is left for the next pass).
+    const auto reaped =
+        tx->exec(tx->postgres() ? "DELETE FROM checkout_keys WHERE id IN (SELECT id FROM checkout_keys "
+                                  "WHERE expires_at <= ? AND recovery_point = ? LIMIT ? "
+                                  "FOR UPDATE SKIP LOCKED)"
+                                : "DELETE FROM checkout_keys WHERE id IN (SELECT id FROM checkout_keys "
+                                  "WHERE expires_at <= ? AND recovery_point = ? LIMIT ?)",
+                 {ms(nowMs), std::string(recoveryPointName(RecoveryPoint::Finished)), static_cast<long long>(batch)});
+    tx->commit();
+    return static_cast<int>(reaped);
 }
 
 void CheckoutService::crashIf(FaultKind armed, FaultKind point)

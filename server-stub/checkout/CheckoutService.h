@@ -17,12 +17,14 @@
 #include "checkout/CheckoutKey.h"
 #include "checkout/PaymentGateway.h"
 #include "orders/OrderService.h"
+#include "storage/SqlTx.h"
 #include "storage/Store.h"
 #include "support/Clock.h"
 #include "teaching/Faults.h"
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -31,8 +33,12 @@ namespace onceorder::server {
 class CheckoutService
 {
 public:
+    // On the server's SQLite store.
     CheckoutService(Store& store, PaymentGateway& gateway, Faults& faults, const Clock& clock,
                     std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout);
+    // On any database; instanceId names it at the gateway (server_meta, name 'instance').
+    CheckoutService(SqlDatabase& database, std::string instanceId, PaymentGateway& gateway, Faults& faults,
+                    const Clock& clock, std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout);
 
     OrderResponse checkout(const Client& client, const std::string& idemKey, const CheckoutCommand& command);
 
@@ -46,8 +52,15 @@ public:
     // The completer: finishes up to `limit` requests nobody works on (unlocked, or locked for longer than the
     // lock timeout), each on its own: an error on one row is counted and the pass goes on with the next.
     CompleterPass completeAbandoned(int limit = 100);
-    // At start, before serving: every lock belongs to a process that is gone. Returns how many were released.
+    // Lets go of the locks whose holder is gone; returns how many. SQLite, at start before serving: every lock (this
+    // process has the database to itself). PostgreSQL, at start and before every completer pass: the locks whose
+    // holder no longer holds its advisory lock (see setLockHolder); another instance's live locks stay.
     int releaseLocks();
+
+    // PostgreSQL: the advisory lock (kHolderLockClass, runId) that this process holds on a connection of its own for
+    // as long as it runs; every key row it locks says so in locked_by.
+    static constexpr int kHolderLockClass = 0x4F43; // "OC"
+    void setLockHolder(long long runId) { m_lockHolder = runId; }
     // Deletes up to `batch` finished key rows that expired at or before nowMs; unfinished ones are the completer's.
     int reapExpired(std::int64_t nowMs, int batch);
 
@@ -62,16 +75,20 @@ private:
     // From wherever the key row stands to its final answer, phase by phase.
     OrderResponse advance(CheckoutKey key, FaultKind crashAt, bool resumed);
     // The phases' own writes, each inside its AtomicPhase.
-    AtomicPhase::End createOrder(Store::Lease& db, CheckoutKey& key, const CheckoutCommand& command);
-    AtomicPhase::End recordCharge(Store::Lease& db, const CheckoutKey& key, const CheckoutCommand& command,
+    AtomicPhase::End createOrder(SqlTx& db, CheckoutKey& key, const CheckoutCommand& command);
+    AtomicPhase::End recordCharge(SqlTx& db, const CheckoutKey& key, const CheckoutCommand& command,
                                   const std::string& chargeId);
-    AtomicPhase::End decline(Store::Lease& db, const CheckoutKey& key, const CheckoutCommand& command,
+    AtomicPhase::End decline(SqlTx& db, const CheckoutKey& key, const CheckoutCommand& command,
                              const std::string& reason);
-    AtomicPhase::End finish(Store::Lease& db, const CheckoutKey& key, const CheckoutCommand& command);
+    AtomicPhase::End finish(SqlTx& db, const CheckoutKey& key, const CheckoutCommand& command);
     std::optional<CheckoutKey> takeOver(long long rowId);
+    // PostgreSQL: records this process as the holder of the row's lock, in the transaction that took it.
+    void stampHolder(SqlTx& db, long long rowId);
     void crashIf(FaultKind armed, FaultKind point);
 
-    Store& m_store;
+    std::unique_ptr<SqlDatabase> m_ownDatabase; // the SQLite store's, when constructed on one
+    SqlDatabase& m_database;
+    std::string m_instanceId;
     AtomicPhase m_atomicPhase;
     PaymentGateway& m_gateway;
     Faults& m_faults;
@@ -79,6 +96,7 @@ private:
     std::chrono::seconds m_keyTtl;
     std::chrono::milliseconds m_lockTimeout;
     std::function<void()> m_crash;
+    std::optional<long long> m_lockHolder;
 };
 
 } // namespace onceorder::server

@@ -4,9 +4,6 @@
 #include "support/Json.h"
 #include "support/Sha256.h"
 
-#include <SQLiteCpp/Statement.h>
-#include <SQLiteCpp/Transaction.h>
-
 #include <filesystem>
 #include <thread>
 
@@ -48,19 +45,41 @@ std::string gatewayDatabasePath(const std::string& serverDatabasePath)
     return path.string();
 }
 
+namespace {
+
+std::unique_ptr<SQLite::Database> openGatewayFile(const std::string& path)
+{
+    auto db =
+        std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX);
+    db->setBusyTimeout(10'000);
+    db->exec("PRAGMA journal_mode = WAL");
+    db->exec("PRAGMA synchronous = FULL");
+    db->exec(kSchema);
+    WebhookOutbox::createSchema(*db);
+    return db;
+}
+
+} // namespace
+
 StubPaymentGateway::StubPaymentGateway(const std::string& path, Faults& faults, const Clock& clock,
                                        std::string webhookSecret, WebhookOutbox::Schedule redelivery)
     : m_faults(faults)
     , m_clock(clock)
     , m_secret(webhookSecret)
-    , m_db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX)
-    , m_outbox(m_db, m_lock, clock, std::move(webhookSecret), redelivery)
+    , m_sqlite(openGatewayFile(path))
+    , m_db(sqliteConnectionDatabase(*m_sqlite, m_lock))
+    , m_outbox(*m_db, clock, std::move(webhookSecret), redelivery)
 {
-    m_db.setBusyTimeout(10'000);
-    m_db.exec("PRAGMA journal_mode = WAL");
-    m_db.exec("PRAGMA synchronous = FULL");
-    m_db.exec(kSchema);
-    WebhookOutbox::createSchema(m_db);
+}
+
+StubPaymentGateway::StubPaymentGateway(PgPool& pool, Faults& faults, const Clock& clock, std::string webhookSecret,
+                                       WebhookOutbox::Schedule redelivery)
+    : m_faults(faults)
+    , m_clock(clock)
+    , m_secret(webhookSecret)
+    , m_db(postgresDatabase(pool))
+    , m_outbox(*m_db, clock, std::move(webhookSecret), redelivery)
+{
 }
 
 StubPaymentGateway::~StubPaymentGateway()
@@ -93,39 +112,43 @@ ChargeResult StubPaymentGateway::charge(const std::string& idempotencyKey, long 
     ChargeResult result;
     bool queued = false;
     {
-        std::lock_guard lock(m_lock);
-        SQLite::Transaction tx(m_db, SQLite::TransactionBehavior::IMMEDIATE);
-        SQLite::Statement existing(m_db, "SELECT id, outcome FROM gateway_charges WHERE idempotency_key = ?");
-        existing.bind(1, idempotencyKey);
-        if (existing.executeStep()) {
-            // Asked again under the same key: the first outcome, and no second charge or webhook.
-            const long long row = existing.getColumn(0).getInt64();
-            if (existing.getColumn(1).getString() == "succeeded") {
-                result = ChargeSucceeded {chargeIdFor(row)};
-            } else {
-                result = ChargeDeclined {"the card was declined"};
+        auto tx = m_db->write();
+        auto earlier = [&]() -> std::optional<ChargeResult> {
+            const auto existing =
+                tx->queryOne("SELECT id, outcome FROM gateway_charges WHERE idempotency_key = ?", {idempotencyKey});
+            if (!existing) {
+                return std::nullopt;
             }
+            // Asked again under the same key: the first outcome, and no second charge or webhook.
+            if (existing->text(1) == "succeeded") {
+                return ChargeSucceeded {chargeIdFor(existing->int64(0))};
+            }
+            return ChargeDeclined {"the card was declined"};
+        };
+        if (auto first = earlier()) {
+            result = std::move(*first);
         } else {
             const bool decline = fault.kind == FaultKind::GatewayDecline;
-            SQLite::Statement insert(m_db,
-                                     "INSERT INTO gateway_charges (idempotency_key, amount, method, outcome, "
-                                     "created_at) VALUES (?, ?, ?, ?, ?)");
-            insert.bind(1, idempotencyKey);
-            insert.bind(2, static_cast<int64_t>(amountCents));
-            insert.bind(3, paymentMethod);
-            insert.bind(4, decline ? "declined" : "succeeded");
-            insert.bind(5, static_cast<int64_t>(m_clock.nowMs()));
-            insert.exec();
-            const long long row = m_db.getLastInsertRowid();
-            if (decline) {
+            // PostgreSQL: the same key charged through another instance at the same moment makes this INSERT wait
+            // for that transaction and then insert nothing; its outcome is then the answer.
+            const auto inserted = tx->queryOne("INSERT INTO gateway_charges (idempotency_key, amount, method, outcome, "
+                                               "created_at) VALUES (?, ?, ?, ?, ?) "
+                                               "ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+                                               {idempotencyKey, amountCents, paymentMethod,
+                                                std::string(decline ? "declined" : "succeeded"),
+                                                static_cast<long long>(m_clock.nowMs())});
+            if (!inserted) {
+                result = earlier().value();
+            } else if (decline) {
                 result = ChargeDeclined {"the card was declined"};
             } else {
+                const long long row = inserted->int64(0);
                 result = ChargeSucceeded {chargeIdFor(row)};
-                recordEvents(row, chargeIdFor(row), idempotencyKey, amountCents, fault.kind);
+                recordEvents(*tx, row, chargeIdFor(row), idempotencyKey, amountCents, fault.kind);
                 queued = true;
             }
         }
-        tx.commit();
+        tx->commit();
     }
 
     if (queued) {
@@ -140,12 +163,11 @@ ChargeResult StubPaymentGateway::charge(const std::string& idempotencyKey, long 
     return result;
 }
 
-void StubPaymentGateway::recordEvents(long long chargeRow, const std::string& chargeId,
+void StubPaymentGateway::recordEvents(SqlTx& tx, long long chargeRow, const std::string& chargeId,
                                       const std::string& idempotencyKey, long long amountCents, FaultKind fault)
 {
     // A twin is a second event with its own id for the same change, as gateways emit for related objects.
     const int distinctEvents = fault == FaultKind::WebhookTwin ? 2 : 1;
-    SQLite::Statement insert(m_db, "INSERT INTO gateway_events (charge_id, body, created_at) VALUES (?, ?, ?)");
     for (int i = 0; i < distinctEvents; ++i) {
         // Random, not the row number: a sequential id can be guessed, and an event sent ahead under the next id
         // would make the real one look like a redelivery.
@@ -157,71 +179,74 @@ void StubPaymentGateway::recordEvents(long long chargeRow, const std::string& ch
                                      .num("amount", amountCents)
                                      .str("created_at", isoTime(m_clock.nowMs()))
                                      .finish();
-        insert.bind(1, static_cast<int64_t>(chargeRow));
-        insert.bind(2, body);
-        insert.bind(3, static_cast<int64_t>(m_clock.nowMs()));
-        insert.exec();
-        insert.reset();
+        const long long eventRow =
+            tx.queryOne("INSERT INTO gateway_events (charge_id, body, created_at) VALUES (?, ?, ?) RETURNING id",
+                        {chargeRow, body, static_cast<long long>(m_clock.nowMs())})
+                ->int64(0);
         // At-least-once delivery: with webhook-duplicate the very same event goes out twice.
         const int copies = fault == FaultKind::WebhookDuplicate && i == 0 ? 2 : 1;
         const int lostAcks = fault == FaultKind::WebhookAckLost && i == 0 ? 1 : 0;
-        m_outbox.enqueue(m_db.getLastInsertRowid(), copies, lostAcks);
+        m_outbox.enqueue(tx, eventRow, copies, lostAcks);
     }
 }
 
 long long StubPaymentGateway::chargeCount()
 {
-    std::lock_guard lock(m_lock);
-    return m_db.execAndGet("SELECT count(*) FROM gateway_charges").getInt64();
+    auto tx = m_db->read();
+    return tx->queryOne("SELECT count(*) FROM gateway_charges")->int64(0);
 }
 
 StubPaymentGateway::Books StubPaymentGateway::books(std::optional<int> limit)
 {
-    std::lock_guard lock(m_lock);
-    SQLite::Statement rows(
-        m_db,
-        "SELECT id, idempotency_key, amount, method, outcome FROM "
-        "(SELECT id, idempotency_key, amount, method, outcome FROM gateway_charges ORDER BY id DESC LIMIT ?) "
-        "ORDER BY id");
-    rows.bind(1, limit.value_or(-1)); // LIMIT -1 is no limit
+    // One snapshot on PostgreSQL; on SQLite the gateway's lock keeps writers out meanwhile.
+    auto tx = m_db->read();
+    const auto rows = tx->query(
+        tx->postgres() ? "SELECT id, idempotency_key, amount, method, outcome FROM "
+                         "(SELECT id, idempotency_key, amount, method, outcome FROM gateway_charges ORDER BY id DESC "
+                         "LIMIT NULLIF(?, -1)) AS c ORDER BY id"
+                       : "SELECT id, idempotency_key, amount, method, outcome FROM "
+                         "(SELECT id, idempotency_key, amount, method, outcome FROM gateway_charges ORDER BY id DESC "
+                         "LIMIT ?) ORDER BY id",
+        {static_cast<long long>(limit.value_or(-1))}); // LIMIT -1 (NULL) is no limit
     std::string charges = "[";
-    while (rows.executeStep()) {
+    for (const auto& row : rows) {
         if (charges.size() > 1) {
             charges += ',';
         }
         charges += JsonObjectWriter()
-                       .str("charge_id", chargeIdFor(rows.getColumn(0).getInt64()))
-                       .str("idempotency_key", rows.getColumn(1).getString())
-                       .num("amount", rows.getColumn(2).getInt64())
-                       .str("method", rows.getColumn(3).getString())
-                       .str("outcome", rows.getColumn(4).getString())
+                       .str("charge_id", chargeIdFor(row.int64(0)))
+                       .str("idempotency_key", row.text(1))
+                       .num("amount", row.int64(2))
+                       .str("method", row.text(3))
+                       .str("outcome", row.text(4))
                        .finish();
     }
     // The outbox in figures, so a lost acknowledgement and its redelivery can be seen (the deliveries themselves
     // stay the gateway's business, as at a real one).
-    SQLite::Statement deliveries(m_db,
-                                 "SELECT count(*), coalesce(sum(delivered_at IS NOT NULL), 0), "
-                                 "coalesce(sum(next_attempt_at IS NOT NULL), 0), coalesce(sum(attempts), 0) "
-                                 "FROM gateway_deliveries");
-    deliveries.executeStep();
+    const auto deliveries = tx->queryOne("SELECT count(*), count(delivered_at), count(next_attempt_at), "
+                                         "coalesce(sum(attempts), 0) FROM gateway_deliveries");
     const std::string webhooks = JsonObjectWriter()
-                                     .num("deliveries", deliveries.getColumn(0).getInt64())
-                                     .num("acknowledged", deliveries.getColumn(1).getInt64())
-                                     .num("pending", deliveries.getColumn(2).getInt64())
-                                     .num("attempts", deliveries.getColumn(3).getInt64())
+                                     .num("deliveries", deliveries->int64(0))
+                                     .num("acknowledged", deliveries->int64(1))
+                                     .num("pending", deliveries->int64(2))
+                                     .num("attempts", deliveries->int64(3))
                                      .finish();
     return Books {JsonObjectWriter().raw("charges", charges + "]").raw("webhooks", webhooks).finish(),
-                  m_db.execAndGet("SELECT count(*) FROM gateway_charges").getInt64()};
+                  tx->queryOne("SELECT count(*) FROM gateway_charges")->int64(0)};
 }
 
 void StubPaymentGateway::reset()
 {
-    std::lock_guard lock(m_lock);
-    SQLite::Transaction tx(m_db, SQLite::TransactionBehavior::IMMEDIATE);
-    WebhookOutbox::clear(m_db);
-    m_db.exec("DELETE FROM gateway_events; DELETE FROM gateway_charges;"
-              "DELETE FROM sqlite_sequence WHERE name IN ('gateway_events', 'gateway_charges')");
-    tx.commit();
+    auto tx = m_db->write();
+    WebhookOutbox::clear(*tx);
+    if (tx->postgres()) {
+        tx->exec("TRUNCATE gateway_deliveries, gateway_events, gateway_charges RESTART IDENTITY");
+    } else {
+        tx->exec("DELETE FROM gateway_events");
+        tx->exec("DELETE FROM gateway_charges");
+        tx->exec("DELETE FROM sqlite_sequence WHERE name IN ('gateway_events', 'gateway_charges')");
+    }
+    tx->commit();
 }
 
 } // namespace onceorder::server

@@ -13,6 +13,7 @@
 #include <SQLiteCpp/Database.h>
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -25,7 +26,12 @@ class StubPaymentGateway final : public PaymentGateway
 public:
     using WebhookSink = WebhookOutbox::Sink;
 
+    // With its own SQLite file at `path`.
     StubPaymentGateway(const std::string& path, Faults& faults, const Clock& clock, std::string webhookSecret,
+                       WebhookOutbox::Schedule redelivery = {});
+    // In the shared PostgreSQL database (its tables are PgSchema's): one gateway for every instance, as an outside
+    // gateway would be, so a charge made through one instance is known to all and its webhook may reach any.
+    StubPaymentGateway(PgPool& pool, Faults& faults, const Clock& clock, std::string webhookSecret,
                        WebhookOutbox::Schedule redelivery = {});
     ~StubPaymentGateway() override;
 
@@ -52,14 +58,15 @@ public:
 
 private:
     // Writes the charge's events and queues their deliveries, inside the charge's transaction.
-    void recordEvents(long long chargeRow, const std::string& chargeId, const std::string& idempotencyKey,
+    void recordEvents(SqlTx& tx, long long chargeRow, const std::string& chargeId, const std::string& idempotencyKey,
                       long long amountCents, FaultKind fault);
 
     Faults& m_faults;
     const Clock& m_clock;
     std::string m_secret;
-    std::mutex m_lock; // one connection, one caller at a time; never held while a webhook is delivered
-    SQLite::Database m_db;
+    std::mutex m_lock; // SQLite: one connection, one caller at a time; never held while a webhook is delivered
+    std::unique_ptr<SQLite::Database> m_sqlite; // SQLite only
+    std::unique_ptr<SqlDatabase> m_db;
     WebhookOutbox m_outbox; // after m_db: its thread stops before the connection closes
 };
 

@@ -1,12 +1,9 @@
 #include "checkout/WebhookHandler.h"
 
 #include "checkout/OrderPayments.h"
-#include "storage/WriteTransaction.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
-
-#include <SQLiteCpp/Statement.h>
 
 #include <algorithm>
 #include <cmath>
@@ -50,11 +47,22 @@ bool allDigits(std::string_view text)
 } // namespace
 
 WebhookHandler::WebhookHandler(Store& store, const Clock& clock, std::string secret, std::string source)
-    : m_store(store)
+    : m_ownDatabase(sqliteStoreDatabase(store))
+    , m_database(*m_ownDatabase)
     , m_clock(clock)
     , m_secret(std::move(secret))
     , m_source(std::move(source))
     , m_referencePrefix("onceorder-" + store.instanceId() + "-checkout-")
+{
+}
+
+WebhookHandler::WebhookHandler(SqlDatabase& database, const std::string& instanceId, const Clock& clock,
+                               std::string secret, std::string source)
+    : m_database(database)
+    , m_clock(clock)
+    , m_secret(std::move(secret))
+    , m_source(std::move(source))
+    , m_referencePrefix("onceorder-" + instanceId + "-checkout-")
 {
 }
 
@@ -120,8 +128,8 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
         return invalid("a charge.succeeded event needs \"charge_id\", \"reference\" and a whole \"amount\"");
     }
 
-    WriteTransaction tx(m_store);
-    Store::Lease& db = tx.db();
+    auto tx = m_database.write();
+    SqlTx& db = *tx;
 
     std::string effect = "ignored";
     std::optional<long long> orderId;
@@ -129,19 +137,17 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
     if (isCharge) {
         const auto row = checkoutRowFor(*reference);
         if (row) {
-            auto order = db.statement("SELECT order_id FROM checkout_keys WHERE id = ?");
-            order->bind(1, static_cast<int64_t>(*row));
-            if (order->executeStep()) {
-                if (!order->getColumn(0).isNull()) {
-                    orderId = order->getColumn(0).getInt64();
-                }
+            if (const auto order = db.queryOne("SELECT order_id FROM checkout_keys WHERE id = ?", {*row})) {
+                orderId = order->optionalInt64(0);
             } else {
-                // Our reference, but no row: ids are never reused (AUTOINCREMENT), so a row id we have issued is
-                // gone because the reaper deleted it, and the reaper deletes only finished rows, whose order is
-                // final (the checkout recorded this very charge before it finished). Nothing is left to do, and
-                // refusing would make the gateway redeliver for days: acknowledge it as a no-op.
-                auto issued = db.statement("SELECT seq FROM sqlite_sequence WHERE name = 'checkout_keys'");
-                reaped = issued->executeStep() && *row <= issued->getColumn(0).getInt64();
+                // Our reference, but no row: ids are never reused (AUTOINCREMENT, an identity), so a row id we have
+                // issued is gone because the reaper deleted it, and the reaper deletes only finished rows, whose
+                // order is final (the checkout recorded this very charge before it finished). Nothing is left to
+                // do, and refusing would make the gateway redeliver for days: acknowledge it as a no-op.
+                const auto issued = db.queryOne(
+                    db.postgres() ? "SELECT pg_sequence_last_value(pg_get_serial_sequence('checkout_keys', 'id'))"
+                                  : "SELECT seq FROM sqlite_sequence WHERE name = 'checkout_keys'");
+                reaped = issued && !issued->isNull(0) && *row <= issued->int64(0);
             }
         }
         if (!orderId && !reaped) {
@@ -150,23 +156,17 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
         }
     }
 
-    auto remember = db.statement("INSERT INTO webhook_events (source, event_id, type, charge_id, effect, received_at) "
-                                 "VALUES (?, ?, ?, ?, 'pending', ?) ON CONFLICT (source, event_id) DO NOTHING");
-    remember->bind(1, m_source);
-    remember->bind(2, *id);
-    remember->bind(3, *type);
-    if (chargeId) {
-        remember->bind(4, *chargeId);
-    }
-    remember->bind(5, static_cast<int64_t>(now));
-    if (remember->exec() != 1) {
-        auto first = db.statement("SELECT type FROM webhook_events WHERE source = ? AND event_id = ?");
-        first->bind(1, m_source);
-        first->bind(2, *id);
-        if (first->executeStep() && first->getColumn(0).getString() != *type) {
+    // PostgreSQL: a redelivery that arrives at another instance at the same moment waits here for this
+    // transaction, then inserts nothing and is answered as a duplicate.
+    if (db.exec("INSERT INTO webhook_events (source, event_id, type, charge_id, effect, received_at) "
+                "VALUES (?, ?, ?, ?, 'pending', ?) ON CONFLICT (source, event_id) DO NOTHING",
+                {m_source, *id, *type, chargeId ? SqlValue(*chargeId) : SqlValue(nullptr),
+                 static_cast<long long>(now)}) != 1) {
+        const auto first =
+            db.queryOne("SELECT type FROM webhook_events WHERE source = ? AND event_id = ?", {m_source, *id});
+        if (first && first->text(0) != *type) {
             // Not a redelivery: a redelivery is the same event. Refused, so that it is looked into, not swallowed.
-            return invalid("event " + *id + " was first received as " + first->getColumn(0).getString() + ", now as " +
-                           *type);
+            return invalid("event " + *id + " was first received as " + first->text(0) + ", now as " + *type);
         }
         return accepted(*id, "duplicate");
     }
@@ -179,25 +179,23 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
         std::fprintf(stderr, "webhook %s: the checkout %s was reaped after it finished; nothing to do\n", id->c_str(),
                      reference->c_str());
     }
-    auto settle = db.statement("UPDATE webhook_events SET effect = ? WHERE source = ? AND event_id = ?");
-    settle->bind(1, effect);
-    settle->bind(2, m_source);
-    settle->bind(3, *id);
-    settle->exec();
-    tx.commit();
+    db.exec("UPDATE webhook_events SET effect = ? WHERE source = ? AND event_id = ?", {effect, m_source, *id});
+    tx->commit();
     return accepted(*id, effect);
 }
 
 int WebhookHandler::pruneEvents(std::int64_t nowMs, int batch)
 {
-    WriteTransaction tx(m_store);
-    auto prune = tx.db().statement("DELETE FROM webhook_events WHERE rowid IN (SELECT rowid FROM webhook_events "
-                                   "WHERE received_at <= ? LIMIT ?)");
-    prune->bind(1, static_cast<int64_t>(nowMs - std::chrono::milliseconds(kWebhookRetention).count()));
-    prune->bind(2, batch);
-    const int pruned = prune->exec();
-    tx.commit();
-    return pruned;
+    auto tx = m_database.write();
+    const auto pruned =
+        tx->exec(tx->postgres() ? "DELETE FROM webhook_events WHERE ctid IN (SELECT ctid FROM webhook_events "
+                                  "WHERE received_at <= ? LIMIT ? FOR UPDATE SKIP LOCKED)"
+                                : "DELETE FROM webhook_events WHERE rowid IN (SELECT rowid FROM webhook_events "
+                                  "WHERE received_at <= ? LIMIT ?)",
+                 {static_cast<long long>(nowMs - std::chrono::milliseconds(kWebhookRetention).count()),
+                  static_cast<long long>(batch)});
+    tx->commit();
+    return static_cast<int>(pruned);
 }
 
 std::optional<long long> WebhookHandler::checkoutRowFor(const std::string& reference) const

@@ -6,10 +6,12 @@
 #pragma once
 
 #include "orders/OrderService.h"
+#include "storage/SqlTx.h"
 #include "storage/Store.h"
 #include "support/Clock.h"
 
 #include <chrono>
+#include <memory>
 #include <string>
 
 namespace onceorder::server {
@@ -25,7 +27,11 @@ inline constexpr std::chrono::hours kWebhookRetention {7 * 24};
 class WebhookHandler
 {
 public:
+    // On the server's SQLite store.
     WebhookHandler(Store& store, const Clock& clock, std::string secret, std::string source = kGatewaySource);
+    // On any database; instanceId as CheckoutService's (the references it issued name it).
+    WebhookHandler(SqlDatabase& database, const std::string& instanceId, const Clock& clock, std::string secret,
+                   std::string source = kGatewaySource);
 
     // status 200 with {"event_id","result"} (result: applied, duplicate, no-change, ignored), or a problem.
     OrderResponse handle(const std::string& body, const std::string& signatureHeader);
@@ -39,7 +45,8 @@ private:
     std::string checkSignature(const std::string& body, const std::string& header, std::int64_t nowMs) const;
     std::optional<long long> checkoutRowFor(const std::string& reference) const;
 
-    Store& m_store;
+    std::unique_ptr<SqlDatabase> m_ownDatabase; // the SQLite store's, when constructed on one
+    SqlDatabase& m_database;
     const Clock& m_clock;
     std::string m_secret;
     std::string m_source;

@@ -2,9 +2,6 @@
 
 #include "support/Sha256.h"
 
-#include <SQLiteCpp/Statement.h>
-#include <SQLiteCpp/Transaction.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -30,6 +27,9 @@ CREATE INDEX IF NOT EXISTS gateway_deliveries_due ON gateway_deliveries (next_at
 
 // How many due deliveries one pass reads; the next pass takes the rest.
 constexpr int kBatch = 100;
+// PostgreSQL: how long a delivery taken by one instance's pass is not due for the others (longer than an attempt's
+// timeouts); if that instance dies mid-attempt, another one delivers after it.
+constexpr std::chrono::milliseconds kClaim {std::chrono::seconds(30)};
 // The longest the delivery thread sleeps without looking: an injected clock may jump.
 constexpr std::chrono::milliseconds kLongestNap {1000};
 
@@ -44,10 +44,8 @@ std::chrono::milliseconds WebhookOutbox::Schedule::delayAfter(int failures) cons
     return std::min(delay, cap);
 }
 
-WebhookOutbox::WebhookOutbox(SQLite::Database& db, std::mutex& dbLock, const Clock& clock, std::string secret,
-                             Schedule schedule)
+WebhookOutbox::WebhookOutbox(SqlDatabase& db, const Clock& clock, std::string secret, Schedule schedule)
     : m_db(db)
-    , m_dbLock(dbLock)
     , m_clock(clock)
     , m_secret(std::move(secret))
     , m_schedule(schedule)
@@ -70,16 +68,11 @@ std::string WebhookOutbox::signature(const std::string& secret, const std::strin
     return "t=" + seconds + ",v1=" + hmacSha256Hex(secret, seconds + "." + body);
 }
 
-void WebhookOutbox::enqueue(long long eventRow, int copies, int lostAcks)
+void WebhookOutbox::enqueue(SqlTx& tx, long long eventRow, int copies, int lostAcks)
 {
-    SQLite::Statement insert(m_db,
-                             "INSERT INTO gateway_deliveries (event_id, lost_acks, next_attempt_at) VALUES (?, ?, ?)");
     for (int i = 0; i < copies; ++i) {
-        insert.bind(1, static_cast<int64_t>(eventRow));
-        insert.bind(2, i == 0 ? lostAcks : 0);
-        insert.bind(3, static_cast<int64_t>(m_clock.nowMs()));
-        insert.exec();
-        insert.reset();
+        tx.exec("INSERT INTO gateway_deliveries (event_id, lost_acks, next_attempt_at) VALUES (?, ?, ?)",
+                {eventRow, static_cast<long long>(i == 0 ? lostAcks : 0), static_cast<long long>(m_clock.nowMs())});
     }
 }
 
@@ -111,18 +104,30 @@ int WebhookOutbox::deliverDue()
     }
     std::vector<Due> due;
     {
-        std::lock_guard lock(m_dbLock);
-        SQLite::Statement rows(m_db,
-                               "SELECT d.id, e.body, d.attempts, d.lost_acks, e.created_at "
-                               "FROM gateway_deliveries d JOIN gateway_events e ON e.id = d.event_id "
-                               "WHERE d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ? "
-                               "ORDER BY d.next_attempt_at, d.id LIMIT ?");
-        rows.bind(1, static_cast<int64_t>(m_clock.nowMs()));
-        rows.bind(2, kBatch);
-        while (rows.executeStep()) {
-            due.push_back(Due {rows.getColumn(0).getInt64(), rows.getColumn(1).getString(), rows.getColumn(2).getInt(),
-                               rows.getColumn(3).getInt(), rows.getColumn(4).getInt64()});
+        auto tx = m_db.postgres() ? m_db.write() : m_db.read();
+        const long long now = m_clock.nowMs();
+        // PostgreSQL: the due rows are taken (moved kClaim into the future) in one statement that skips rows another
+        // instance's pass is taking at the same moment, so each delivery goes out from one instance.
+        const auto rows = tx->postgres()
+            ? tx->query("UPDATE gateway_deliveries AS d SET next_attempt_at = ? FROM gateway_events AS e "
+                        "WHERE e.id = d.event_id AND d.id IN (SELECT id FROM gateway_deliveries "
+                        "WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? "
+                        "ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED) "
+                        "RETURNING d.id, e.body, d.attempts, d.lost_acks, e.created_at",
+                        {now + static_cast<long long>(kClaim.count()), now, static_cast<long long>(kBatch)})
+            : tx->query("SELECT d.id, e.body, d.attempts, d.lost_acks, e.created_at "
+                        "FROM gateway_deliveries d JOIN gateway_events e ON e.id = d.event_id "
+                        "WHERE d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ? "
+                        "ORDER BY d.next_attempt_at, d.id LIMIT ?",
+                        {now, static_cast<long long>(kBatch)});
+        for (const auto& row : rows) {
+            due.push_back(Due {row.int64(0), row.text(1), row.int32(2), row.int32(3), row.int64(4)});
         }
+        tx->commit();
+    }
+    if (m_db.postgres()) {
+        // UPDATE … RETURNING gives its rows in no particular order.
+        std::sort(due.begin(), due.end(), [](const Due& a, const Due& b) { return a.id < b.id; });
     }
     int acknowledged = 0;
     for (const Due& delivery : due) {
@@ -146,40 +151,33 @@ int WebhookOutbox::deliverDue()
                              delivery.body.c_str());
             }
         }
-        std::lock_guard lock(m_dbLock);
-        SQLite::Statement update(m_db,
-                                 "UPDATE gateway_deliveries SET attempts = ?, lost_acks = ?, next_attempt_at = ?, "
-                                 "delivered_at = ?, last_error = ? WHERE id = ?");
-        update.bind(1, attempts);
-        update.bind(2, std::max(0, delivery.lostAcks - (ackLost ? 1 : 0)));
-        if (next) {
-            update.bind(3, static_cast<int64_t>(*next));
-        }
         if (accepted) {
-            update.bind(4, static_cast<int64_t>(now));
             ++acknowledged;
-        } else {
-            update.bind(5, error);
         }
-        update.bind(6, static_cast<int64_t>(delivery.id));
-        update.exec();
+        auto tx = m_db.write();
+        tx->exec("UPDATE gateway_deliveries SET attempts = ?, lost_acks = ?, next_attempt_at = ?, "
+                 "delivered_at = ?, last_error = ? WHERE id = ?",
+                 {static_cast<long long>(attempts),
+                  static_cast<long long>(std::max(0, delivery.lostAcks - (ackLost ? 1 : 0))),
+                  next ? SqlValue(static_cast<long long>(*next)) : SqlValue(nullptr),
+                  accepted ? SqlValue(static_cast<long long>(now)) : SqlValue(nullptr),
+                  accepted ? SqlValue(nullptr) : SqlValue(error), delivery.id});
+        tx->commit();
     }
     return acknowledged;
 }
 
 long long WebhookOutbox::pendingCount()
 {
-    std::lock_guard lock(m_dbLock);
-    return m_db.execAndGet("SELECT count(*) FROM gateway_deliveries WHERE next_attempt_at IS NOT NULL").getInt64();
+    auto tx = m_db.read();
+    return tx->queryOne("SELECT count(*) FROM gateway_deliveries WHERE next_attempt_at IS NOT NULL")->int64(0);
 }
 
 std::optional<std::int64_t> WebhookOutbox::nextDueMs()
 {
-    std::lock_guard lock(m_dbLock);
-    SQLite::Statement next(m_db,
-                           "SELECT min(next_attempt_at) FROM gateway_deliveries WHERE next_attempt_at IS NOT NULL");
-    next.executeStep();
-    return next.getColumn(0).isNull() ? std::nullopt : std::optional<std::int64_t>(next.getColumn(0).getInt64());
+    auto tx = m_db.read();
+    return tx->queryOne("SELECT min(next_attempt_at) FROM gateway_deliveries WHERE next_attempt_at IS NOT NULL")
+        ->optionalInt64(0);
 }
 
 void WebhookOutbox::start()
@@ -203,9 +201,14 @@ void WebhookOutbox::stop()
     }
 }
 
-void WebhookOutbox::clear(SQLite::Database& db)
+void WebhookOutbox::clear(SqlTx& tx)
 {
-    db.exec("DELETE FROM gateway_deliveries; DELETE FROM sqlite_sequence WHERE name = 'gateway_deliveries'");
+    if (tx.postgres()) {
+        tx.exec("TRUNCATE gateway_deliveries RESTART IDENTITY");
+    } else {
+        tx.exec("DELETE FROM gateway_deliveries");
+        tx.exec("DELETE FROM sqlite_sequence WHERE name = 'gateway_deliveries'");
+    }
 }
 
 void WebhookOutbox::run()

@@ -6,6 +6,7 @@
 // "<t>.<body>") (Stripe's scheme), so the receiver can refuse an old, replayed body.
 #pragma once
 
+#include "storage/SqlTx.h"
 #include "support/Clock.h"
 
 #include <SQLiteCpp/Database.h>
@@ -39,8 +40,9 @@ public:
         std::chrono::milliseconds delayAfter(int failures) const;
     };
 
-    // db and dbLock are the gateway's: one connection, one caller at a time.
-    WebhookOutbox(SQLite::Database& db, std::mutex& dbLock, const Clock& clock, std::string secret, Schedule schedule);
+    // The gateway's database: its own SQLite file, or the shared PostgreSQL database, where the delivery threads of
+    // several instances take their due deliveries with FOR UPDATE SKIP LOCKED (each delivery to one of them).
+    WebhookOutbox(SqlDatabase& db, const Clock& clock, std::string secret, Schedule schedule);
     ~WebhookOutbox();
     WebhookOutbox(const WebhookOutbox&) = delete;
     WebhookOutbox& operator=(const WebhookOutbox&) = delete;
@@ -49,9 +51,9 @@ public:
     // "t=<seconds>,v1=<hex HMAC-SHA-256(secret, "<seconds>.<body>")>".
     static std::string signature(const std::string& secret, const std::string& body, std::int64_t nowMs);
 
-    // Inside the gateway's open transaction (dbLock held): queues `copies` deliveries of the event, due now.
+    // Inside the gateway's open transaction: queues `copies` deliveries of the event, due now.
     // `lostAcks` acknowledgements of the first copy are treated as lost (the teaching fault webhook-ack-lost).
-    void enqueue(long long eventRow, int copies, int lostAcks);
+    void enqueue(SqlTx& tx, long long eventRow, int copies, int lostAcks);
     // Tells the delivery thread that something was queued (after the gateway's commit).
     void wake();
 
@@ -68,7 +70,7 @@ public:
     void stop();
 
     // In the gateway's open transaction: forgets every delivery (POST /_debug/reset).
-    static void clear(SQLite::Database& db);
+    static void clear(SqlTx& tx);
 
 private:
     struct Due
@@ -82,8 +84,7 @@ private:
     void run();
     std::optional<std::int64_t> nextDueMs();
 
-    SQLite::Database& m_db;
-    std::mutex& m_dbLock;
+    SqlDatabase& m_db;
     const Clock& m_clock;
     std::string m_secret;
     Schedule m_schedule;

@@ -16,11 +16,6 @@ DebugRoutes::DebugRoutes(OrderStore& orders, Faults& faults, Metrics& metrics)
 {
 }
 
-void DebugRoutes::limitToOrders(std::string database)
-{
-    m_ordersOnly = std::move(database);
-}
-
 void DebugRoutes::enableCheckout(CheckoutService& checkout, StubPaymentGateway& gateway)
 {
     m_checkout = &checkout;
@@ -140,13 +135,6 @@ void DebugRoutes::postFaults(const HttpRequest& req, HttpResponse& res, Exchange
         bad("the member \"fault\" is required");
         return;
     }
-    if (m_ordersOnly && faultTarget(fault.kind) != FaultTarget::Orders) {
-        answer(
-            res,
-            problems::notOnThisDatabase("the fault \"" + std::string(faultKindName(fault.kind)) + "\"", *m_ordersOnly),
-            exchange);
-        return;
-    }
     m_faults.arm(fault);
     answer(res, 200, state(settings->limit));
     exchange.outcome = std::string(faultKindName(fault.kind));
@@ -157,13 +145,6 @@ void DebugRoutes::postMode(const HttpRequest& req, HttpResponse& res, Exchange& 
     auto settings = settingsOf(req, res, exchange,
                                problems::invalidMode("send a JSON object such as {\"check_then_insert\":true}"));
     if (!settings) {
-        return;
-    }
-    // On PostgreSQL only the mode made for it so far: the others still assume SQLite's writer lock.
-    const bool onlyCatchMode =
-        settings->members.size() == 1 && settings->members.front().first == "catch_unique_violation";
-    if (m_ordersOnly && !onlyCatchMode) {
-        answer(res, problems::notOnThisDatabase("teaching modes", *m_ordersOnly), exchange);
         return;
     }
     TeachingModes modes = m_faults.modes();

@@ -20,9 +20,6 @@ class DebugRoutes
 {
 public:
     DebugRoutes(OrderStore& orders, Faults& faults, Metrics& metrics);
-    // On a database without the multi-phase flow and the teaching modes (PostgreSQL, `database` names it): arming a
-    // checkout or gateway fault, or a teaching mode, is answered 501 and changes nothing.
-    void limitToOrders(std::string database);
     void enableCheckout(CheckoutService& checkout, StubPaymentGateway& gateway);
 
     void getState(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
@@ -57,7 +54,6 @@ private:
     Metrics& m_metrics;
     CheckoutService* m_checkout = nullptr;
     StubPaymentGateway* m_gateway = nullptr;
-    std::optional<std::string> m_ordersOnly; // the database's name when limitToOrders()
 };
 
 } // namespace onceorder::server

@@ -58,12 +58,6 @@ void HttpApi::enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks
     m_debugRoutes.enableCheckout(checkout, gateway);
 }
 
-void HttpApi::limitToOrders(const std::string& database)
-{
-    m_ordersOnly = database;
-    m_debugRoutes.limitToOrders(database);
-}
-
 void HttpApi::registerRoutes()
 {
     auto orders = [this](auto handler) {
@@ -78,16 +72,6 @@ void HttpApi::registerRoutes()
         add("POST", "/checkout", "POST /checkout", orders(&OrderRoutes::postCheckout));
         add("POST", "/webhooks/payments", "POST /webhooks/payments", orders(&OrderRoutes::postWebhook));
         add("POST", "/_debug/complete", "POST /_debug/complete", debug(&DebugRoutes::postComplete));
-    } else if (m_ordersOnly) {
-        // Known routes, not yet on this database: a clear answer rather than a 404 that reads like a typo.
-        auto notYet = [this](const std::string& feature) -> Handler {
-            return [feature, database = *m_ordersOnly](auto&, auto& res, auto& ex) {
-                answer(res, problems::notOnThisDatabase(feature, database), ex);
-            };
-        };
-        add("POST", "/checkout", "POST /checkout", immediate(notYet("POST /checkout")));
-        add("POST", "/webhooks/payments", "POST /webhooks/payments", immediate(notYet("POST /webhooks/payments")));
-        add("POST", "/_debug/complete", "POST /_debug/complete", immediate(debugGate(notYet("POST /_debug/complete"))));
     }
     add("GET", "/orders", "GET /orders", orders(&OrderRoutes::getOrders));
     add("GET", "/orders/([^/]+)", "GET /orders/{id}", orders(&OrderRoutes::getOrder));

@@ -34,9 +34,6 @@ public:
     HttpApi(OrderStore& orders, Faults& faults, Metrics& metrics, bool debugEndpoints, int workers);
     // The multi-phase flow: POST /checkout, POST /webhooks/payments, the gateway's debug state and the completer.
     void enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks, StubPaymentGateway& gateway);
-    // Instead, on a database that has only the order path (`database` names it): the multi-phase flow's routes, the
-    // teaching modes and the checkout and gateway faults are answered 501 (not available there yet).
-    void limitToOrders(const std::string& database);
 
     void registerRoutes();
 
@@ -86,7 +83,6 @@ private:
     Metrics& m_metrics;
     bool m_debugEndpoints;
     bool m_checkout = false;
-    std::optional<std::string> m_ordersOnly;
     OrderRoutes m_orderRoutes;
     DebugRoutes m_debugRoutes;
     // Filled once by registerRoutes(), before the server runs; requests in flight point into it.

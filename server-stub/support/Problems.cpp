@@ -218,13 +218,6 @@ Problem gatewayUnavailable(const std::string& detail)
     return checkoutTransient("gateway-unavailable", "The payment gateway is unavailable", detail);
 }
 
-Problem notOnThisDatabase(const std::string& feature, const std::string& database)
-{
-    return make(501, "not-on-this-database", "Not available on this database yet",
-                feature + " is not available on " + database +
-                    " yet; nothing was changed. Start the server with a SQLite --db for it (docs/postgresql.md)");
-}
-
 Problem invalidWebhook(std::string detail)
 {
     return make(400, "invalid-webhook", "Invalid webhook event", std::move(detail));

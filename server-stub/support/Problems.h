@@ -62,10 +62,6 @@ Problem checkoutTransientFailure(const std::string& detail);
 Problem gatewayTimeout(const std::string& detail);
 Problem gatewayUnavailable(const std::string& detail);
 
-// What this server does elsewhere but not yet on this database (`feature`, e.g. "POST /checkout"; `database`, e.g.
-// "PostgreSQL"): 501, nothing changed.
-Problem notOnThisDatabase(const std::string& feature, const std::string& database);
-
 // The payment gateway's webhooks.
 Problem invalidWebhook(std::string detail);
 Problem invalidWebhookSignature(std::string detail);

@@ -32,7 +32,6 @@ const webhookSecret = 'whsec_onceorder_demo';
 const unreachable = {
     '/problems/debug-loopback-only': 'needs a peer address outside 127.0.0.0/8 and ::1',
     '/problems/internal-error': 'an unexpected exception in a handler: a bug, never produced on purpose',
-    '/problems/not-on-this-database': 'only with a postgresql:// --db (docs/postgresql.md); this run serves SQLite',
 };
 
 const document = yaml.load(readFileSync(documentPath, 'utf8'));

@@ -42,6 +42,8 @@ PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& 
     for (const auto& row : read.exec("SELECT id FROM products")) {
         m_products.push_back(row[0].as<std::string>());
     }
+    m_instance = read.exec("SELECT value FROM server_meta WHERE name = 'instance'")[0][0].as<std::string>();
+    m_webhookSecret = read.exec("SELECT value FROM server_meta WHERE name = 'webhook_secret'")[0][0].as<std::string>();
 }
 
 std::optional<Client> PgOrderStore::clientForApiKey(const std::string& apiKey) const
@@ -62,7 +64,10 @@ OrderResponse PgOrderStore::placeOrder(const Client& client, const std::string& 
     if (auto refused = orderSteps::refusedByFault(fault)) {
         return *refused;
     }
-    const KeyClaim key = orderSteps::claim(client.id, idemKey, command, m_clock.nowMs(), m_keyTtl);
+    const TeachingModes modes = m_faults.modes();
+    // The mistake of the teaching mode unscoped_keys: one namespace of keys for everybody.
+    const KeyClaim key = orderSteps::claim(modes.unscopedKeys ? std::string("*") : client.id, idemKey, command,
+                                           m_clock.nowMs(), m_keyTtl);
     std::optional<PgPool::Lease> db;
     try {
         db.emplace(m_pool.lease());
@@ -71,6 +76,9 @@ OrderResponse PgOrderStore::placeOrder(const Client& client, const std::string& 
             return *answer;
         }
         pqxx::work tx(**db);
+        if (modes.checkThenInsert) { // the teaching mode that gets step 1 wrong
+            return placeOrderCheckThenInsert(tx, client, key, command, fault);
+        }
 
         // 1. The key is the first write. A copy of this request in flight elsewhere holds the index entry: this
         //    INSERT waits for its transaction, then inserts nothing (it committed) or goes on (it rolled back).
@@ -149,9 +157,36 @@ OrderResponse PgOrderStore::createOrder(pqxx::dbtransaction& tx, const Client& c
         return OrderResponse::fromProblem(*refusal);
     }
     if (fault.kind == FaultKind::FailBeforeCommit) {
-        throw TransientFailure(orderSteps::kInjectedFailure);
+        if (!m_faults.modes().storeTransient) {
+            throw TransientFailure(orderSteps::kInjectedFailure);
+        }
+        // The teaching mode's mistake: the transient failure becomes the stored answer for this key.
+        tx.exec0("ROLLBACK TO SAVEPOINT order_effect; RELEASE SAVEPOINT order_effect");
+        return OrderResponse::fromProblem(problems::transientFailureStored(), "transient-failure-stored");
     }
+    tx.exec0("RELEASE SAVEPOINT order_effect");
     return orderSteps::created(std::get<long long>(written), command, key.now);
+}
+
+OrderResponse PgOrderStore::placeOrderCheckThenInsert(pqxx::dbtransaction& tx, const Client& client,
+                                                      const KeyClaim& key, const OrderCommand& command,
+                                                      const ArmedFault& fault)
+{
+    // DELIBERATELY WRONG (teaching mode "check-then-insert"), as OrderService's: the look (step 0) and the insert are
+    // two steps, and the key row is written last. Two copies of one request, on one instance or two, can both look
+    // before either inserts, and both place an order; the second INSERT waits for the first, then overwrites it.
+    orderSteps::delayForFault(fault); // widens the window between the look and the insert
+    OrderResponse response = createOrder(tx, client, key, command, fault);
+    const long long orderId = response.orderId && response.status < 300 ? *response.orderId : 0;
+    tx.exec_params0("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, response_code, "
+                    "response_body, order_id, created_at, expires_at) "
+                    "VALUES ($1, $2, $3, 'completed', $4, $5, NULLIF($6, 0), $7, $8) "
+                    "ON CONFLICT (client_id, idem_key) DO UPDATE SET response_code = excluded.response_code, "
+                    "response_body = excluded.response_body, order_id = excluded.order_id",
+                    key.scope, key.idemKey, key.fingerprint, response.status, response.body, orderId, key.now,
+                    key.expiresAt);
+    tx.commit();
+    return response;
 }
 
 std::variant<long long, Problem> PgOrderStore::writeOrder(pqxx::dbtransaction& tx, const Client& client,
@@ -169,9 +204,12 @@ std::variant<long long, Problem> PgOrderStore::writeOrder(pqxx::dbtransaction& t
     };
     long long orderId = 0;
     try {
+        // The teaching mode business_key_off leaves cart_key NULL: the partial unique index then has nothing to
+        // compare, and two keys for one cart place two orders, as on SQLite.
+        const std::optional<std::string> cartKey = m_faults.modes().businessKeyOff ? std::nullopt : command.cartId;
         orderId = tx.exec_params1("INSERT INTO orders (client_id, cart_id, cart_key, idem_key, status, created_at) "
-                                  "VALUES ($1, $2, $2, $3, 'placed', $4) RETURNING id",
-                                  client.id, command.cartId, key.idemKey, key.now)[0]
+                                  "VALUES ($1, $2, $5, $3, 'placed', $4) RETURNING id",
+                                  client.id, command.cartId, key.idemKey, key.now, cartKey)[0]
                       .as<long long>();
     } catch (const pqxx::unique_violation&) {
         // The business key's unique index decided: this cart has an order under another key (committed before,
@@ -191,7 +229,8 @@ std::variant<long long, Problem> PgOrderStore::writeOrder(pqxx::dbtransaction& t
         tx.exec_params0("INSERT INTO order_lines (order_id, product_id, quantity) VALUES ($1, $2, $3)", orderId,
                         line.product, line.quantity);
     }
-    tx.exec0("RELEASE SAVEPOINT order_effect");
+    // The savepoint stays open: createOrder keeps the order (RELEASE) or, for the teaching mode store_transient,
+    // undoes it after all.
     return orderId;
 }
 
@@ -324,8 +363,51 @@ OrderQueries::DebugState PgOrderStore::debugState(const Faults& faults, std::opt
     lists.orders = OrderRows<PgRows>(orders, true).array();
     PgRows products(tx.exec("SELECT id, name, stock FROM products ORDER BY id"));
     lists.products = productsArray(products);
+    PgRows checkouts(tx.exec_params("SELECT id, client_id, idem_key, recovery_point, order_id, charge_id, "
+                                    "response_code, locked_at FROM (SELECT * FROM checkout_keys ORDER BY id DESC "
+                                    "LIMIT NULLIF($1, -1)) AS k ORDER BY id",
+                                    limit.value_or(-1)));
+    lists.checkoutKeys = jsonArray(checkouts, [](PgRows& row) {
+        auto nullable = [&row](int column) {
+            return row.getColumn(column).isNull() ? std::string("null") : row.getColumn(column).getString();
+        };
+        return JsonObjectWriter()
+            .num("id", row.getColumn(0).getInt64())
+            .str("client_id", row.getColumn(1).getString())
+            .str("idem_key", row.getColumn(2).getString())
+            .str("recovery_point", row.getColumn(3).getString())
+            .raw("order_id", nullable(4))
+            .raw("charge_id", row.getColumn(5).isNull() ? "null" : jsonQuote(row.getColumn(5).getString()))
+            .raw("response_code", nullable(6))
+            .boolean("locked", !row.getColumn(7).isNull())
+            .finish();
+    });
+    PgRows payments(tx.exec_params("SELECT charge_id, order_id, amount, source FROM (SELECT * FROM payments "
+                                   "ORDER BY seq DESC LIMIT NULLIF($1, -1)) AS p ORDER BY recorded_at, seq",
+                                   limit.value_or(-1)));
+    lists.payments = jsonArray(payments, [](PgRows& row) {
+        return JsonObjectWriter()
+            .str("charge_id", row.getColumn(0).getString())
+            .num("order_id", row.getColumn(1).getInt64())
+            .num("amount", row.getColumn(2).getInt64())
+            .str("source", row.getColumn(3).getString())
+            .finish();
+    });
+    PgRows events(tx.exec_params("SELECT event_id, type, effect FROM (SELECT * FROM webhook_events "
+                                 "ORDER BY arrival DESC LIMIT NULLIF($1, -1)) AS e ORDER BY arrival",
+                                 limit.value_or(-1)));
+    lists.webhookEvents = jsonArray(events, [](PgRows& row) {
+        return JsonObjectWriter()
+            .str("event_id", row.getColumn(0).getString())
+            .str("type", row.getColumn(1).getString())
+            .str("effect", row.getColumn(2).getString())
+            .finish();
+    });
     lists.keyCount = countOf(tx, "SELECT count(*) FROM idempotency_keys");
     lists.orderCount = countOf(tx, "SELECT count(*) FROM orders");
+    lists.checkoutKeyCount = countOf(tx, "SELECT count(*) FROM checkout_keys");
+    lists.paymentCount = countOf(tx, "SELECT count(*) FROM payments");
+    lists.webhookEventCount = countOf(tx, "SELECT count(*) FROM webhook_events");
     tx.commit();
     return OrderQueries::assemble(lists, faults);
 }
@@ -334,7 +416,11 @@ void PgOrderStore::resetDemoData()
 {
     auto db = m_pool.lease();
     pqxx::work tx(*db);
-    tx.exec0("TRUNCATE order_lines, orders, idempotency_keys RESTART IDENTITY; "
+    // checkout_keys keeps its identity: its ids name charges at the gateway and must never come back. The orders'
+    // identity starts again, as SQLite's sequence does.
+    tx.exec0("TRUNCATE order_status_changes, webhook_events, payments, checkout_keys, order_lines, orders, "
+             "idempotency_keys; "
+             "SELECT setval(pg_get_serial_sequence('orders', 'id'), 1, false); "
              "UPDATE products SET stock = initial_stock");
     tx.commit();
 }

@@ -5,7 +5,8 @@
 // stored answer, or, if the first rolled back, it goes on and places the order itself. Stock is taken with a
 // conditional UPDATE, which PostgreSQL re-checks against the committed row after waiting for it.
 //
-// Only the order path is here; the multi-phase checkout, webhooks and teaching modes are not (HttpApi answers 501).
+// The multi-phase checkout, the stub gateway and the webhooks run on the same database through this store's pool
+// (pool(), SqlTx), with CheckoutService's own SQL; the debug state and the reset here cover their tables too.
 #pragma once
 
 #include "orders/OrderStore.h"
@@ -42,10 +43,18 @@ public:
     void resetDemoData() override;
     int reapExpiredKeys(std::int64_t nowMs, int batch) override;
 
+    // The connections, for the checkout, the gateway and the webhooks on the same database.
+    PgPool& pool() { return m_pool; }
+    // server_meta's 'instance' and 'webhook_secret', made by the first instance on this database, shared by all.
+    const std::string& instanceId() const { return m_instance; }
+    const std::string& webhookSecret() const { return m_webhookSecret; }
+
 private:
     bool claimKey(pqxx::dbtransaction& tx, const KeyClaim& key);
     OrderResponse createOrder(pqxx::dbtransaction& tx, const Client& client, const KeyClaim& key,
                               const OrderCommand& command, const ArmedFault& fault);
+    OrderResponse placeOrderCheckThenInsert(pqxx::dbtransaction& tx, const Client& client, const KeyClaim& key,
+                                            const OrderCommand& command, const ArmedFault& fault);
     std::variant<long long, Problem> writeOrder(pqxx::dbtransaction& tx, const Client& client, const KeyClaim& key,
                                                 const OrderCommand& command);
     void storeResponse(pqxx::dbtransaction& tx, const KeyClaim& key, const OrderResponse& response);
@@ -58,6 +67,8 @@ private:
     std::chrono::seconds m_keyTtl;
     std::vector<std::pair<std::string, Client>> m_clients; // api key -> client; fixed after start
     std::vector<std::string> m_products; // product ids; fixed after start
+    std::string m_instance;
+    std::string m_webhookSecret;
 };
 
 } // namespace onceorder::server

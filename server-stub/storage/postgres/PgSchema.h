@@ -1,6 +1,7 @@
-// PgSchema: the order path's tables on PostgreSQL (the same names and columns as SQLite's) and the demo data,
-// created at start. Idempotent, and safe when several instances start at once: the DDL runs in one transaction under
-// a transaction-scoped advisory lock, so concurrent CREATE TABLE IF NOT EXISTS never race in the catalog.
+// PgSchema: the server's tables on PostgreSQL (the same names and columns as SQLite's, the stub gateway's included)
+// and the demo data, created at start. Idempotent, and safe when several instances start at once: the DDL runs in one
+// transaction under a transaction-scoped advisory lock, so concurrent CREATE TABLE IF NOT EXISTS never race in the
+// catalog.
 #pragma once
 
 #include <pqxx/connection>

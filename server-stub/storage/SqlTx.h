@@ -1,0 +1,104 @@
+// SqlTx: the storage seam of POST /checkout, its stub gateway and its webhooks. The checkout's SQL is written once,
+// with `?` placeholders, and runs on either database: SqlDatabase hands out a transaction, SqlTx runs a statement in
+// it. On SQLite a write transaction is a WriteTransaction (the store's writer lock and BEGIN IMMEDIATE, statements
+// from the connection's cache), so everything runs exactly as before the seam; on PostgreSQL it is a pqxx::work on a
+// pooled connection, `?` becomes `$n`, and nothing in this process serialises writers: the statements take the row
+// locks they need (SELECT … FOR UPDATE, FOR UPDATE SKIP LOCKED, see docs/postgresql.md). Where the two databases need
+// different SQL, the caller asks postgres() and says so next to the statement.
+#pragma once
+
+#include "storage/Store.h"
+
+#include <SQLiteCpp/Database.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace onceorder::server {
+
+class PgPool;
+
+enum class Dialect
+{
+    Sqlite,
+    Postgres
+};
+
+// A bound value: NULL, an integer or text (PostgreSQL infers each parameter's type from where it stands).
+using SqlValue = std::variant<std::nullptr_t, long long, std::string>;
+using SqlParams = std::vector<SqlValue>;
+
+// One row as read: every column as its text, or NULL.
+class SqlRow
+{
+public:
+    explicit SqlRow(std::vector<std::optional<std::string>> columns)
+        : m_columns(std::move(columns))
+    {
+    }
+    bool isNull(int column) const { return !m_columns.at(static_cast<std::size_t>(column)); }
+    const std::string& text(int column) const { return *m_columns.at(static_cast<std::size_t>(column)); }
+    long long int64(int column) const { return std::stoll(text(column)); }
+    int int32(int column) const { return std::stoi(text(column)); }
+    std::optional<long long> optionalInt64(int column) const
+    {
+        return isNull(column) ? std::nullopt : std::optional<long long>(int64(column));
+    }
+
+private:
+    std::vector<std::optional<std::string>> m_columns;
+};
+
+class SqlTx
+{
+public:
+    virtual ~SqlTx() = default;
+
+    virtual Dialect dialect() const = 0;
+    bool postgres() const { return dialect() == Dialect::Postgres; }
+
+    // A statement that returns no rows; how many rows it changed.
+    virtual long long exec(std::string_view sql, const SqlParams& params = {}) = 0;
+    // A statement that returns rows (SELECT, or … RETURNING).
+    virtual std::vector<SqlRow> query(std::string_view sql, const SqlParams& params = {}) = 0;
+    std::optional<SqlRow> queryOne(std::string_view sql, const SqlParams& params = {})
+    {
+        auto rows = query(sql, params);
+        return rows.empty() ? std::nullopt : std::optional<SqlRow>(std::move(rows.front()));
+    }
+    // Unless committed, the transaction rolls back when the SqlTx goes.
+    virtual void commit() = 0;
+
+    // The SQLite connection underneath (for OrderWriter, which is SQLite's own); nullptr on PostgreSQL.
+    virtual Store::Lease* sqliteLease() { return nullptr; }
+};
+
+class SqlDatabase
+{
+public:
+    virtual ~SqlDatabase() = default;
+    virtual Dialect dialect() const = 0;
+    bool postgres() const { return dialect() == Dialect::Postgres; }
+    // A write transaction (SQLite: the writer lock and BEGIN IMMEDIATE; PostgreSQL: READ COMMITTED).
+    virtual std::unique_ptr<SqlTx> write() = 0;
+    // For reads only (SQLite: no transaction, each statement its own; PostgreSQL: one READ COMMITTED transaction).
+    virtual std::unique_ptr<SqlTx> read() = 0;
+};
+
+// The server's own SQLite database (its pool, its cached statements, its writer lock).
+std::unique_ptr<SqlDatabase> sqliteStoreDatabase(Store& store);
+// A single SQLite connection guarded by `lock` (the stub gateway's own file).
+std::unique_ptr<SqlDatabase> sqliteConnectionDatabase(SQLite::Database& db, std::mutex& lock);
+// PostgreSQL through this process's pool.
+std::unique_ptr<SqlDatabase> postgresDatabase(PgPool& pool);
+
+// "… ? … ?" -> "… $1 … $2" (the statements hold no `?` inside literals).
+std::string numberedPlaceholders(std::string_view sql);
+
+} // namespace onceorder::server
