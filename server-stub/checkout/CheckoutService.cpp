@@ -380,8 +380,11 @@ std::optional<CheckoutKey> CheckoutService::takeOver(long long rowId)
 void CheckoutService::stampHolder(SqlTx& db, long long rowId)
 {
     if (db.postgres()) {
-        db.exec("UPDATE checkout_keys SET locked_by = ? WHERE id = ?",
-                {m_lockHolder ? SqlValue(*m_lockHolder) : SqlValue(nullptr), rowId});
+        if (m_lockHolder) {
+            db.exec("UPDATE checkout_keys SET locked_by = ? WHERE id = ?", {*m_lockHolder, rowId});
+        } else {
+            db.exec("UPDATE checkout_keys SET locked_by = NULL WHERE id = ?", {rowId});
+        }
     }
 }
 
