@@ -111,44 +111,17 @@ OrderQueries::DebugState OrderQueries::debugState(const Faults& faults, std::opt
                                   "locked_at FROM checkout_keys ORDER BY id DESC LIMIT ?) "
                                   "ORDER BY id");
     checkouts->bind(1, newest);
-    lists.checkoutKeys = jsonArray(*checkouts, [](SQLite::Statement& row) {
-        auto nullable = [&row](int column) {
-            return row.getColumn(column).isNull() ? std::string("null") : row.getColumn(column).getString();
-        };
-        return JsonObjectWriter()
-            .num("id", row.getColumn(0).getInt64())
-            .str("client_id", row.getColumn(1).getString())
-            .str("idem_key", row.getColumn(2).getString())
-            .str("recovery_point", row.getColumn(3).getString())
-            .raw("order_id", nullable(4))
-            .raw("charge_id", row.getColumn(5).isNull() ? "null" : jsonQuote(row.getColumn(5).getString()))
-            .raw("response_code", nullable(6))
-            .boolean("locked", !row.getColumn(7).isNull())
-            .finish();
-    });
+    lists.checkoutKeys = checkoutKeysArray(*checkouts);
     auto payments = db.statement(
         "SELECT charge_id, order_id, amount, source FROM (SELECT rowid AS seq, charge_id, order_id, "
         "amount, source, recorded_at FROM payments ORDER BY rowid DESC LIMIT ?) ORDER BY recorded_at, seq");
     payments->bind(1, newest);
-    lists.payments = jsonArray(*payments, [](SQLite::Statement& row) {
-        return JsonObjectWriter()
-            .str("charge_id", row.getColumn(0).getString())
-            .num("order_id", row.getColumn(1).getInt64())
-            .num("amount", row.getColumn(2).getInt64())
-            .str("source", row.getColumn(3).getString())
-            .finish();
-    });
+    lists.payments = paymentsArray(*payments);
     // In the order they arrived: event ids are random, so they say nothing about it.
     auto events = db.statement("SELECT event_id, type, effect FROM (SELECT event_id, type, effect, rowid AS arrival "
                                "FROM webhook_events ORDER BY rowid DESC LIMIT ?) ORDER BY arrival");
     events->bind(1, newest);
-    lists.webhookEvents = jsonArray(*events, [](SQLite::Statement& row) {
-        return JsonObjectWriter()
-            .str("event_id", row.getColumn(0).getString())
-            .str("type", row.getColumn(1).getString())
-            .str("effect", row.getColumn(2).getString())
-            .finish();
-    });
+    lists.webhookEvents = webhookEventsArray(*events);
     lists.products = productsOn(db);
     lists.keyCount = countOf(db, "SELECT count(*) FROM idempotency_keys");
     lists.orderCount = countOf(db, "SELECT count(*) FROM orders");

@@ -131,6 +131,55 @@ std::string keysArray(Rows& rows)
     });
 }
 
+// The debug state's checkout keys: id, client_id, idem_key, recovery_point, order_id, charge_id, response_code,
+// locked_at.
+template<typename Rows>
+std::string checkoutKeysArray(Rows& rows)
+{
+    return jsonArray(rows, [](Rows& row) {
+        auto nullable = [&row](int column) {
+            return row.getColumn(column).isNull() ? std::string("null") : row.getColumn(column).getString();
+        };
+        return JsonObjectWriter()
+            .num("id", row.getColumn(0).getInt64())
+            .str("client_id", row.getColumn(1).getString())
+            .str("idem_key", row.getColumn(2).getString())
+            .str("recovery_point", row.getColumn(3).getString())
+            .raw("order_id", nullable(4))
+            .raw("charge_id", row.getColumn(5).isNull() ? "null" : jsonQuote(row.getColumn(5).getString()))
+            .raw("response_code", nullable(6))
+            .boolean("locked", !row.getColumn(7).isNull())
+            .finish();
+    });
+}
+
+// The debug state's payments: charge_id, order_id, amount, source.
+template<typename Rows>
+std::string paymentsArray(Rows& rows)
+{
+    return jsonArray(rows, [](Rows& row) {
+        return JsonObjectWriter()
+            .str("charge_id", row.getColumn(0).getString())
+            .num("order_id", row.getColumn(1).getInt64())
+            .num("amount", row.getColumn(2).getInt64())
+            .str("source", row.getColumn(3).getString())
+            .finish();
+    });
+}
+
+// The debug state's webhook events: event_id, type, effect.
+template<typename Rows>
+std::string webhookEventsArray(Rows& rows)
+{
+    return jsonArray(rows, [](Rows& row) {
+        return JsonObjectWriter()
+            .str("event_id", row.getColumn(0).getString())
+            .str("type", row.getColumn(1).getString())
+            .str("effect", row.getColumn(2).getString())
+            .finish();
+    });
+}
+
 // The debug state's row lists, each already JSON, and the full count of each table.
 struct DebugLists
 {

@@ -367,42 +367,15 @@ OrderQueries::DebugState PgOrderStore::debugState(const Faults& faults, std::opt
                                     "response_code, locked_at FROM (SELECT * FROM checkout_keys ORDER BY id DESC "
                                     "LIMIT NULLIF($1, -1)) AS k ORDER BY id",
                                     limit.value_or(-1)));
-    lists.checkoutKeys = jsonArray(checkouts, [](PgRows& row) {
-        auto nullable = [&row](int column) {
-            return row.getColumn(column).isNull() ? std::string("null") : row.getColumn(column).getString();
-        };
-        return JsonObjectWriter()
-            .num("id", row.getColumn(0).getInt64())
-            .str("client_id", row.getColumn(1).getString())
-            .str("idem_key", row.getColumn(2).getString())
-            .str("recovery_point", row.getColumn(3).getString())
-            .raw("order_id", nullable(4))
-            .raw("charge_id", row.getColumn(5).isNull() ? "null" : jsonQuote(row.getColumn(5).getString()))
-            .raw("response_code", nullable(6))
-            .boolean("locked", !row.getColumn(7).isNull())
-            .finish();
-    });
+    lists.checkoutKeys = checkoutKeysArray(checkouts);
     PgRows payments(tx.exec_params("SELECT charge_id, order_id, amount, source FROM (SELECT * FROM payments "
                                    "ORDER BY seq DESC LIMIT NULLIF($1, -1)) AS p ORDER BY recorded_at, seq",
                                    limit.value_or(-1)));
-    lists.payments = jsonArray(payments, [](PgRows& row) {
-        return JsonObjectWriter()
-            .str("charge_id", row.getColumn(0).getString())
-            .num("order_id", row.getColumn(1).getInt64())
-            .num("amount", row.getColumn(2).getInt64())
-            .str("source", row.getColumn(3).getString())
-            .finish();
-    });
+    lists.payments = paymentsArray(payments);
     PgRows events(tx.exec_params("SELECT event_id, type, effect FROM (SELECT * FROM webhook_events "
                                  "ORDER BY arrival DESC LIMIT NULLIF($1, -1)) AS e ORDER BY arrival",
                                  limit.value_or(-1)));
-    lists.webhookEvents = jsonArray(events, [](PgRows& row) {
-        return JsonObjectWriter()
-            .str("event_id", row.getColumn(0).getString())
-            .str("type", row.getColumn(1).getString())
-            .str("effect", row.getColumn(2).getString())
-            .finish();
-    });
+    lists.webhookEvents = webhookEventsArray(events);
     lists.keyCount = countOf(tx, "SELECT count(*) FROM idempotency_keys");
     lists.orderCount = countOf(tx, "SELECT count(*) FROM orders");
     lists.checkoutKeyCount = countOf(tx, "SELECT count(*) FROM checkout_keys");
