@@ -207,17 +207,21 @@ bool OrderService::claimKey(Store::Lease& db, const KeyClaim& key)
     forget->bind(3, static_cast<int64_t>(key.now));
     forget->exec();
 
+    // The new key row's values, the same for the right INSERT and the teaching mode's wrong one.
+    auto bindKeyRow = [&key](SQLite::Statement& insert) {
+        insert.bind(1, key.scope);
+        insert.bind(2, key.idemKey);
+        insert.bind(3, key.fingerprint);
+        insert.bind(4, static_cast<int64_t>(key.now));
+        insert.bind(5, static_cast<int64_t>(key.expiresAt));
+        insert.bind(6, static_cast<int64_t>(key.now));
+    };
     if (m_faults.modes().catchUniqueViolation) {
         // The teaching mode's way (see TeachingModes): a plain INSERT and its unique violation caught. On SQLite
         // the error ends only this statement, so the transaction goes on and the stored answer is read.
         auto insert = db.statement("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
                                    "created_at, expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?)");
-        insert->bind(1, key.scope);
-        insert->bind(2, key.idemKey);
-        insert->bind(3, key.fingerprint);
-        insert->bind(4, static_cast<int64_t>(key.now));
-        insert->bind(5, static_cast<int64_t>(key.expiresAt));
-        insert->bind(6, static_cast<int64_t>(key.now));
+        bindKeyRow(*insert);
         try {
             return insert->exec() == 1;
         } catch (const SQLite::Exception& error) {
@@ -231,12 +235,7 @@ bool OrderService::claimKey(Store::Lease& db, const KeyClaim& key)
     auto claim = db.statement("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, "
                               "expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?) "
                               "ON CONFLICT (client_id, idem_key) DO NOTHING");
-    claim->bind(1, key.scope);
-    claim->bind(2, key.idemKey);
-    claim->bind(3, key.fingerprint);
-    claim->bind(4, static_cast<int64_t>(key.now));
-    claim->bind(5, static_cast<int64_t>(key.expiresAt));
-    claim->bind(6, static_cast<int64_t>(key.now));
+    bindKeyRow(*claim);
     return claim->exec() == 1;
 }
 
