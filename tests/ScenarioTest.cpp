@@ -9,6 +9,10 @@
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 
+#include "support/PostgresDatabase.h"
+
+#include <memory>
+
 namespace {
 
 struct ProcessRun
@@ -31,10 +35,17 @@ ProcessRun runOnceorder(const QStringList& args, bool withTestScenarios = false,
     if (withTestScenarios) {
         env.insert(QStringLiteral("ONCEORDER_TEST_SCENARIOS"), QStringLiteral("1"));
     }
+    // The PostgreSQL scenarios reset the database they run on: each run gets a fresh one of its own, or two runs
+    // side by side (ctest -j) would truncate each other's tables mid-scenario (seen: a 500 from the reset, a
+    // deadlock between one run's TRUNCATE and the other's open order transaction).
+    std::unique_ptr<onceorder::test::TestDatabase> database;
     if (withoutPostgres) {
         for (const char* name : {"ONCEORDER_POSTGRES_URI", "PGHOST", "PGPORT", "PGDATABASE", "PGUSER", "PGPASSWORD"}) {
             env.remove(QString::fromLatin1(name));
         }
+    } else if (qEnvironmentVariableIsSet("PGHOST") && !qEnvironmentVariableIsSet("ONCEORDER_POSTGRES_URI")) {
+        database = std::make_unique<onceorder::test::TestDatabase>();
+        env.insert(QStringLiteral("ONCEORDER_POSTGRES_URI"), QString::fromStdString(database->uri()));
     }
     // Without --lang the tables follow the system's language, as the window does: pin it to English here.
     env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
