@@ -68,6 +68,7 @@ private Q_SLOTS:
     void shortcutsGrowAndResetTheFonts();
     void aNewWindowStartsAtTheRememberedZoom();
     void aDialogOpenedLaterIsZoomedToo();
+    void theSameStyleSheetAgainChangesNothing();
 };
 
 void PresentationZoomTest::shortcutsGrowAndResetTheFonts()
@@ -136,6 +137,42 @@ void PresentationZoomTest::aDialogOpenedLaterIsZoomedToo()
 int main(int argc, char** argv)
 {
     return onceorder::test::runWithTemporaryHome<PresentationZoomTest>(argc, argv);
+}
+
+void PresentationZoomTest::theSameStyleSheetAgainChangesNothing()
+{
+    // The live labels set their sheet on every refresh (twice a second while the tables poll): the sheet they
+    // already have must not re-polish them (and relayout the window), under a zoom or not.
+    auto w = makeWindow();
+    w->zoom->zoomIn();
+    const qreal zoomed = w->styled->font().pointSizeF();
+    QVERIFY(zoomed > QApplication::font().pointSizeF());
+
+    struct Counter : QObject
+    {
+        int events = 0;
+        bool eventFilter(QObject*, QEvent* event) override
+        {
+            events += event->type() == QEvent::StyleChange || event->type() == QEvent::FontChange ||
+                    event->type() == QEvent::Polish
+                ? 1
+                : 0;
+            return false;
+        }
+    } counter;
+    w->styled->installEventFilter(&counter);
+    const QString sheet = w->styled->styleSheet();
+    ui::PresentationZoom::setStyleSheetKeepingZoom(w->styled, sheet);
+    QCOMPARE(counter.events, 0);
+    QCOMPARE(w->styled->font().pointSizeF(), zoomed);
+
+    // Another sheet is applied, and keeps the zoom.
+    ui::PresentationZoom::setStyleSheetKeepingZoom(w->styled,
+                                                   QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
+    QVERIFY(counter.events > 0);
+    QCOMPARE(w->styled->font().pointSizeF(), zoomed);
+    QVERIFY(w->styled->font().bold());
+    w->zoom->zoomOut();
 }
 
 #include "PresentationZoomTest.moc"

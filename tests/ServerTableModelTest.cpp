@@ -10,8 +10,11 @@
 #include "support/ServerProcess.h"
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTest>
 #include <QTranslator>
 
@@ -59,6 +62,7 @@ private Q_SLOTS:
     void parsesTheRealServersDebugState();
     void czechShowsServerValuesInCzechAndIdsAsTheyAre();
     void theDockShowsABackendWaitingOnALock();
+    void theDockFitsTheColumnsOfTheTablesThatChangedOnly();
 };
 
 void ServerTableModelTest::parsesTheDebugState()
@@ -438,6 +442,54 @@ void ServerTableModelTest::theDockShowsABackendWaitingOnALock()
     done.waiting.clear();
     monitor.acceptState(done);
     QVERIFY(dock.waitingLabel()->isHidden());
+}
+
+void ServerTableModelTest::theDockFitsTheColumnsOfTheTablesThatChangedOnly()
+{
+    // Fitting a table's columns measures every cell: a refresh does it only for the tables whose rows changed, so a
+    // column the teacher widened by hand keeps its width while other tables move, and a table on a tab behind
+    // another is fitted when it is brought to the front.
+    core::ServerApi api(QUrl(QStringLiteral("http://127.0.0.1:1")), QStringLiteral("demo-key-A"));
+    core::ServerMonitor monitor(&api);
+    ui::ServerTablesDock dock(&monitor);
+    dock.resize(1200, 500);
+    dock.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dock));
+    auto* keysView = dock.findChild<QTableView*>(QStringLiteral("keysView"));
+    auto* chargesView = dock.findChild<QTableView*>(QStringLiteral("chargesView"));
+    auto* sideTabs = dock.findChild<QTabWidget*>(QStringLiteral("sideTabs"));
+    QVERIFY(keysView && chargesView && sideTabs);
+
+    auto state = *core::ServerState::fromJson(kState);
+    monitor.acceptState(state);
+    QVERIFY(keysView->isVisible());
+    QVERIFY(!chargesView->isVisible()); // the stock tab is in front
+    const int fitted = keysView->columnWidth(0);
+    keysView->setColumnWidth(0, fitted + 150); // widened by hand
+    chargesView->setColumnWidth(0, 400);
+
+    // Only the orders (and a charge, behind its tab) change: the keys table keeps the width it was given.
+    state.orders.append(order(2, QStringLiteral("cart-2")));
+    core::ServerChargeRow charge;
+    charge.chargeId = QStringLiteral("ch_1");
+    charge.gatewayKey = QStringLiteral("checkout-1");
+    charge.amountCents = 1250;
+    charge.outcome = QStringLiteral("succeeded");
+    state.charges.append(charge);
+    monitor.acceptState(state);
+    QCOMPARE(dock.ordersModel()->rowCount(), 2);
+    QCOMPARE(keysView->columnWidth(0), fitted + 150);
+    QCOMPARE(chargesView->columnWidth(0), 400); // not fitted while hidden
+
+    // Brought to the front, the changed table is fitted to its contents.
+    sideTabs->setCurrentIndex(1);
+    QVERIFY(chargesView->isVisible());
+    QVERIFY(chargesView->columnWidth(0) < 400);
+
+    // The keys change: now their columns are fitted again.
+    state.keys[1].status = QStringLiteral("completed");
+    monitor.acceptState(state);
+    QCOMPARE(keysView->columnWidth(0), fitted);
 }
 
 #include "ServerTableModelTest.moc"

@@ -107,6 +107,16 @@ PresentationZoom::PresentationZoom(QWidget* window)
 
 void PresentationZoom::setStyleSheetKeepingZoom(QWidget* widget, const QString& sheet)
 {
+    // The same sheet again changes nothing (the zoom re-applies sheets itself, restyle()); setting it anyway
+    // re-polishes the widget and relays out its window, which the live labels would do on every refresh.
+    if (widget->styleSheet() == sheet) {
+        return;
+    }
+    applyStyleSheet(widget, sheet);
+}
+
+void PresentationZoom::applyStyleSheet(QWidget* widget, const QString& sheet)
+{
     if (widget->testAttribute(Qt::WA_SetFont)) {
         widget->setStyleSheet(sheet);
         return;
@@ -178,7 +188,7 @@ void PresentationZoom::restyle(QWidget* widget)
         if (child->styleSheet().isEmpty() || child->testAttribute(Qt::WA_SetFont)) {
             continue;
         }
-        setStyleSheetKeepingZoom(child, child->styleSheet());
+        applyStyleSheet(child, child->styleSheet());
     }
 }
 

@@ -37,7 +37,8 @@ public:
 
     // For a widget whose style sheet changes while the window runs (a status line turning red and back): Qt 6.4
     // resolves a re-styled widget's font against the application's font, not its parent's, so under a zoom it would
-    // fall back to 100 %. Widgets with a font of their own are styled as usual.
+    // fall back to 100 %. Widgets with a font of their own are styled as usual. The sheet a widget already has is
+    // left alone (no re-polish, no relayout).
     static void setStyleSheetKeepingZoom(QWidget* widget, const QString& sheet);
 
 Q_SIGNALS:
@@ -47,6 +48,7 @@ private:
     void apply();
     void scale(QWidget* widget, double previous) const;
     static void restyle(QWidget* widget);
+    static void applyStyleSheet(QWidget* widget, const QString& sheet); // even if it is the one the widget has
 
     QWidget* m_window;
     QAction* m_zoomIn;

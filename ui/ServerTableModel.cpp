@@ -38,9 +38,9 @@ ServerTableModel::ServerTableModel(Table table, QObject* parent)
 {
 }
 
-void ServerTableModel::setState(const core::ServerState& state)
+bool ServerTableModel::setState(const core::ServerState& state)
 {
-    replaceRows(rowsOf(state));
+    return replaceRows(rowsOf(state));
 }
 
 void ServerTableModel::clear()
@@ -151,10 +151,10 @@ QList<ServerTableModel::Row> ServerTableModel::rowsOf(const core::ServerState& s
     return rows;
 }
 
-void ServerTableModel::replaceRows(QList<Row> rows)
+bool ServerTableModel::replaceRows(QList<Row> rows)
 {
     if (rows == m_rows) {
-        return;
+        return false;
     }
     const qsizetype old = m_rows.size();
     const bool appended = rows.size() > old && std::equal(m_rows.cbegin(), m_rows.cend(), rows.cbegin());
@@ -170,6 +170,7 @@ void ServerTableModel::replaceRows(QList<Row> rows)
         m_rows = std::move(rows);
         endResetModel();
     }
+    return true;
 }
 
 int ServerTableModel::rowCount(const QModelIndex& parent) const

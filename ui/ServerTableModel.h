@@ -37,7 +37,8 @@ public:
 
     explicit ServerTableModel(Table table, QObject* parent = nullptr);
 
-    void setState(const core::ServerState& state);
+    // Returns whether the rows changed (an unchanged table emits nothing).
+    bool setState(const core::ServerState& state);
     void clear();
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -55,7 +56,7 @@ private:
     };
 
     QList<Row> rowsOf(const core::ServerState& state) const;
-    void replaceRows(QList<Row> rows);
+    bool replaceRows(QList<Row> rows);
     bool isNumeric(int column) const;
 
     Table m_table;

@@ -100,6 +100,9 @@ ServerTablesDock::ServerTablesDock(core::ServerMonitor* monitor, QWidget* parent
     setWidget(content);
 
     connect(monitor, &core::ServerMonitor::stateChanged, this, &ServerTablesDock::showState);
+    connect(m_keyTabs, &QTabWidget::currentChanged, this, &ServerTablesDock::fitVisibleColumns);
+    connect(m_sideTabs, &QTabWidget::currentChanged, this, &ServerTablesDock::fitVisibleColumns);
+    connect(this, &QDockWidget::visibilityChanged, this, &ServerTablesDock::fitVisibleColumns);
     connect(monitor, &core::ServerMonitor::unavailable, this, &ServerTablesDock::showUnavailable);
     // Polling only while someone can see the tables.
     connect(this, &QDockWidget::visibilityChanged, monitor, &core::ServerMonitor::setActive);
@@ -139,22 +142,39 @@ void ServerTablesDock::showState(const core::ServerState& state)
         m_keyTabs->setCurrentIndex(0);
         m_sideTabs->setCurrentIndex(0);
     }
-    m_keys->setState(state);
-    m_orders->setState(state);
-    m_stock->setState(state);
-    m_checkoutKeys->setState(state);
-    m_charges->setState(state);
-    m_webhooks->setState(state);
+    QList<const QAbstractItemModel*> changed;
+    for (ServerTableModel* model : {m_keys, m_orders, m_stock, m_checkoutKeys, m_charges, m_webhooks}) {
+        if (model->setState(state)) {
+            changed.append(model);
+        }
+    }
     showTabCounts(state);
     // Once per change, not continuously: a column the teacher widened by hand keeps its width until new data.
     for (auto* view : findChildren<QTableView*>()) {
-        view->resizeColumnsToContents();
+        if (changed.contains(view->model())) {
+            m_columnsToFit.insert(view);
+        }
     }
+    fitVisibleColumns();
     m_statusLabel->setText(tr("Live: %n order(s), %1 key(s); updated %2", nullptr, static_cast<int>(state.totalOrders))
                                .arg(state.totalKeys)
                                .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
     PresentationZoom::setStyleSheetKeepingZoom(m_statusLabel, QString());
     showWaiting(state);
+}
+
+void ServerTablesDock::fitVisibleColumns()
+{
+    // Measuring every cell of a table is the costliest part of a refresh: only tables that changed, and a table on a
+    // tab behind another only once it is brought to the front.
+    for (auto it = m_columnsToFit.begin(); it != m_columnsToFit.end();) {
+        if ((*it)->isVisible()) {
+            (*it)->resizeColumnsToContents();
+            it = m_columnsToFit.erase(it);
+        } else {
+            ++it;
+        }
+    }
 }
 
 void ServerTablesDock::showWaiting(const core::ServerState& state)

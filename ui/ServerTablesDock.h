@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QDockWidget>
+#include <QSet>
 
 class QLabel;
 class QTabWidget;
@@ -39,6 +40,7 @@ private:
     void showTabCounts(const core::ServerState& state);
     void showUnavailable(const QString& reason, int httpStatus);
     void showWaiting(const core::ServerState& state);
+    void fitVisibleColumns();
     QWidget* titled(const QString& title, const QString& explanation, QTableView* view);
 
     core::ServerMonitor* m_monitor;
@@ -52,6 +54,7 @@ private:
     QTabWidget* m_sideTabs;
     QLabel* m_statusLabel;
     QLabel* m_waitingLabel;
+    QSet<QTableView*> m_columnsToFit; // changed since their columns were last fitted to their contents
 };
 
 } // namespace onceorder::ui
