@@ -45,13 +45,16 @@
 #include <QSet>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTimer>
 #include <QUuid>
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <memory>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
 
@@ -149,7 +152,118 @@ void idle(int ms)
     runUntil([] { return false; }, ms);
 }
 
-// Measures the event loop: a 1 ms timer records the time between consecutive ticks.
+qint64 monotonicNs()
+{
+    timespec now {};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<qint64>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+qint64 threadCpuNs()
+{
+    timespec cpu {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    return static_cast<qint64>(cpu.tv_sec) * 1'000'000'000 + cpu.tv_nsec;
+}
+
+// What the calling thread has had of the CPU so far, and how often it gave it up: voluntarily (it waited for
+// something: a lock, I/O, the event loop's poll) or not (the scheduler preempted it for another thread).
+struct ThreadClock
+{
+    qint64 cpuNs = 0;
+    long voluntary = 0;
+    long involuntary = 0;
+
+    static ThreadClock now()
+    {
+        ThreadClock clock;
+        clock.cpuNs = threadCpuNs();
+        rusage usage {};
+        getrusage(RUSAGE_THREAD, &usage);
+        clock.voluntary = usage.ru_nvcsw;
+        clock.involuntary = usage.ru_nivcsw;
+        return clock;
+    }
+};
+
+// The window's thread's event deliveries that took long (--trace-ms): which object got which event, for how long
+// and with how much of the CPU. Only outermost deliveries count (a delivery inside another is part of it).
+class TracingApplication : public QApplication
+{
+public:
+    struct Delivery
+    {
+        qint64 startNs; // monotonic
+        qint64 ns;
+        qint64 cpuNs;
+        QByteArray what; // "ClassName(objectName) EventType"
+    };
+
+    using QApplication::QApplication;
+
+    void setThresholdNs(qint64 ns) { m_thresholdNs = ns; }
+    const std::vector<Delivery>& deliveries() const { return m_deliveries; }
+
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        if (m_thresholdNs <= 0 || QThread::currentThread() != thread() || m_depth > 0) {
+            return QApplication::notify(receiver, event);
+        }
+        const qint64 start = monotonicNs();
+        const qint64 cpu = threadCpuNs();
+        const int type = event->type();
+        ++m_depth;
+        const bool result = QApplication::notify(receiver, event);
+        --m_depth;
+        const qint64 ns = monotonicNs() - start;
+        if (ns >= m_thresholdNs) {
+            // The receiver may have deleted itself (deleteLater): only its address is safe to keep until then, so
+            // the name is taken only when it still exists (a QPointer would cost on every delivery).
+            QByteArray what = type == QEvent::DeferredDelete ? QByteArray("(deleted)") : describe(receiver);
+            what += ' ' + eventName(type);
+            m_deliveries.push_back(Delivery {start, ns, threadCpuNs() - cpu, what});
+        }
+        return result;
+    }
+
+private:
+    static QByteArray describe(QObject* receiver)
+    {
+        QByteArray name = receiver->metaObject()->className();
+        if (!receiver->objectName().isEmpty()) {
+            name += '(' + receiver->objectName().toUtf8() + ')';
+        }
+        return name;
+    }
+    static QByteArray eventName(int type)
+    {
+        switch (type) {
+        case QEvent::MetaCall:
+            return "MetaCall (a queued signal or invokeMethod)";
+        case QEvent::Timer:
+            return "Timer";
+        case QEvent::UpdateRequest:
+            return "UpdateRequest (paint)";
+        case QEvent::Paint:
+            return "Paint";
+        case QEvent::LayoutRequest:
+            return "LayoutRequest";
+        case QEvent::SockAct:
+            return "SockAct (socket readable)";
+        case QEvent::DeferredDelete:
+            return "DeferredDelete";
+        default:
+            return "event " + QByteArray::number(type);
+        }
+    }
+
+    qint64 m_thresholdNs = 0;
+    int m_depth = 0;
+    std::vector<Delivery> m_deliveries;
+};
+
+// Measures the event loop: a 1 ms timer records the time between consecutive ticks, and how much of the CPU the
+// window's thread had in between.
 class StallMeter : public QObject
 {
 public:
@@ -157,6 +271,10 @@ public:
     {
         qint64 atNs; // when the late tick came, from start()
         qint64 ns; // time since the tick before it
+        qint64 cpuNs; // the window's thread's CPU time in the gap
+        long voluntary; // times it waited (poll, lock, I/O) in the gap
+        long involuntary; // times the scheduler preempted it in the gap
+        qint64 monotonicEndNs; // the tick, on the clock TracingApplication uses
     };
 
     StallMeter()
@@ -165,14 +283,19 @@ public:
         m_timer.setInterval(1);
         connect(&m_timer, &QTimer::timeout, this, [this] {
             const qint64 now = m_clock.nsecsElapsed();
-            m_gaps.push_back(Gap {now, now - m_last});
+            const ThreadClock clock = ThreadClock::now();
+            m_gaps.push_back(Gap {now, now - m_last, clock.cpuNs - m_lastClock.cpuNs,
+                                  clock.voluntary - m_lastClock.voluntary, clock.involuntary - m_lastClock.involuntary,
+                                  monotonicNs()});
             m_last = now;
+            m_lastClock = clock;
         });
     }
     void start()
     {
         m_clock.start();
         m_last = 0;
+        m_lastClock = ThreadClock::now();
         m_timer.start();
     }
     void stop() { m_timer.stop(); }
@@ -192,6 +315,7 @@ private:
     QTimer m_timer;
     QElapsedTimer m_clock;
     qint64 m_last = 0;
+    ThreadClock m_lastClock;
     std::vector<Gap> m_gaps;
 };
 
@@ -218,6 +342,34 @@ void printGapRow(const char* phase, const std::vector<StallMeter::Gap>& gaps, qi
     std::printf("| %s | %.1f | %zu | %.2f | %.2f | %.2f | %.1f | %d | %d |\n", phase,
                 static_cast<double>(toNs - fromNs) / 1e9, ns.size(), percentileMs(ns, 0.5), percentileMs(ns, 0.99),
                 percentileMs(ns, 0.999), percentileMs(ns, 1.0), over16, over100);
+}
+
+// The longest gaps (sorted, longest first) with what the window's thread did in them: its CPU time, how often it
+// waited or was preempted, and the event deliveries that overlapped the gap (TracingApplication, --trace-ms).
+void printLongestGaps(const std::vector<StallMeter::Gap>& worst, qint64 runFromNs,
+                      const std::vector<TracingApplication::Delivery>& deliveries)
+{
+    std::printf("\nThe longest gaps of the run: the window's thread's CPU in the gap, how often it waited (voluntary "
+                "switches) or was preempted (involuntary), and its event deliveries that overlapped the gap "
+                "(duration / CPU, ms):\n\n");
+    std::printf("| at s | gap ms | thread CPU ms | waited | preempted | deliveries in the gap |\n");
+    std::printf("|---:|---:|---:|---:|---:|---|\n");
+    for (size_t i = 0; i < std::min<size_t>(12, worst.size()); ++i) {
+        const StallMeter::Gap& gap = worst[i];
+        const qint64 from = gap.monotonicEndNs - gap.ns;
+        QStringList inGap;
+        for (const auto& delivery : deliveries) {
+            if (delivery.startNs < gap.monotonicEndNs && delivery.startNs + delivery.ns > from) {
+                inGap.append(QStringLiteral("%1 / %2 %3")
+                                 .arg(static_cast<double>(delivery.ns) / 1e6, 0, 'f', 1)
+                                 .arg(static_cast<double>(delivery.cpuNs) / 1e6, 0, 'f', 1)
+                                 .arg(QString::fromUtf8(delivery.what)));
+            }
+        }
+        std::printf("| %.2f | %.1f | %.1f | %ld | %ld | %s |\n", static_cast<double>(gap.atNs - runFromNs) / 1e9,
+                    static_cast<double>(gap.ns) / 1e6, static_cast<double>(gap.cpuNs) / 1e6, gap.voluntary,
+                    gap.involuntary, inGap.isEmpty() ? "none over the threshold" : qPrintable(inGap.join(u"; ")));
+    }
 }
 
 // The operator sets an absolute stock (SPEC: PUT /products/{id}/stock), so a hundred carts never run a product dry.
@@ -275,7 +427,7 @@ int main(int argc, char** argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
-    QApplication app(argc, argv);
+    TracingApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("onceorder-gui-bench"));
     core::Translations::install(app, QString()); // as app/main.cpp does (the system locale)
 
@@ -303,14 +455,19 @@ int main(int argc, char** argv)
         QStringLiteral("pending"),
         QStringLiteral("pending submissions an earlier run left in the outbox, resumed at start-up (0)"),
         QStringLiteral("N"), QStringLiteral("0"));
-    parser.addOptions(
-        {submissionsOption, dropOption, spacingOption, restOption, timeoutOption, serverDbOption, pendingOption});
+    const QCommandLineOption traceOption(
+        QStringLiteral("trace-ms"),
+        QStringLiteral("name the window's event deliveries that took this long, beside the longest gaps (3; 0: off)"),
+        QStringLiteral("MS"), QStringLiteral("3"));
+    parser.addOptions({submissionsOption, dropOption, spacingOption, restOption, timeoutOption, serverDbOption,
+                       pendingOption, traceOption});
     parser.process(app);
     const int submissions = parser.value(submissionsOption).toInt();
     const double dropPercent = parser.value(dropOption).toDouble();
     const int spacingMs = parser.value(spacingOption).toInt();
     const int restMs = parser.value(restOption).toInt();
     const int timeoutS = parser.value(timeoutOption).toInt();
+    app.setThresholdNs(static_cast<qint64>(parser.value(traceOption).toDouble() * 1e6));
 
     QTemporaryDir state(benchRoot() + QStringLiteral("/onceorder-gui-bench-XXXXXX"));
     const QString serverDb = QDir(state.path()).filePath(QStringLiteral("server.db"));
@@ -513,7 +670,9 @@ int main(int argc, char** argv)
         std::printf(" %.1f @%.2f s%s", static_cast<double>(worst[i].ns) / 1e6,
                     static_cast<double>(worst[i].atNs - runFromNs) / 1e9, i + 1 < 8 ? "," : "");
     }
-    std::printf("\n\n| run | value |\n|---|---:|\n");
+    std::printf("\n");
+    printLongestGaps(worst, runFromNs, app.deliveries());
+    std::printf("\n| run | value |\n|---|---:|\n");
     std::printf("| settled | %d of %d in %.1f s%s |\n", settled, submissions, runSeconds,
                 allSettled ? "" : " (TIMED OUT)");
     std::printf("| placed, distinct order ids | %d, %lld |\n", placed, static_cast<long long>(orderIds.size()));
