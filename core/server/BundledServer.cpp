@@ -9,6 +9,7 @@
 
 #include <csignal>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 namespace onceorder::core {
 
@@ -18,8 +19,7 @@ BundledServer::BundledServer(QObject* parent)
     , m_clock(&SteadyClock::instance())
 {
     m_process.setProcessChannelMode(QProcess::SeparateChannels);
-    // If the client dies without stopping us (a crash, kill -9), the server must not linger on as an orphan.
-    m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+    setNiceness(0);
     connect(&m_process, &QProcess::readyReadStandardOutput, this, &BundledServer::readStandardOutput);
     connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart) {
@@ -76,6 +76,18 @@ void BundledServer::onFinished(int exitCode)
     m_recentRestartsMs.append(now);
     m_restarting = true;
     m_restartTimer.start(m_restartDelayMs);
+}
+
+void BundledServer::setNiceness(int niceness)
+{
+    m_process.setChildProcessModifier([niceness] {
+        // If the client dies without stopping us (a crash, kill -9), the server must not linger on as an orphan.
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (niceness > 0) {
+            // Only ever lowered (an unprivileged process may not raise it); a failure leaves it as it was.
+            [[maybe_unused]] const int ignored = ::nice(niceness);
+        }
+    });
 }
 
 BundledServer::~BundledServer()

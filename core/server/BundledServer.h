@@ -39,6 +39,9 @@ public:
     QUrl url() const { return m_url; }
     // Whether a server that dies after it was ready is started again (on by default), and after how long.
     void setAutoRestart(bool on, int delayMs = 500);
+    // Starts the server (from the next start() on) at a lower CPU priority: `niceness` added to its nice value (0: as
+    // this process). The window does this so that, when the two cores are busy, its own thread wins them.
+    void setNiceness(int niceness);
     // The clock the restart limit (10 deaths within a minute) counts by; a steady clock by default. Not owned.
     void setClock(const Clock* clock) { m_clock = clock; }
 

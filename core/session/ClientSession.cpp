@@ -4,6 +4,10 @@
 #include <QNetworkInformation>
 #include <QTimer>
 
+#include <algorithm>
+#include <sys/resource.h>
+#include <unistd.h>
+
 namespace onceorder::core {
 
 ClientSession::ClientSession(ClientOptions options, EngineConfig engineConfig, QObject* parent)
@@ -74,7 +78,31 @@ void ClientSession::useWorkerThread()
             object->moveToThread(m_worker);
         }
     }
+    // The window's thread first: when the two cores are busy (carts going in, the bundled server committing), the
+    // engine's thread and the server wait for the CPU rather than the window, whose paints also hand their fills to
+    // Qt's thread pool and wait for it. Linux gives every thread its own nice value; only ever lowered.
+    const int niceness = backgroundNiceness();
+    if (niceness > 0) {
+        connect(
+            m_worker, &QThread::started, m_worker,
+            [niceness] {
+                const auto self = static_cast<id_t>(::gettid());
+                ::setpriority(PRIO_PROCESS, self, ::getpriority(PRIO_PROCESS, self) + niceness);
+            },
+            Qt::DirectConnection);
+        if (m_bundled) {
+            m_bundled->setNiceness(niceness);
+        }
+    }
     m_worker->start();
+}
+
+int ClientSession::backgroundNiceness()
+{
+    // ONCEORDER_BACKGROUND_NICE: a benchmark's switch (0: everything at the window's priority).
+    bool set = false;
+    const int value = qEnvironmentVariableIntValue("ONCEORDER_BACKGROUND_NICE", &set);
+    return set ? std::clamp(value, 0, 19) : kBackgroundNiceness;
 }
 
 void ClientSession::submit(const Cart& cart)

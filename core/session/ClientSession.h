@@ -49,8 +49,13 @@ public:
     // this session (see the top of this file). Call after enableConditioner() and before start(). From then on
     // engine() and conditioner() must only be called through queued connections, submit()/resumePending(), or
     // onEngineThread().
+    // The worker thread and the bundled server also run at a lower CPU priority than the window (nice +5; see
+    // backgroundNiceness()).
     void useWorkerThread();
     bool hasWorkerThread() const { return m_worker != nullptr; }
+    // How much lower: kBackgroundNiceness, or ONCEORDER_BACKGROUND_NICE (0–19) for a benchmark's comparison.
+    static int backgroundNiceness();
+    static constexpr int kBackgroundNiceness = 5;
 
     // Starts the bundled server if no --server was given; serverReady() follows either way.
     void start();
