@@ -20,6 +20,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
@@ -30,6 +32,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -40,6 +43,8 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <sys/resource.h>
+#include <unistd.h>
 
 using namespace onceorder;
 using namespace onceorder::test;
@@ -58,6 +63,8 @@ private Q_SLOTS:
     void theClientIdentityIsShown();
     void aDroppedResponseIsPlacedOnceAndTheReplayIsShown();
     void theOutboxIsWrittenOffTheWindowsThreadAndEachAttemptBeforeItsRequest();
+    void theEngineThreadAndTheBundledServerLeaveTheCpuToTheWindow();
+    void aChangingPendingCountRepaintsItsLabelAlone();
     void aCrashAfterSendIsResumedByTheNextWindow();
     void aSubmissionOfAnotherServerIsShownAndNotSent();
     void aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiveTables();
@@ -411,6 +418,87 @@ void MainWindowTest::aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiv
     QTRY_COMPARE_WITH_TIMEOUT(dock->ordersModel()->rowCount(), 2, 10'000);
     QCOMPARE(dock->keysModel()->rowCount(), 2);
     QCOMPARE(dock->ordersModel()->index(0, 4).data(), dock->ordersModel()->index(1, 4).data());
+}
+
+namespace {
+
+// The nice value of a process, from /proc/PID/stat (field 19); the bundled server is this process's child.
+std::optional<int> niceOfChildServer()
+{
+    const QString self = QString::number(QCoreApplication::applicationPid());
+    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
+        if (!stat.open(QIODevice::ReadOnly)) {
+            continue;
+        }
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (text.contains("(onceorder-serve") && fields.value(1) == self.toLatin1()) {
+            return fields.value(16).toInt();
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+void MainWindowTest::theEngineThreadAndTheBundledServerLeaveTheCpuToTheWindow()
+{
+    // When the two cores are busy, the window's thread must win them (its paints also wait for Qt's thread pool):
+    // the engine's worker thread and the bundled server run at a lower priority (a higher nice value).
+    auto client = startClient();
+    QVERIFY(client);
+    const int window = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
+    const int expected = std::min(window + core::ClientSession::backgroundNiceness(), 19);
+    QVERIFY(core::ClientSession::backgroundNiceness() > 0);
+    QCOMPARE(client->session->onEngineThread([] { return ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid())); }),
+             expected);
+    const std::optional<int> server = niceOfChildServer();
+    QVERIFY(server.has_value());
+    QCOMPARE(*server, expected);
+}
+
+void MainWindowTest::aChangingPendingCountRepaintsItsLabelAlone()
+{
+    // While carts go in the pending count changes a few hundred times. Each new text used to relay out the status
+    // bar (which QStatusBar answers by repainting all of itself and the window under it) and set the label's style
+    // sheet anew (a new font to resolve and shape): now the label keeps the widest width it has had and its bold
+    // font, and turns amber through its palette.
+    auto client = startClient();
+    QVERIFY(client);
+    auto* label = client->find<QLabel>(QStringLiteral("pendingLabel"));
+    auto* engine = client->session->engine();
+    Q_EMIT engine->pendingCountsChanged(10, 0); // as the engine reports it (queued from its thread in the application)
+    QCoreApplication::processEvents();
+    QCOMPARE(label->text(), QStringLiteral("Pending submissions: 10"));
+    const QColor amber = label->palette().color(QPalette::WindowText);
+    QVERIFY(amber != QApplication::palette().color(QPalette::WindowText));
+
+    struct Counter : QObject
+    {
+        int layoutRequests = 0;
+        int fontChanges = 0;
+        bool eventFilter(QObject*, QEvent* event) override
+        {
+            layoutRequests += event->type() == QEvent::LayoutRequest ? 1 : 0;
+            fontChanges += event->type() == QEvent::FontChange ? 1 : 0;
+            return false;
+        }
+    } bar, text;
+    client->window->statusBar()->installEventFilter(&bar);
+    label->installEventFilter(&text);
+    for (const int count : {11, 12, 9, 0, 3, 17}) {
+        Q_EMIT engine->pendingCountsChanged(count, 0);
+        QCoreApplication::processEvents();
+        QCOMPARE(label->text(), QStringLiteral("Pending submissions: %1").arg(count));
+        QVERIFY(label->width() >= label->sizeHint().width()); // never cut off
+    }
+    QCOMPARE(bar.layoutRequests, 0);
+    QCOMPARE(text.fontChanges, 0);
+    QVERIFY(label->font().bold());
+    QCOMPARE(label->palette().color(QPalette::WindowText), amber); // 17 pending
+    Q_EMIT engine->pendingCountsChanged(0, 0);
+    QCOMPARE(label->palette().color(QPalette::WindowText), QApplication::palette().color(QPalette::WindowText));
 }
 
 void MainWindowTest::theClientIdentityIsShown()

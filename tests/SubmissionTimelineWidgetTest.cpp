@@ -76,6 +76,7 @@ private Q_SLOTS:
     void abandonAsksForConfirmationFirst();
     void checkingTheServerInsteadOfAbandoning();
     void clearShowsNothing();
+    void aStateChangeRecoloursTheBadgeWithoutANewFont();
 };
 
 void SubmissionTimelineWidgetTest::showsEveryAttemptWithItsOutcomeStatusReplayAndDelay()
@@ -196,4 +197,36 @@ void SubmissionTimelineWidgetTest::clearShowsNothing()
 }
 
 QTEST_MAIN(SubmissionTimelineWidgetTest)
+void SubmissionTimelineWidgetTest::aStateChangeRecoloursTheBadgeWithoutANewFont()
+{
+    // Every cart turns the badge from pending to placed. A new style sheet for that re-resolved the label's font,
+    // and shaping its text again with a fresh font engine took 10-15 ms of the window's thread per cart; the badge
+    // keeps its bold font and one sheet, and only its "state" changes.
+    core::ManualClock clock(kStart + 4000);
+    ui::SubmissionTimelineWidget widget(&clock);
+    auto* badge = widget.findChild<QLabel*>(QStringLiteral("stateLabel"));
+    core::Submission pending = threeAttempts();
+    pending.state = core::SubmissionState::Pending;
+    widget.setSubmission(pending);
+    const QString sheet = badge->styleSheet();
+    QVERIFY(badge->font().bold());
+
+    struct Counter : QObject
+    {
+        int fontChanges = 0;
+        bool eventFilter(QObject*, QEvent* event) override
+        {
+            fontChanges += event->type() == QEvent::FontChange ? 1 : 0;
+            return false;
+        }
+    } counter;
+    badge->installEventFilter(&counter);
+    widget.setSubmission(threeAttempts()); // placed (replayed)
+    QCOMPARE(counter.fontChanges, 0);
+    QCOMPARE(badge->styleSheet(), sheet);
+    QCOMPARE(badge->text(), QStringLiteral("Order 12 (replayed)"));
+    QCOMPARE(badge->property("state").toString(), QStringLiteral("placed"));
+    QVERIFY(badge->font().bold());
+}
+
 #include "SubmissionTimelineWidgetTest.moc"

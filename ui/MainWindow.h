@@ -11,6 +11,7 @@
 #include "submission/Submission.h"
 
 #include <QMainWindow>
+#include <utility>
 
 class QCheckBox;
 class QComboBox;
@@ -104,6 +105,7 @@ private:
     QLabel* m_conditionerLabel;
     QLabel* m_pendingLabel;
     PresentationZoom* m_zoom = nullptr;
+    std::pair<int, int> m_shownPendingCounts {-1, -1}; // what the status bar shows: pending here, elsewhere
 };
 
 } // namespace onceorder::ui
