@@ -42,6 +42,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QPaintEvent>
 #include <QSet>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -56,6 +57,7 @@
 #include <memory>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 using namespace onceorder;
@@ -201,11 +203,30 @@ public:
 
     using QApplication::QApplication;
 
+    struct Painted
+    {
+        qint64 paints = 0;
+        qint64 pixels = 0;
+    };
+
     void setThresholdNs(qint64 ns) { m_thresholdNs = ns; }
     const std::vector<Delivery>& deliveries() const { return m_deliveries; }
+    // Paint events per widget since the last call, then forgotten.
+    QMap<QByteArray, Painted> takePainted() { return std::exchange(m_painted, {}); }
 
     bool notify(QObject* receiver, QEvent* event) override
     {
+        if (m_thresholdNs > 0 && event->type() == QEvent::Paint && receiver->isWidgetType()) {
+            // What gets repainted, and how much of it: pixels per widget class and object name.
+            const QRegion& region = static_cast<QPaintEvent*>(event)->region();
+            qint64 pixels = 0;
+            for (const QRect& rect : region) {
+                pixels += static_cast<qint64>(rect.width()) * rect.height();
+            }
+            Painted& painted = m_painted[describe(receiver)];
+            ++painted.paints;
+            painted.pixels += pixels;
+        }
         if (m_thresholdNs <= 0 || QThread::currentThread() != thread() || m_depth > 0) {
             return QApplication::notify(receiver, event);
         }
@@ -260,6 +281,7 @@ private:
     qint64 m_thresholdNs = 0;
     int m_depth = 0;
     std::vector<Delivery> m_deliveries;
+    QMap<QByteArray, Painted> m_painted;
 };
 
 // Measures the event loop: a 1 ms timer records the time between consecutive ticks, and how much of the CPU the
@@ -352,8 +374,10 @@ void printLongestGaps(const std::vector<StallMeter::Gap>& worst, qint64 runFromN
     std::printf("\nThe longest gaps of the run: the window's thread's CPU in the gap, how often it waited (voluntary "
                 "switches) or was preempted (involuntary), and its event deliveries that overlapped the gap "
                 "(duration / CPU, ms):\n\n");
-    std::printf("| at s | gap ms | thread CPU ms | waited | preempted | deliveries in the gap |\n");
-    std::printf("|---:|---:|---:|---:|---:|---|\n");
+    std::printf(
+        "| at s | gap ms | thread CPU ms | waited | preempted | deliveries in the gap | ends at (CLOCK_MONOTONIC, s; "
+        "for perf record -k CLOCK_MONOTONIC) |\n");
+    std::printf("|---:|---:|---:|---:|---:|---|---:|\n");
     for (size_t i = 0; i < std::min<size_t>(12, worst.size()); ++i) {
         const StallMeter::Gap& gap = worst[i];
         const qint64 from = gap.monotonicEndNs - gap.ns;
@@ -366,9 +390,10 @@ void printLongestGaps(const std::vector<StallMeter::Gap>& worst, qint64 runFromN
                                  .arg(QString::fromUtf8(delivery.what)));
             }
         }
-        std::printf("| %.2f | %.1f | %.1f | %ld | %ld | %s |\n", static_cast<double>(gap.atNs - runFromNs) / 1e9,
+        std::printf("| %.2f | %.1f | %.1f | %ld | %ld | %s | %.6f |\n", static_cast<double>(gap.atNs - runFromNs) / 1e9,
                     static_cast<double>(gap.ns) / 1e6, static_cast<double>(gap.cpuNs) / 1e6, gap.voluntary,
-                    gap.involuntary, inGap.isEmpty() ? "none over the threshold" : qPrintable(inGap.join(u"; ")));
+                    gap.involuntary, inGap.isEmpty() ? "none over the threshold" : qPrintable(inGap.join(u"; ")),
+                    static_cast<double>(gap.monotonicEndNs) / 1e9);
     }
 }
 
@@ -542,6 +567,9 @@ int main(int argc, char** argv)
     // 2. Run: the debug panel's network goes flaky, the carts go into the window's engine.
     auto* probability = window.findChild<QDoubleSpinBox*>(QStringLiteral("networkProbabilitySpin"));
     auto* modeCombo = window.findChild<QComboBox*>(QStringLiteral("networkModeCombo"));
+    auto* conditionerLabel = window.findChild<QLabel*>(QStringLiteral("conditionerLabel"));
+    const QString passLabel = conditionerLabel->text();
+    const qint64 switchFromNs = meter.nowNs();
     probability->setValue(dropPercent);
     modeCombo->setCurrentIndex(modeCombo->findData(QStringLiteral("flaky")));
     // The conditioner runs on the engine's thread: its mode and counters are read there (outside the measurement).
@@ -555,6 +583,11 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "gui-bench: the network did not go flaky\n");
         return 1;
     }
+    // The window hears the switch (its status bar, the debug panel) before the carts go in: a teacher's click, measured
+    // on its own row rather than inside the first cart's.
+    runUntil([&] { return conditionerLabel->text() != passLabel; }, 5000);
+    idle(500);
+    const qint64 switchToNs = meter.nowNs();
     session.onEngineThread([conditioner] { conditioner->resetCounters(); });
     // What settles is heard as the window hears it: the engine's signals, queued to this thread. Only our carts
     // count (pending ones an earlier run left, --pending, settle too).
@@ -573,6 +606,7 @@ int main(int argc, char** argv)
     const double guiCpuBefore = cpuMs(self);
     const double serverCpuBefore = cpuMs(server);
     const qint64 runFromNs = meter.nowNs();
+    app.takePainted(); // what the start and the rest painted: not the run's
     qint64 submittedNs = runFromNs;
     QTimer submitter;
     submitter.setInterval(spacingMs);
@@ -596,6 +630,7 @@ int main(int argc, char** argv)
     const bool allSettled =
         runUntil([&] { return submitted >= submissions && settled >= submissions; }, timeoutS * 1000);
     const qint64 settledNs = meter.nowNs();
+    const QMap<QByteArray, TracingApplication::Painted> painted = app.takePainted();
     const double guiCpuRun = cpuMs(self) - guiCpuBefore;
     const double serverCpuRun = cpuMs(server) - serverCpuBefore;
     // The window refreshes its orders list, the catalogue and the live tables after the last outcome: let them land.
@@ -660,6 +695,8 @@ int main(int argc, char** argv)
     std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     printGapRow("start-up (server start, first paint, catalogue)", meter.between(0, startedNs), 0, startedNs);
     printGapRow("rest (window idle, live tables polling)", meter.between(restFromNs, restToNs), restFromNs, restToNs);
+    printGapRow("network switched to flaky (the debug panel's combo box), + 0.5 s",
+                meter.between(switchFromNs, switchToNs), switchFromNs, switchToNs);
     printGapRow("run: carts going in", meter.between(runFromNs, submittedNs), runFromNs, submittedNs);
     printGapRow("run: retrying until the last settled", meter.between(submittedNs, settledNs), submittedNs, settledNs);
     printGapRow("run: whole (+2 s for the last refreshes)", meter.between(runFromNs, runToNs), runFromNs, runToNs);
@@ -672,6 +709,19 @@ int main(int argc, char** argv)
     }
     std::printf("\n");
     printLongestGaps(worst, runFromNs, app.deliveries());
+    if (!painted.isEmpty()) {
+        std::printf("\nWhat the window repainted during the run (paint events per widget, most pixels first):\n\n");
+        std::printf("| widget | paints | megapixels |\n|---|---:|---:|\n");
+        QList<QByteArray> widgets = painted.keys();
+        std::sort(widgets.begin(), widgets.end(), [&painted](const QByteArray& a, const QByteArray& b) {
+            return painted.value(a).pixels > painted.value(b).pixels;
+        });
+        for (qsizetype i = 0; i < std::min<qsizetype>(15, widgets.size()); ++i) {
+            std::printf("| %s | %lld | %.1f |\n", widgets[i].constData(),
+                        static_cast<long long>(painted.value(widgets[i]).paints),
+                        static_cast<double>(painted.value(widgets[i]).pixels) / 1e6);
+        }
+    }
     std::printf("\n| run | value |\n|---|---:|\n");
     std::printf("| settled | %d of %d in %.1f s%s |\n", settled, submissions, runSeconds,
                 allSettled ? "" : " (TIMED OUT)");
