@@ -1,10 +1,9 @@
 #include "checkout/StubPaymentGateway.h"
 
 #include "orders/OrderService.h"
+#include "storage/postgres/PgRetry.h"
 #include "support/Json.h"
 #include "support/Sha256.h"
-
-#include <pqxx/except>
 
 #include <filesystem>
 #include <thread>
@@ -242,25 +241,18 @@ void StubPaymentGateway::reset()
     // On PostgreSQL, TRUNCATE takes its tables' locks one by one, while another instance may read them in another
     // order (its books, its delivery thread): a deadlock, and PostgreSQL rolls one back. A reset run twice is one
     // reset, so it runs again.
-    for (int attempt = 1;; ++attempt) {
-        try {
-            auto tx = m_db->write();
-            WebhookOutbox::clear(*tx);
-            if (tx->postgres()) {
-                tx->exec("TRUNCATE gateway_deliveries, gateway_events, gateway_charges RESTART IDENTITY");
-            } else {
-                tx->exec("DELETE FROM gateway_events");
-                tx->exec("DELETE FROM gateway_charges");
-                tx->exec("DELETE FROM sqlite_sequence WHERE name IN ('gateway_events', 'gateway_charges')");
-            }
-            tx->commit();
-            return;
-        } catch (const pqxx::transaction_rollback&) {
-            if (attempt == 3) {
-                throw;
-            }
+    rerunWhenRolledBack([this] {
+        auto tx = m_db->write();
+        WebhookOutbox::clear(*tx);
+        if (tx->postgres()) {
+            tx->exec("TRUNCATE gateway_deliveries, gateway_events, gateway_charges RESTART IDENTITY");
+        } else {
+            tx->exec("DELETE FROM gateway_events");
+            tx->exec("DELETE FROM gateway_charges");
+            tx->exec("DELETE FROM sqlite_sequence WHERE name IN ('gateway_events', 'gateway_charges')");
         }
-    }
+        tx->commit();
+    });
 }
 
 } // namespace onceorder::server

@@ -2,6 +2,7 @@
 
 #include "orders/OrderRows.h"
 #include "orders/OrderSteps.h"
+#include "storage/postgres/PgRetry.h"
 #include "storage/postgres/PgRows.h"
 #include "storage/postgres/PgSchema.h"
 #include "support/Problems.h"
@@ -390,24 +391,17 @@ void PgOrderStore::resetDemoData()
     // TRUNCATE locks its seven tables one after another: another instance's transaction that holds one of them and
     // then wants one TRUNCATE already has is a deadlock, and PostgreSQL rolls one of the two back. The reset then
     // simply runs again (it is a reset: running it twice is the same as once).
-    for (int attempt = 1;; ++attempt) {
-        try {
-            auto db = m_pool.lease();
-            pqxx::work tx(*db);
-            // checkout_keys keeps its identity: its ids name charges at the gateway and must never come back. The
-            // orders' identity starts again, as SQLite's sequence does.
-            tx.exec0("TRUNCATE order_status_changes, webhook_events, payments, checkout_keys, order_lines, orders, "
-                     "idempotency_keys; "
-                     "SELECT setval(pg_get_serial_sequence('orders', 'id'), 1, false); "
-                     "UPDATE products SET stock = initial_stock");
-            tx.commit();
-            return;
-        } catch (const pqxx::transaction_rollback&) {
-            if (attempt == 3) {
-                throw;
-            }
-        }
-    }
+    rerunWhenRolledBack([this] {
+        auto db = m_pool.lease();
+        pqxx::work tx(*db);
+        // checkout_keys keeps its identity: its ids name charges at the gateway and must never come back. The orders'
+        // identity starts again, as SQLite's sequence does.
+        tx.exec0("TRUNCATE order_status_changes, webhook_events, payments, checkout_keys, order_lines, orders, "
+                 "idempotency_keys; "
+                 "SELECT setval(pg_get_serial_sequence('orders', 'id'), 1, false); "
+                 "UPDATE products SET stock = initial_stock");
+        tx.commit();
+    });
 }
 
 int PgOrderStore::reapExpiredKeys(std::int64_t nowMs, int batch)
