@@ -69,11 +69,16 @@ QTableWidget* makeTable(const QString& objectName, const QStringList& headers)
     return table;
 }
 
-QTableWidgetItem* numberItem(qint64 value)
+QTableWidgetItem* numberItem(const QString& text)
 {
-    auto* item = new QTableWidgetItem(QString::number(value));
+    auto* item = new QTableWidgetItem(text);
     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     return item;
+}
+
+QTableWidgetItem* numberItem(qint64 value)
+{
+    return numberItem(QString::number(value));
 }
 
 bool sameProducts(const QList<core::Product>& a, const QList<core::Product>& b)
@@ -378,11 +383,7 @@ void MainWindow::showOrders(const QList<core::ServerOrderRow>& orders)
             }
             return;
         }
-        auto* item = new QTableWidgetItem(text);
-        if (number) {
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        }
-        m_ordersTable->setItem(row, column, item);
+        m_ordersTable->setItem(row, column, number ? numberItem(text) : new QTableWidgetItem(text));
         changed = true;
     };
     for (int row = 0; row < orders.size(); ++row) {
