@@ -9,10 +9,13 @@
 #include <QCoreApplication>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QSemaphore>
 #include <QTest>
+#include <QThread>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -123,13 +126,50 @@ TEST_F(ServerMonitorTest, AnOlderAnswerArrivingLastDoesNotHideANewerOrder)
     ASSERT_TRUE(QTest::qWaitFor([&] { return relay.heldRequests() == 1; }, 10'000));
     placeOrder("demo-key-A", "a-2", "hrnek");
     relayed.refreshAll();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return ordersAnswered == 1; }, 10'000));
-    ASSERT_EQ(shown.size(), 1);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return ordersAnswered == 1 && shown.size() == 1; }, 10'000));
     ASSERT_EQ(shown.last().size(), 2);
 
     relay.release();
     ASSERT_TRUE(QTest::qWaitFor([&] { return ordersAnswered == 2; }, 10'000));
-    EXPECT_EQ(shown.size(), 1) << "the older answer (one order) was shown after the newer one (two)";
+    // Answers are parsed on the monitor's own thread, in the order they came, and used after: a third answer (three
+    // orders) shown means whatever the held one led to has been shown before it.
+    placeOrder("demo-key-A", "a-3", "propiska");
+    relayed.refreshAll();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return shown.last().size() == 3; }, 10'000));
+    ASSERT_EQ(shown.size(), 2) << "the older answer (one order) was shown after the newer one (two)";
+    EXPECT_EQ(shown[0].size(), 2);
+}
+
+TEST_F(ServerMonitorTest, TheDebugStateIsParsedOffTheMonitorsThreadAndUsedOnIt)
+{
+    // The window's thread only hands the answer on: the parser runs elsewhere, and while it runs the monitor's
+    // thread keeps turning its event loop (here: this test's qWaitFor).
+    QSemaphore parsing;
+    QSemaphore release;
+    std::atomic<QThread*> parsedOn {nullptr};
+    ServerMonitor held(&api, nullptr, [&](const QByteArray& json) {
+        parsedOn = QThread::currentThread();
+        parsing.release();
+        // Inline on the monitor's thread this could never be released: it waits at most 10 s, then the test fails.
+        release.tryAcquire(1, 10'000);
+        return ServerState::fromJson(json);
+    });
+    std::optional<ServerState> shown;
+    QThread* shownOn = nullptr;
+    QObject::connect(&held, &ServerMonitor::stateChanged, [&](const ServerState& changed) {
+        shown = changed;
+        shownOn = QThread::currentThread();
+    });
+    placeOrder("demo-key-A", "a-1", "kniha");
+
+    held.pollNow();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return parsing.available() == 1; }, 10'000));
+    EXPECT_NE(parsedOn.load(), QThread::currentThread());
+    EXPECT_FALSE(shown) << "shown before its parse finished";
+    release.release();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return shown.has_value(); }, 10'000));
+    EXPECT_EQ(shownOn, QThread::currentThread()) << "the signal must come on the monitor's thread";
+    EXPECT_EQ(shown->orders.size(), 1);
 }
 
 TEST_F(ServerMonitorTest, APollAnsweredAroundADebugCommandIsAskedAgain)

@@ -13,15 +13,43 @@ constexpr int kReadTimeoutMs = 5000;
 constexpr int kRefreshCoalesceMs = 150;
 } // namespace
 
-ServerMonitor::ServerMonitor(ServerApi* api, QObject* parent)
+ServerMonitor::ServerMonitor(ServerApi* api, QObject* parent, StateParser parseState)
     : QObject(parent)
     , m_api(api)
+    , m_parseState(parseState ? std::move(parseState) : StateParser(&ServerState::fromJson))
 {
+    m_parser.setObjectName(QStringLiteral("onceorder-monitor-parser"));
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &ServerMonitor::poll);
     m_refreshTimer.setSingleShot(true);
     m_refreshTimer.setInterval(kRefreshCoalesceMs);
     connect(&m_refreshTimer, &QTimer::timeout, this, &ServerMonitor::refreshAll);
+}
+
+ServerMonitor::~ServerMonitor()
+{
+    // Work still queued there is dropped with its context; results already on their way are dropped by QObject.
+    m_parser.quit();
+    m_parser.wait();
+}
+
+template<typename Work, typename Done>
+void ServerMonitor::offThread(Work work, Done done)
+{
+    if (!m_parserContext) {
+        m_parserContext = std::make_unique<QObject>();
+        m_parserContext->moveToThread(&m_parser);
+        m_parser.start();
+    }
+    QMetaObject::invokeMethod(
+        m_parserContext.get(),
+        [this, work = std::move(work), done = std::move(done)]() mutable {
+            auto result = work();
+            QMetaObject::invokeMethod(
+                this, [done = std::move(done), result = std::move(result)]() mutable { done(std::move(result)); },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
 }
 
 void ServerMonitor::setActive(bool active)
@@ -71,6 +99,7 @@ void ServerMonitor::showState(const ServerState& state)
         return;
     }
     m_last = state;
+    ++m_lastChanges;
     Q_EMIT stateChanged(state);
 }
 
@@ -86,25 +115,53 @@ void ServerMonitor::poll()
                    if (!alive) {
                        return; // the reply outlived the monitor
                    }
-                   m_inFlight = false;
-                   if (reply.status == 200 && m_statesAccepted != acceptedBefore) {
-                       m_pollAgain = true; // a debug command's state came meanwhile: which is newer is unknown
-                   } else if (reply.status == 200) {
-                       if (auto state = ServerState::fromJson(reply.body)) {
-                           showState(*state);
+                   if (reply.status != 200 || m_statesAccepted != acceptedBefore) {
+                       m_inFlight = false;
+                       if (reply.status != 200) {
+                           Q_EMIT unavailable(describeReply(reply), reply.status);
                        } else {
-                           Q_EMIT unavailable(tr("the server's answer is not a debug state"), reply.status);
+                           m_pollAgain = true; // a debug command's state came meanwhile: which is newer is unknown
                        }
-                   } else {
-                       Q_EMIT unavailable(describeReply(reply), reply.status);
-                   }
-                   if (m_pollAgain) {
-                       m_pollAgain = false;
-                       poll();
+                       pollDone();
                        return;
                    }
-                   schedule();
+                   struct Parsed
+                   {
+                       std::optional<ServerState> state; // nullopt: not a debug state
+                       bool unchanged = false; // equal to what was shown when the answer came
+                   };
+                   offThread(
+                       [parse = m_parseState, body = reply.body, shown = m_last] {
+                           Parsed parsed {parse(body)};
+                           parsed.unchanged = parsed.state && parsed.state == shown;
+                           if (parsed.unchanged) {
+                               parsed.state =
+                                   shown; // a shared copy: the parsed one is freed here, not on the monitor's
+                           }
+                           return parsed;
+                       },
+                       [this, acceptedBefore, changesBefore = m_lastChanges](Parsed parsed) {
+                           m_inFlight = false;
+                           if (m_statesAccepted != acceptedBefore) {
+                               m_pollAgain = true; // a debug command's state came while this one was parsed
+                           } else if (!parsed.state) {
+                               Q_EMIT unavailable(tr("the server's answer is not a debug state"), 200);
+                           } else if (!parsed.unchanged || m_lastChanges != changesBefore) {
+                               showState(*parsed.state); // compares again: something was shown since the answer came
+                           }
+                           pollDone();
+                       });
                });
+}
+
+void ServerMonitor::pollDone()
+{
+    if (m_pollAgain) {
+        m_pollAgain = false;
+        poll();
+        return;
+    }
+    schedule();
 }
 
 void ServerMonitor::refreshProducts()
@@ -126,13 +183,33 @@ void ServerMonitor::refreshOrders()
                    if (!alive || reply.status != 200 || asked < m_ordersShown) {
                        return;
                    }
+                   // Answers are used in the order they came: an older one arriving after this is the past.
                    m_ordersShown = asked;
-                   auto orders = ServerState::ordersFromJson(reply.body);
-                   if (orders == m_lastOrders) {
-                       return; // refilling an unchanged table costs the window's event loop for nothing
-                   }
-                   m_lastOrders = std::move(orders);
-                   Q_EMIT ordersChanged(m_lastOrders);
+                   struct Parsed
+                   {
+                       QList<ServerOrderRow> orders;
+                       bool unchanged = false; // equal to what was shown when the answer came
+                   };
+                   offThread(
+                       [body = reply.body, shown = m_lastOrders] {
+                           Parsed parsed {ServerState::ordersFromJson(body)};
+                           parsed.unchanged = parsed.orders == shown;
+                           if (parsed.unchanged) {
+                               parsed.orders = shown; // a shared copy: the parsed rows are freed here
+                           }
+                           return parsed;
+                       },
+                       [this, changesBefore = m_lastOrdersChanges](Parsed parsed) {
+                           if (parsed.unchanged && m_lastOrdersChanges == changesBefore) {
+                               return; // refilling an unchanged table costs the window's event loop for nothing
+                           }
+                           if (parsed.orders == m_lastOrders) {
+                               return;
+                           }
+                           m_lastOrders = std::move(parsed.orders);
+                           ++m_lastOrdersChanges;
+                           Q_EMIT ordersChanged(m_lastOrders);
+                       });
                });
 }
 

@@ -1,6 +1,11 @@
 // ServerMonitor: keeps the window's picture of the server current and reports each new snapshot as a typed signal:
 // the catalogue (GET /products), this client's orders (GET /orders) and, polled while someone is looking, the
 // server's debug state (GET /_debug/state) with its idempotency keys, orders and stock.
+//
+// The answers' JSON (up to kLiveRowLimit rows of each table, ~100 kB) is parsed and compared with what is shown on a
+// thread of the monitor's own, not on the thread the monitor lives on (the window's): while a hundred carts settle,
+// parsing there cost the window 5–11 ms per refresh. Answers are still used in the order they came, on the
+// monitor's thread, and only the ones that change something reach the signals.
 #pragma once
 
 #include "net/ServerApi.h"
@@ -8,8 +13,11 @@
 
 #include <QList>
 #include <QObject>
+#include <QThread>
 #include <QTimer>
 
+#include <functional>
+#include <memory>
 #include <optional>
 
 namespace onceorder::core {
@@ -19,7 +27,12 @@ class ServerMonitor : public QObject
     Q_OBJECT
 
 public:
-    explicit ServerMonitor(ServerApi* api, QObject* parent = nullptr);
+    // How an answer of GET /_debug/state becomes a snapshot; called on the monitor's parsing thread. Injected by the
+    // tests (to see where and when it runs); ServerState::fromJson otherwise.
+    using StateParser = std::function<std::optional<ServerState>(const QByteArray&)>;
+
+    explicit ServerMonitor(ServerApi* api, QObject* parent = nullptr, StateParser parseState = {});
+    ~ServerMonitor() override;
 
     // Polling runs only while active (the dock is visible): a hidden table costs the server nothing.
     void setActive(bool active);
@@ -51,10 +64,15 @@ Q_SIGNALS:
 
 private:
     void poll();
+    // After a poll's answer has been used (or dropped): asks again at once if that was wanted, else at the interval.
+    void pollDone();
     void schedule();
     void refreshProducts();
     void refreshOrders();
     void showState(const ServerState& state);
+    // Runs work() on the parsing thread, then done(result) on the monitor's thread: in the order they were asked.
+    template<typename Work, typename Done>
+    void offThread(Work work, Done done);
 
     ServerApi* m_api;
     QTimer m_timer;
@@ -72,6 +90,13 @@ private:
     quint64 m_statesAccepted = 0; // snapshots from acceptState()
     std::optional<ServerState> m_last;
     QList<ServerOrderRow> m_lastOrders; // starts empty: an empty first answer changes nothing shown
+    // Count the changes of m_last and m_lastOrders: the parsing thread compares an answer with a copy taken when the
+    // answer came, and that comparison holds only if nothing was shown meanwhile.
+    quint64 m_lastChanges = 0;
+    quint64 m_lastOrdersChanges = 0;
+    StateParser m_parseState;
+    QThread m_parser; // started on the first answer
+    std::unique_ptr<QObject> m_parserContext; // lives on m_parser: the target of the work queued there
 };
 
 } // namespace onceorder::core
