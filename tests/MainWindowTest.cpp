@@ -65,6 +65,7 @@ private Q_SLOTS:
     void theOutboxIsWrittenOffTheWindowsThreadAndEachAttemptBeforeItsRequest();
     void theEngineThreadAndTheBundledServerLeaveTheCpuToTheWindow();
     void aChangingPendingCountRepaintsItsLabelAlone();
+    void theResultLineChangesColourWithoutRestyling();
     void aCrashAfterSendIsResumedByTheNextWindow();
     void aSubmissionOfAnotherServerIsShownAndNotSent();
     void aNewKeyPerClickWithoutTheBusinessKeyShowsDuplicatesInTheLiveTables();
@@ -499,6 +500,45 @@ void MainWindowTest::aChangingPendingCountRepaintsItsLabelAlone()
     QCOMPARE(label->palette().color(QPalette::WindowText), amber); // 17 pending
     Q_EMIT engine->pendingCountsChanged(0, 0);
     QCOMPARE(label->palette().color(QPalette::WindowText), QApplication::palette().color(QPalette::WindowText));
+}
+
+void MainWindowTest::theResultLineChangesColourWithoutRestyling()
+{
+    // The line under the Order button follows every attempt of the cart shown (amber while it retries, green once
+    // placed). Through a style sheet each change re-polished the label and resolved its bold font again, and the
+    // next measurement shaped the text with a fresh font engine (10–15 ms on the window's thread): now the palette.
+    auto client = startClient();
+    QVERIFY(client);
+    auto* label = client->find<QLabel>(QStringLiteral("resultLabel"));
+    auto* engine = client->session->engine();
+    core::Submission submission;
+    submission.id = 77;
+    submission.cartId = QStringLiteral("another-cart");
+    core::Attempt attempt;
+    attempt.number = 1;
+    attempt.outcome = core::AttemptOutcome::MaybeSent;
+    submission.attempts = {attempt};
+    Q_EMIT engine->submissionChanged(submission); // as the engine reports it (queued from its thread in the app)
+    QCOMPARE(label->text(), QStringLiteral("Attempt 1 did not get through; retrying with the same key…"));
+    const QColor amber = label->palette().color(QPalette::WindowText);
+
+    struct Counter : QObject
+    {
+        int restyles = 0;
+        bool eventFilter(QObject*, QEvent* event) override
+        {
+            restyles += event->type() == QEvent::StyleChange || event->type() == QEvent::FontChange ? 1 : 0;
+            return false;
+        }
+    } counter;
+    label->installEventFilter(&counter);
+    submission.state = core::SubmissionState::Placed;
+    submission.orderId = 5;
+    Q_EMIT engine->submissionChanged(submission);
+    QCOMPARE(label->text(), QStringLiteral("Order 5 placed."));
+    QVERIFY(label->palette().color(QPalette::WindowText) != amber);
+    QCOMPARE(counter.restyles, 0);
+    QVERIFY(label->font().bold());
 }
 
 void MainWindowTest::theClientIdentityIsShown()

@@ -34,6 +34,19 @@ namespace onceorder::ui {
 
 namespace {
 
+// A label's text colour through its palette. A style sheet set anew re-polishes the label and resolves its font
+// again, and the next measurement shapes the text with a fresh font engine (up to 15 ms on the window's thread,
+// measured with onceorder-gui-bench under perf): too much for labels that change with every attempt.
+void setTextColour(QLabel* label, const QColor& colour)
+{
+    QPalette palette = label->palette();
+    if (palette.color(QPalette::WindowText) == colour) {
+        return;
+    }
+    palette.setColor(QPalette::WindowText, colour);
+    label->setPalette(palette);
+}
+
 // The status bar's labels that change while carts go in (the pending count, the network mode). A label whose size
 // hint changes relays out the whole bar, and QStatusBar answers every relayout by repainting all of itself and the
 // window's background under it: about 200 times in a run of 100 carts, a large part of the window's paint time. So
@@ -486,7 +499,7 @@ void MainWindow::showRefusal(const QString& cartId, const QString& message)
     }
     // Pending for another server, or with other lines: nothing was sent; say why.
     m_resultLabel->setText(tr("Not sent: %1").arg(message));
-    m_resultLabel->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; }"));
+    setTextColour(m_resultLabel, QColor(0xb3, 0x26, 0x1e));
 }
 
 void MainWindow::showSubmission(const core::Submission& submission)
@@ -506,13 +519,13 @@ void MainWindow::showSubmission(const core::Submission& submission)
     m_currentId = submission.id;
     m_timeline->setSubmission(submission);
     QString text;
-    QString colour = QStringLiteral("#1e7d3a");
+    QColor colour(0x1e, 0x7d, 0x3a);
     switch (submission.state) {
     case core::SubmissionState::Pending:
         text = !submission.attempts.isEmpty() && submission.attempts.last().outcome != core::AttemptOutcome::InFlight
             ? tr("Attempt %1 did not get through; retrying with the same key…").arg(submission.attempts.size())
             : tr("Sending the order… (attempt %1)").arg(submission.attempts.size());
-        colour = QStringLiteral("#8a4b00");
+        colour = QColor(0x8a, 0x4b, 0x00);
         break;
     case core::SubmissionState::Placed:
         if (submission.path == u"/checkout") {
@@ -526,21 +539,21 @@ void MainWindow::showSubmission(const core::Submission& submission)
         break;
     case core::SubmissionState::Rejected:
         text = tr("Rejected (HTTP %1): %2").arg(submission.httpStatus).arg(submission.problemDetail);
-        colour = QStringLiteral("#b3261e");
+        colour = QColor(0xb3, 0x26, 0x1e);
         break;
     case core::SubmissionState::GaveUp:
         text = submission.httpStatus
             ? tr("Failed (HTTP %1): %2").arg(submission.httpStatus).arg(submission.problemDetail)
             : tr("Failed: %1").arg(submission.problemDetail);
-        colour = QStringLiteral("#b3261e");
+        colour = QColor(0xb3, 0x26, 0x1e);
         break;
     case core::SubmissionState::Abandoned:
         text = tr("Abandoned: the order may still exist on the server.");
-        colour = QStringLiteral("#5f6368");
+        colour = QColor(0x5f, 0x63, 0x68);
         break;
     }
     m_resultLabel->setText(text);
-    PresentationZoom::setStyleSheetKeepingZoom(m_resultLabel, QStringLiteral("QLabel { color: %1; }").arg(colour));
+    setTextColour(m_resultLabel, colour);
     if (ofThisCart) {
         setCartEditable(submission.state != core::SubmissionState::Pending);
     }
@@ -571,13 +584,9 @@ void MainWindow::setPendingCounts(int count, int elsewhere)
         elsewhere > 0
             ? tr("Pending submissions: %1 (and %2 for another server, not sent from here)").arg(count).arg(elsewhere)
             : tr("Pending submissions: %1").arg(count));
-    // Amber while something is pending, through the palette: a style sheet set anew re-polishes the label and
-    // resolves its font again, and the next measurement shapes the text with a fresh font engine (up to 15 ms
-    // on the window's thread, measured with onceorder-gui-bench under perf). The label is bold once and for all.
-    QPalette palette = m_pendingLabel->palette();
-    palette.setColor(QPalette::WindowText,
-                     count > 0 ? QColor(0x8a, 0x4b, 0x00) : QApplication::palette().color(QPalette::WindowText));
-    m_pendingLabel->setPalette(palette);
+    // Amber while something is pending (the label is bold once and for all).
+    setTextColour(m_pendingLabel,
+                  count > 0 ? QColor(0x8a, 0x4b, 0x00) : QApplication::palette().color(QPalette::WindowText));
     holdStatusWidth(m_pendingLabel);
 }
 
