@@ -397,12 +397,6 @@ private:
     std::thread m_thread;
 };
 
-// The part of a window gap that an idle thread of the same process was not also held off for.
-qint64 beyondIdle(const StallMeter::Gap& gap, const IdleProbe& idle)
-{
-    return gap.ns - idle.heldOffWithin(gap.monotonicEndNs - gap.ns, gap.monotonicEndNs);
-}
-
 double percentileMs(std::vector<qint64> ns, double p)
 {
     if (ns.empty()) {
@@ -419,19 +413,19 @@ void printGapRow(const char* phase, const std::vector<StallMeter::Gap>& gaps, qi
     std::vector<qint64> ns;
     int over16 = 0;
     int over100 = 0;
-    qint64 ownMax = 0;
+    qint64 workMax = 0;
     qint64 idleMax = 0;
     for (const auto& gap : gaps) {
         ns.push_back(gap.ns);
         over16 += gap.ns > 16'000'000 ? 1 : 0;
         over100 += gap.ns > 100'000'000 ? 1 : 0;
-        ownMax = std::max(ownMax, beyondIdle(gap, idle));
+        workMax = std::max(workMax, gap.cpuNs);
         idleMax = std::max(idleMax, idle.heldOffWithin(gap.monotonicEndNs - gap.ns, gap.monotonicEndNs));
     }
     std::printf("| %s | %.1f | %zu | %.2f | %.2f | %.2f | %.1f | %d | %d | %.1f | %.1f |\n", phase,
                 static_cast<double>(toNs - fromNs) / 1e9, ns.size(), percentileMs(ns, 0.5), percentileMs(ns, 0.99),
-                percentileMs(ns, 0.999), percentileMs(ns, 1.0), over16, over100, static_cast<double>(idleMax) / 1e6,
-                static_cast<double>(ownMax) / 1e6);
+                percentileMs(ns, 0.999), percentileMs(ns, 1.0), over16, over100, static_cast<double>(workMax) / 1e6,
+                static_cast<double>(idleMax) / 1e6);
 }
 
 // The longest gaps (sorted, longest first) with what the window's thread did in them: its CPU time, how often it
@@ -763,11 +757,12 @@ int main(int argc, char** argv)
                 leftPending, static_cast<long long>(sessionFromMs), static_cast<long long>(firstTickMs),
                 static_cast<long long>(catalogueMs), qPrintable(pendingAtRest));
     std::printf("Gaps between the ticks of a 1 ms timer (ms; a gap is the longest the window could not react). The "
-                "last two columns: the longest an idle thread of this process (sleeping 1 ms at a time) was held off "
-                "within one of the window's gaps, the machine's share; and the longest gap beyond that, the window's "
-                "own:\n\n");
-    std::printf("| phase | seconds | ticks | p50 | p99 | p99.9 | max | > 16 ms | > 100 ms | idle thread held off | "
-                "max beyond the idle thread |\n");
+                "last two columns tell the window's doing from the machine's: the most CPU the window's thread used "
+                "within one gap (its own work; the rest of a gap it waited for a CPU or a wake-up), and the longest an "
+                "idle thread of this process (sleeping 1 ms at a time, nice 0 as the window) was held off within one "
+                "of the window's gaps:\n\n");
+    std::printf("| phase | seconds | ticks | p50 | p99 | p99.9 | max | > 16 ms | > 100 ms | window's work in a gap, "
+                "max | idle thread held off, max |\n");
     std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     printGapRow("start-up (server start, first paint, catalogue)", meter.between(0, startedNs), 0, startedNs,
                 idleThread);
@@ -837,13 +832,13 @@ int main(int argc, char** argv)
                 qPrintable(kb(serverRest.hwmKb)));
     std::printf("| bundled server after the run | %s | %s |\n", qPrintable(kb(serverAfter.rssKb)),
                 qPrintable(kb(serverAfter.hwmKb)));
-    qint64 ownMaxNs = 0;
+    qint64 workMaxNs = 0;
     for (const StallMeter::Gap& gap : worst) {
-        ownMaxNs = std::max(ownMaxNs, beyondIdle(gap, idleThread));
+        workMaxNs = std::max(workMaxNs, gap.cpuNs);
     }
-    std::printf("\nRESULT ok=%d max_ms=%.1f own_max_ms=%.1f attempts=%d gui_rss_rest_kb=%lld gui_rss_after_kb=%lld\n",
+    std::printf("\nRESULT ok=%d max_ms=%.1f work_max_ms=%.1f attempts=%d gui_rss_rest_kb=%lld gui_rss_after_kb=%lld\n",
                 ok ? 1 : 0, worst.empty() ? 0.0 : static_cast<double>(worst.front().ns) / 1e6,
-                static_cast<double>(ownMaxNs) / 1e6, attempts, static_cast<long long>(guiRest.rssKb),
+                static_cast<double>(workMaxNs) / 1e6, attempts, static_cast<long long>(guiRest.rssKb),
                 static_cast<long long>(guiAfter.rssKb));
     std::fflush(stdout);
     return ok ? 0 : 1;
