@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
@@ -77,6 +78,7 @@ private Q_SLOTS:
     void checkingTheServerInsteadOfAbandoning();
     void clearShowsNothing();
     void aStateChangeRecoloursTheBadgeWithoutANewFont();
+    void anUpdateRewritesOnlyTheCellsThatChanged();
 };
 
 void SubmissionTimelineWidgetTest::showsEveryAttemptWithItsOutcomeStatusReplayAndDelay()
@@ -227,6 +229,44 @@ void SubmissionTimelineWidgetTest::aStateChangeRecoloursTheBadgeWithoutANewFont(
     QCOMPARE(badge->text(), QStringLiteral("Order 12 (replayed)"));
     QCOMPARE(badge->property("state").toString(), QStringLiteral("placed"));
     QVERIFY(badge->font().bold());
+}
+
+void SubmissionTimelineWidgetTest::anUpdateRewritesOnlyTheCellsThatChanged()
+{
+    // Every attempt's outcome reports the whole submission again. Both headers size their sections to the contents
+    // (word-wrapped): a new item per cell made them measure the whole table again for every cell (~10 ms for eight
+    // attempts on the window's thread). The rows that did not change are not touched.
+    core::ManualClock clock(kStart + 4000);
+    ui::SubmissionTimelineWidget widget(&clock);
+    widget.show();
+    auto* table = widget.findChild<QTableWidget*>(QStringLiteral("attemptsTable"));
+    widget.setSubmission(pending(kStart + 5000)); // attempts 1 and 2
+    QCOMPARE(table->rowCount(), 2);
+    QSet<int> rowsChanged;
+    connect(table->model(), &QAbstractItemModel::dataChanged, &widget,
+            [&rowsChanged](const QModelIndex& from, const QModelIndex& to) {
+                for (int row = from.row(); row <= to.row(); ++row) {
+                    rowsChanged.insert(row);
+                }
+            });
+
+    widget.setSubmission(threeAttempts()); // attempt 3 placed, replayed
+    QCOMPARE(table->rowCount(), 3);
+    QCOMPARE(rowsChanged, QSet<int> {2});
+    QCOMPARE(table->item(2, 5)->text(), QStringLiteral("yes"));
+    QVERIFY(table->item(2, 5)->font().bold());
+
+    // The same submission again changes nothing; another one rewrites what differs and un-bolds what is no replay.
+    rowsChanged.clear();
+    widget.setSubmission(threeAttempts());
+    QVERIFY(rowsChanged.isEmpty());
+    core::Submission other = threeAttempts();
+    other.attempts[2].replayed = false;
+    widget.setSubmission(other);
+    QCOMPARE(rowsChanged, QSet<int> {2});
+    QCOMPARE(table->item(2, 5)->text(), QString());
+    QVERIFY(!table->item(2, 5)->font().bold());
+    QVERIFY(table->item(2, 5)->toolTip().isEmpty());
 }
 
 #include "SubmissionTimelineWidgetTest.moc"
