@@ -63,6 +63,7 @@ private Q_SLOTS:
     void czechShowsServerValuesInCzechAndIdsAsTheyAre();
     void theDockShowsABackendWaitingOnALock();
     void theDockFitsTheColumnsOfTheTablesThatChangedOnly();
+    void aColumnIsFittedToTheNewestRowsNotAllOfThem();
 };
 
 void ServerTableModelTest::parsesTheDebugState()
@@ -490,6 +491,36 @@ void ServerTableModelTest::theDockFitsTheColumnsOfTheTablesThatChangedOnly()
     state.keys[1].status = QStringLiteral("completed");
     monitor.acceptState(state);
     QCOMPARE(keysView->columnWidth(0), fitted);
+}
+
+void ServerTableModelTest::aColumnIsFittedToTheNewestRowsNotAllOfThem()
+{
+    // The live tables hold up to 200 rows, newest first. Fitting a column measures the rows in view and
+    // kColumnFitRows after them: a long text far below does not widen the column (nor cost the measurement).
+    core::ServerApi api(QUrl(QStringLiteral("http://127.0.0.1:1")), QStringLiteral("demo-key-A"));
+    core::ServerMonitor monitor(&api);
+    ui::ServerTablesDock dock(&monitor);
+    dock.resize(1200, 500);
+    dock.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dock));
+    auto* ordersView = dock.findChild<QTableView*>(QStringLiteral("ordersView"));
+    QVERIFY(ordersView && ordersView->isVisible());
+    QCOMPARE(ordersView->horizontalHeader()->resizeContentsPrecision(), ui::kColumnFitRows);
+
+    core::ServerState state;
+    for (qint64 id = 200; id >= 1; --id) {
+        state.orders.append(order(id, QStringLiteral("cart-%1").arg(id)));
+    }
+    const QString longItems = QStringLiteral("kniha × 1, ").repeated(12);
+    state.orders[150].items = longItems; // far below the rows in view
+    monitor.acceptState(state);
+    constexpr int kItems = 2;
+    const int longWidth = ordersView->fontMetrics().horizontalAdvance(longItems);
+    QVERIFY(ordersView->columnWidth(kItems) < longWidth / 2);
+
+    state.orders[1].items = longItems; // in view: the column grows to show it
+    monitor.acceptState(state);
+    QVERIFY(ordersView->columnWidth(kItems) >= longWidth);
 }
 
 #include "ServerTableModelTest.moc"

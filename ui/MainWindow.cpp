@@ -196,6 +196,7 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     // Sized once per refill (showOrders), not re-measured on every cell: with many orders that was quadratic
     // and froze the window for seconds.
     m_ordersTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_ordersTable->horizontalHeader()->setResizeContentsPrecision(kColumnFitRows);
     setConditionerMode(QStringLiteral("pass"));
     setPendingCounts(0, 0);
     resize(1400, 900);

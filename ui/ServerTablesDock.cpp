@@ -27,6 +27,7 @@ QTableView* makeView(const QString& objectName, ServerTableModel* model)
     view->setAlternatingRowColors(true);
     view->setWordWrap(false);
     view->horizontalHeader()->setStretchLastSection(true);
+    view->horizontalHeader()->setResizeContentsPrecision(kColumnFitRows);
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
     return view;
 }

@@ -19,6 +19,11 @@ namespace onceorder::ui {
 
 class ServerTableModel;
 
+// Fitting a column to its contents measures the rows in view and this many after them, not all kLiveRowLimit (200):
+// the newest rows come first, and measuring every cell of the tables that changed was most of what a refresh cost
+// the window's thread (the live tables here, the window's orders list).
+inline constexpr int kColumnFitRows = 40;
+
 class ServerTablesDock : public QDockWidget
 {
     Q_OBJECT
