@@ -608,6 +608,46 @@ TEST_F(PostgresEndToEndTest, WhenTheFirstCopyRollsBackTheWaitingSecondPlacesTheO
     EXPECT_EQ(retry.body, secondReply.body);
 }
 
+// A reset (another instance's, or a scenario's) truncates the tables in the opposite order of the live tables'
+// reads, so a read can be a deadlock's victim. It reads again instead of answering an error. Staged with the two
+// locks TRUNCATE takes, in its order: the read waits first, so PostgreSQL's deadlock check (deadlock_timeout after
+// a backend began waiting) rolls the read back, not the "reset".
+TEST_F(PostgresEndToEndTest, AReadThatLosesADeadlockToAResetReadsAgain)
+{
+    auto& server = startServer();
+    ASSERT_EQ(postOrder(*server.client(), kA, "D1", kOne).status, 201);
+    struct Read
+    {
+        std::string path;
+        std::string apiKey;
+        std::string lockedFirst; // by the reset, before the read starts
+        std::string lockedSecond; // by the reset, while the read waits for the first (the read holds it)
+    };
+    const std::string order = "/orders/" + std::to_string(db->scalar("SELECT id FROM orders"));
+    for (const Read& read :
+         {Read {"/_debug/state", "", "payments", "idempotency_keys"}, Read {"/orders", kA, "order_lines", "orders"},
+          Read {order, kA, "order_lines", "orders"}}) {
+        SCOPED_TRACE(read.path);
+        pqxx::connection reset(db->uri());
+        pqxx::work tx(reset);
+        tx.exec0("LOCK TABLE " + read.lockedFirst + " IN ACCESS EXCLUSIVE MODE");
+        Reply reply;
+        std::thread reader([&] { reply = get(*server.client(), read.path, read.apiKey); });
+        EXPECT_TRUE(waitUntil([&] { return db->sessions("wait_event_type = 'Lock'") == 1; }))
+            << "the read waits for the reset's first lock";
+        try {
+            // Waits until PostgreSQL breaks the cycle by rolling the read back.
+            tx.exec0("LOCK TABLE " + read.lockedSecond + " IN ACCESS EXCLUSIVE MODE");
+            tx.commit();
+        } catch (const pqxx::sql_error& error) {
+            ADD_FAILURE() << "the reset, not the read, was rolled back: " << error.what();
+        }
+        reader.join();
+        EXPECT_EQ(reply.status, 200) << reply.body;
+        EXPECT_NE(reply.body.find("kniha"), std::string::npos) << reply.body;
+    }
+}
+
 namespace {
 
 // onceorder-server run to its end with `args`: its exit code (-1 if it did not exit by itself) and what it printed.

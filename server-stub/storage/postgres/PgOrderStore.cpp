@@ -275,27 +275,34 @@ std::optional<OrderResponse> PgOrderStore::finishedAnswer(pqxx::connection& conn
 
 std::optional<std::string> PgOrderStore::orderJson(const std::string& clientId, long long orderId)
 {
-    auto db = m_pool.lease();
-    pqxx::nontransaction read(*db);
-    PgRows rows(read.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity "
-                                 "FROM orders AS o LEFT JOIN order_lines AS l ON l.order_id = o.id "
-                                 "WHERE o.id = $1 AND o.client_id = $2 ORDER BY l.product_id",
-                                 orderId, clientId));
-    return OrderRows<PgRows>(rows, false).next();
+    // Locks orders, then order_lines; a reset the other way round: see debugState().
+    return rerunWhenRolledBack([&] {
+        auto db = m_pool.lease();
+        pqxx::nontransaction read(*db);
+        PgRows rows(read.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity "
+                                     "FROM orders AS o LEFT JOIN order_lines AS l ON l.order_id = o.id "
+                                     "WHERE o.id = $1 AND o.client_id = $2 ORDER BY l.product_id",
+                                     orderId, clientId));
+        return OrderRows<PgRows>(rows, false).next();
+    });
 }
 
 std::string PgOrderStore::ordersJson(const std::string& clientId, const std::optional<std::string>& cartId,
                                      std::optional<int> limit)
 {
-    auto db = m_pool.lease();
-    pqxx::nontransaction read(*db);
-    // One statement, one snapshot. LIMIT NULL (-1 here) is no limit.
-    PgRows rows(read.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity "
-                                 "FROM (SELECT id, status, cart_id, created_at FROM orders WHERE client_id = $1 "
-                                 "AND ($2::text IS NULL OR cart_id = $2) ORDER BY id DESC LIMIT NULLIF($3, -1)) AS o "
-                                 "LEFT JOIN order_lines AS l ON l.order_id = o.id ORDER BY o.id DESC, l.product_id",
-                                 clientId, cartId, limit.value_or(-1)));
-    return OrderRows<PgRows>(rows, false).array();
+    // Its one statement locks orders, then order_lines; a reset the other way round: see debugState().
+    return rerunWhenRolledBack([&] {
+        auto db = m_pool.lease();
+        pqxx::nontransaction read(*db);
+        // One statement, one snapshot. LIMIT NULL (-1 here) is no limit.
+        PgRows rows(
+            read.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity "
+                             "FROM (SELECT id, status, cart_id, created_at FROM orders WHERE client_id = $1 "
+                             "AND ($2::text IS NULL OR cart_id = $2) ORDER BY id DESC LIMIT NULLIF($3, -1)) AS o "
+                             "LEFT JOIN order_lines AS l ON l.order_id = o.id ORDER BY o.id DESC, l.product_id",
+                             clientId, cartId, limit.value_or(-1)));
+        return OrderRows<PgRows>(rows, false).array();
+    });
 }
 
 std::string PgOrderStore::productsJson()
@@ -318,72 +325,79 @@ bool PgOrderStore::setStock(const std::string& productId, int stock)
 
 OrderQueries::DebugState PgOrderStore::debugState(const Faults& faults, std::optional<int> limit)
 {
-    auto db = m_pool.lease();
-    Snapshot tx(*db);
-    // Each list: its `limit` newest rows (LIMIT NULL, -1 here, is no limit), put back in the list's order.
-    DebugLists lists;
-    lists.database = "postgresql";
-    PgRows waiting(tx.exec("SELECT a.pid, a.wait_event, CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' "
-                           "ELSE a.query END, "
-                           "(extract(epoch FROM clock_timestamp() - a.query_start) * 1000)::bigint, "
-                           "array_to_json(pg_blocking_pids(a.pid))::text FROM pg_stat_activity AS a "
-                           "WHERE a.datname = current_database() AND a.wait_event_type = 'Lock' "
-                           "AND a.pid <> pg_backend_pid() ORDER BY a.query_start"));
-    lists.waiting = jsonArray(waiting, [](PgRows& row) {
-        return JsonObjectWriter()
-            .num("pid", row.getColumn(0).getInt64())
-            .str("lock", row.getColumn(1).getString())
-            .str("query", row.getColumn(2).getString())
-            .num("waiting_ms", row.getColumn(3).getInt64())
-            .raw("blocked_by", row.getColumn(4).getString())
-            .finish();
+    // A reset truncates these tables in the opposite order (TRUNCATE's list below): this read can be the deadlock's
+    // victim, and then it simply reads again.
+    return rerunWhenRolledBack([&] {
+        auto db = m_pool.lease();
+        Snapshot tx(*db);
+        // Each list: its `limit` newest rows (LIMIT NULL, -1 here, is no limit), put back in the list's order.
+        DebugLists lists;
+        lists.database = "postgresql";
+        PgRows waiting(
+            tx.exec("SELECT a.pid, a.wait_event, CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' "
+                    "ELSE a.query END, "
+                    "(extract(epoch FROM clock_timestamp() - a.query_start) * 1000)::bigint, "
+                    "array_to_json(pg_blocking_pids(a.pid))::text FROM pg_stat_activity AS a "
+                    "WHERE a.datname = current_database() AND a.wait_event_type = 'Lock' "
+                    "AND a.pid <> pg_backend_pid() ORDER BY a.query_start"));
+        lists.waiting = jsonArray(waiting, [](PgRows& row) {
+            return JsonObjectWriter()
+                .num("pid", row.getColumn(0).getInt64())
+                .str("lock", row.getColumn(1).getString())
+                .str("query", row.getColumn(2).getString())
+                .num("waiting_ms", row.getColumn(3).getInt64())
+                .raw("blocked_by", row.getColumn(4).getString())
+                .finish();
+        });
+        PgRows open(
+            tx.exec("SELECT a.pid, a.state, (extract(epoch FROM clock_timestamp() - a.xact_start) * 1000)::bigint, "
+                    "CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' ELSE a.query END "
+                    "FROM pg_stat_activity AS a WHERE a.datname = current_database() AND a.xact_start IS NOT NULL "
+                    "AND a.pid <> pg_backend_pid() ORDER BY a.xact_start"));
+        lists.transactions = jsonArray(open, [](PgRows& row) {
+            return JsonObjectWriter()
+                .num("pid", row.getColumn(0).getInt64())
+                .str("state", row.getColumn(1).getString())
+                .num("open_ms", row.getColumn(2).getInt64())
+                .str("query", row.getColumn(3).getString())
+                .finish();
+        });
+        PgRows keys(
+            tx.exec_params("SELECT client_id, idem_key, fingerprint, status, response_code, order_id, created_at, "
+                           "expires_at FROM (SELECT * FROM idempotency_keys "
+                           "ORDER BY created_at DESC, client_id DESC, idem_key DESC LIMIT NULLIF($1, -1)) AS k "
+                           "ORDER BY created_at, client_id, idem_key",
+                           limit.value_or(-1)));
+        lists.keys = keysArray(keys);
+        PgRows orders(tx.exec_params(
+            "SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity, "
+            "o.client_id, o.idem_key FROM (SELECT * FROM orders ORDER BY id DESC LIMIT NULLIF($1, -1)) AS o "
+            "LEFT JOIN order_lines AS l ON l.order_id = o.id ORDER BY o.id, l.product_id",
+            limit.value_or(-1)));
+        lists.orders = OrderRows<PgRows>(orders, true).array();
+        PgRows products(tx.exec("SELECT id, name, stock FROM products ORDER BY id"));
+        lists.products = productsArray(products);
+        PgRows checkouts(tx.exec_params("SELECT id, client_id, idem_key, recovery_point, order_id, charge_id, "
+                                        "response_code, locked_at FROM (SELECT * FROM checkout_keys ORDER BY id DESC "
+                                        "LIMIT NULLIF($1, -1)) AS k ORDER BY id",
+                                        limit.value_or(-1)));
+        lists.checkoutKeys = checkoutKeysArray(checkouts);
+        PgRows payments(tx.exec_params("SELECT charge_id, order_id, amount, source FROM (SELECT * FROM payments "
+                                       "ORDER BY seq DESC LIMIT NULLIF($1, -1)) AS p ORDER BY recorded_at, seq",
+                                       limit.value_or(-1)));
+        lists.payments = paymentsArray(payments);
+        PgRows events(tx.exec_params("SELECT event_id, type, effect FROM (SELECT * FROM webhook_events "
+                                     "ORDER BY arrival DESC LIMIT NULLIF($1, -1)) AS e ORDER BY arrival",
+                                     limit.value_or(-1)));
+        lists.webhookEvents = webhookEventsArray(events);
+        lists.keyCount = countOf(tx, "SELECT count(*) FROM idempotency_keys");
+        lists.orderCount = countOf(tx, "SELECT count(*) FROM orders");
+        lists.checkoutKeyCount = countOf(tx, "SELECT count(*) FROM checkout_keys");
+        lists.paymentCount = countOf(tx, "SELECT count(*) FROM payments");
+        lists.webhookEventCount = countOf(tx, "SELECT count(*) FROM webhook_events");
+        tx.commit();
+        return OrderQueries::assemble(lists, faults);
     });
-    PgRows open(tx.exec("SELECT a.pid, a.state, (extract(epoch FROM clock_timestamp() - a.xact_start) * 1000)::bigint, "
-                        "CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' ELSE a.query END "
-                        "FROM pg_stat_activity AS a WHERE a.datname = current_database() AND a.xact_start IS NOT NULL "
-                        "AND a.pid <> pg_backend_pid() ORDER BY a.xact_start"));
-    lists.transactions = jsonArray(open, [](PgRows& row) {
-        return JsonObjectWriter()
-            .num("pid", row.getColumn(0).getInt64())
-            .str("state", row.getColumn(1).getString())
-            .num("open_ms", row.getColumn(2).getInt64())
-            .str("query", row.getColumn(3).getString())
-            .finish();
-    });
-    PgRows keys(tx.exec_params("SELECT client_id, idem_key, fingerprint, status, response_code, order_id, created_at, "
-                               "expires_at FROM (SELECT * FROM idempotency_keys "
-                               "ORDER BY created_at DESC, client_id DESC, idem_key DESC LIMIT NULLIF($1, -1)) AS k "
-                               "ORDER BY created_at, client_id, idem_key",
-                               limit.value_or(-1)));
-    lists.keys = keysArray(keys);
-    PgRows orders(
-        tx.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity, "
-                       "o.client_id, o.idem_key FROM (SELECT * FROM orders ORDER BY id DESC LIMIT NULLIF($1, -1)) AS o "
-                       "LEFT JOIN order_lines AS l ON l.order_id = o.id ORDER BY o.id, l.product_id",
-                       limit.value_or(-1)));
-    lists.orders = OrderRows<PgRows>(orders, true).array();
-    PgRows products(tx.exec("SELECT id, name, stock FROM products ORDER BY id"));
-    lists.products = productsArray(products);
-    PgRows checkouts(tx.exec_params("SELECT id, client_id, idem_key, recovery_point, order_id, charge_id, "
-                                    "response_code, locked_at FROM (SELECT * FROM checkout_keys ORDER BY id DESC "
-                                    "LIMIT NULLIF($1, -1)) AS k ORDER BY id",
-                                    limit.value_or(-1)));
-    lists.checkoutKeys = checkoutKeysArray(checkouts);
-    PgRows payments(tx.exec_params("SELECT charge_id, order_id, amount, source FROM (SELECT * FROM payments "
-                                   "ORDER BY seq DESC LIMIT NULLIF($1, -1)) AS p ORDER BY recorded_at, seq",
-                                   limit.value_or(-1)));
-    lists.payments = paymentsArray(payments);
-    PgRows events(tx.exec_params("SELECT event_id, type, effect FROM (SELECT * FROM webhook_events "
-                                 "ORDER BY arrival DESC LIMIT NULLIF($1, -1)) AS e ORDER BY arrival",
-                                 limit.value_or(-1)));
-    lists.webhookEvents = webhookEventsArray(events);
-    lists.keyCount = countOf(tx, "SELECT count(*) FROM idempotency_keys");
-    lists.orderCount = countOf(tx, "SELECT count(*) FROM orders");
-    lists.checkoutKeyCount = countOf(tx, "SELECT count(*) FROM checkout_keys");
-    lists.paymentCount = countOf(tx, "SELECT count(*) FROM payments");
-    lists.webhookEventCount = countOf(tx, "SELECT count(*) FROM webhook_events");
-    tx.commit();
-    return OrderQueries::assemble(lists, faults);
 }
 
 void PgOrderStore::resetDemoData()
