@@ -275,34 +275,27 @@ std::optional<OrderResponse> PgOrderStore::finishedAnswer(pqxx::connection& conn
 
 std::optional<std::string> PgOrderStore::orderJson(const std::string& clientId, long long orderId)
 {
-    // Locks orders, then order_lines; a reset the other way round: see debugState().
-    return rerunWhenRolledBack([&] {
-        auto db = m_pool.lease();
-        pqxx::nontransaction read(*db);
-        PgRows rows(read.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity "
-                                     "FROM orders AS o LEFT JOIN order_lines AS l ON l.order_id = o.id "
-                                     "WHERE o.id = $1 AND o.client_id = $2 ORDER BY l.product_id",
-                                     orderId, clientId));
-        return OrderRows<PgRows>(rows, false).next();
-    });
+    auto db = m_pool.lease();
+    pqxx::nontransaction read(*db);
+    PgRows rows(read.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity "
+                                 "FROM orders AS o LEFT JOIN order_lines AS l ON l.order_id = o.id "
+                                 "WHERE o.id = $1 AND o.client_id = $2 ORDER BY l.product_id",
+                                 orderId, clientId));
+    return OrderRows<PgRows>(rows, false).next();
 }
 
 std::string PgOrderStore::ordersJson(const std::string& clientId, const std::optional<std::string>& cartId,
                                      std::optional<int> limit)
 {
-    // Its one statement locks orders, then order_lines; a reset the other way round: see debugState().
-    return rerunWhenRolledBack([&] {
-        auto db = m_pool.lease();
-        pqxx::nontransaction read(*db);
-        // One statement, one snapshot. LIMIT NULL (-1 here) is no limit.
-        PgRows rows(
-            read.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity "
-                             "FROM (SELECT id, status, cart_id, created_at FROM orders WHERE client_id = $1 "
-                             "AND ($2::text IS NULL OR cart_id = $2) ORDER BY id DESC LIMIT NULLIF($3, -1)) AS o "
-                             "LEFT JOIN order_lines AS l ON l.order_id = o.id ORDER BY o.id DESC, l.product_id",
-                             clientId, cartId, limit.value_or(-1)));
-        return OrderRows<PgRows>(rows, false).array();
-    });
+    auto db = m_pool.lease();
+    pqxx::nontransaction read(*db);
+    // One statement, one snapshot. LIMIT NULL (-1 here) is no limit.
+    PgRows rows(read.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity "
+                                 "FROM (SELECT id, status, cart_id, created_at FROM orders WHERE client_id = $1 "
+                                 "AND ($2::text IS NULL OR cart_id = $2) ORDER BY id DESC LIMIT NULLIF($3, -1)) AS o "
+                                 "LEFT JOIN order_lines AS l ON l.order_id = o.id ORDER BY o.id DESC, l.product_id",
+                                 clientId, cartId, limit.value_or(-1)));
+    return OrderRows<PgRows>(rows, false).array();
 }
 
 std::string PgOrderStore::productsJson()
@@ -325,93 +318,89 @@ bool PgOrderStore::setStock(const std::string& productId, int stock)
 
 OrderQueries::DebugState PgOrderStore::debugState(const Faults& faults, std::optional<int> limit)
 {
-    // A reset truncates these tables in the opposite order (TRUNCATE's list below): this read can be the deadlock's
-    // victim, and then it simply reads again.
-    return rerunWhenRolledBack([&] {
-        auto db = m_pool.lease();
-        Snapshot tx(*db);
-        // Each list: its `limit` newest rows (LIMIT NULL, -1 here, is no limit), put back in the list's order.
-        DebugLists lists;
-        lists.database = "postgresql";
-        PgRows waiting(
-            tx.exec("SELECT a.pid, a.wait_event, CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' "
-                    "ELSE a.query END, "
-                    "(extract(epoch FROM clock_timestamp() - a.query_start) * 1000)::bigint, "
-                    "array_to_json(pg_blocking_pids(a.pid))::text FROM pg_stat_activity AS a "
-                    "WHERE a.datname = current_database() AND a.wait_event_type = 'Lock' "
-                    "AND a.pid <> pg_backend_pid() ORDER BY a.query_start"));
-        lists.waiting = jsonArray(waiting, [](PgRows& row) {
-            return JsonObjectWriter()
-                .num("pid", row.getColumn(0).getInt64())
-                .str("lock", row.getColumn(1).getString())
-                .str("query", row.getColumn(2).getString())
-                .num("waiting_ms", row.getColumn(3).getInt64())
-                .raw("blocked_by", row.getColumn(4).getString())
-                .finish();
-        });
-        PgRows open(
-            tx.exec("SELECT a.pid, a.state, (extract(epoch FROM clock_timestamp() - a.xact_start) * 1000)::bigint, "
-                    "CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' ELSE a.query END "
-                    "FROM pg_stat_activity AS a WHERE a.datname = current_database() AND a.xact_start IS NOT NULL "
-                    "AND a.pid <> pg_backend_pid() ORDER BY a.xact_start"));
-        lists.transactions = jsonArray(open, [](PgRows& row) {
-            return JsonObjectWriter()
-                .num("pid", row.getColumn(0).getInt64())
-                .str("state", row.getColumn(1).getString())
-                .num("open_ms", row.getColumn(2).getInt64())
-                .str("query", row.getColumn(3).getString())
-                .finish();
-        });
-        PgRows keys(
-            tx.exec_params("SELECT client_id, idem_key, fingerprint, status, response_code, order_id, created_at, "
-                           "expires_at FROM (SELECT * FROM idempotency_keys "
-                           "ORDER BY created_at DESC, client_id DESC, idem_key DESC LIMIT NULLIF($1, -1)) AS k "
-                           "ORDER BY created_at, client_id, idem_key",
-                           limit.value_or(-1)));
-        lists.keys = keysArray(keys);
-        PgRows orders(tx.exec_params(
-            "SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity, "
-            "o.client_id, o.idem_key FROM (SELECT * FROM orders ORDER BY id DESC LIMIT NULLIF($1, -1)) AS o "
-            "LEFT JOIN order_lines AS l ON l.order_id = o.id ORDER BY o.id, l.product_id",
-            limit.value_or(-1)));
-        lists.orders = OrderRows<PgRows>(orders, true).array();
-        PgRows products(tx.exec("SELECT id, name, stock FROM products ORDER BY id"));
-        lists.products = productsArray(products);
-        PgRows checkouts(tx.exec_params("SELECT id, client_id, idem_key, recovery_point, order_id, charge_id, "
-                                        "response_code, locked_at FROM (SELECT * FROM checkout_keys ORDER BY id DESC "
-                                        "LIMIT NULLIF($1, -1)) AS k ORDER BY id",
-                                        limit.value_or(-1)));
-        lists.checkoutKeys = checkoutKeysArray(checkouts);
-        PgRows payments(tx.exec_params("SELECT charge_id, order_id, amount, source FROM (SELECT * FROM payments "
-                                       "ORDER BY seq DESC LIMIT NULLIF($1, -1)) AS p ORDER BY recorded_at, seq",
-                                       limit.value_or(-1)));
-        lists.payments = paymentsArray(payments);
-        PgRows events(tx.exec_params("SELECT event_id, type, effect FROM (SELECT * FROM webhook_events "
-                                     "ORDER BY arrival DESC LIMIT NULLIF($1, -1)) AS e ORDER BY arrival",
-                                     limit.value_or(-1)));
-        lists.webhookEvents = webhookEventsArray(events);
-        lists.keyCount = countOf(tx, "SELECT count(*) FROM idempotency_keys");
-        lists.orderCount = countOf(tx, "SELECT count(*) FROM orders");
-        lists.checkoutKeyCount = countOf(tx, "SELECT count(*) FROM checkout_keys");
-        lists.paymentCount = countOf(tx, "SELECT count(*) FROM payments");
-        lists.webhookEventCount = countOf(tx, "SELECT count(*) FROM webhook_events");
-        tx.commit();
-        return OrderQueries::assemble(lists, faults);
+    auto db = m_pool.lease();
+    Snapshot tx(*db);
+    // The tables are read in the order resetDemoData() truncates them (see there: the other way round, a deadlock).
+    // Each list: its `limit` newest rows (LIMIT NULL, -1 here, is no limit), put back in the list's order.
+    DebugLists lists;
+    lists.database = "postgresql";
+    PgRows waiting(tx.exec("SELECT a.pid, a.wait_event, CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' "
+                           "ELSE a.query END, "
+                           "(extract(epoch FROM clock_timestamp() - a.query_start) * 1000)::bigint, "
+                           "array_to_json(pg_blocking_pids(a.pid))::text FROM pg_stat_activity AS a "
+                           "WHERE a.datname = current_database() AND a.wait_event_type = 'Lock' "
+                           "AND a.pid <> pg_backend_pid() ORDER BY a.query_start"));
+    lists.waiting = jsonArray(waiting, [](PgRows& row) {
+        return JsonObjectWriter()
+            .num("pid", row.getColumn(0).getInt64())
+            .str("lock", row.getColumn(1).getString())
+            .str("query", row.getColumn(2).getString())
+            .num("waiting_ms", row.getColumn(3).getInt64())
+            .raw("blocked_by", row.getColumn(4).getString())
+            .finish();
     });
+    PgRows open(tx.exec("SELECT a.pid, a.state, (extract(epoch FROM clock_timestamp() - a.xact_start) * 1000)::bigint, "
+                        "CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' ELSE a.query END "
+                        "FROM pg_stat_activity AS a WHERE a.datname = current_database() AND a.xact_start IS NOT NULL "
+                        "AND a.pid <> pg_backend_pid() ORDER BY a.xact_start"));
+    lists.transactions = jsonArray(open, [](PgRows& row) {
+        return JsonObjectWriter()
+            .num("pid", row.getColumn(0).getInt64())
+            .str("state", row.getColumn(1).getString())
+            .num("open_ms", row.getColumn(2).getInt64())
+            .str("query", row.getColumn(3).getString())
+            .finish();
+    });
+    PgRows keys(tx.exec_params("SELECT client_id, idem_key, fingerprint, status, response_code, order_id, created_at, "
+                               "expires_at FROM (SELECT * FROM idempotency_keys "
+                               "ORDER BY created_at DESC, client_id DESC, idem_key DESC LIMIT NULLIF($1, -1)) AS k "
+                               "ORDER BY created_at, client_id, idem_key",
+                               limit.value_or(-1)));
+    lists.keys = keysArray(keys);
+    PgRows orders(
+        tx.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity, "
+                       "o.client_id, o.idem_key FROM (SELECT * FROM orders ORDER BY id DESC LIMIT NULLIF($1, -1)) AS o "
+                       "LEFT JOIN order_lines AS l ON l.order_id = o.id ORDER BY o.id, l.product_id",
+                       limit.value_or(-1)));
+    lists.orders = OrderRows<PgRows>(orders, true).array();
+    PgRows products(tx.exec("SELECT id, name, stock FROM products ORDER BY id"));
+    lists.products = productsArray(products);
+    PgRows checkouts(tx.exec_params("SELECT id, client_id, idem_key, recovery_point, order_id, charge_id, "
+                                    "response_code, locked_at FROM (SELECT * FROM checkout_keys ORDER BY id DESC "
+                                    "LIMIT NULLIF($1, -1)) AS k ORDER BY id",
+                                    limit.value_or(-1)));
+    lists.checkoutKeys = checkoutKeysArray(checkouts);
+    PgRows payments(tx.exec_params("SELECT charge_id, order_id, amount, source FROM (SELECT * FROM payments "
+                                   "ORDER BY seq DESC LIMIT NULLIF($1, -1)) AS p ORDER BY recorded_at, seq",
+                                   limit.value_or(-1)));
+    lists.payments = paymentsArray(payments);
+    PgRows events(tx.exec_params("SELECT event_id, type, effect FROM (SELECT * FROM webhook_events "
+                                 "ORDER BY arrival DESC LIMIT NULLIF($1, -1)) AS e ORDER BY arrival",
+                                 limit.value_or(-1)));
+    lists.webhookEvents = webhookEventsArray(events);
+    lists.keyCount = countOf(tx, "SELECT count(*) FROM idempotency_keys");
+    lists.orderCount = countOf(tx, "SELECT count(*) FROM orders");
+    lists.checkoutKeyCount = countOf(tx, "SELECT count(*) FROM checkout_keys");
+    lists.paymentCount = countOf(tx, "SELECT count(*) FROM payments");
+    lists.webhookEventCount = countOf(tx, "SELECT count(*) FROM webhook_events");
+    tx.commit();
+    return OrderQueries::assemble(lists, faults);
 }
 
 void PgOrderStore::resetDemoData()
 {
-    // TRUNCATE locks its seven tables one after another: another instance's transaction that holds one of them and
-    // then wants one TRUNCATE already has is a deadlock, and PostgreSQL rolls one of the two back. The reset then
-    // simply runs again (it is a reset: running it twice is the same as once).
+    // TRUNCATE locks its seven tables one after another, in the order of its list: the order in which debugState(),
+    // ordersJson() and orderJson() read them, so a read that holds one of them never waits for a table the reset
+    // already has (the other way round, each was a deadlock's victim and answered 500). Another instance's writing
+    // transaction that holds one of them and then wants one TRUNCATE already has is still a deadlock, and PostgreSQL
+    // rolls one of the two back: the reset then simply runs again (running it twice is the same as once).
     rerunWhenRolledBack([this] {
         auto db = m_pool.lease();
         pqxx::work tx(*db);
         // checkout_keys keeps its identity: its ids name charges at the gateway and must never come back. The orders'
         // identity starts again, as SQLite's sequence does.
-        tx.exec0("TRUNCATE order_status_changes, webhook_events, payments, checkout_keys, order_lines, orders, "
-                 "idempotency_keys; "
+        tx.exec0("TRUNCATE idempotency_keys, orders, order_lines, checkout_keys, payments, webhook_events, "
+                 "order_status_changes; "
                  "SELECT setval(pg_get_serial_sequence('orders', 'id'), 1, false); "
                  "UPDATE products SET stock = initial_stock");
         tx.commit();
