@@ -508,10 +508,9 @@ void printLongestGaps(const std::vector<StallMeter::Gap>& worst, qint64 runFromN
                 "loop's poll, on a lock or on I/O), how often it waited (voluntary switches) or was preempted "
                 "(involuntary), its event deliveries that overlapped the gap (duration / CPU, ms), and how long the "
                 "idle thread pinned to each CPU was held off in it (CPU 0 / CPU 1 / ...):\n\n");
-    std::printf("| at s | gap ms | thread CPU ms | runnable without a CPU ms | waited | preempted | CPU at the tick "
-                "before / at this one | idle "
-                "thread held off ms | gap less the machine's hold ms | deliveries in the gap | ends at "
-                "(CLOCK_MONOTONIC, s; for perf record -k CLOCK_MONOTONIC) |\n");
+    std::printf("| at s | gap ms | thread CPU ms | runnable without a CPU ms | waited | preempted | "
+                "CPU at the tick before / at this one | idle thread held off ms | gap less the machine's hold ms | "
+                "deliveries in the gap | ends at (CLOCK_MONOTONIC, s; for perf record -k CLOCK_MONOTONIC) |\n");
     std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
     for (size_t i = 0; i < std::min<size_t>(12, worst.size()); ++i) {
         const StallMeter::Gap& gap = worst[i];
@@ -840,7 +839,7 @@ int main(int argc, char** argv)
                 "within one gap (its own work; the rest of a gap it waited for a CPU or a wake-up); the longest an "
                 "idle thread of this process (one pinned to each CPU, sleeping 1 ms at a time, nice 0 as the window) "
                 "was held off within one of the window's gaps; and the longest gap less the time the idle thread of "
-                "the CPU the window woke on was held off within it (the window's process's own share):\n\n");
+                "a CPU the window was on (slept on, woke on) was held off within it (the process's own share):\n\n");
     std::printf("| phase | seconds | ticks | p50 | p99 | p99.9 | max | > 16 ms | > 100 ms | window's work in a gap, "
                 "max | idle thread held off, max | gap less the machine's hold, max |\n");
     std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
