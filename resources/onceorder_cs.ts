@@ -1281,6 +1281,33 @@
     </message>
 </context>
 <context>
+    <name>onceorder::ui::CataloguePanel</name>
+    <message>
+        <source>Catalogue</source>
+        <translation>Katalog</translation>
+    </message>
+    <message>
+        <source>Add to cart</source>
+        <translation>Přidat do košíku</translation>
+    </message>
+    <message>
+        <source>Product</source>
+        <translation>Produkt</translation>
+    </message>
+    <message>
+        <source>In stock</source>
+        <translation>Skladem</translation>
+    </message>
+    <message>
+        <source>Double-click a product to add it to the cart</source>
+        <translation>Dvojklikem přidáte produkt do košíku</translation>
+    </message>
+    <message>
+        <source>sold out</source>
+        <translation>vyprodáno</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::ui::DebugPanel</name>
     <message>
         <source>Debug panel: break it on purpose</source>
@@ -1698,16 +1725,8 @@
 <context>
     <name>onceorder::ui::MainWindow</name>
     <message>
-        <source>Add to cart</source>
-        <translation>Přidat do košíku</translation>
-    </message>
-    <message>
         <source>Product</source>
         <translation>Produkt</translation>
-    </message>
-    <message>
-        <source>In stock</source>
-        <translation>Skladem</translation>
     </message>
     <message>
         <source>Quantity</source>
@@ -1762,14 +1781,6 @@
         <translation>Každou objednávku vytvoří právě jednou, ať síť dělá cokoli.</translation>
     </message>
     <message>
-        <source>Double-click a product to add it to the cart</source>
-        <translation>Dvojklikem přidáte produkt do košíku</translation>
-    </message>
-    <message>
-        <source>Catalogue</source>
-        <translation>Katalog</translation>
-    </message>
-    <message>
         <source>Send the cart with its Idempotency-Key; clicking again re-sends the same key</source>
         <translation>Odešle košík s jeho Idempotency-Key; další kliknutí pošle znovu tentýž klíč</translation>
     </message>
@@ -1792,10 +1803,6 @@
     <message>
         <source>● Bundled server down — restarting…</source>
         <translation>● Přibalený server neběží — restartuje se…</translation>
-    </message>
-    <message>
-        <source>sold out</source>
-        <translation>vyprodáno</translation>
     </message>
     <message>
         <source>Sending the order… (attempt %1)</source>

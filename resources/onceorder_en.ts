@@ -1279,6 +1279,33 @@
     </message>
 </context>
 <context>
+    <name>onceorder::ui::CataloguePanel</name>
+    <message>
+        <source>Catalogue</source>
+        <translation type="unfinished">Catalogue</translation>
+    </message>
+    <message>
+        <source>Add to cart</source>
+        <translation type="unfinished">Add to cart</translation>
+    </message>
+    <message>
+        <source>Product</source>
+        <translation type="unfinished">Product</translation>
+    </message>
+    <message>
+        <source>In stock</source>
+        <translation type="unfinished">In stock</translation>
+    </message>
+    <message>
+        <source>Double-click a product to add it to the cart</source>
+        <translation type="unfinished">Double-click a product to add it to the cart</translation>
+    </message>
+    <message>
+        <source>sold out</source>
+        <translation type="unfinished">sold out</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::ui::DebugPanel</name>
     <message>
         <source>Debug panel: break it on purpose</source>
@@ -1693,16 +1720,8 @@
 <context>
     <name>onceorder::ui::MainWindow</name>
     <message>
-        <source>Add to cart</source>
-        <translation>Add to cart</translation>
-    </message>
-    <message>
         <source>Product</source>
         <translation>Product</translation>
-    </message>
-    <message>
-        <source>In stock</source>
-        <translation>In stock</translation>
     </message>
     <message>
         <source>Quantity</source>
@@ -1757,14 +1776,6 @@
         <translation>Places every order exactly once, whatever the network does.</translation>
     </message>
     <message>
-        <source>Double-click a product to add it to the cart</source>
-        <translation>Double-click a product to add it to the cart</translation>
-    </message>
-    <message>
-        <source>Catalogue</source>
-        <translation>Catalogue</translation>
-    </message>
-    <message>
         <source>Send the cart with its Idempotency-Key; clicking again re-sends the same key</source>
         <translation>Send the cart with its Idempotency-Key; clicking again re-sends the same key</translation>
     </message>
@@ -1787,10 +1798,6 @@
     <message>
         <source>● Bundled server down — restarting…</source>
         <translation>● Bundled server down — restarting…</translation>
-    </message>
-    <message>
-        <source>sold out</source>
-        <translation>sold out</translation>
     </message>
     <message>
         <source>Sending the order… (attempt %1)</source>

@@ -1,11 +1,13 @@
 #include "MainWindow.h"
 
+#include "CataloguePanel.h"
 #include "DebugPanel.h"
 #include "PresentationZoom.h"
 #include "ScenarioDialog.h"
 #include "ServerTablesDock.h"
 #include "ServerWords.h"
 #include "SubmissionTimelineWidget.h"
+#include "TableCells.h"
 #include "server/DebugControls.h"
 #include "server/ServerMonitor.h"
 #include "server/ServerState.h"
@@ -13,7 +15,6 @@
 
 #include <QApplication>
 #include <QCheckBox>
-#include <QComboBox>
 #include <QDateTime>
 #include <QFontMetrics>
 #include <QGroupBox>
@@ -67,40 +68,6 @@ void releaseStatusWidth(QLabel* label)
     holdStatusWidth(label);
 }
 
-QTableWidget* makeTable(const QString& objectName, const QStringList& headers)
-{
-    auto* table = new QTableWidget(0, static_cast<int>(headers.size()));
-    table->setObjectName(objectName);
-    table->setHorizontalHeaderLabels(headers);
-    table->verticalHeader()->hide();
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setSelectionMode(QAbstractItemView::SingleSelection);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->setWordWrap(false);
-    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table->horizontalHeader()->setStretchLastSection(true);
-    return table;
-}
-
-QTableWidgetItem* numberItem(const QString& text)
-{
-    auto* item = new QTableWidgetItem(text);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
-
-QTableWidgetItem* numberItem(qint64 value)
-{
-    return numberItem(QString::number(value));
-}
-
-bool sameProducts(const QList<core::Product>& a, const QList<core::Product>& b)
-{
-    return std::equal(a.cbegin(), a.cend(), b.cbegin(), b.cend(), [](const core::Product& x, const core::Product& y) {
-        return x.id == y.id && x.name == y.name && x.stock == y.stock;
-    });
-}
-
 QString badge(const QString& background)
 {
     // No font-size here: the badge's font is set on the label, so the presentation zoom can scale it.
@@ -115,17 +82,15 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     , m_session(session)
     , m_monitor(new core::ServerMonitor(session->api(), this))
     , m_debugControls(new core::DebugControls(session->api(), session->bundledServer(), session->conditioner(), this))
-    , m_productCombo(new QComboBox)
-    , m_quantitySpin(new QSpinBox)
-    , m_addButton(new QPushButton(tr("Add to cart")))
-    , m_catalogueTable(makeTable(QStringLiteral("catalogueTable"), {tr("Product"), tr("In stock")}))
-    , m_cartTable(makeTable(QStringLiteral("cartTable"), {tr("Product"), tr("Quantity")}))
+    , m_catalogue(new CataloguePanel)
+    , m_cartTable(TableCells::makeTable(QStringLiteral("cartTable"), {tr("Product"), tr("Quantity")}))
     , m_removeButton(new QPushButton(tr("Remove")))
     , m_orderButton(new QPushButton(tr("Order")))
     , m_payByCardCheck(new QCheckBox(tr("Pay now by card")))
     , m_resultLabel(new QLabel)
-    , m_ordersTable(makeTable(QStringLiteral("ordersTable"),
-                              {tr("Order", "column: the order number"), tr("Items"), tr("Status"), tr("Placed at")}))
+    , m_ordersTable(
+          TableCells::makeTable(QStringLiteral("ordersTable"),
+                                {tr("Order", "column: the order number"), tr("Items"), tr("Status"), tr("Placed at")}))
     , m_identityLabel(new QLabel)
     , m_serverUrlLabel(new QLabel)
     , m_timeline(new SubmissionTimelineWidget(&m_clock))
@@ -144,7 +109,7 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     m_timeline->setObjectName(QStringLiteral("timeline"));
 
     auto* columns = new QHBoxLayout;
-    columns->addWidget(buildCatalogue(), 4);
+    columns->addWidget(m_catalogue, 4);
     columns->addWidget(buildCart(), 5);
     columns->addWidget(buildOrders(), 4);
 
@@ -201,13 +166,9 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     setPendingCounts(0, 0);
     resize(1400, 900);
 
-    connect(m_addButton, &QPushButton::clicked, this, &MainWindow::addToCart);
+    connect(m_catalogue, &CataloguePanel::addRequested, this, &MainWindow::addToCart);
     connect(m_removeButton, &QPushButton::clicked, this, &MainWindow::removeSelectedLine);
     connect(m_orderButton, &QPushButton::clicked, this, &MainWindow::placeOrder);
-    connect(m_catalogueTable, &QTableWidget::cellClicked, this, [this](int row) {
-        m_productCombo->setCurrentIndex(m_productCombo->findData(m_catalogueTable->item(row, 0)->data(Qt::UserRole)));
-    });
-    connect(m_catalogueTable, &QTableWidget::cellDoubleClicked, this, &MainWindow::addToCart);
     connect(session, &core::ClientSession::serverReady, this, &MainWindow::onServerReady);
     if (auto* bundled = session->bundledServer()) {
         connect(bundled, &core::BundledServer::down, this, &MainWindow::onServerDown);
@@ -277,28 +238,6 @@ QWidget* MainWindow::buildHeader()
     layout->addWidget(title, 1);
     layout->addWidget(m_serverUrlLabel);
     return header;
-}
-
-QWidget* MainWindow::buildCatalogue()
-{
-    m_productCombo->setObjectName(QStringLiteral("productCombo"));
-    m_productCombo->setMinimumContentsLength(12);
-    m_quantitySpin->setObjectName(QStringLiteral("quantitySpin"));
-    m_quantitySpin->setRange(1, 1000);
-    m_addButton->setObjectName(QStringLiteral("addButton"));
-    m_catalogueTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_catalogueTable->horizontalHeader()->setStretchLastSection(false);
-    m_catalogueTable->setToolTip(tr("Double-click a product to add it to the cart"));
-
-    auto* box = new QGroupBox(tr("Catalogue"));
-    auto* layout = new QVBoxLayout(box);
-    layout->addWidget(m_catalogueTable, 1);
-    auto* entry = new QHBoxLayout;
-    entry->addWidget(m_productCombo, 1);
-    entry->addWidget(m_quantitySpin);
-    entry->addWidget(m_addButton);
-    layout->addLayout(entry);
-    return box;
 }
 
 QWidget* MainWindow::buildCart()
@@ -397,7 +336,7 @@ void MainWindow::showOrders(const QList<core::ServerOrderRow>& orders)
             }
             return;
         }
-        m_ordersTable->setItem(row, column, number ? numberItem(text) : new QTableWidgetItem(text));
+        m_ordersTable->setItem(row, column, number ? TableCells::numberItem(text) : new QTableWidgetItem(text));
         changed = true;
     };
     for (int row = 0; row < orders.size(); ++row) {
@@ -416,30 +355,9 @@ void MainWindow::showOrders(const QList<core::ServerOrderRow>& orders)
 
 void MainWindow::showProducts(const QList<core::Product>& products)
 {
-    if (sameProducts(products, m_products)) {
-        return;
+    if (m_catalogue->showProducts(products)) {
+        showCart(); // product names may have arrived after the cart was filled
     }
-    m_products = products;
-    const QString current = m_productCombo->currentData().toString();
-    m_productCombo->clear();
-    m_catalogueTable->setRowCount(static_cast<int>(products.size()));
-    for (int row = 0; row < products.size(); ++row) {
-        const auto& product = products.at(row);
-        m_productCombo->addItem(product.name, product.id);
-        auto* name = new QTableWidgetItem(product.name);
-        name->setData(Qt::UserRole, product.id);
-        name->setToolTip(product.id);
-        m_catalogueTable->setItem(row, 0, name);
-        auto* stock = numberItem(product.stock);
-        if (product.stock == 0) {
-            stock->setText(tr("sold out"));
-            stock->setForeground(QColor(0xb3, 0x26, 0x1e));
-        }
-        m_catalogueTable->setItem(row, 1, stock);
-    }
-    const int index = m_productCombo->findData(current);
-    m_productCombo->setCurrentIndex(index >= 0 ? index : 0);
-    showCart(); // product names may have arrived after the cart was filled
 }
 
 void MainWindow::showServerState(const core::ServerState& state)
@@ -459,13 +377,12 @@ void MainWindow::showServerState(const core::ServerState& state)
     }
 }
 
-void MainWindow::addToCart()
+void MainWindow::addToCart(const QString& product, int quantity)
 {
-    const QString product = m_productCombo->currentData().toString();
-    if (product.isEmpty() || !m_cartEditable) {
+    if (!m_cartEditable) {
         return;
     }
-    m_cart.add(product, m_quantitySpin->value());
+    m_cart.add(product, quantity);
     showCart();
 }
 
@@ -606,16 +523,6 @@ void MainWindow::setCartEditable(bool editable)
     showCart();
 }
 
-QString MainWindow::productName(const QString& id) const
-{
-    for (const auto& product : m_products) {
-        if (product.id == id) {
-            return product.name;
-        }
-    }
-    return id;
-}
-
 void MainWindow::showCart()
 {
     const auto& lines = m_cart.lines();
@@ -628,7 +535,7 @@ void MainWindow::showCart()
     m_cartTable->setRowCount(static_cast<int>(lines.size()));
     for (int row = 0; row < lines.size(); ++row) {
         const auto& line = lines.at(row);
-        m_cartTable->setItem(row, 0, new QTableWidgetItem(productName(line.product)));
+        m_cartTable->setItem(row, 0, new QTableWidgetItem(m_catalogue->productName(line.product)));
         const QString name = QStringLiteral("cartQuantity_") + line.product;
         auto* quantity = qobject_cast<QSpinBox*>(m_cartTable->cellWidget(row, 1));
         if (!quantity || quantity->property("product").toString() != line.product) {
@@ -650,7 +557,7 @@ void MainWindow::showCart()
     m_orderButton->setEnabled(!m_cart.isEmpty());
     m_payByCardCheck->setEnabled(m_cartEditable);
     m_removeButton->setEnabled(!m_cart.isEmpty() && m_cartEditable);
-    m_addButton->setEnabled(m_cartEditable);
+    m_catalogue->setAddEnabled(m_cartEditable);
 }
 
 } // namespace onceorder::ui

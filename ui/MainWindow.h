@@ -14,10 +14,8 @@
 #include <utility>
 
 class QCheckBox;
-class QComboBox;
 class QLabel;
 class QPushButton;
-class QSpinBox;
 class QTableWidget;
 
 namespace onceorder::core {
@@ -28,6 +26,7 @@ class ServerMonitor;
 
 namespace onceorder::ui {
 
+class CataloguePanel;
 class DebugPanel;
 class PresentationZoom;
 class ServerTablesDock;
@@ -59,7 +58,6 @@ public Q_SLOTS:
 
 private:
     QWidget* buildHeader();
-    QWidget* buildCatalogue();
     QWidget* buildCart();
     QWidget* buildOrders();
     void onServerReady();
@@ -67,29 +65,24 @@ private:
     void showProducts(const QList<core::Product>& products);
     void showOrders(const QList<core::ServerOrderRow>& orders);
     void showServerState(const core::ServerState& state);
-    void addToCart();
+    void addToCart(const QString& product, int quantity);
     void removeSelectedLine();
     void placeOrder();
     void showRefusal(const QString& cartId, const QString& message);
     void showCart();
     void setCartEditable(bool editable);
-    QString productName(const QString& id) const;
 
     core::ClientSession* m_session;
     core::SystemClock m_clock;
     core::Cart m_cart;
     qint64 m_currentId = 0; // the submission the timeline shows; 0: none yet
     bool m_resumed = false;
-    QList<core::Product> m_products;
     bool m_cartEditable = true;
 
     core::ServerMonitor* m_monitor;
     core::DebugControls* m_debugControls;
 
-    QComboBox* m_productCombo;
-    QSpinBox* m_quantitySpin;
-    QPushButton* m_addButton;
-    QTableWidget* m_catalogueTable;
+    CataloguePanel* m_catalogue;
     QTableWidget* m_cartTable;
     QPushButton* m_removeButton;
     QPushButton* m_orderButton;

@@ -1,0 +1,110 @@
+#include "CataloguePanel.h"
+
+#include "TableCells.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace onceorder::ui {
+
+namespace {
+
+bool sameProducts(const QList<core::Product>& a, const QList<core::Product>& b)
+{
+    return std::equal(a.cbegin(), a.cend(), b.cbegin(), b.cend(), [](const core::Product& x, const core::Product& y) {
+        return x.id == y.id && x.name == y.name && x.stock == y.stock;
+    });
+}
+
+} // namespace
+
+CataloguePanel::CataloguePanel(QWidget* parent)
+    : QGroupBox(tr("Catalogue"), parent)
+    , m_productCombo(new QComboBox)
+    , m_quantitySpin(new QSpinBox)
+    , m_addButton(new QPushButton(tr("Add to cart")))
+    , m_table(TableCells::makeTable(QStringLiteral("catalogueTable"), {tr("Product"), tr("In stock")}))
+{
+    m_productCombo->setObjectName(QStringLiteral("productCombo"));
+    m_productCombo->setMinimumContentsLength(12);
+    m_quantitySpin->setObjectName(QStringLiteral("quantitySpin"));
+    m_quantitySpin->setRange(1, 1000);
+    m_addButton->setObjectName(QStringLiteral("addButton"));
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->setToolTip(tr("Double-click a product to add it to the cart"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_table, 1);
+    auto* entry = new QHBoxLayout;
+    entry->addWidget(m_productCombo, 1);
+    entry->addWidget(m_quantitySpin);
+    entry->addWidget(m_addButton);
+    layout->addLayout(entry);
+
+    connect(m_addButton, &QPushButton::clicked, this, &CataloguePanel::requestAdd);
+    connect(m_table, &QTableWidget::cellClicked, this, [this](int row) {
+        m_productCombo->setCurrentIndex(m_productCombo->findData(m_table->item(row, 0)->data(Qt::UserRole)));
+    });
+    connect(m_table, &QTableWidget::cellDoubleClicked, this, &CataloguePanel::requestAdd);
+}
+
+bool CataloguePanel::showProducts(const QList<core::Product>& products)
+{
+    if (sameProducts(products, m_products)) {
+        return false;
+    }
+    m_products = products;
+    const QString current = m_productCombo->currentData().toString();
+    m_productCombo->clear();
+    m_table->setRowCount(static_cast<int>(products.size()));
+    for (int row = 0; row < products.size(); ++row) {
+        const auto& product = products.at(row);
+        m_productCombo->addItem(product.name, product.id);
+        auto* name = new QTableWidgetItem(product.name);
+        name->setData(Qt::UserRole, product.id);
+        name->setToolTip(product.id);
+        m_table->setItem(row, 0, name);
+        auto* stock = TableCells::numberItem(product.stock);
+        if (product.stock == 0) {
+            stock->setText(tr("sold out"));
+            stock->setForeground(QColor(0xb3, 0x26, 0x1e));
+        }
+        m_table->setItem(row, 1, stock);
+    }
+    const int index = m_productCombo->findData(current);
+    m_productCombo->setCurrentIndex(index >= 0 ? index : 0);
+    return true;
+}
+
+QString CataloguePanel::productName(const QString& id) const
+{
+    for (const auto& product : m_products) {
+        if (product.id == id) {
+            return product.name;
+        }
+    }
+    return id;
+}
+
+void CataloguePanel::setAddEnabled(bool enabled)
+{
+    m_addButton->setEnabled(enabled);
+}
+
+void CataloguePanel::requestAdd()
+{
+    const QString product = m_productCombo->currentData().toString();
+    if (!product.isEmpty()) {
+        Q_EMIT addRequested(product, m_quantitySpin->value());
+    }
+}
+
+} // namespace onceorder::ui
