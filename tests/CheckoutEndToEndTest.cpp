@@ -4,11 +4,9 @@
 // gateway's own file beside it) and PostgreSQL (one database holds both; skipped without PGHOST, as
 // PostgresEndToEndTest).
 #include "checkout/StubPaymentGateway.h"
+#include "support/EndToEndFixture.h"
 #include "support/Http.h"
-#include "support/PostgresDatabase.h"
-#include "support/ServerProcess.h"
 
-#include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -36,61 +34,9 @@ Reply postWebhook(httplib::Client& client, const std::string& body, const std::s
     return toReply(client.Post("/webhooks/payments", {{"Gateway-Signature", signature}}, body, "application/json"));
 }
 
-class CheckoutEndToEndTest : public ::testing::TestWithParam<Backend>
+class CheckoutEndToEndTest : public EndToEndFixture
 {
 protected:
-    void SetUp() override
-    {
-        if (GetParam() == Backend::Postgres) {
-            ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
-            pg = std::make_unique<TestDatabase>();
-        }
-    }
-
-    TempDir dir;
-    std::string dbPath = dir.file("server.db");
-    std::unique_ptr<TestDatabase> pg;
-
-    std::unique_ptr<ServerProcess> startServer(std::vector<std::string> extra = {})
-    {
-        std::vector<std::string> args {"--db", pg ? pg->uri() : dbPath, "--debug-endpoints"};
-        args.insert(args.end(), extra.begin(), extra.end());
-        return std::make_unique<ServerProcess>(args);
-    }
-
-    long long scalar(const std::string& sql) const
-    {
-        if (pg) {
-            return pg->scalar(sql);
-        }
-        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-        return db.execAndGet(sql).getInt64();
-    }
-    std::string text(const std::string& sql) const
-    {
-        if (pg) {
-            return pg->text(sql);
-        }
-        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-        return db.execAndGet(sql).getString();
-    }
-    // The stub gateway's books: its own SQLite file, or its tables in the one PostgreSQL database.
-    long long gatewayScalar(const std::string& sql) const
-    {
-        if (pg) {
-            return pg->scalar(sql);
-        }
-        SQLite::Database db(dir.file("server.gateway.db"), SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-        return db.execAndGet(sql).getInt64();
-    }
-    std::string gatewayText(const std::string& sql) const
-    {
-        if (pg) {
-            return pg->text(sql);
-        }
-        SQLite::Database db(dir.file("server.gateway.db"), SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-        return db.execAndGet(sql).getString();
-    }
     long long orders() const { return scalar("SELECT count(*) FROM orders"); }
     long long payments() const { return scalar("SELECT count(*) FROM payments"); }
     long long paidChanges() const

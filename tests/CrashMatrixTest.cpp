@@ -1,6 +1,7 @@
 // onceorder-cli killed at each crash point, then resumed: exactly one order per cart on the real server, none
 // lost, the stored key reused. Also the server killed and restarted while submissions are pending.
 #include "support/ServerProcess.h"
+#include "support/SqliteReads.h"
 #include "support/TcpRelay.h"
 
 #include <SQLiteCpp/Database.h>
@@ -86,11 +87,7 @@ protected:
         query.bind(1, cartId.toStdString());
         return query.executeStep() ? QString::fromStdString(query.getColumn(0).getString()) : QString();
     }
-    long long scalar(const char* sql) const
-    {
-        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-        return db.execAndGet(sql).getInt64();
-    }
+    long long scalar(const char* sql) const { return sqliteScalar(dbPath, sql); }
 };
 
 } // namespace

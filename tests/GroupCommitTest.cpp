@@ -5,6 +5,7 @@
 #include "storage/GroupCommitter.h"
 #include "support/Http.h"
 #include "support/ServerProcess.h"
+#include "support/SqliteReads.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -195,11 +196,7 @@ protected:
         return statuses;
     }
 
-    long long orders() const
-    {
-        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-        return db.execAndGet("SELECT count(*) FROM orders").getInt64();
-    }
+    long long orders() const { return sqliteScalar(dbPath, "SELECT count(*) FROM orders"); }
 };
 
 } // namespace

@@ -1,11 +1,9 @@
 // The whole server assembled in process (OrderServer on a free port, a real SQLite file or a fresh PostgreSQL
 // database) with an injected clock: what the background reaper does, driven by hand instead of waiting for its timer.
 #include "OrderServer.h"
+#include "support/EndToEndFixture.h"
 #include "support/Http.h"
-#include "support/PostgresDatabase.h"
-#include "support/ServerProcess.h"
 
-#include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -18,17 +16,17 @@ namespace {
 constexpr std::int64_t kStart = 1'790'000'000'000;
 constexpr std::chrono::seconds kTtl {60};
 
-class OrderServerTest : public ::testing::TestWithParam<Backend>
+class OrderServerTest : public EndToEndFixture
 {
 protected:
     void SetUp() override
     {
-        if (GetParam() == Backend::Postgres) {
-            ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
-            pg = std::make_unique<TestDatabase>();
+        EndToEndFixture::SetUp();
+        if (IsSkipped() || HasFatalFailure()) {
+            return;
         }
         options.port = 0;
-        options.dbPath = pg ? pg->uri() : dir.file("server.db");
+        options.dbPath = database();
         options.keyTtl = kTtl;
         options.threads = 2;
         server = std::make_unique<OrderServer>(options, clock);
@@ -48,18 +46,8 @@ protected:
         server.reset(); // before the database goes
     }
 
-    long long scalar(const std::string& sql) const
-    {
-        if (pg) {
-            return pg->scalar(sql);
-        }
-        SQLite::Database db(options.dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-        return db.execAndGet(sql).getInt64();
-    }
     long long keys() const { return scalar("SELECT count(*) FROM idempotency_keys"); }
 
-    TempDir dir;
-    std::unique_ptr<TestDatabase> pg;
     ManualClock clock {kStart};
     ServerOptions options;
     std::unique_ptr<OrderServer> server;

@@ -1,10 +1,8 @@
 // Malformed and hostile requests against the real server: each gets its documented 4xx with problem+json,
 // never a 5xx, never a crash, and the database (SQLite or PostgreSQL) is unchanged afterwards.
+#include "support/EndToEndFixture.h"
 #include "support/Http.h"
-#include "support/PostgresDatabase.h"
-#include "support/ServerProcess.h"
 
-#include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 
 using namespace onceorder::test;
@@ -173,33 +171,13 @@ std::vector<BadRequest> badRequests()
 } // namespace
 
 // On a SQLite file and on a fresh PostgreSQL database (skipped without PGHOST).
-class ServerBadRequestsOnEachDatabase : public ::testing::TestWithParam<Backend>
+class ServerBadRequestsOnEachDatabase : public EndToEndFixture
 {
-protected:
-    void SetUp() override
-    {
-        if (GetParam() == Backend::Postgres) {
-            ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
-            pg = std::make_unique<TestDatabase>();
-        }
-    }
-    long long scalar(const std::string& sql) const
-    {
-        if (pg) {
-            return pg->scalar(sql);
-        }
-        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-        return db.execAndGet(sql).getInt64();
-    }
-
-    TempDir dir;
-    std::string dbPath = dir.file("server.db");
-    std::unique_ptr<TestDatabase> pg;
 };
 
 TEST_P(ServerBadRequestsOnEachDatabase, EveryBadRequestGetsItsDocumented4xxAndChangesNothing)
 {
-    ServerProcess server({"--db", pg ? pg->uri() : dbPath}); // without --debug-endpoints
+    ServerProcess server({"--db", database()}); // without --debug-endpoints
     auto http = server.client();
     const auto cases = badRequests();
     ASSERT_GE(cases.size(), 25u);

@@ -1,11 +1,9 @@
 // The real onceorder-server process on a free port and a real database: the article, row by row, and the failures
 // around it (crashes, concurrency, hostile input). Every case runs on a SQLite file and on a fresh PostgreSQL database
 // (skipped without PGHOST, see support/PostgresDatabase.h).
+#include "support/EndToEndFixture.h"
 #include "support/Http.h"
-#include "support/PostgresDatabase.h"
-#include "support/ServerProcess.h"
 
-#include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -21,37 +19,9 @@ constexpr const char* kA = "demo-key-A";
 constexpr const char* kB = "demo-key-B";
 constexpr const char* kOne = R"({"product":"kniha","quantity":1})";
 
-class ServerEndToEndTest : public ::testing::TestWithParam<Backend>
+class ServerEndToEndTest : public EndToEndFixture
 {
 protected:
-    void SetUp() override
-    {
-        if (GetParam() == Backend::Postgres) {
-            ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
-            pg = std::make_unique<TestDatabase>();
-        }
-    }
-
-    TempDir dir;
-    std::string dbPath = dir.file("server.db");
-    std::unique_ptr<TestDatabase> pg;
-
-    std::unique_ptr<ServerProcess> startServer(std::vector<std::string> extra = {})
-    {
-        std::vector<std::string> args {"--db", pg ? pg->uri() : dbPath, "--debug-endpoints"};
-        args.insert(args.end(), extra.begin(), extra.end());
-        return std::make_unique<ServerProcess>(args);
-    }
-
-    // Read straight from the database, as a second process would (WAL lets it read while the server runs).
-    long long scalar(const std::string& sql) const
-    {
-        if (pg) {
-            return pg->scalar(sql);
-        }
-        SQLite::Database db(dbPath, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-        return db.execAndGet(sql).getInt64();
-    }
     long long orders() const { return scalar("SELECT count(*) FROM orders"); }
     long long keys() const { return scalar("SELECT count(*) FROM idempotency_keys"); }
     long long stock() const { return scalar("SELECT stock FROM products WHERE id = 'kniha'"); }

@@ -1,11 +1,9 @@
 // ?limit= on GET /orders and on the debug state, against the real onceorder-server process: a page is the
 // listing's newest rows byte for byte, a bad limit is a 400 that changes nothing, and the totals count every row.
+#include "support/EndToEndFixture.h"
 #include "support/Http.h"
 #include "support/Json.h"
-#include "support/PostgresDatabase.h"
-#include "support/ServerProcess.h"
 
-#include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -96,41 +94,19 @@ Reply postCheckout(httplib::Client& client, const std::string& key)
 }
 
 // Every case on a SQLite file and on a fresh PostgreSQL database (skipped without PGHOST).
-class ServerListingLimitTest : public ::testing::TestWithParam<Backend>
+class ServerListingLimitTest : public EndToEndFixture
 {
 protected:
-    void SetUp() override
-    {
-        if (GetParam() == Backend::Postgres) {
-            ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
-            pg = std::make_unique<TestDatabase>();
-        }
-    }
-
-    TempDir dir;
-    std::string dbPath = dir.file("server.db");
-    std::unique_ptr<TestDatabase> pg;
-
-    std::unique_ptr<ServerProcess> startServer()
+    std::unique_ptr<ServerProcess> startServer() const
     {
         if (pg) {
-            return std::make_unique<ServerProcess>(std::vector<std::string> {"--db", pg->uri(), "--debug-endpoints"});
+            return EndToEndFixture::startServer();
         }
         // synchronous=normal: these tests place hundreds of orders and are not about durability.
-        return std::make_unique<ServerProcess>(
-            std::vector<std::string> {"--db", dbPath, "--debug-endpoints", "--synchronous", "normal"});
+        return EndToEndFixture::startServer({"--synchronous", "normal"});
     }
 
-    // From the server's file (or the gateway's file beside it); on PostgreSQL one database holds both.
-    long long scalar(const std::string& path, const std::string& sql) const
-    {
-        if (pg) {
-            return pg->scalar(sql);
-        }
-        SQLite::Database db(path, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
-        return db.execAndGet(sql).getInt64();
-    }
-    long long count(const std::string& table) const { return scalar(dbPath, "SELECT count(*) FROM " + table); }
+    long long count(const std::string& table) const { return scalar("SELECT count(*) FROM " + table); }
 };
 
 } // namespace
@@ -259,8 +235,7 @@ TEST_P(ServerListingLimitTest, DebugStateLimitKeepsTheNewestRowsOfEachListAndTot
     EXPECT_EQ(total(full, "checkout_keys"), count("checkout_keys"));
     EXPECT_EQ(total(full, "payments"), count("payments"));
     EXPECT_EQ(total(full, "webhook_events"), count("webhook_events"));
-    EXPECT_EQ(total(full, "gateway_charges"),
-              scalar(dir.file("server.gateway.db"), "SELECT count(*) FROM gateway_charges"));
+    EXPECT_EQ(total(full, "gateway_charges"), gatewayScalar("SELECT count(*) FROM gateway_charges"));
     EXPECT_EQ(total(full, "orders"), 10);
     EXPECT_EQ(total(full, "gateway_charges"), 5);
     for (const auto& [list, id] : lists) {
