@@ -39,6 +39,7 @@
 #include <QTest>
 #include <QThread>
 #include <QTranslator>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <memory>
@@ -75,6 +76,7 @@ private Q_SLOTS:
     void orderingAgainACartTheServerPlacedIsShownAsPlacedNotRejected();
     void theCompleterRunsFromTheDebugPanel();
     void zoomGrowsTheWindowAndIsRememberedByTheNextWindow();
+    void theWheelOverAnUnfocusedInputChangesNothing();
     // It installs the Czech translator for the rest of its process (each slot runs as its own ctest).
     void czechShowsCzechStrings();
 };
@@ -759,6 +761,44 @@ void MainWindowTest::zoomGrowsTheWindowAndIsRememberedByTheNextWindow()
     QVERIFY(viewMenu);
     QVERIFY(viewMenu->actions().contains(window.zoom()->resetAction()));
     window.zoom()->setFactor(1.0); // the other tests run at 100 %
+}
+
+void MainWindowTest::theWheelOverAnUnfocusedInputChangesNothing()
+{
+    QTemporaryDir state;
+    core::ClientOptions options;
+    options.stateDir = state.path();
+    core::ClientSession session(options);
+    ui::MainWindow window(&session);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // Scrolling down the debug panel passes over the network mode and the fault's count on the way.
+    const auto wheel = [](QWidget* input, int delta) {
+        const QPoint centre = input->rect().center();
+        QWheelEvent event(centre, input->mapToGlobal(centre), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(input, &event);
+    };
+    for (const QString& name : {QStringLiteral("networkModeCombo"), QStringLiteral("faultCountSpin")}) {
+        auto* input = window.findChild<QWidget*>(name);
+        QVERIFY2(input, qPrintable(name));
+        QVERIFY(!input->hasFocus());
+        const char* property = qobject_cast<QComboBox*>(input) ? "currentIndex" : "value";
+        const QVariant before = input->property(property);
+        for (const int delta : {-120, 120}) {
+            wheel(input, delta);
+            QCOMPARE(input->property(property), before);
+        }
+        QVERIFY2(!input->hasFocus(), qPrintable(name)); // the wheel does not take the focus either
+    }
+    auto* mode = window.findChild<QComboBox*>(QStringLiteral("networkModeCombo"));
+    QCOMPARE(mode->currentData().toString(), QStringLiteral("pass"));
+    // Once the user clicked into it, the wheel is theirs.
+    QApplication::setActiveWindow(&window);
+    mode->setFocus();
+    QTRY_VERIFY(mode->hasFocus());
+    wheel(mode, -120);
+    QCOMPARE(mode->currentIndex(), 1);
 }
 
 void MainWindowTest::czechShowsCzechStrings()

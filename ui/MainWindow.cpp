@@ -8,6 +8,7 @@
 #include "ServerWords.h"
 #include "SubmissionTimelineWidget.h"
 #include "TableCells.h"
+#include "WheelGuard.h"
 #include "server/DebugControls.h"
 #include "server/ServerMonitor.h"
 #include "server/ServerState.h"
@@ -99,6 +100,7 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     , m_serverLabel(new QLabel(tr("Starting the server…")))
     , m_conditionerLabel(new QLabel)
     , m_pendingLabel(new QLabel)
+    , m_wheelGuard(new WheelGuard(this))
 {
     const QString client = clientName(session->options().apiKey);
     setWindowTitle(tr("OnceOrder — client %1").arg(client));
@@ -197,6 +199,7 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     connect(m_timeline, &SubmissionTimelineWidget::reconcileRequested, engine, &core::SubmissionEngine::reconcile);
     connect(m_debugPanel, &DebugPanel::keyStrategyChanged, engine, &core::SubmissionEngine::setKeyStrategy);
     connect(m_debugControls, &core::DebugControls::networkModeChanged, this, &MainWindow::setConditionerMode);
+    m_wheelGuard->guardChildrenOf(this); // the cart's quantities are guarded as showCart makes them
     showCart();
 }
 
@@ -544,6 +547,7 @@ void MainWindow::showCart()
             quantity->setProperty("product", line.product);
             quantity->setRange(1, 1000);
             quantity->setAlignment(Qt::AlignRight);
+            m_wheelGuard->guard(quantity);
             connect(quantity, &QSpinBox::valueChanged, this,
                     [this, product = line.product](int value) { m_cart.setQuantity(product, value); });
             m_cartTable->setCellWidget(row, 1, quantity);

@@ -31,6 +31,7 @@ class DebugPanel;
 class PresentationZoom;
 class ServerTablesDock;
 class SubmissionTimelineWidget;
+class WheelGuard;
 
 class MainWindow : public QMainWindow
 {
@@ -98,6 +99,7 @@ private:
     QLabel* m_conditionerLabel;
     QLabel* m_pendingLabel;
     PresentationZoom* m_zoom = nullptr;
+    WheelGuard* m_wheelGuard;
     std::pair<int, int> m_shownPendingCounts {-1, -1}; // what the status bar shows: pending here, elsewhere
 };
 
