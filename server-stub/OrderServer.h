@@ -4,7 +4,7 @@
 #pragma once
 
 #include "ServerOptions.h"
-#include "http/Metrics.h"
+#include "routes/Metrics.h"
 #include "support/Clock.h"
 #include "teaching/Faults.h"
 

@@ -1,6 +1,6 @@
 // HttpRequest without sockets: header values stay byte for byte and every repeat is kept, names compare
 // case-insensitively; the path and query parameters are percent-decoded as URLs are.
-#include "http/HttpRequest.h"
+#include "transport/HttpRequest.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The ?limit= rule on its own: given once, a whole number 1-1000 written plainly; anything else is invalid-limit.
-#include "http/LimitParameter.h"
+#include "routes/LimitParameter.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-// Fuzzes the ?limit=N parser of GET /orders and the /_debug/* state routes (server-stub/http).
+// Fuzzes the ?limit=N parser of GET /orders and the /_debug/* state routes (server-stub/routes).
 //
 // The input is the list of values given for `limit` (separated by '&'; none at all when the input is empty).
 // Properties: no values means no limit; a limit is accepted exactly when it is given once, as a whole number 1-1000
 // written plainly (digits, no sign, no leading zero), and then it is that number and reads back from its own
 // digits; anything else is 400 invalid-limit with a valid problem+json body whose detail quotes the value only
 // when it is short visible ASCII.
-#include "http/LimitParameter.h"
+#include "routes/LimitParameter.h"
 #include "support/FuzzCheck.h"
 #include "support/Json.h"
 
