@@ -155,6 +155,28 @@ TEST_F(HttpExchangeTest, InterimAnswersBeforeTheFinalOneAreNotTheAnswer)
     EXPECT_EQ(RetryPolicy::classify(reply), AttemptOutcome::Placed);
 }
 
+TEST_F(HttpExchangeTest, ASwitchingProtocolsAnswerIsNeverTheFinalAnswer)
+{
+    // We never ask for an upgrade. After a 101 the connection speaks another protocol, so the bytes that follow
+    // (here, what looks like a 201) are not an HTTP answer: the exchange ended without a final status, and the
+    // request went out (the server may have acted on it).
+    ScriptedServer server(answer("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n"
+                                 "HTTP/1.1 201 Created\r\nContent-Length: 14\r\n\r\n{\"order_id\":5}"));
+    bool sent = false;
+    const HttpReply reply = post(local(server.port()), 5000, 0, &sent);
+    EXPECT_EQ(reply.status, 0) << "HTTP " << reply.status << " taken as the final answer";
+    EXPECT_TRUE(sent);
+    EXPECT_TRUE(reply.errorString.contains(QStringLiteral("101"))) << reply.errorString.toStdString();
+    EXPECT_EQ(RetryPolicy::classify(reply), AttemptOutcome::MaybeSent);
+
+    // However it reaches the classifier, a 1xx is never a final outcome.
+    for (int code : {100, 101, 102, 103, 199}) {
+        HttpReply interim;
+        interim.status = code;
+        EXPECT_EQ(RetryPolicy::classify(interim), AttemptOutcome::MaybeSent) << code;
+    }
+}
+
 TEST_F(HttpExchangeTest, ChunkedAndReadUntilCloseBodies)
 {
     ScriptedServer chunked(

@@ -318,10 +318,20 @@ void HttpExchange::checkDone()
         }
         const CURLcode code = message->data.result;
         HttpReply reply = m_reply;
+        long status = 0;
         if (code == CURLE_OK) {
-            long status = 0;
             curl_easy_getinfo(m_curl->easy, CURLINFO_RESPONSE_CODE, &status);
+        }
+        if (code == CURLE_OK && status >= 200) {
             reply.status = static_cast<int>(status);
+        } else if (code == CURLE_OK) {
+            // Only an interim answer came. We never ask for an upgrade, yet libcurl (7.88) ends its header parsing
+            // at a 101 and hands over what follows as the body of "HTTP 101": after a 101 the connection speaks
+            // another protocol, so nothing after it is an HTTP answer. No final status: the request went out, and
+            // the server may have acted on it.
+            reply = HttpReply {};
+            reply.error = QNetworkReply::ProtocolFailure;
+            reply.errorString = tr("no final answer: the exchange ended after an interim HTTP %1").arg(status);
         } else {
             long requestBytes = 0;
             curl_easy_getinfo(m_curl->easy, CURLINFO_REQUEST_SIZE, &requestBytes);

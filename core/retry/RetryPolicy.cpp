@@ -34,6 +34,11 @@ RetryPolicy::RetryPolicy(RetryPolicyConfig config)
 
 AttemptOutcome RetryPolicy::classify(const HttpReply& reply)
 {
+    if (reply.status != 0 && (reply.status < 200 || reply.status > 599)) {
+        // An interim 1xx is never the outcome (the final answer did not come), and a status HTTP does not define
+        // is no answer: the request went out, what became of it is unknown.
+        return AttemptOutcome::MaybeSent;
+    }
     if (reply.status >= 200 && reply.status < 300) {
         return AttemptOutcome::Placed;
     }

@@ -1,0 +1,171 @@
+// The submission engine against a hostile peer (issue 28): a hand-written HTTP server in the test answers what
+// a proxy, a broken gateway or a wrong server could answer. Whatever it says, the cart is never "rejected" or
+// "placed, order 0" on an answer that does not fit, and an answer that proves nothing never leads to a new key.
+// The clock is a ManualClock (the retry window never runs out by itself); the retry delays are the policy's own
+// few milliseconds, and every wait is on an event with a guard against hangs.
+#include "submission/SubmissionEngine.h"
+#include "support/ScriptedPeer.h"
+#include "support/ServerProcess.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTimer>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+using namespace onceorder::core;
+using namespace onceorder::test;
+
+namespace {
+
+EngineConfig fastConfig()
+{
+    EngineConfig config;
+    config.policy.baseDelayMs = 5;
+    config.policy.maxDelayMs = 40;
+    config.policy.retryWindowMs = 60'000;
+    config.policy.transferTimeoutMs = 5'000;
+    config.budget.capacity = 1000;
+    config.resumeSpreadMs = 0;
+    return config;
+}
+
+Cart cartOf(const QString& product, int quantity)
+{
+    Cart cart;
+    cart.add(product, quantity);
+    return cart;
+}
+
+// What our server answers for a new order of this cart.
+QByteArray orderBody(qint64 orderId, const QString& cartId)
+{
+    return "{\"order_id\":" + QByteArray::number(orderId) + ",\"status\":\"placed\",\"cart_id\":\"" + cartId.toUtf8() +
+        "\",\"items\":[{\"product\":\"kniha\",\"quantity\":1}]}";
+}
+
+QByteArray created(qint64 orderId, const QString& cartId, bool replayed = false)
+{
+    return ScriptedPeer::answer(201, "Created", orderBody(orderId, cartId), "application/json",
+                                replayed ? "Idempotent-Replayed: true\r\n" : "");
+}
+
+class HostileAnswersTest : public ::testing::Test
+{
+protected:
+    static void SetUpTestSuite() { s_app = std::make_unique<QCoreApplication>(s_argc, s_argv); }
+    static void TearDownTestSuite() { s_app.reset(); }
+
+    // Starts the engine against a peer answering by `script`.
+    void answerWith(ScriptedPeer::Script script)
+    {
+        peer = std::make_unique<ScriptedPeer>(std::move(script));
+        ASSERT_TRUE(peer->listening);
+        api = std::make_unique<ServerApi>(peer->url(), QStringLiteral("demo-key-A"));
+        engine =
+            std::make_unique<SubmissionEngine>(outbox, api.get(), QStringLiteral("test"), clock, random, fastConfig());
+        QObject::connect(engine.get(), &SubmissionEngine::settled,
+                         [this](const Submission& s) { settled.push_back(s); });
+        QObject::connect(engine.get(), &SubmissionEngine::submissionChanged,
+                         [this](const Submission& s) { states.push_back(s.state); });
+    }
+
+    // Runs the event loop until `done` holds; fails after 20 s rather than hanging.
+    template<typename Predicate>
+    void runUntil(Predicate done)
+    {
+        QTimer guard;
+        guard.setSingleShot(true);
+        guard.start(20'000);
+        while (!done() && guard.isActive()) {
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        }
+        ASSERT_TRUE(done()) << "timed out";
+    }
+
+    Submission placeAndWait(const Cart& cart)
+    {
+        const qint64 id = engine->submit(cart);
+        EXPECT_GT(id, 0);
+        runUntil([&] {
+            return std::any_of(settled.begin(), settled.end(), [id](const Submission& s) { return s.id == id; });
+        });
+        return *outbox.find(id);
+    }
+
+    bool wasEver(SubmissionState state) const { return std::find(states.begin(), states.end(), state) != states.end(); }
+
+    static inline int s_argc = 1;
+    static inline char s_name[] = "HostileAnswersTest";
+    static inline char* s_argv[] = {s_name, nullptr};
+    static inline std::unique_ptr<QCoreApplication> s_app;
+
+    TempDir dir;
+    Outbox outbox {QString::fromStdString(dir.file("client"))};
+    ManualClock clock;
+    SeededRandom random {28};
+    std::unique_ptr<ScriptedPeer> peer;
+    std::unique_ptr<ServerApi> api;
+    std::unique_ptr<SubmissionEngine> engine;
+    std::vector<Submission> settled;
+    std::vector<SubmissionState> states;
+};
+
+} // namespace
+
+TEST_F(HostileAnswersTest, ASwitchingProtocolsAnswerBeforeTheOrderIsNotFinalTheSameKeyAsksAgain)
+{
+    // The first POST gets "101 Switching Protocols" and then bytes that look like a 201: after a 101 the
+    // connection speaks something else, so nothing after it is an HTTP answer. The outcome is unknown, never
+    // "rejected"; the same key asked again gets the server's stored answer.
+    Cart cart = cartOf(QStringLiteral("kniha"), 1);
+    int posts = 0;
+    answerWith([&](const PeerRequest& request) -> QByteArray {
+        if (request.method != "POST") {
+            return ScriptedPeer::answer(500, "Internal Server Error", "{}");
+        }
+        if (++posts == 1) {
+            return "HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n" +
+                created(7, cart.cartId());
+        }
+        return created(7, cart.cartId(), true);
+    });
+    const Submission s = placeAndWait(cart);
+    EXPECT_FALSE(wasEver(SubmissionState::Rejected));
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.orderId, 7);
+    ASSERT_EQ(s.attempts.size(), 2);
+    EXPECT_EQ(s.attempts[0].outcome, AttemptOutcome::MaybeSent) << s.attempts[0].error.toStdString();
+    const auto sent = peer->requestsTo("POST", "/orders");
+    ASSERT_EQ(sent.size(), 2);
+    EXPECT_EQ(sent[0].header("Idempotency-Key"), sent[1].header("Idempotency-Key")) << "one key for the cart";
+}
+
+TEST_F(HostileAnswersTest, AnInterimAnswerOfAnyKindIsNeverTheOutcome)
+{
+    // 102 Processing and an unknown 199 before the connection closes: no final answer came.
+    Cart cart = cartOf(QStringLiteral("kniha"), 1);
+    int posts = 0;
+    answerWith([&](const PeerRequest&) -> QByteArray {
+        switch (++posts) {
+        case 1:
+            return "HTTP/1.1 102 Processing\r\n\r\n";
+        case 2:
+            return "HTTP/1.1 199 Whatever\r\n\r\n";
+        default:
+            return created(8, cart.cartId(), true);
+        }
+    });
+    const Submission s = placeAndWait(cart);
+    EXPECT_FALSE(wasEver(SubmissionState::Rejected));
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.orderId, 8);
+    ASSERT_EQ(s.attempts.size(), 3);
+    EXPECT_EQ(s.attempts[0].outcome, AttemptOutcome::MaybeSent);
+    EXPECT_EQ(s.attempts[1].outcome, AttemptOutcome::MaybeSent);
+}
