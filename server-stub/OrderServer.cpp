@@ -4,15 +4,15 @@
 #include "checkout/HttpWebhookSink.h"
 #include "checkout/StubPaymentGateway.h"
 #include "checkout/WebhookHandler.h"
-#include "routes/HttpApi.h"
-#include "transport/HttpServer.h"
 #include "orders/OrderQueries.h"
 #include "orders/OrderService.h"
+#include "routes/HttpApi.h"
 #include "storage/GroupCommitter.h"
 #include "storage/SqlTx.h"
 #include "storage/SqliteOrderStore.h"
 #include "storage/Store.h"
 #include "storage/postgres/PgOrderStore.h"
+#include "transport/HttpServer.h"
 
 #include <pqxx/connection>
 #include <pqxx/except>
@@ -20,9 +20,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <random>
-#include <string_view>
 #include <thread>
 
 namespace onceorder::server {
@@ -37,57 +35,29 @@ int ioThreads()
     return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
 }
 
-// Group commit for POST /orders unless ONCEORDER_GROUP_COMMIT=0 (one transaction per request, for side-by-side
-// benchmarks); ONCEORDER_GROUP_COMMIT_GATHER=N is the tests' hook that makes each batch wait for N requests.
-std::unique_ptr<GroupCommitter> groupCommitter(Store& store)
+// Group commit for POST /orders unless it is off (ONCEORDER_GROUP_COMMIT=0, for side-by-side benchmarks).
+std::unique_ptr<GroupCommitter> groupCommitter(Store& store, const ServerOptions& options)
 {
-    const char* enabled = std::getenv("ONCEORDER_GROUP_COMMIT");
-    if (enabled && std::string_view(enabled) == "0") {
+    if (!options.groupCommit) {
         return nullptr;
     }
     auto committer = std::make_unique<GroupCommitter>(store);
-    if (const char* gather = std::getenv("ONCEORDER_GROUP_COMMIT_GATHER")) {
-        committer->gatherAtLeast(static_cast<std::size_t>(std::strtoul(gather, nullptr, 10)));
-    }
+    committer->gatherAtLeast(options.groupCommitGather);
     return committer;
 }
 
-// The secret the gateway signs webhooks with: ONCEORDER_WEBHOOK_SECRET, else the one made for this database.
-std::string webhookSecret(const std::string& generated, const std::string& where)
+// The secret the gateway signs webhooks with: the one configured (ONCEORDER_WEBHOOK_SECRET), else the one made for
+// this database.
+std::string webhookSecret(const ServerOptions& options, const std::string& generated, const std::string& where)
 {
-    const char* secret = std::getenv("ONCEORDER_WEBHOOK_SECRET");
-    if (secret && *secret) {
+    if (!options.webhookSecret.empty()) {
         std::fprintf(stderr, "webhook secret: from ONCEORDER_WEBHOOK_SECRET\n");
-        return secret;
+        return options.webhookSecret;
     }
     std::fprintf(stderr,
                  "webhook secret: generated for this database, in %s, table server_meta, name 'webhook_secret'\n",
                  where.c_str());
     return generated;
-}
-
-// ONCEORDER_WEBHOOK_RETRY_MS=first[,cap[,horizon]] (milliseconds) overrides the redelivery schedule.
-WebhookOutbox::Schedule redeliverySchedule(WebhookOutbox::Schedule schedule)
-{
-    const char* text = std::getenv("ONCEORDER_WEBHOOK_RETRY_MS");
-    if (!text || !*text) {
-        return schedule;
-    }
-    std::chrono::milliseconds* fields[] = {&schedule.first, &schedule.cap, &schedule.horizon};
-    const char* at = text;
-    for (auto* field : fields) {
-        char* end = nullptr;
-        const long long value = std::strtoll(at, &end, 10);
-        if (end == at || value <= 0) {
-            break;
-        }
-        *field = std::chrono::milliseconds(value);
-        if (*end != ',') {
-            break;
-        }
-        at = end + 1;
-    }
-    return schedule;
 }
 
 std::unique_ptr<PgOrderStore> openPostgres(const ServerOptions& options, Faults& faults, const Clock& clock)
@@ -112,9 +82,9 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
         auto pg = openPostgres(options, m_faults, clock);
         m_checkoutDatabase = postgresDatabase(pg->pool());
         // Not the URI: it may hold a password.
-        m_webhookSecret = webhookSecret(pg->webhookSecret(), "the PostgreSQL database");
+        m_webhookSecret = webhookSecret(options, pg->webhookSecret(), "the PostgreSQL database");
         m_gateway = std::make_unique<StubPaymentGateway>(pg->pool(), m_faults, clock, m_webhookSecret,
-                                                         redeliverySchedule(options.webhookRedelivery));
+                                                         options.webhookRedelivery);
         m_checkout = std::make_unique<CheckoutService>(*m_checkoutDatabase, pg->instanceId(), *m_gateway, m_faults,
                                                        clock, options.keyTtl, options.lockTimeout);
         m_webhooks = std::make_unique<WebhookHandler>(*m_checkoutDatabase, pg->instanceId(), clock, m_webhookSecret);
@@ -129,14 +99,13 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
         m_checkout->setLockHolder(runId);
     } else {
         m_store = std::make_unique<Store>(options.dbPath, options.synchronous, options.threads + 2);
-        m_committer = groupCommitter(*m_store);
+        m_committer = groupCommitter(*m_store, options);
         m_orders = std::make_unique<OrderService>(*m_store, m_faults, clock, options.keyTtl, m_committer.get());
         m_queries = std::make_unique<OrderQueries>(*m_store);
         m_orderStore = std::make_unique<SqliteOrderStore>(*m_store, *m_orders, *m_queries);
-        m_webhookSecret = webhookSecret(m_store->webhookSecret(), options.dbPath);
-        m_gateway =
-            std::make_unique<StubPaymentGateway>(gatewayDatabasePath(options.dbPath), m_faults, clock, m_webhookSecret,
-                                                 redeliverySchedule(options.webhookRedelivery));
+        m_webhookSecret = webhookSecret(options, m_store->webhookSecret(), options.dbPath);
+        m_gateway = std::make_unique<StubPaymentGateway>(gatewayDatabasePath(options.dbPath), m_faults, clock,
+                                                         m_webhookSecret, options.webhookRedelivery);
         m_checkout = std::make_unique<CheckoutService>(*m_store, *m_gateway, m_faults, clock, options.keyTtl,
                                                        options.lockTimeout);
         m_webhooks = std::make_unique<WebhookHandler>(*m_store, clock, m_webhookSecret);

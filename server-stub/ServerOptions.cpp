@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <optional>
+#include <string_view>
 
 namespace onceorder::server {
 
@@ -20,6 +21,43 @@ std::optional<long long> parseNumber(const std::string& text, long long min, lon
     return value;
 }
 
+// ONCEORDER_WEBHOOK_RETRY_MS=first[,cap[,horizon]] (milliseconds): each whole number above 0 replaces its field of the
+// schedule in turn; the first that is not one ends the list, and the fields after it keep their defaults.
+void readRedeliverySchedule(const char* text, WebhookOutbox::Schedule& schedule)
+{
+    std::chrono::milliseconds* fields[] = {&schedule.first, &schedule.cap, &schedule.horizon};
+    const char* at = text;
+    for (auto* field : fields) {
+        char* end = nullptr;
+        const long long value = std::strtoll(at, &end, 10);
+        if (end == at || value <= 0) {
+            break;
+        }
+        *field = std::chrono::milliseconds(value);
+        if (*end != ',') {
+            break;
+        }
+        at = end + 1;
+    }
+}
+
+// The settings ServerOptions documents as environment variables.
+void readEnvironment(ServerOptions& options)
+{
+    if (const char* enabled = std::getenv("ONCEORDER_GROUP_COMMIT"); enabled && std::string_view(enabled) == "0") {
+        options.groupCommit = false;
+    }
+    if (const char* gather = std::getenv("ONCEORDER_GROUP_COMMIT_GATHER")) {
+        options.groupCommitGather = static_cast<std::size_t>(std::strtoul(gather, nullptr, 10));
+    }
+    if (const char* secret = std::getenv("ONCEORDER_WEBHOOK_SECRET"); secret && *secret) {
+        options.webhookSecret = secret;
+    }
+    if (const char* retry = std::getenv("ONCEORDER_WEBHOOK_RETRY_MS"); retry && *retry) {
+        readRedeliverySchedule(retry, options.webhookRedelivery);
+    }
+}
+
 } // namespace
 
 std::string serverUsage()
@@ -33,6 +71,8 @@ std::string serverUsage()
            "  --threads N            request worker threads (default 8)\n"
            "  --header-timeout SEC   close a connection whose request header has not arrived in SEC seconds\n"
            "                         (default 10; also the idle time allowed on a kept-alive connection)\n"
+           "  --max-connections N    open connections at most; more are answered 503 and closed at once (default:\n"
+           "                         the descriptor limit less 64)\n"
            "  --debug-endpoints      serve /_debug/* to loopback clients (faults, teaching modes, reset)\n"
            "  --synchronous MODE     full (default) or normal: SQLite's durability on power loss\n"
            "  --help                 show this help\n"
@@ -60,6 +100,7 @@ std::string defaultDatabasePath()
 ParsedOptions parseServerOptions(const std::vector<std::string>& args)
 {
     ServerOptions options;
+    readEnvironment(options);
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
         auto value = [&]() -> std::optional<std::string> {
@@ -79,7 +120,7 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
             continue;
         }
         if (arg != "--listen" && arg != "--db" && arg != "--key-ttl" && arg != "--threads" && arg != "--synchronous" &&
-            arg != "--header-timeout") {
+            arg != "--header-timeout" && arg != "--max-connections") {
             return OptionsError {"unknown option \"" + arg + "\" (see --help)"};
         }
         const auto v = value();
@@ -130,6 +171,12 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
                 return OptionsError {"--header-timeout wants seconds from 1 to 3600, got \"" + *v + "\""};
             }
             options.headerTimeout = std::chrono::seconds(*seconds);
+        } else if (arg == "--max-connections") {
+            const auto connections = parseNumber(*v, 1, 10'000'000);
+            if (!connections) {
+                return OptionsError {"--max-connections wants a number from 1 to 10000000, got \"" + *v + "\""};
+            }
+            options.maxConnections = static_cast<std::size_t>(*connections);
         } else if (arg == "--synchronous") {
             if (*v != "full" && *v != "normal") {
                 return OptionsError {"--synchronous wants full or normal, got \"" + *v + "\""};

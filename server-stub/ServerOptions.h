@@ -5,6 +5,7 @@
 #include "storage/Store.h"
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <variant>
 #include <vector>
@@ -23,6 +24,8 @@ struct ServerOptions
     // long again. --header-timeout in whole seconds; the request fuzzer shortens it to milliseconds, so a request
     // that lacks its last bytes is given up at once instead of holding the exchange.
     std::chrono::milliseconds headerTimeout {10'000};
+    // Open connections at most (--max-connections); 0: the descriptor limit less HttpServer's reserve.
+    std::size_t maxConnections = 0;
     bool debugEndpoints = false;
     Synchronous synchronous = Synchronous::Full;
     std::chrono::seconds reapInterval {60};
@@ -33,6 +36,18 @@ struct ServerOptions
     // When the stub gateway redelivers an unacknowledged webhook (ONCEORDER_WEBHOOK_RETRY_MS=first[,cap[,horizon]]
     // overrides it, for tests that cannot wait seconds).
     WebhookOutbox::Schedule webhookRedelivery;
+
+    // Settings from the environment, not the command line (benchmarks and tests set them around a server they
+    // start). parseServerOptions reads them with the flags, so the server itself never looks at its environment.
+    // ONCEORDER_GROUP_COMMIT=0: on SQLite each POST /orders commits on its own instead of in a group
+    // (storage/GroupCommitter.h), for side-by-side benchmarks; any other value, or none, keeps group commit.
+    bool groupCommit = true;
+    // ONCEORDER_GROUP_COMMIT_GATHER=N: every group commit waits until N orders are queued (0 and 1: no waiting), the
+    // tests' hook for putting a known set of requests into one batch without sleeping.
+    std::size_t groupCommitGather = 1;
+    // ONCEORDER_WEBHOOK_SECRET: what the stub gateway signs its webhooks with; empty (unset or set empty): the secret
+    // made for this database.
+    std::string webhookSecret;
 };
 
 struct ShowHelp
@@ -48,6 +63,7 @@ struct OptionsError
 
 using ParsedOptions = std::variant<ServerOptions, ShowHelp, ShowVersion, OptionsError>;
 
+// The command line, and the environment settings named in ServerOptions.
 ParsedOptions parseServerOptions(const std::vector<std::string>& args);
 std::string serverUsage();
 // A PostgreSQL connection URI (postgresql://… or postgres://…) rather than a SQLite file.
