@@ -169,3 +169,110 @@ TEST_F(HostileAnswersTest, AnInterimAnswerOfAnyKindIsNeverTheOutcome)
     EXPECT_EQ(s.attempts[0].outcome, AttemptOutcome::MaybeSent);
     EXPECT_EQ(s.attempts[1].outcome, AttemptOutcome::MaybeSent);
 }
+
+namespace {
+
+struct UnfitAnswer
+{
+    const char* name;
+    QByteArray (*bytes)(const QString& cartId);
+};
+
+const UnfitAnswer kUnfitOrderAnswers[] = {
+    {"OkWithHtml",
+     [](const QString&) {
+         return ScriptedPeer::answer(200, "OK", "<html><body>Welcome to the hotel Wi-Fi</body></html>", "text/html");
+     }},
+    {"NoContent",
+     [](const QString&) {
+         return QByteArray("HTTP/1.1 204 No Content\r\n\r\n");
+     }},
+    {"CreatedForAnotherCart",
+     [](const QString&) {
+         return created(99, QStringLiteral("somebody-elses-cart"));
+     }},
+    {"CreatedCutShortByItsLength",
+     [](const QString& cartId) {
+         const QByteArray body = orderBody(7, cartId);
+         return "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 16\r\n\r\n" + body;
+     }},
+    {"CreatedWithAStringOrderId",
+     [](const QString& cartId) {
+         return ScriptedPeer::answer(201, "Created", "{\"order_id\":\"7\",\"cart_id\":\"" + cartId.toUtf8() + "\"}");
+     }},
+    {"CreatedWithoutAnOrderId",
+     [](const QString& cartId) {
+         return ScriptedPeer::answer(201, "Created", "{\"status\":\"placed\",\"cart_id\":\"" + cartId.toUtf8() + "\"}");
+     }},
+    {"OkWithAList",
+     [](const QString&) {
+         return ScriptedPeer::answer(200, "OK", "[{\"order_id\":7}]");
+     }},
+    {"CreatedWithAFractionalOrderId",
+     [](const QString&) {
+         return ScriptedPeer::answer(201, "Created", "{\"order_id\":7.5}");
+     }},
+};
+
+// gtest prints the answer by its name.
+void PrintTo(const UnfitAnswer& answer, std::ostream* out)
+{
+    *out << answer.name;
+}
+
+class UnfitOrderAnswerTest : public HostileAnswersTest, public ::testing::WithParamInterface<UnfitAnswer>
+{
+};
+
+} // namespace
+
+TEST_P(UnfitOrderAnswerTest, IsUnknownAndTheSameKeyAsksAgainNeverPlacedWithoutItsOrder)
+{
+    // A 2xx is the order only with a well-formed order body for this cart. Anything else proves nothing: the
+    // outcome is unknown ("maybe sent"), and the same key asked again gets the server's stored answer.
+    Cart cart = cartOf(QStringLiteral("kniha"), 1);
+    int posts = 0;
+    answerWith([&](const PeerRequest& request) -> QByteArray {
+        if (request.method != "POST") {
+            return ScriptedPeer::answer(503, "Service Unavailable", "{}");
+        }
+        return ++posts == 1 ? GetParam().bytes(cart.cartId()) : created(7, cart.cartId(), true);
+    });
+    const Submission s = placeAndWait(cart);
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.orderId, 7) << "placed on an answer that does not name our order";
+    ASSERT_EQ(s.attempts.size(), 2);
+    EXPECT_EQ(s.attempts[0].outcome, AttemptOutcome::MaybeSent);
+    EXPECT_FALSE(s.attempts[0].error.isEmpty()) << "the timeline says why the answer was not taken";
+    const auto sent = peer->requestsTo("POST", "/orders");
+    ASSERT_EQ(sent.size(), 2);
+    EXPECT_EQ(sent[0].header("Idempotency-Key"), sent[1].header("Idempotency-Key"));
+}
+
+INSTANTIATE_TEST_SUITE_P(HostileAnswers, UnfitOrderAnswerTest, ::testing::ValuesIn(kUnfitOrderAnswers),
+                         [](const ::testing::TestParamInfo<UnfitAnswer>& param) {
+                             return std::string(param.param.name);
+                         });
+
+TEST_F(HostileAnswersTest, ARedirectAfterAMaybeSentAttemptIsReadBackNeverASilentGiveUp)
+{
+    // The first attempt's connection closes before any answer (the server may have placed it); the retry meets a
+    // 307. Sending the order elsewhere is not ours to do, but giving up without asking would leave an order the
+    // client does not know about: the cart's orders are read back, and the order found settles it.
+    Cart cart = cartOf(QStringLiteral("kniha"), 1);
+    int posts = 0;
+    answerWith([&](const PeerRequest& request) -> QByteArray {
+        if (request.method == "GET") {
+            return ScriptedPeer::answer(200, "OK", "[" + orderBody(9, cart.cartId()) + "]");
+        }
+        return ++posts == 1 ? QByteArray()
+                            : ScriptedPeer::answer(307, "Temporary Redirect", "", "text/plain",
+                                                   "Location: http://elsewhere.example/orders\r\n");
+    });
+    const Submission s = placeAndWait(cart);
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.orderId, 9);
+    ASSERT_EQ(peer->requestsTo("GET", "/orders").size(), 1) << "the cart's orders are read back";
+    EXPECT_TRUE(peer->requestsTo("GET", "/orders").first().target.contains(cart.cartId().toUtf8()));
+    EXPECT_EQ(peer->requestsTo("POST", "/orders").size(), 2) << "a redirect is not followed with the order";
+}

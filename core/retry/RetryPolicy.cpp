@@ -1,5 +1,7 @@
 #include "retry/RetryPolicy.h"
 
+#include "net/OrderAnswers.h"
+
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -82,6 +84,15 @@ AttemptOutcome RetryPolicy::classify(const HttpReply& reply)
     }
 }
 
+AttemptOutcome RetryPolicy::classifyOrderAnswer(const HttpReply& reply, const QString& cartId)
+{
+    const AttemptOutcome outcome = classify(reply);
+    if (outcome == AttemptOutcome::Placed && !placedOrderId(reply.body, cartId)) {
+        return AttemptOutcome::MaybeSent;
+    }
+    return outcome;
+}
+
 qint64 RetryPolicy::backoffMs(int retryNumber, qint64 previousDelayMs, RandomSource& random) const
 {
     const int exponent = std::clamp(retryNumber - 1, 0, 40);
@@ -144,8 +155,9 @@ RetryDecision RetryPolicy::decide(const Submission& submission, const HttpReply&
     // The window runs from the first attempt: a resumed or re-clicked submission does not start it again.
     const qint64 firstAttemptMs = submission.attempts.isEmpty() ? nowMs : submission.attempts.first().startedMs;
     // Never due past the deadline stored with the submission, whatever the window from the first attempt says.
-    return withinDeadline(decide(classify(reply), static_cast<int>(submission.attempts.size()), firstAttemptMs, nowMs,
-                                 retryAfterMs, previousDelayMs, random),
+    return withinDeadline(decide(classifyOrderAnswer(reply, submission.cartId),
+                                 static_cast<int>(submission.attempts.size()), firstAttemptMs, nowMs, retryAfterMs,
+                                 previousDelayMs, random),
                           submission, nowMs);
 }
 

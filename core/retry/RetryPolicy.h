@@ -48,8 +48,12 @@ public:
 
     const RetryPolicyConfig& config() const { return m_config; }
 
-    // How an HTTP exchange is to be read by the retry logic.
+    // How an HTTP exchange is to be read by the retry logic, by its status alone.
     static AttemptOutcome classify(const HttpReply& reply);
+    // How the answer to the order POST of cart `cartId` is to be read: as classify(), except that a 2xx is
+    // "placed" only with a well-formed order body for this cart (OrderAnswers); any other 2xx proves nothing, so
+    // the outcome is unknown (MaybeSent: the same key is asked again, and after the window the cart is read back).
+    static AttemptOutcome classifyOrderAnswer(const HttpReply& reply, const QString& cartId);
 
     // The wall-clock end of the retry window of a submission created at createdMs; stored with it.
     qint64 deadlineFor(qint64 createdMs) const { return createdMs + m_config.retryWindowMs; }
@@ -75,7 +79,7 @@ public:
 
     // The decision SubmissionEngine asks for after an answer it did not settle on: retry, when, and why. Works
     // out every input from the submission (its attempts so far, when the first began, the delay chosen last) and
-    // from the reply (how it reads, the Retry-After it carries), then decides as the overload below.
+    // from the reply (how it reads for this cart, the Retry-After it carries), then decides as the overload below.
     RetryDecision decide(const Submission& submission, const HttpReply& reply, qint64 nowMs,
                          RandomSource& random) const;
 

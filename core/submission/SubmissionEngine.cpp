@@ -1,6 +1,7 @@
 #include "submission/SubmissionEngine.h"
 
 #include "net/HttpExchange.h"
+#include "net/OrderAnswers.h"
 #include "submission/CrashPoint.h"
 
 #include <SQLiteCpp/Transaction.h>
@@ -24,6 +25,15 @@ constexpr qint64 kLeaseSlackMs = 5000;
 // A submission another process is sending is looked at again this often, so a settlement made there is noticed.
 constexpr qint64 kLeaseRecheckMinMs = 200;
 constexpr qint64 kLeaseRecheckMaxMs = 1000;
+
+// Whether any attempt may have reached the server: answered at all, or ended in a way that does not rule it out.
+bool mayHaveReachedServer(const Submission& submission)
+{
+    return std::any_of(submission.attempts.begin(), submission.attempts.end(), [](const Attempt& attempt) {
+        return attempt.httpStatus != 0 ||
+            (attempt.outcome != AttemptOutcome::NotSent && attempt.outcome != AttemptOutcome::Failed);
+    });
+}
 
 QString problemTitle(const HttpReply& reply)
 {
@@ -410,10 +420,14 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
     const qint64 now = m_clock.nowMs();
     Attempt& attempt = *std::find_if(submission->attempts.begin(), submission->attempts.end(), numbered);
     attempt.endedMs = now;
-    attempt.outcome = RetryPolicy::classify(reply);
+    attempt.outcome = RetryPolicy::classifyOrderAnswer(reply, submission->cartId);
     attempt.httpStatus = reply.status;
     attempt.replayed = reply.replayed;
     attempt.error = reply.status == 0 ? reply.errorString : reply.status >= 300 ? problemTitle(reply) : QString();
+    if (reply.status >= 200 && reply.status < 300 && attempt.outcome != AttemptOutcome::Placed) {
+        attempt.error =
+            tr("HTTP %1 without an order of this cart in its body: what the server did is unknown").arg(reply.status);
+    }
 
     if (submission->state != SubmissionState::Pending) {
         // Another attempt (a second click) settled it first; this one is only history.
@@ -426,7 +440,7 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
     switch (attempt.outcome) {
     case AttemptOutcome::Placed:
         submission->state = SubmissionState::Placed;
-        submission->orderId = body.value("order_id").toInteger();
+        submission->orderId = placedOrderId(reply.body, submission->cartId).value_or(0);
         submission->replayed = reply.replayed;
         submission->httpStatus = reply.status;
         submission->nextAttemptMs = 0;
@@ -469,7 +483,9 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
             ? decision.reason + QStringLiteral(": ") + attempt.error
             : decision.reason;
         submission->nextAttemptMs = 0;
-        const bool reconcile = attempt.outcome != AttemptOutcome::Failed;
+        // Whenever an attempt may have reached the server (a redirect is an answer too: something took the
+        // request), the cart's orders are asked for: never a silent give-up on an order that may exist.
+        const bool reconcile = attempt.outcome != AttemptOutcome::Failed || mayHaveReachedServer(*submission);
         endAttempt(*submission, attempt, !reconcile);
         if (reconcile && submission->state == SubmissionState::GaveUp) {
             reconcileAutomatically(id); // settled() follows with what the server says
