@@ -28,6 +28,7 @@
 #include <QMutex>
 #include <QProcess>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -42,6 +43,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <sys/resource.h>
@@ -77,6 +79,7 @@ private Q_SLOTS:
     void theCompleterRunsFromTheDebugPanel();
     void zoomGrowsTheWindowAndIsRememberedByTheNextWindow();
     void theWheelOverAnUnfocusedInputChangesNothing();
+    void theDebugPanelsExplanationsReadOnADarkPalette();
     // It installs the Czech translator for the rest of its process (each slot runs as its own ctest).
     void czechShowsCzechStrings();
 };
@@ -799,6 +802,59 @@ void MainWindowTest::theWheelOverAnUnfocusedInputChangesNothing()
     QTRY_VERIFY(mode->hasFocus());
     wheel(mode, -120);
     QCOMPARE(mode->currentIndex(), 1);
+}
+
+void MainWindowTest::theDebugPanelsExplanationsReadOnADarkPalette()
+{
+    // How far a description's text stands out from the panel behind it (the largest lightness difference of a pixel),
+    // in a new window under the application's palette, and whether any text in it is a fixed grey.
+    const auto measure = [](const QPalette& palette) -> std::optional<double> {
+        QTemporaryDir state;
+        core::ClientOptions options;
+        options.stateDir = state.path();
+        core::ClientSession session(options);
+        ui::MainWindow window(&session);
+        window.show();
+        auto* explanation = window.findChild<QLabel*>(QStringLiteral("networkExplanation"));
+        if (!QTest::qWaitForWindowExposed(&window) || !explanation) {
+            return std::nullopt;
+        }
+        for (const QWidget* widget : window.findChildren<QWidget*>()) {
+            for (const char* grey : {"#4a4a4a", "#5f6368"}) {
+                if (widget->styleSheet().contains(QLatin1String("color: ") + QLatin1String(grey))) {
+                    qWarning() << widget << "has a fixed grey text colour:" << widget->styleSheet();
+                    return 0.0;
+                }
+            }
+        }
+        const QImage image = explanation->grab().toImage();
+        const double back = palette.color(QPalette::Window).lightnessF();
+        double most = 0;
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x) {
+                most = std::max(most, std::abs(image.pixelColor(x, y).lightnessF() - back));
+            }
+        }
+        return most;
+    };
+    const QPalette light = QApplication::palette();
+    const auto onLight = measure(light);
+    QVERIFY(onLight);
+    QVERIFY2(*onLight > 0.4, qPrintable(QString::number(*onLight)));
+    // A dark desktop theme's palette, as the platform hands it over when the application starts.
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2a, 0x2a, 0x2e));
+    dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x22));
+    dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+    dark.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3e));
+    dark.setColor(QPalette::ButtonText, QColor(0xee, 0xee, 0xee));
+    dark.setColor(QPalette::PlaceholderText, QColor(0xee, 0xee, 0xee, 0xa0));
+    const auto restore = qScopeGuard([light] { QApplication::setPalette(light); });
+    QApplication::setPalette(dark);
+    const auto onDark = measure(dark);
+    QVERIFY(onDark);
+    QVERIFY2(*onDark > 0.4, qPrintable(QString::number(*onDark)));
 }
 
 void MainWindowTest::czechShowsCzechStrings()

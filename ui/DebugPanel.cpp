@@ -27,7 +27,9 @@ QLabel* explanation(const QString& text)
 {
     auto* label = new QLabel(text);
     label->setWordWrap(true);
-    label->setStyleSheet(QStringLiteral("QLabel { color: #4a4a4a; }"));
+    // Secondary text in the palette's own colour for it, so it reads on a dark desktop theme as on a light one (a
+    // fixed #4a4a4a nearly vanished on dark grey).
+    label->setForegroundRole(QPalette::PlaceholderText);
     return label;
 }
 

@@ -470,7 +470,7 @@ void MainWindow::showSubmission(const core::Submission& submission)
         break;
     case core::SubmissionState::Abandoned:
         text = tr("Abandoned: the order may still exist on the server.");
-        colour = QColor(0x5f, 0x63, 0x68);
+        colour = m_resultLabel->palette().color(QPalette::PlaceholderText); // greyed out, on any palette
         break;
     }
     m_resultLabel->setText(text);
