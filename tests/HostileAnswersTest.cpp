@@ -276,3 +276,84 @@ TEST_F(HostileAnswersTest, ARedirectAfterAMaybeSentAttemptIsReadBackNeverASilent
     EXPECT_TRUE(peer->requestsTo("GET", "/orders").first().target.contains(cart.cartId().toUtf8()));
     EXPECT_EQ(peer->requestsTo("POST", "/orders").size(), 2) << "a redirect is not followed with the order";
 }
+
+TEST_F(HostileAnswersTest, AReadBackThatIsNotTheOrderListIsUnknownNeverNoOrder)
+{
+    // An earlier submission of this cart gave up after an attempt that may have reached the server. Ordering the
+    // cart again means a new key, so the cart's orders are read back first. A 200 that is not the documented list
+    // (a proxy's HTML, an object, a list of something else) says nothing: the new key is not sent, the read-back
+    // is asked again, and the real list settles it without a second order.
+    Cart cart = cartOf(QStringLiteral("kniha"), 1);
+    Submission earlier;
+    earlier.key = QStringLiteral("earlier-key");
+    earlier.cartId = cart.cartId();
+    earlier.body = cart.toRequestBody();
+    earlier.target = QUrl(QStringLiteral("test"));
+    earlier.createdMs = clock.nowMs() - 60'000;
+    earlier.deadlineMs = clock.nowMs() - 1000;
+    outbox.create(earlier, QStringLiteral("demo-key-A"));
+    outbox.recordAttemptStart(earlier.id,
+                              Attempt {1, earlier.createdMs, 0, AttemptOutcome::InFlight, 0, false, {}, -1, {}});
+    outbox.recordAttemptEnd(earlier.id,
+                            Attempt {1,
+                                     earlier.createdMs,
+                                     earlier.createdMs + 10,
+                                     AttemptOutcome::MaybeSent,
+                                     0,
+                                     false,
+                                     QStringLiteral("reset"),
+                                     -1,
+                                     {}});
+    earlier.state = SubmissionState::GaveUp;
+    ASSERT_TRUE(outbox.settle(earlier, SubmissionState::Pending));
+
+    const QList<QByteArray> unfit {
+        ScriptedPeer::answer(200, "OK", "<html>Please log in</html>", "text/html"),
+        ScriptedPeer::answer(200, "OK", "{\"orders\":[]}"),
+        ScriptedPeer::answer(200, "OK", "[{\"id\":12}]"),
+        ScriptedPeer::answer(200, "OK", "[{\"order_id\":12,\"cart_id\":\"another-cart\"}]"),
+        ScriptedPeer::answer(200, "OK", "[\"order\"]"),
+    };
+    int gets = 0;
+    answerWith([&](const PeerRequest& request) -> QByteArray {
+        if (request.method == "POST") {
+            return created(13, cart.cartId()); // a second order: the defect
+        }
+        const int n = gets++;
+        return n < unfit.size() ? unfit[n] : ScriptedPeer::answer(200, "OK", "[" + orderBody(12, cart.cartId()) + "]");
+    });
+    const Submission s = placeAndWait(cart);
+    EXPECT_TRUE(peer->requestsTo("POST", "/orders").isEmpty()) << "a new key sent on a read-back that proved nothing";
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.orderId, 12);
+    EXPECT_EQ(gets, unfit.size() + 1);
+    EXPECT_EQ(outbox.find(earlier.id)->state, SubmissionState::Placed) << "the earlier submission learns it too";
+}
+
+TEST_F(HostileAnswersTest, AReconcileAnsweredWithSomethingElseThanTheListSaysNothingWasLearnt)
+{
+    // Reconciling an abandoned cart by hand: an HTML 200 is not "the server has no order for this cart".
+    Cart cart = cartOf(QStringLiteral("kniha"), 1);
+    int gets = 0;
+    answerWith([&](const PeerRequest& request) -> QByteArray {
+        if (request.method == "POST") {
+            return QByteArray(); // closed without an answer: maybe sent
+        }
+        return ++gets == 1 ? ScriptedPeer::answer(200, "OK", "<html>Maintenance</html>", "text/html")
+                           : ScriptedPeer::answer(200, "OK", "[" + orderBody(21, cart.cartId()) + "]");
+    });
+    const qint64 id = engine->submit(cart);
+    runUntil([&] { return !peer->requestsTo("POST", "/orders").isEmpty(); });
+    engine->abandon(id);
+    ASSERT_EQ(outbox.find(id)->state, SubmissionState::Abandoned);
+    settled.clear();
+
+    engine->reconcile(id);
+    runUntil([&] { return gets == 1; });
+    engine->reconcile(id);
+    runUntil([&] { return !settled.empty() && settled.back().state == SubmissionState::Placed; });
+    for (const Submission& s : settled) {
+        EXPECT_FALSE(s.problemDetail.contains(QStringLiteral("nothing was placed"))) << s.problemDetail.toStdString();
+    }
+    EXPECT_EQ(outbox.find(id)->orderId, 21);
+}

@@ -3,6 +3,8 @@
 // rest of the engine (sending, retrying, settling) is in SubmissionEngine.cpp.
 #include "submission/SubmissionEngine.h"
 
+#include "net/OrderAnswers.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -67,12 +69,16 @@ void SubmissionEngine::reconcileAutomatically(qint64 id)
 bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool automatic)
 {
     auto current = m_outbox.find(id);
-    if (!current || current->state == SubmissionState::Placed || reply.status != 200) {
+    if (!current || current->state == SubmissionState::Placed) {
+        return false;
+    }
+    // Only the documented list tells anything; a proxy's page or an object is not "no order".
+    const auto orders = cartOrders(reply, current->cartId);
+    if (!orders) {
         return false;
     }
     const SubmissionState from = current->state;
-    const QJsonArray orders = QJsonDocument::fromJson(reply.body).array();
-    const QJsonObject order = orders.first().toObject();
+    const QJsonObject order = orders->value(0);
     const QString status = order.value("status").toString();
     current->orderId = order.value("order_id").toInteger();
     if (status == u"pending") {
@@ -92,7 +98,7 @@ bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool 
         current->state = SubmissionState::Rejected;
         current->problemDetail =
             tr("reconciled: the server has order %1, cancelled because the payment failed").arg(current->orderId);
-    } else if (!orders.isEmpty()) {
+    } else if (!orders->isEmpty()) {
         current->state = SubmissionState::Placed;
         current->problemDetail = tr("reconciled: the server has order %1 for this cart").arg(current->orderId);
     } else if (current->state != SubmissionState::Pending && !automatic) {
@@ -138,8 +144,11 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
         return;
     }
     const qint64 now = m_clock.nowMs();
-    if (reply.status != 200) {
-        // No answer: not sent either (that is the risk this read-back avoids); asked again after a backoff.
+    const auto orders = cartOrders(reply, current->cartId);
+    if (!orders) {
+        // No answer, or one that is not the documented list (a proxy's page, an object): nothing is known, so not
+        // sent either (a new key on a cart the server may hold is the risk this read-back avoids); asked again
+        // after a backoff.
         const RetryDecision decision =
             RetryPolicy::withinDeadline(m_policy.decide(AttemptOutcome::RetryLater, ++m_readBackTries[id],
                                                         current->createdMs, now, std::nullopt, -1, m_random),
@@ -154,7 +163,7 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
         schedule(id, decision.delayMs);
         return;
     }
-    const QJsonObject order = QJsonDocument::fromJson(reply.body).array().first().toObject();
+    const QJsonObject order = orders->value(0);
     const QString status = order.value("status").toString();
     m_readBackTries.remove(id);
     if (order.isEmpty() || status == u"payment_failed") {
