@@ -115,7 +115,9 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
         [api = m_api.get()](HttpRequest request, Responder respond) {
             api->handle(std::move(request), std::move(respond));
         },
-        &HttpApi::refusal, HttpLimits {.headerTimeout = options.headerTimeout}, ioThreads());
+        &HttpApi::refusal,
+        HttpLimits {.headerTimeout = options.headerTimeout, .maxConnections = options.maxConnections}, ioThreads(),
+        [api = m_api.get()](const HttpRequest& head) { return api->checkHeader(head); });
     // Whoever held a checkout's lock before this start and is gone: its request can be resumed at once. On SQLite
     // that is every lock; on PostgreSQL only those whose holder's advisory lock is gone (other instances run on).
     m_checkout->releaseLocks();

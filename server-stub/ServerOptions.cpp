@@ -71,6 +71,8 @@ std::string serverUsage()
            "  --threads N            request worker threads (default 8)\n"
            "  --header-timeout SEC   close a connection whose request header has not arrived in SEC seconds\n"
            "                         (default 10; also the idle time allowed on a kept-alive connection)\n"
+           "  --max-connections N    open connections at most; more are answered 503 and closed at once (default:\n"
+           "                         the descriptor limit less 64)\n"
            "  --debug-endpoints      serve /_debug/* to loopback clients (faults, teaching modes, reset)\n"
            "  --synchronous MODE     full (default) or normal: SQLite's durability on power loss\n"
            "  --help                 show this help\n"
@@ -118,7 +120,7 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
             continue;
         }
         if (arg != "--listen" && arg != "--db" && arg != "--key-ttl" && arg != "--threads" && arg != "--synchronous" &&
-            arg != "--header-timeout") {
+            arg != "--header-timeout" && arg != "--max-connections") {
             return OptionsError {"unknown option \"" + arg + "\" (see --help)"};
         }
         const auto v = value();
@@ -169,6 +171,12 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
                 return OptionsError {"--header-timeout wants seconds from 1 to 3600, got \"" + *v + "\""};
             }
             options.headerTimeout = std::chrono::seconds(*seconds);
+        } else if (arg == "--max-connections") {
+            const auto connections = parseNumber(*v, 1, 10'000'000);
+            if (!connections) {
+                return OptionsError {"--max-connections wants a number from 1 to 10000000, got \"" + *v + "\""};
+            }
+            options.maxConnections = static_cast<std::size_t>(*connections);
         } else if (arg == "--synchronous") {
             if (*v != "full" && *v != "normal") {
                 return OptionsError {"--synchronous wants full or normal, got \"" + *v + "\""};

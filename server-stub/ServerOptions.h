@@ -24,6 +24,8 @@ struct ServerOptions
     // long again. --header-timeout in whole seconds; the request fuzzer shortens it to milliseconds, so a request
     // that lacks its last bytes is given up at once instead of holding the exchange.
     std::chrono::milliseconds headerTimeout {10'000};
+    // Open connections at most (--max-connections); 0: the descriptor limit less HttpServer's reserve.
+    std::size_t maxConnections = 0;
     bool debugEndpoints = false;
     Synchronous synchronous = Synchronous::Full;
     std::chrono::seconds reapInterval {60};

@@ -1,6 +1,6 @@
-#include "http/DebugRoutes.h"
+#include "routes/DebugRoutes.h"
 
-#include "http/RequestChecks.h"
+#include "routes/RequestChecks.h"
 #include "support/Problems.h"
 
 #include <algorithm>
@@ -36,16 +36,7 @@ std::string DebugRoutes::state(std::optional<int> limit)
 
 bool DebugRoutes::checkDebugPost(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
 {
-    if (req.findHeader("Origin")) {
-        const std::string origin = req.header("Origin");
-        if (!isLoopbackOrigin(origin)) {
-            // Echoed only when short and printable: the detail must stay valid JSON text.
-            const bool echo = origin.size() <= 100 &&
-                std::all_of(origin.begin(), origin.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
-            answer(res, problems::debugForeignOrigin(echo ? origin : "…"), exchange);
-            return false;
-        }
-    }
+    // The debug gate (HttpApi) has checked the peer, the Host and the Origin.
     return checkJsonBody(req, res, exchange);
 }
 

@@ -5,9 +5,9 @@
 
 #include "checkout/CheckoutService.h"
 #include "checkout/StubPaymentGateway.h"
-#include "http/Exchange.h"
-#include "http/Metrics.h"
 #include "orders/OrderStore.h"
+#include "routes/Exchange.h"
+#include "routes/Metrics.h"
 #include "support/Json.h"
 #include "teaching/Faults.h"
 
@@ -35,10 +35,10 @@ private:
         std::optional<int> limit;
         JsonValue::Object members;
     };
-    // What every debug POST checks first. A web page in a browser on this machine can POST to loopback too (a form
-    // with text/plain or a urlencoded body needs no CORS preflight): so the request must not carry a foreign
-    // Origin (403), and its body must be JSON (415), which a page can only send cross-site after a preflight that
-    // this server never grants. False with the problem answered otherwise.
+    // What every debug POST checks after the debug gate (HttpApi: loopback peer, Host and Origin). A web page in a
+    // browser on this machine can POST to loopback too (a form with text/plain or a urlencoded body needs no CORS
+    // preflight): so its body must be JSON (415), which a page can only send cross-site after a preflight that this
+    // server never grants. False with the problem answered otherwise.
     static bool checkDebugPost(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
     // checkDebugPost and a body that is a JSON object, for the POSTs that take no settings (reset, complete).
     static bool checkEmptyDebugPost(const HttpRequest& req, HttpResponse& res, Exchange& exchange);

@@ -1,4 +1,4 @@
-#include "http/Exchange.h"
+#include "routes/Exchange.h"
 
 namespace onceorder::server {
 

@@ -2,9 +2,9 @@
 // and the two ways every handler answers: JSON, or problem+json with the problem's cause as the outcome.
 #pragma once
 
-#include "http/HttpRequest.h"
-#include "http/HttpResponse.h"
 #include "support/Problem.h"
+#include "transport/HttpRequest.h"
+#include "transport/HttpResponse.h"
 
 #include <functional>
 #include <string>

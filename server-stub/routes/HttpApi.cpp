@@ -1,9 +1,10 @@
-#include "http/HttpApi.h"
+#include "routes/HttpApi.h"
 
-#include "http/RequestChecks.h"
+#include "routes/RequestChecks.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <cstdio>
@@ -43,7 +44,8 @@ std::string describe(const std::exception_ptr& error)
 } // namespace
 
 HttpApi::HttpApi(OrderStore& orders, Faults& faults, Metrics& metrics, bool debugEndpoints, int workers)
-    : m_metrics(metrics)
+    : m_orders(orders)
+    , m_metrics(metrics)
     , m_debugEndpoints(debugEndpoints)
     , m_orderRoutes(orders, metrics)
     , m_debugRoutes(orders, faults, metrics)
@@ -63,20 +65,22 @@ void HttpApi::registerRoutes()
     auto orders = [this](auto handler) {
         return blocking(std::bind_front(handler, &m_orderRoutes));
     };
+    constexpr Guard key = Guard::ApiKey;
     auto debug = [this](auto handler) {
         return blocking(debugGate(std::bind_front(handler, &m_debugRoutes)));
     };
 
-    add("POST", "/orders", "POST /orders", handedOn(std::bind_front(&OrderRoutes::postOrder, &m_orderRoutes)));
+    add("POST", "/orders", "POST /orders", handedOn(std::bind_front(&OrderRoutes::postOrder, &m_orderRoutes)), key);
     if (m_checkout) {
-        add("POST", "/checkout", "POST /checkout", orders(&OrderRoutes::postCheckout));
+        add("POST", "/checkout", "POST /checkout", orders(&OrderRoutes::postCheckout), key);
+        // Signed by the gateway: the signature covers the body, so it is checked after the body is read.
         add("POST", "/webhooks/payments", "POST /webhooks/payments", orders(&OrderRoutes::postWebhook));
-        add("POST", "/_debug/complete", "POST /_debug/complete", debug(&DebugRoutes::postComplete));
+        add("POST", "/_debug/complete", "POST /_debug/complete", debug(&DebugRoutes::postComplete), Guard::Debug);
     }
-    add("GET", "/orders", "GET /orders", orders(&OrderRoutes::getOrders));
-    add("GET", "/orders/([^/]+)", "GET /orders/{id}", orders(&OrderRoutes::getOrder));
+    add("GET", "/orders", "GET /orders", orders(&OrderRoutes::getOrders), key);
+    add("GET", "/orders/{id}", "GET /orders/{id}", orders(&OrderRoutes::getOrder), key);
     add("GET", "/products", "GET /products", orders(&OrderRoutes::getProducts));
-    add("PUT", "/products/([^/]+)/stock", "PUT /products/{id}/stock", orders(&OrderRoutes::putStock));
+    add("PUT", "/products/{id}/stock", "PUT /products/{id}/stock", orders(&OrderRoutes::putStock), key);
     add("GET", "/healthz", "GET /healthz", immediate([](auto&, auto& res, auto& ex) {
             answer(res, 200, R"({"status":"ok"})");
             ex.outcome = "ok";
@@ -87,30 +91,64 @@ void HttpApi::registerRoutes()
         done();
     });
 
-    add("GET", "/_debug/state", "GET /_debug/state", debug(&DebugRoutes::getState));
-    add("POST", "/_debug/faults", "POST /_debug/faults", debug(&DebugRoutes::postFaults));
-    add("POST", "/_debug/mode", "POST /_debug/mode", debug(&DebugRoutes::postMode));
-    add("POST", "/_debug/reset", "POST /_debug/reset", debug(&DebugRoutes::postReset));
+    add("GET", "/_debug/state", "GET /_debug/state", debug(&DebugRoutes::getState), Guard::Debug);
+    add("POST", "/_debug/faults", "POST /_debug/faults", debug(&DebugRoutes::postFaults), Guard::Debug);
+    add("POST", "/_debug/mode", "POST /_debug/mode", debug(&DebugRoutes::postMode), Guard::Debug);
+    add("POST", "/_debug/reset", "POST /_debug/reset", debug(&DebugRoutes::postReset), Guard::Debug);
 }
 
-void HttpApi::add(std::string method, const std::string& pattern, std::string name, AsyncHandler handler)
+void HttpApi::add(std::string method, std::string_view pattern, std::string name, AsyncHandler handler, Guard guard)
 {
-    m_routes.push_back({std::move(method), std::regex(pattern), std::move(name), std::move(handler)});
+    m_routes.push_back({std::move(method), RoutePattern(pattern), std::move(name), std::move(handler), guard});
 }
 
-void HttpApi::handle(HttpRequest request, Responder respond)
+const HttpApi::Route* HttpApi::find(const HttpRequest& request, std::vector<std::string>& captured) const
 {
-    const Route* route = nullptr;
-    std::smatch match;
     for (const auto& candidate : m_routes) {
         // HEAD is answered as GET would be (the session sends no body).
         const bool method =
             candidate.method == request.method || (candidate.method == "GET" && request.method == "HEAD");
-        if (method && std::regex_match(request.path, match, candidate.pattern)) {
-            route = &candidate;
-            break;
+        if (!method) {
+            continue;
+        }
+        if (auto match = candidate.pattern.match(request.path)) {
+            captured = std::move(*match);
+            return &candidate;
         }
     }
+    return nullptr;
+}
+
+HeaderVerdict HttpApi::checkHeader(const HttpRequest& head)
+{
+    HeaderVerdict verdict;
+    verdict.bodyLimit = kMaxBodyBytes;
+    std::vector<std::string> captured;
+    const Route* route = find(head, captured);
+    if (!route) {
+        HttpResponse response;
+        Exchange ignored;
+        answer(response, problems::notFound("no such route"), ignored);
+        verdict.refusal = std::move(response);
+        return verdict;
+    }
+    Call call;
+    call.request = head;
+    call.started = std::chrono::steady_clock::now();
+    const bool allowed = route->guard == Guard::ApiKey
+        ? authenticate(m_orders, call.request, call.response, call.exchange).has_value()
+        : route->guard != Guard::Debug || debugAllowed(call.request, call.response, call.exchange);
+    if (!allowed) {
+        account(route->name, call);
+        verdict.refusal = std::move(call.response);
+    }
+    return verdict;
+}
+
+void HttpApi::handle(HttpRequest request, Responder respond)
+{
+    std::vector<std::string> captured;
+    const Route* route = find(request, captured);
     if (!route) {
         // Unknown paths and methods alike, as the routes are documented: a problem, not counted, not logged.
         HttpResponse response;
@@ -119,7 +157,7 @@ void HttpApi::handle(HttpRequest request, Responder respond)
         respond(std::move(response));
         return;
     }
-    request.matches.assign(match.begin(), match.end());
+    request.matches = std::move(captured);
     auto call = std::make_shared<Call>();
     call->request = std::move(request);
     call->respond = std::move(respond);
@@ -180,27 +218,51 @@ HttpApi::AsyncHandler HttpApi::immediate(Handler handler)
 Handler HttpApi::debugGate(Handler handler)
 {
     return [this, handler = std::move(handler)](auto& req, auto& res, auto& exchange) {
-        if (!m_debugEndpoints) {
-            answer(res, problems::notFound("debug endpoints are off; start the server with --debug-endpoints"),
-                   exchange);
-            return;
+        if (debugAllowed(req, res, exchange)) {
+            handler(req, res, exchange);
         }
-        if (!isLoopback(req.remoteAddr)) {
-            answer(res, problems::debugLoopbackOnly(), exchange);
-            return;
-        }
-        handler(req, res, exchange);
     };
 }
 
+bool HttpApi::debugAllowed(const HttpRequest& req, HttpResponse& res, Exchange& exchange) const
+{
+    if (!m_debugEndpoints) {
+        answer(res, problems::notFound("debug endpoints are off; start the server with --debug-endpoints"), exchange);
+        return false;
+    }
+    if (!isLoopback(req.remoteAddr)) {
+        answer(res, problems::debugLoopbackOnly(), exchange);
+        return false;
+    }
+    // DNS rebinding: a page of evil.example whose name now resolves to 127.0.0.1 reaches us from loopback, but its
+    // requests name its own host (and origin). Reads are guarded as writes are: the state holds every client's keys.
+    if (!isLoopbackHost(req.header("Host"))) {
+        answer(res, problems::debugForeignHost(), exchange);
+        return false;
+    }
+    if (const std::string* origin = req.findHeader("Origin"); origin && !isLoopbackOrigin(*origin)) {
+        // Echoed only when short and printable: the detail must stay valid JSON text.
+        const bool echo = origin->size() <= 100 &&
+            std::all_of(origin->begin(), origin->end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
+        answer(res, problems::debugForeignOrigin(echo ? *origin : "…"), exchange);
+        return false;
+    }
+    return true;
+}
+
 void HttpApi::finish(const std::string& name, Call& call)
+{
+    account(name, call);
+    call.respond(std::move(call.response));
+}
+
+void HttpApi::account(const std::string& name, const Call& call)
 {
     if (!name.empty()) {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - call.started).count();
         m_metrics.recordRequest(name, call.exchange.outcome, seconds);
         log(call, seconds);
     }
-    call.respond(std::move(call.response));
 }
 
 HttpResponse HttpApi::refusal(int status, std::string_view field)
@@ -209,6 +271,20 @@ HttpResponse HttpApi::refusal(int status, std::string_view field)
     Exchange ignored;
     if (status == 413) {
         answer(response, problems::payloadTooLarge(kMaxBodyBytes), ignored);
+    } else if (status == 414) {
+        answer(response, problems::uriTooLong(), ignored);
+    } else if (status == 431) {
+        answer(response, problems::headerTooLarge(), ignored);
+    } else if (status == 501) {
+        answer(response, problems::transferCodingNotImplemented(), ignored);
+    } else if (status == 400 && field == kBadHost) {
+        answer(response, problems::invalidHost(), ignored);
+    } else if (status == 400 && field == kBadFraming) {
+        answer(response, problems::invalidFraming(), ignored);
+    } else if (status == 503 && field == kOverConnectionCap) {
+        answer(response, problems::tooManyConnections(), ignored);
+    } else if (status == 503 && field == kOverBodyBudget) {
+        answer(response, problems::tooManyUploads(), ignored);
     } else if (sameHeaderName(field, "Idempotency-Key")) {
         // A control byte in the key: the key's own problem, as if the parser had let it through to ours.
         answer(response,

@@ -8,21 +8,21 @@
 #include "checkout/CheckoutService.h"
 #include "checkout/StubPaymentGateway.h"
 #include "checkout/WebhookHandler.h"
-#include "http/DebugRoutes.h"
-#include "http/Exchange.h"
-#include "http/HttpServer.h"
-#include "http/Metrics.h"
-#include "http/OrderRoutes.h"
-#include "http/WorkerPool.h"
 #include "orders/OrderStore.h"
+#include "routes/DebugRoutes.h"
+#include "routes/Exchange.h"
+#include "routes/Metrics.h"
+#include "routes/OrderRoutes.h"
+#include "routes/RoutePattern.h"
 #include "teaching/Faults.h"
+#include "transport/HttpServer.h"
+#include "transport/WorkerPool.h"
 
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -40,7 +40,12 @@ public:
     // HttpServer's handler: finds the route and answers through `respond`, from a worker or (for routes that never
     // block) at once.
     void handle(HttpRequest request, Responder respond);
-    // What the HTTP layer answers for a request it refuses itself (a 413 body, an unreadable request).
+    // HttpServer's header check, for a request with a body, before the body is read: an unknown route, missing or
+    // unknown credentials and the debug routes' gate are answered from the header alone (the body is never read);
+    // otherwise the route's body limit.
+    HeaderVerdict checkHeader(const HttpRequest& head);
+    // What the HTTP layer answers for a request it refuses itself (413, 414, 431, an unreadable request, 503 over a
+    // limit of its own).
     static HttpResponse refusal(int status, std::string_view field);
 
 private:
@@ -58,15 +63,30 @@ private:
     // (blocking()); a route that waits for something else (a group commit) can call done() when that arrives.
     using AsyncHandler = std::function<void(Call& call, std::function<void()> done)>;
 
+    // What a route checks that the header alone decides, so that it is checked before a body is read (and again by
+    // the handler, which also runs without HttpServer in the in-process tests).
+    enum class Guard
+    {
+        None,
+        ApiKey, // a client's or the operator's key: 401 without one
+        Debug, // the debug routes' gate: on, loopback peer, loopback Host and Origin
+    };
+
     struct Route
     {
         std::string method;
-        std::regex pattern;
+        RoutePattern pattern;
         std::string name; // the metrics label and the log's route, e.g. "GET /orders/{id}"
         AsyncHandler handler;
+        Guard guard = Guard::None;
     };
 
-    void add(std::string method, const std::string& pattern, std::string name, AsyncHandler handler);
+    void add(std::string method, std::string_view pattern, std::string name, AsyncHandler handler,
+             Guard guard = Guard::None);
+    // The route for a request and its captured segments, or nullptr.
+    const Route* find(const HttpRequest& request, std::vector<std::string>& captured) const;
+    // The debug routes' gate; false with the problem answered.
+    bool debugAllowed(const HttpRequest& req, HttpResponse& res, Exchange& exchange) const;
     // A blocking handler, run on a request worker with the catch-all around it.
     AsyncHandler blocking(Handler handler);
     // A handler that starts on a request worker and answers by calling `done` once, from any thread, possibly after
@@ -78,8 +98,11 @@ private:
     AsyncHandler immediate(Handler handler);
     Handler debugGate(Handler handler);
     void finish(const std::string& name, Call& call);
+    // Counts and logs an answered call under its route's name (none: neither).
+    void account(const std::string& name, const Call& call);
     void log(const Call& call, double seconds);
 
+    OrderStore& m_orders;
     Metrics& m_metrics;
     bool m_debugEndpoints;
     bool m_checkout = false;

@@ -1,4 +1,4 @@
-#include "http/LimitParameter.h"
+#include "routes/LimitParameter.h"
 
 #include "support/Problems.h"
 

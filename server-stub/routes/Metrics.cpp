@@ -1,4 +1,4 @@
-#include "http/Metrics.h"
+#include "routes/Metrics.h"
 
 #include <prometheus/text_serializer.h>
 

@@ -1,8 +1,8 @@
-#include "http/OrderRoutes.h"
+#include "routes/OrderRoutes.h"
 
 #include "checkout/CheckoutCommand.h"
-#include "http/RequestChecks.h"
 #include "orders/OrderCommand.h"
+#include "routes/RequestChecks.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 

@@ -5,9 +5,9 @@
 
 #include "checkout/CheckoutService.h"
 #include "checkout/WebhookHandler.h"
-#include "http/Exchange.h"
-#include "http/Metrics.h"
 #include "orders/OrderStore.h"
+#include "routes/Exchange.h"
+#include "routes/Metrics.h"
 
 #include <functional>
 #include <string>

@@ -1,6 +1,6 @@
-#include "http/RequestChecks.h"
+#include "routes/RequestChecks.h"
 
-#include "http/LimitParameter.h"
+#include "routes/LimitParameter.h"
 #include "support/IdempotencyKey.h"
 #include "support/Problems.h"
 
@@ -89,6 +89,11 @@ bool checkJsonBody(const HttpRequest& req, HttpResponse& res, Exchange& exchange
         return false;
     }
     return true;
+}
+
+bool isLoopbackHost(const std::string& host)
+{
+    return !host.empty() && host.find('/') == std::string::npos && isLoopbackOrigin("http://" + host);
 }
 
 std::optional<std::optional<int>> limitOf(const HttpRequest& req, HttpResponse& res, Exchange& exchange)

@@ -2,10 +2,10 @@
 // already answered the request with its problem, so a handler reads as a list of checks followed by its work.
 #pragma once
 
-#include "http/Exchange.h"
-#include "http/LimitParameter.h"
 #include "orders/OrderCommand.h"
 #include "orders/OrderStore.h"
+#include "routes/Exchange.h"
+#include "routes/LimitParameter.h"
 #include "support/Problem.h"
 
 #include <cstddef>
@@ -19,6 +19,8 @@ inline constexpr std::size_t kMaxBodyBytes = 64 * 1024;
 bool isLoopback(const std::string& address);
 // An Origin header naming a page served from loopback: http(s)://127.x.x.x, localhost or [::1], any port.
 bool isLoopbackOrigin(const std::string& origin);
+// A Host header naming a loopback address: 127.x.x.x, localhost or [::1], any port.
+bool isLoopbackHost(const std::string& host);
 
 // What every JSON-bodied request needs: Content-Type application/json and at most kMaxBodyBytes. False with the
 // problem already answered otherwise.

@@ -92,7 +92,56 @@ Problem debugLoopbackOnly()
 Problem debugForeignOrigin(const std::string& origin)
 {
     return make(403, "debug-foreign-origin", "Debug endpoints refuse other origins",
-                "a debug POST may come from no web page or from a loopback one (got Origin \"" + origin + "\")");
+                "a debug request may come from no web page or from a loopback one (got Origin \"" + origin + "\")");
+}
+
+Problem debugForeignHost()
+{
+    return make(403, "debug-foreign-host", "Debug endpoints answer only a loopback Host",
+                "a debug request must name the server as 127.0.0.1, [::1] or localhost in its Host header");
+}
+
+Problem invalidHost()
+{
+    return make(400, "invalid-host", "One Host header required",
+                "an HTTP/1.1 request names the server in exactly one Host header");
+}
+
+Problem invalidFraming()
+{
+    return make(400, "invalid-framing", "The body's framing cannot be read",
+                "a body is framed by Content-Length or by Transfer-Encoding: chunked, not both, and chunked must be "
+                "the last transfer coding");
+}
+
+Problem uriTooLong()
+{
+    return make(414, "uri-too-long", "The request target is too long",
+                "the path and query may hold at most 8192 bytes");
+}
+
+Problem headerTooLarge()
+{
+    return make(431, "header-too-large", "The request's header fields are too large",
+                "the header may hold at most 65536 bytes");
+}
+
+Problem transferCodingNotImplemented()
+{
+    return make(501, "transfer-coding-not-implemented", "Transfer coding not implemented",
+                "a body may be sent with Content-Length or Transfer-Encoding: chunked alone");
+}
+
+Problem tooManyConnections()
+{
+    return make(503, "too-many-connections", "Too many connections",
+                "the server holds as many connections as it can; try again in a moment", 1);
+}
+
+Problem tooManyUploads()
+{
+    return make(503, "too-many-uploads", "Too many bodies in flight",
+                "the server is reading as many request bodies as it can; try again in a moment", 1);
 }
 
 Problem invalidDebugBody()

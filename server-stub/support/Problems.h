@@ -35,6 +35,15 @@ Problem operatorOnly();
 Problem debugLoopbackOnly();
 // A debug POST carrying the Origin of a web page that is not on loopback.
 Problem debugForeignOrigin(const std::string& origin);
+Problem debugForeignHost();
+// Refusals of the HTTP layer itself, before any route.
+Problem invalidHost();
+Problem invalidFraming();
+Problem uriTooLong();
+Problem headerTooLarge();
+Problem transferCodingNotImplemented();
+Problem tooManyConnections();
+Problem tooManyUploads();
 // A debug POST whose body is JSON but not an object.
 Problem invalidDebugBody();
 

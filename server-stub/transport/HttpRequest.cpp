@@ -1,4 +1,4 @@
-#include "http/HttpRequest.h"
+#include "transport/HttpRequest.h"
 
 #include <cctype>
 

@@ -1,11 +1,14 @@
-#include "http/HttpServer.h"
+#include "transport/HttpServer.h"
 
-#include "http/HttpSession.h"
+#include "transport/HttpSession.h"
 
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/socket_base.hpp>
 #include <boost/asio/strand.hpp>
+
+#include <malloc.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -17,10 +20,45 @@ namespace onceorder::server {
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
-HttpServer::HttpServer(RequestHandler handler, ErrorAnswer errorAnswer, HttpLimits limits, int ioThreads)
+namespace {
+
+std::size_t connectionCap(std::size_t configured)
+{
+    if (configured > 0) {
+        return configured;
+    }
+    rlimit files {};
+    if (getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY) {
+        return 1'000'000;
+    }
+    const auto limit = static_cast<std::size_t>(files.rlim_cur);
+    return limit > 2 * kDescriptorReserve ? limit - kDescriptorReserve : limit / 2;
+}
+
+// The bytes of a whole answer with Connection: close, for a socket that gets nothing else.
+std::string serialize(const HttpResponse& response)
+{
+    std::string out = "HTTP/1.1 " + std::to_string(response.status) + " \r\n";
+    if (!response.contentType.empty()) {
+        out += "Content-Type: " + response.contentType + "\r\n";
+    }
+    for (const auto& [name, value] : response.headers) {
+        out += name + ": " + value + "\r\n";
+    }
+    out += "Connection: close\r\nContent-Length: " + std::to_string(response.body.size()) + "\r\n\r\n";
+    return out + response.body;
+}
+
+} // namespace
+
+HttpServer::HttpServer(RequestHandler handler, ErrorAnswer errorAnswer, HttpLimits limits, int ioThreads,
+                       HeaderCheck headerCheck)
     : m_handler(std::move(handler))
     , m_errorAnswer(std::move(errorAnswer))
+    , m_headerCheck(std::move(headerCheck))
     , m_limits(limits)
+    , m_maxConnections(connectionCap(limits.maxConnections))
+    , m_turnAwayAnswer(serialize(m_errorAnswer(503, kOverConnectionCap)))
     , m_ioThreads(std::max(1, ioThreads))
     , m_io(m_ioThreads)
     , m_acceptor(m_io)
@@ -124,10 +162,53 @@ void HttpServer::onAccept(boost::system::error_code error, tcp::socket socket)
         });
         return;
     }
+    bool full = false;
+    {
+        std::lock_guard lock(m_sessionsLock);
+        full = m_sessions.size() >= m_maxConnections;
+    }
+    if (full) {
+        turnAway(std::move(socket));
+        accept();
+        return;
+    }
     auto session = std::make_shared<HttpSession>(std::move(socket), *this);
     add(session);
     session->start();
     accept();
+}
+
+void HttpServer::turnAway(tcp::socket socket) const
+{
+    // A short answer fits the new socket's empty send buffer: written without waiting, or not at all.
+    boost::system::error_code ignored;
+    socket.non_blocking(true, ignored);
+    socket.write_some(net::buffer(m_turnAwayAnswer), ignored);
+    socket.shutdown(tcp::socket::shutdown_both, ignored);
+    socket.close(ignored);
+}
+
+bool HttpServer::reserveBody(std::size_t bytes)
+{
+    std::size_t current = m_bodyBytesInFlight.load();
+    do {
+        if (current + bytes > m_limits.maxBodyBytesInFlight) {
+            return false;
+        }
+    } while (!m_bodyBytesInFlight.compare_exchange_weak(current, current + bytes));
+    if (current + bytes >= kTrimAfterBodyBytes) {
+        m_trimWhenIdle.store(true);
+    }
+    return true;
+}
+
+void HttpServer::releaseBody(std::size_t bytes)
+{
+    // After a surge of bodies (a flood of uploads), the heap they took is given back to the system once the last one
+    // is gone: glibc keeps freed memory in its arenas otherwise, and the server would stay at its peak.
+    if (m_bodyBytesInFlight.fetch_sub(bytes) == bytes && m_trimWhenIdle.exchange(false)) {
+        malloc_trim(0);
+    }
 }
 
 void HttpServer::closeAll()

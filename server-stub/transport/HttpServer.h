@@ -4,8 +4,8 @@
 // ones closed, requests already handed over are answered, then run() returns.
 #pragma once
 
-#include "http/HttpRequest.h"
-#include "http/HttpResponse.h"
+#include "transport/HttpRequest.h"
+#include "transport/HttpResponse.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -29,9 +30,30 @@ class HttpSession;
 using Responder = std::function<void(HttpResponse)>;
 // Must not block: it runs on an I/O thread. Blocking work goes to a worker, which calls the responder when done.
 using RequestHandler = std::function<void(HttpRequest, Responder)>;
-// The answer to a request the HTTP layer refuses itself (400 unreadable, 413 too large), e.g. as problem+json.
-// `field` names the header whose value could not be read (a control byte in it), if that was the cause.
+// The answer to a request the HTTP layer refuses itself (400 unreadable, 413 too large, 414, 431, 503 over a limit),
+// e.g. as problem+json. `field` names the header whose value could not be read (a control byte in it), if that was
+// the cause.
 using ErrorAnswer = std::function<HttpResponse(int status, std::string_view field)>;
+
+// The causes ErrorAnswer is given, beside a header's name, when a request is refused for a limit of the server's own
+// rather than for what it holds (503 with Retry-After).
+inline constexpr std::string_view kOverConnectionCap = "(connection cap)";
+inline constexpr std::string_view kOverBodyBudget = "(body budget)";
+// … and, with 400, when the framing is refused: no Host or several; a Transfer-Encoding that leaves the body's end
+// unknown or disagrees with a Content-Length.
+inline constexpr std::string_view kBadHost = "(host)";
+inline constexpr std::string_view kBadFraming = "(framing)";
+
+// What the routes say of a request whose header has arrived, before a byte of its body is read: refuse it now (an
+// unknown route, missing credentials: the answer, then the connection is closed and the body never read), or read a
+// body of at most `bodyLimit` bytes (413 beyond it).
+struct HeaderVerdict
+{
+    std::optional<HttpResponse> refusal;
+    std::size_t bodyLimit = 0;
+};
+// Runs on an I/O thread: must not block. `head` has everything but the body.
+using HeaderCheck = std::function<HeaderVerdict(const HttpRequest& head)>;
 
 struct HttpLimits
 {
@@ -39,15 +61,28 @@ struct HttpLimits
     // after the previous answer on a kept-alive connection); its body within as long again, and an answer must be
     // taken within as long. Otherwise the connection is closed without an answer.
     std::chrono::milliseconds headerTimeout {10'000};
-    // Larger bodies are refused with 413 before they are read.
+    // Larger bodies are refused with 413 before they are read (a route's HeaderVerdict may allow less).
     std::size_t maxBodyBytes = 1024 * 1024;
+    // A larger header is refused with 431, a longer request target with 414; neither is read further.
     std::size_t maxHeaderBytes = 64 * 1024;
+    std::size_t maxTargetBytes = 8 * 1024;
+    // Bodies being read, all connections together: a request whose body would take the total over this is answered
+    // 503 with Retry-After before its body is read, so stalled uploads cannot take the server's memory.
+    std::size_t maxBodyBytesInFlight = 32 * 1024 * 1024;
+    // Open connections at most; 0: the descriptor limit (RLIMIT_NOFILE) less kDescriptorReserve, kept for the
+    // database, the log and the files a request opens. A connection beyond it is answered 503 with Retry-After at
+    // once and closed: never left waiting in the backlog.
+    std::size_t maxConnections = 0;
 };
+
+// Descriptors the server keeps for itself when it derives its connection cap from the descriptor limit.
+inline constexpr std::size_t kDescriptorReserve = 64;
 
 class HttpServer
 {
 public:
-    HttpServer(RequestHandler handler, ErrorAnswer errorAnswer, HttpLimits limits, int ioThreads);
+    HttpServer(RequestHandler handler, ErrorAnswer errorAnswer, HttpLimits limits, int ioThreads,
+               HeaderCheck headerCheck = {});
     ~HttpServer();
     HttpServer(const HttpServer&) = delete;
     HttpServer& operator=(const HttpServer&) = delete;
@@ -70,10 +105,22 @@ private:
     void add(const std::shared_ptr<HttpSession>& session);
     void remove(HttpSession* session);
     bool stopping() const { return m_stopping.load(); }
+    // Takes `bytes` of the in-flight body budget; false (nothing taken) if they do not fit.
+    bool reserveBody(std::size_t bytes);
+    void releaseBody(std::size_t bytes);
+    // Answers 503 on a connection over the cap without reading from it, and closes it.
+    void turnAway(boost::asio::ip::tcp::socket socket) const;
 
     RequestHandler m_handler;
     ErrorAnswer m_errorAnswer;
+    HeaderCheck m_headerCheck;
     HttpLimits m_limits;
+    std::size_t m_maxConnections;
+    std::atomic<std::size_t> m_bodyBytesInFlight {0};
+    // Bodies in flight reached kTrimAfterBodyBytes: trim the heap when they are all released.
+    std::atomic<bool> m_trimWhenIdle {false};
+    static constexpr std::size_t kTrimAfterBodyBytes = 8 * 1024 * 1024;
+    std::string m_turnAwayAnswer;
     int m_ioThreads;
     std::atomic<bool> m_stopping {false};
     // Declared before the io_context: sessions still queued in it when it is destroyed unregister themselves here.

@@ -1,12 +1,13 @@
-#include "http/HttpSession.h"
+#include "transport/HttpSession.h"
 
-#include "http/HttpServer.h"
+#include "transport/HttpServer.h"
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
+#include <boost/beast/http/rfc7230.hpp>
 #include <boost/beast/http/write.hpp>
 
 #include <algorithm>
@@ -44,6 +45,7 @@ HttpSession::HttpSession(net::ip::tcp::socket socket, HttpServer& server)
 
 HttpSession::~HttpSession()
 {
+    releaseBody();
     m_server.remove(this);
 }
 
@@ -83,6 +85,11 @@ void HttpSession::onHeader(beast::error_code error)
         refuse(413); // a Content-Length over the limit: refused before a byte of the body is read
         return;
     }
+    if (error == http::error::header_limit) {
+        // The request line alone over the limit is a target too long to read; otherwise the fields are too large.
+        refuse(requestLineRead() ? 431 : 414);
+        return;
+    }
     if (error) {
         // The client closed, went silent past the header timeout, or the server is stopping: nothing to answer.
         // Anything else is a request that cannot be read.
@@ -91,15 +98,54 @@ void HttpSession::onHeader(beast::error_code error)
             error == net::error::connection_reset || m_stopping;
         if (gone) {
             close();
+        } else if (error == http::error::bad_transfer_encoding || error == http::error::bad_content_length) {
+            refuse(400, kBadFraming);
         } else {
             const std::string field = unreadableField();
             refuse(400, field);
         }
         return;
     }
-    const auto expect = m_parser->get()[http::field::expect];
-    if (expectsContinue(std::string_view(expect.data(), expect.size()))) {
-        m_continue = {http::status::continue_, m_parser->get().version()};
+    const auto& message = m_parser->get();
+    if (const auto [status, cause] = framingError(); status != 0) {
+        refuse(status, cause);
+        return;
+    }
+    if (message.target().size() > m_server.m_limits.maxTargetBytes) {
+        refuse(414);
+        return;
+    }
+    const auto length = m_parser->content_length();
+    if (m_parser->chunked() || (length && *length > 0)) {
+        // A body is coming: the route and the credentials decide from the header whether it is read at all.
+        std::size_t bodyLimit = m_server.m_limits.maxBodyBytes;
+        if (m_server.m_headerCheck) {
+            HeaderVerdict verdict = m_server.m_headerCheck(requestOf(message));
+            if (verdict.refusal) {
+                // The answer, then a lingering close that drops what the client still sends: the body is never read.
+                m_answering = true;
+                m_head = message.method() == http::verb::head;
+                write(std::move(*verdict.refusal), false);
+                return;
+            }
+            bodyLimit = std::min(bodyLimit, verdict.bodyLimit);
+        }
+        if (length && *length > bodyLimit) {
+            refuse(413);
+            return;
+        }
+        const std::size_t wanted = length ? static_cast<std::size_t>(*length) : bodyLimit;
+        if (!m_server.reserveBody(wanted)) {
+            refuse(503, kOverBodyBudget);
+            return;
+        }
+        m_reservedBody = wanted;
+        m_parser->body_limit(bodyLimit);
+    }
+    // HTTP/1.0 has no interim answers (RFC 9110 §10.1.1): its client gets only the final one.
+    const auto expect = message[http::field::expect];
+    if (message.version() >= 11 && expectsContinue(std::string_view(expect.data(), expect.size()))) {
+        m_continue = {http::status::continue_, message.version()};
         m_stream.expires_after(m_server.m_limits.headerTimeout);
         http::async_write(m_stream, m_continue, [self = shared_from_this()](beast::error_code written, std::size_t) {
             if (written) {
@@ -113,6 +159,42 @@ void HttpSession::onHeader(beast::error_code error)
     readBody();
 }
 
+std::pair<int, std::string_view> HttpSession::framingError() const
+{
+    const auto& message = m_parser->get();
+    // RFC 9112 §3.2: an HTTP/1.1 request has exactly one Host; an HTTP/1.0 one at most one.
+    const auto hosts = message.count(http::field::host);
+    if (hosts > 1 || (hosts == 0 && message.version() >= 11)) {
+        return {400, kBadHost};
+    }
+    // RFC 9112 §6.1, §6.3: a Transfer-Encoding whose final coding is not chunked leaves the body's length unknown
+    // (read as "no body", its bytes would be taken for the next request: smuggling behind a proxy); with a
+    // Content-Length beside it, the two disagree. Both are refused and the connection closed. Codings before a final
+    // chunked are ones this server does not implement (501). HTTP/1.0 has no transfer codings.
+    if (message.count(http::field::transfer_encoding) == 0) {
+        return {0, {}};
+    }
+    if (message.version() < 11 || message.count(http::field::content_length) > 0 || !m_parser->chunked()) {
+        return {400, kBadFraming};
+    }
+    std::size_t codings = 0;
+    for (const auto& field : message) {
+        if (field.name() == http::field::transfer_encoding) {
+            for (const auto& coding : http::token_list(field.value())) {
+                (void)coding;
+                ++codings;
+            }
+        }
+    }
+    return {codings == 1 ? 0 : 501, {}};
+}
+
+bool HttpSession::requestLineRead() const
+{
+    // The parser fills in the method when the request line is complete, before the fields.
+    return !m_parser->get().method_string().empty();
+}
+
 void HttpSession::readBody()
 {
     m_stream.expires_after(m_server.m_limits.headerTimeout);
@@ -122,6 +204,7 @@ void HttpSession::readBody()
 
 void HttpSession::onBody(beast::error_code error)
 {
+    releaseBody();
     if (error == http::error::body_limit) {
         refuse(413); // a chunked body that grew over the limit
         return;
@@ -144,16 +227,8 @@ void HttpSession::dispatch()
 {
     auto message = m_parser->release();
     const bool keepAlive = message.keep_alive();
-    HttpRequest request;
-    request.method = std::string(message.method_string());
-    request.target = std::string(message.target());
-    request.parseTarget();
-    request.headers.reserve(static_cast<std::size_t>(std::distance(message.begin(), message.end())));
-    for (const auto& field : message) {
-        request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
-    }
+    HttpRequest request = requestOf(message);
     request.body = std::move(message.body());
-    request.remoteAddr = m_remoteAddr;
     m_head = message.method() == http::verb::head;
     m_answering = true;
     // The responder may be called from a worker: it hops back to this connection's strand, and the work guard keeps
@@ -173,6 +248,28 @@ void HttpSession::dispatch()
             pending->session->write(std::move(response), pending->keepAlive);
         });
     });
+}
+
+HttpRequest HttpSession::requestOf(const http::request<http::string_body>& message) const
+{
+    HttpRequest request;
+    request.method = std::string(message.method_string());
+    request.target = std::string(message.target());
+    request.parseTarget();
+    request.headers.reserve(static_cast<std::size_t>(std::distance(message.begin(), message.end())));
+    for (const auto& field : message) {
+        request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    }
+    request.remoteAddr = m_remoteAddr;
+    return request;
+}
+
+void HttpSession::releaseBody()
+{
+    if (m_reservedBody > 0) {
+        m_server.releaseBody(m_reservedBody);
+        m_reservedBody = 0;
+    }
 }
 
 void HttpSession::refuse(int status, std::string_view field)

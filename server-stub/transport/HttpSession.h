@@ -4,7 +4,8 @@
 // and no timer runs, however long the handler takes.
 #pragma once
 
-#include "http/HttpResponse.h"
+#include "transport/HttpRequest.h"
+#include "transport/HttpResponse.h"
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -19,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace onceorder::server {
 
@@ -42,6 +44,14 @@ private:
     void readBody();
     void onBody(boost::system::error_code error);
     void dispatch();
+    // After a header that was read: a framing the server refuses (400 or 501, with its cause for ErrorAnswer), or 0.
+    std::pair<int, std::string_view> framingError() const;
+    // After a header over the limit: whether the request line itself was complete within it.
+    bool requestLineRead() const;
+    // What the handlers see of the request, all but its body.
+    HttpRequest requestOf(const boost::beast::http::request<boost::beast::http::string_body>& message) const;
+    // Gives back the body budget this connection's body took, if any.
+    void releaseBody();
     // Refuses what the HTTP layer cannot take (400, 413): the answer, then the connection is closed.
     void refuse(int status, std::string_view field = {});
     // After a header that could not be parsed: the name of the first header line holding a control byte, if any
@@ -65,6 +75,7 @@ private:
     boost::beast::http::response<boost::beast::http::empty_body> m_continue;
     std::array<char, 16 * 1024> m_discard {};
     std::string m_remoteAddr;
+    std::size_t m_reservedBody = 0; // of the server's in-flight body budget, while this body is read
     bool m_head = false; // the request being answered is a HEAD: its answer goes without the body
     bool m_answering = false; // a request is with the handler or its answer is being written
     bool m_stopping = false;

@@ -1,4 +1,4 @@
-#include "http/WorkerPool.h"
+#include "transport/WorkerPool.h"
 
 namespace onceorder::server {
 

@@ -134,6 +134,7 @@ public:
 
     bool isRunning() const { return m_pid > 0; }
     int port() const { return m_port; }
+    int pid() const { return m_pid; }
     std::string url() const { return "http://127.0.0.1:" + std::to_string(m_port); }
     std::unique_ptr<httplib::Client> client() const
     {

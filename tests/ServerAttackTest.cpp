@@ -1,0 +1,357 @@
+// ServerAttackTest: what a hostile client can send the real onceorder-server over raw sockets (issue 30), each with
+// the answer it must get and the server checked alive (and, for the floods, its memory) afterwards: a very long path
+// that once overflowed the I/O thread's stack inside std::regex, framing that would smuggle a request behind a proxy,
+// missing and doubled Host headers, oversized headers, bodies sent before any route or credential was checked, a
+// DNS-rebinding page reading the debug state, and more connections than the server may hold.
+#include "support/RawHttp.h"
+#include "support/ServerProcess.h"
+
+#include <gtest/gtest.h>
+
+#include <poll.h>
+
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace std::chrono_literals;
+using onceorder::test::bodyOf;
+using onceorder::test::RawConnection;
+using onceorder::test::ServerProcess;
+using onceorder::test::statusOf;
+using onceorder::test::TempDir;
+
+namespace {
+
+// One request on a new connection; its answer (or "" if none came within the timeout).
+std::string ask(const ServerProcess& server, const std::string& request, std::chrono::milliseconds timeout = 5000ms)
+{
+    RawConnection connection(server.port());
+    if (!connection.valid() || !connection.send(request)) {
+        return {};
+    }
+    return connection.readResponse(timeout);
+}
+
+std::string problemTypeOf(const std::string& response)
+{
+    const std::string body = bodyOf(response);
+    const auto start = body.find("\"type\":\"");
+    if (start == std::string::npos) {
+        return {};
+    }
+    const auto end = body.find('"', start + 8);
+    return body.substr(start + 8, end - start - 8);
+}
+
+bool healthy(const ServerProcess& server)
+{
+    return statusOf(ask(server, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")) == 200;
+}
+
+// The server process's resident memory in KiB (VmRSS), 0 if unknown.
+long residentKib(int pid)
+{
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmRSS:", 0) == 0) {
+            return std::stol(line.substr(6));
+        }
+    }
+    return 0;
+}
+
+const std::string kAuthA = "Authorization: Bearer demo-key-A\r\n";
+
+} // namespace
+
+TEST(ServerAttackTest, AVeryLongPathIsRefusedWith414AndTheServerLives)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    // About 26,000 characters were enough for libstdc++'s recursive std::regex to overflow the I/O thread's stack:
+    // one unauthenticated GET (a cross-site <img src> can send it) killed the server.
+    const std::string longId(30'000, 'a');
+    for (const std::string method : {"GET", "HEAD"}) {
+        const std::string response =
+            ask(server, method + " /orders/" + longId + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        EXPECT_EQ(statusOf(response), 414) << method;
+    }
+    EXPECT_EQ(statusOf(ask(server,
+                           "PUT /products/" + longId + "/stock HTTP/1.1\r\nHost: 127.0.0.1\r\n" + kAuthA +
+                               "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")),
+              414);
+    // Longer than the whole header may be: still 414, the request line alone did not fit.
+    const std::string hugeId(100'000, 'b');
+    EXPECT_EQ(problemTypeOf(ask(server, "GET /orders/" + hugeId + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")),
+              "/problems/uri-too-long");
+    // Just under the limit: routed (with bounded work) and answered as any unknown order.
+    const std::string routed =
+        ask(server, "GET /orders/" + std::string(8'000, '7') + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + kAuthA + "\r\n");
+    EXPECT_EQ(statusOf(routed), 404) << routed.substr(0, 200);
+    EXPECT_TRUE(healthy(server));
+    EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerAttackTest, ATransferEncodingOtherThanAFinalChunkedIsRefusedAndTheConnectionClosed)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    // Read as "no body" before, the bytes after the header were taken for a second request: behind a proxy that
+    // frames the body its own way, a smuggled request.
+    const std::string smuggled = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    struct Case
+    {
+        std::string name;
+        std::string head;
+        int status;
+        std::string type;
+    };
+    const std::vector<Case> cases {
+        {"gzip only", "Transfer-Encoding: gzip\r\n", 400, "/problems/invalid-framing"},
+        {"chunked, then gzip", "Transfer-Encoding: chunked, gzip\r\n", 400, "/problems/invalid-framing"},
+        {"chunked beside a Content-Length", "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n", 400,
+         "/problems/invalid-framing"},
+        {"gzip before chunked", "Transfer-Encoding: gzip, chunked\r\n", 501,
+         "/problems/transfer-coding-not-implemented"},
+    };
+    for (const auto& c : cases) {
+        RawConnection connection(server.port());
+        ASSERT_TRUE(connection.valid());
+        ASSERT_TRUE(
+            connection.send("POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\n" + kAuthA + c.head + "\r\n" + smuggled));
+        const std::string response = connection.readResponse();
+        EXPECT_EQ(statusOf(response), c.status) << c.name;
+        EXPECT_EQ(problemTypeOf(response), c.type) << c.name;
+        EXPECT_EQ(connection.readResponse(2000ms), "") << c.name << ": the smuggled request was answered";
+        EXPECT_TRUE(connection.closedWithin(2000ms)) << c.name;
+    }
+    // HTTP/1.0 has no transfer codings at all.
+    EXPECT_EQ(statusOf(ask(server,
+                           "POST /orders HTTP/1.0\r\nHost: 127.0.0.1\r\n" + kAuthA +
+                               "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")),
+              400);
+    // A plain chunked body still works.
+    const std::string body = R"({"product":"kniha","quantity":1})";
+    char size[16];
+    std::snprintf(size, sizeof size, "%zx", body.size());
+    const std::string placed = ask(server,
+                                   "POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\n" + kAuthA +
+                                       "Idempotency-Key: \"chunked-1\"\r\nContent-Type: application/json\r\n"
+                                       "Transfer-Encoding: chunked\r\n\r\n" +
+                                       std::string(size) + "\r\n" + body + "\r\n0\r\n\r\n");
+    EXPECT_EQ(statusOf(placed), 201) << placed;
+    EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerAttackTest, HostIsRequiredOnceInHttp11AndHeadersOverTheLimitGet431)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    const std::string none = ask(server, "GET /healthz HTTP/1.1\r\n\r\n");
+    EXPECT_EQ(statusOf(none), 400);
+    EXPECT_EQ(problemTypeOf(none), "/problems/invalid-host");
+    EXPECT_EQ(problemTypeOf(ask(server, "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")),
+              "/problems/invalid-host");
+    EXPECT_EQ(problemTypeOf(ask(server, "GET /healthz HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n")),
+              "/problems/invalid-host");
+    // HTTP/1.0 needs no Host.
+    EXPECT_EQ(statusOf(ask(server, "GET /healthz HTTP/1.0\r\n\r\n")), 200);
+
+    const std::string big =
+        ask(server, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + std::string(70'000, 'x') + "\r\n\r\n");
+    EXPECT_EQ(statusOf(big), 431);
+    EXPECT_EQ(problemTypeOf(big), "/problems/header-too-large");
+    EXPECT_TRUE(healthy(server));
+    EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerAttackTest, AnHttp10ClientGetsNoInterimContinue)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    const std::string body = R"({"product":"kniha","quantity":1})";
+    const std::string head = "POST /orders HTTP/1.0\r\nHost: 127.0.0.1\r\n" + kAuthA +
+        "Idempotency-Key: \"old-client\"\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n"
+        "Content-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n";
+    RawConnection connection(server.port());
+    ASSERT_TRUE(connection.valid());
+    ASSERT_TRUE(connection.send(head));
+    // HTTP/1.0 knows no 1xx answers (RFC 9110 §15.2): nothing may come before the body is sent.
+    EXPECT_EQ(connection.readResponse(500ms), "");
+    ASSERT_TRUE(connection.send(body));
+    EXPECT_EQ(statusOf(connection.readResponse()), 201);
+
+    // HTTP/1.1 still gets its 100 Continue.
+    RawConnection modern(server.port());
+    ASSERT_TRUE(modern.send("POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\n" + kAuthA +
+                            "Idempotency-Key: \"new-client\"\r\nContent-Type: application/json\r\n"
+                            "Expect: 100-continue\r\nContent-Length: " +
+                            std::to_string(body.size()) + "\r\n\r\n"));
+    EXPECT_EQ(statusOf(modern.readResponse()), 100);
+    ASSERT_TRUE(modern.send(body));
+    EXPECT_EQ(statusOf(modern.readResponse()), 201);
+    EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerAttackTest, TheDebugStateIsReadOnlyWithALoopbackHostAndOrigin)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db"), "--debug-endpoints"});
+    // A page of evil.example whose name was rebound to 127.0.0.1: its requests carry its own Host (and Origin).
+    const std::string rebound = ask(server, "GET /_debug/state HTTP/1.1\r\nHost: evil.example:8080\r\n\r\n");
+    EXPECT_EQ(statusOf(rebound), 403);
+    EXPECT_EQ(problemTypeOf(rebound), "/problems/debug-foreign-host");
+    EXPECT_EQ(bodyOf(rebound).find("demo-key"), std::string::npos);
+    const std::string origin =
+        ask(server, "GET /_debug/state HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\n\r\n");
+    EXPECT_EQ(problemTypeOf(origin), "/problems/debug-foreign-origin");
+    EXPECT_EQ(problemTypeOf(ask(server,
+                                "POST /_debug/reset HTTP/1.1\r\nHost: evil.example\r\n"
+                                "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")),
+              "/problems/debug-foreign-host");
+    for (const std::string host : {"127.0.0.1", "127.0.0.1:8080", "localhost:1", "[::1]:8080"}) {
+        EXPECT_EQ(statusOf(ask(server, "GET /_debug/state HTTP/1.1\r\nHost: " + host + "\r\n\r\n")), 200) << host;
+    }
+    EXPECT_EQ(statusOf(ask(server,
+                           "GET /_debug/state HTTP/1.1\r\nHost: localhost\r\n"
+                           "Origin: http://localhost:5173\r\n\r\n")),
+              200);
+    EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerAttackTest, ABodyIsNotReadBeforeItsRouteAndCredentialsAreChecked)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    // Only the header is sent: the answer must come without the body (before, the server waited for a megabyte).
+    struct Case
+    {
+        std::string head;
+        int status;
+    };
+    const std::vector<Case> cases {
+        {"POST /nowhere HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1048576\r\n\r\n", 404},
+        {"POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 60000\r\n\r\n", 401},
+        {"POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer wrong\r\nContent-Length: 60000\r\n\r\n",
+         401},
+        {"PUT /products/kniha/stock HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 60000\r\n\r\n", 401},
+        // A known client, but more than the route takes: refused by its Content-Length.
+        {"POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\n" + kAuthA + "Content-Length: 70000\r\n\r\n", 413},
+    };
+    for (const auto& c : cases) {
+        RawConnection connection(server.port());
+        ASSERT_TRUE(connection.send(c.head));
+        const auto start = std::chrono::steady_clock::now();
+        const std::string response = connection.readResponse(3000ms);
+        EXPECT_EQ(statusOf(response), c.status) << c.head;
+        EXPECT_LT(std::chrono::steady_clock::now() - start, 3000ms);
+    }
+    EXPECT_TRUE(healthy(server));
+    EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerAttackTest, StalledUploadsTakeNoMoreThanTheBodyBudgetAndTheMemoryComesBack)
+{
+    ASSERT_GE(onceorder::test::raiseDescriptorLimit(), 1200u);
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db"), "--header-timeout", "60"});
+    const long resting = residentKib(server.pid());
+    // 1,000 uploads that send their header and half of a 60 KB body, then stall: 57 MB declared, more than the
+    // 32 MiB the server reads at once. The rest are answered 503 with Retry-After at once.
+    const std::string half(30'000, ' ');
+    std::vector<RawConnection> uploads;
+    for (int i = 0; i < 1000; ++i) {
+        uploads.emplace_back(server.port());
+        ASSERT_TRUE(uploads.back().valid()) << i;
+        uploads.back().send("POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\n" + kAuthA + "Idempotency-Key: \"u" +
+                            std::to_string(i) +
+                            "\"\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n" + half);
+    }
+    // The refusals come at once; collect them until the server has been quiet for 300 ms.
+    int refused = 0;
+    std::vector<bool> answered(uploads.size(), false);
+    while (true) {
+        std::vector<pollfd> waiting;
+        std::vector<std::size_t> which;
+        for (std::size_t i = 0; i < uploads.size(); ++i) {
+            if (!answered[i]) {
+                waiting.push_back({uploads[i].fd(), POLLIN, 0});
+                which.push_back(i);
+            }
+        }
+        if (waiting.empty() || ::poll(waiting.data(), waiting.size(), 300) <= 0) {
+            break;
+        }
+        for (std::size_t j = 0; j < waiting.size(); ++j) {
+            if (waiting[j].revents == 0) {
+                continue;
+            }
+            answered[which[j]] = true;
+            const std::string response = uploads[which[j]].readResponse(1000ms);
+            EXPECT_EQ(statusOf(response), 503) << response.substr(0, 200);
+            EXPECT_EQ(problemTypeOf(response), "/problems/too-many-uploads");
+            EXPECT_NE(response.find("Retry-After: 1"), std::string::npos);
+            ++refused;
+        }
+    }
+    EXPECT_GE(refused, 400) << "at most 32 MiB of 60 KB bodies are read at once";
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_TRUE(healthy(server));
+    const double healthzMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const long loaded = residentKib(server.pid());
+    std::printf("resting %ld KiB; with 1,000 stalled uploads %ld KiB (%d refused 503); GET /healthz %.1f ms\n", resting,
+                loaded, refused, healthzMs);
+    EXPECT_LT(healthzMs, 100.0);
+    EXPECT_LT(loaded, 100 * 1024) << "under 100 MB with 1,000 stalled uploads";
+    uploads.clear();
+    EXPECT_TRUE(healthy(server));
+    // The bodies' memory goes back to the system once they are gone (the server trims its heap when the last body
+    // in flight is released), within a few seconds.
+    long after = residentKib(server.pid());
+    for (int i = 0; i < 50 && after > resting + 20 * 1024; ++i) {
+        std::this_thread::sleep_for(100ms);
+        after = residentKib(server.pid());
+    }
+    std::printf("after they closed: %ld KiB\n", after);
+    EXPECT_LT(after, resting + 20 * 1024) << "back near the resting level";
+    EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerAttackTest, AConnectionOverTheCapIsAnswered503AtOnce)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db"), "--max-connections", "20"});
+    std::vector<RawConnection> idle;
+    for (int i = 0; i < 20; ++i) {
+        idle.emplace_back(server.port());
+        ASSERT_TRUE(idle.back().valid());
+    }
+    // The held connections are registered once the server accepted them: the 21st is over the cap.
+    ASSERT_TRUE(idle.back().send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+    ASSERT_EQ(statusOf(idle.back().readResponse()), 200);
+    RawConnection over(server.port());
+    ASSERT_TRUE(over.valid());
+    const auto start = std::chrono::steady_clock::now();
+    const std::string response = over.readResponse(2000ms);
+    EXPECT_EQ(statusOf(response), 503) << response;
+    EXPECT_EQ(problemTypeOf(response), "/problems/too-many-connections");
+    EXPECT_NE(response.find("Retry-After: 1"), std::string::npos);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 1000ms) << "refused at once, not left in the backlog";
+    EXPECT_TRUE(over.closedWithin(1000ms));
+    // Room again once some close.
+    for (int i = 0; i < 5; ++i) {
+        idle.pop_back();
+    }
+    bool answered = false;
+    for (int attempt = 0; attempt < 50 && !answered; ++attempt) {
+        answered = healthy(server);
+    }
+    EXPECT_TRUE(answered);
+    EXPECT_EQ(server.stop(), 0);
+}
