@@ -74,6 +74,20 @@ std::unique_ptr<PgOrderStore> openPostgres(const ServerOptions& options, Faults&
 
 } // namespace
 
+// A connection of this process's own that takes its advisory lock (kHolderLockClass, runId) and holds it until the
+// connection closes, with the server or with the process.
+struct OrderServer::LockHolder
+{
+    LockHolder(const std::string& uri, long long runId)
+        : connection(uri)
+    {
+        pqxx::nontransaction(connection)
+            .exec_params("SELECT pg_advisory_lock($1, $2)", CheckoutService::kHolderLockClass, runId);
+    }
+
+    pqxx::connection connection;
+};
+
 OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     : m_options(options)
     , m_clock(clock)
@@ -93,9 +107,7 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
         // checkout locks stamped with runId are alive; once it is gone (the process died), any instance lets them go.
         std::random_device random;
         const long long runId = 1 + static_cast<long long>(random() % 0x7FFFFFFE);
-        m_lockHolder = std::make_unique<pqxx::connection>(options.dbPath);
-        pqxx::nontransaction(*m_lockHolder)
-            .exec_params("SELECT pg_advisory_lock($1, $2)", CheckoutService::kHolderLockClass, runId);
+        m_lockHolder = std::make_unique<LockHolder>(options.dbPath, runId);
         m_checkout->setLockHolder(runId);
     } else {
         m_store = std::make_unique<Store>(options.dbPath, options.synchronous, options.threads + 2);

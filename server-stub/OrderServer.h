@@ -11,7 +11,6 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <pqxx/connection>
 #include <thread>
 
 namespace onceorder::server {
@@ -67,7 +66,10 @@ private:
     std::unique_ptr<OrderQueries> m_queries;
     std::unique_ptr<OrderStore> m_orderStore;
     std::unique_ptr<SqlDatabase> m_checkoutDatabase;
-    std::unique_ptr<pqxx::connection> m_lockHolder; // PostgreSQL: holds this process's advisory lock while it runs
+    // PostgreSQL: holds this process's advisory lock while it runs (a connection of its own, defined in the .cpp so
+    // this header needs no database library).
+    struct LockHolder;
+    std::unique_ptr<LockHolder> m_lockHolder;
     std::string m_webhookSecret;
     std::unique_ptr<StubPaymentGateway> m_gateway;
     std::unique_ptr<CheckoutService> m_checkout;
