@@ -113,6 +113,10 @@
         <source>the answer&apos;s Content-Length cannot be read</source>
         <translation>hlavičku Content-Length odpovědi nelze přečíst</translation>
     </message>
+    <message>
+        <source>no final answer: the exchange ended after an interim HTTP %1</source>
+        <translation>žádná konečná odpověď: výměna skončila po průběžné odpovědi HTTP %1</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::NetworkConditioner</name>
@@ -1279,6 +1283,10 @@
         <source>already placed: the server holds order %1 for this cart from an earlier submission whose answer never came; not sent again</source>
         <translation>už objednáno: server má pro tento košík objednávku %1 z dřívějšího odeslání, jehož odpověď nikdy nepřišla; znovu se neodesílá</translation>
     </message>
+    <message>
+        <source>HTTP %1 without an order of this cart in its body: what the server did is unknown</source>
+        <translation>HTTP %1 bez objednávky tohoto košíku v těle odpovědi: co server udělal, není známo</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::CataloguePanel</name>
@@ -1723,6 +1731,66 @@
     </message>
 </context>
 <context>
+    <name>onceorder::ui::HelpMenu</name>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Nápověda</translation>
+    </message>
+    <message>
+        <source>The &amp;lesson plan</source>
+        <translation>&amp;Plán hodiny</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Klávesové zkratky</translation>
+    </message>
+    <message>
+        <source>&amp;About OnceOrder</source>
+        <translation>&amp;O aplikaci OnceOrder</translation>
+    </message>
+    <message>
+        <source>teaching.md</source>
+        <comment>the lesson plan&apos;s file name in this language</comment>
+        <translation>teaching.cs.md</translation>
+    </message>
+    <message>
+        <source>The lesson plan</source>
+        <translation>Plán hodiny</translation>
+    </message>
+    <message>
+        <source>The lesson plan for a 45-minute class is docs/teaching.md in the source (docs/teaching.cs.md in Czech), and in /usr/share/doc/onceorder/ where the package is installed.</source>
+        <translation>Plán 45minutové hodiny je ve zdrojích v docs/teaching.cs.md (anglicky docs/teaching.md) a v /usr/share/doc/onceorder/, kde je nainstalován balíček.</translation>
+    </message>
+    <message>
+        <source>Double-click</source>
+        <translation>Dvojklik</translation>
+    </message>
+    <message>
+        <source>on a catalogue row: add the product to the cart</source>
+        <translation>na řádku katalogu: přidá produkt do košíku</translation>
+    </message>
+    <message>
+        <source>Tab, Shift+Tab</source>
+        <translation>Tab, Shift+Tab</translation>
+    </message>
+    <message>
+        <source>move between the controls</source>
+        <translation>přechod mezi ovládacími prvky</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Klávesové zkratky</translation>
+    </message>
+    <message>
+        <source>About OnceOrder</source>
+        <translation>O aplikaci OnceOrder</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;OnceOrder %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Places every order exactly once over an unreliable network: one Idempotency-Key per cart, retried with capped exponential backoff and full jitter. The debug panel breaks the network and the server on purpose, so a class can watch the order still be placed once.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;OnceOrder %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Vytvoří každou objednávku právě jednou i přes nespolehlivou síť: jeden Idempotency-Key na košík, opakování s omezeným exponenciálním odstupem a plným náhodným rozptylem (full jitter). Ladicí panel úmyslně rozbíjí síť i server, aby třída viděla, že objednávka přesto vznikne jen jednou.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::ui::MainWindow</name>
     <message>
         <source>Product</source>
@@ -1892,6 +1960,14 @@
     <message>
         <source>%1 · database: SQLite</source>
         <translation>%1 · databáze: SQLite</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Soubor</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Konec</translation>
     </message>
 </context>
 <context>

@@ -112,6 +112,10 @@
         <source>the answer&apos;s Content-Length cannot be read</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>no final answer: the exchange ended after an interim HTTP %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::NetworkConditioner</name>
@@ -1277,6 +1281,10 @@
         <source>already placed: the server holds order %1 for this cart from an earlier submission whose answer never came; not sent again</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>HTTP %1 without an order of this cart in its body: what the server did is unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::CataloguePanel</name>
@@ -1718,6 +1726,66 @@
     </message>
 </context>
 <context>
+    <name>onceorder::ui::HelpMenu</name>
+    <message>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The &amp;lesson plan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About OnceOrder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>teaching.md</source>
+        <comment>the lesson plan&apos;s file name in this language</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lesson plan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lesson plan for a 45-minute class is docs/teaching.md in the source (docs/teaching.cs.md in Czech), and in /usr/share/doc/onceorder/ where the package is installed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>on a catalogue row: add the product to the cart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tab, Shift+Tab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>move between the controls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About OnceOrder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;OnceOrder %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Places every order exactly once over an unreliable network: one Idempotency-Key per cart, retried with capped exponential backoff and full jitter. The debug panel breaks the network and the server on purpose, so a class can watch the order still be placed once.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>onceorder::ui::MainWindow</name>
     <message>
         <source>Product</source>
@@ -1886,6 +1954,14 @@
     </message>
     <message>
         <source>%1 · database: SQLite</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

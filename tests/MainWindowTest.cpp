@@ -1,6 +1,7 @@
 // The real window, the real bundled server (started by the session as a child process), real clicks.
 #include "MainWindow.h"
 #include "DebugPanel.h"
+#include "HelpMenu.h"
 #include "PresentationZoom.h"
 #include "ScenarioDialog.h"
 #include "ServerTableModel.h"
@@ -15,6 +16,7 @@
 #include "teaching/Scenario.h"
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QApplication>
 #include <QChartView>
 #include <QCheckBox>
@@ -25,6 +27,8 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
 #include <QMutex>
 #include <QProcess>
 #include <QPushButton>
@@ -39,6 +43,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
 #include <QTranslator>
 #include <QWheelEvent>
 
@@ -80,6 +85,7 @@ private Q_SLOTS:
     void zoomGrowsTheWindowAndIsRememberedByTheNextWindow();
     void theWheelOverAnUnfocusedInputChangesNothing();
     void theDebugPanelsExplanationsReadOnADarkPalette();
+    void theHelpAndFileMenusAreThereAndQuitClosesTheWindow();
     // It installs the Czech translator for the rest of its process (each slot runs as its own ctest).
     void czechShowsCzechStrings();
 };
@@ -857,6 +863,54 @@ void MainWindowTest::theDebugPanelsExplanationsReadOnADarkPalette()
     QVERIFY2(*onDark > 0.4, qPrintable(QString::number(*onDark)));
 }
 
+void MainWindowTest::theHelpAndFileMenusAreThereAndQuitClosesTheWindow()
+{
+    QTemporaryDir state;
+    core::ClientOptions options;
+    options.stateDir = state.path();
+    core::ClientSession session(options);
+    ui::MainWindow window(&session);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* help = window.findChild<QMenu*>(QStringLiteral("helpMenu"));
+    QVERIFY(help);
+    QCOMPARE(help->title(), QStringLiteral("&Help"));
+    for (const QString& name :
+         {QStringLiteral("lessonAction"), QStringLiteral("shortcutsAction"), QStringLiteral("aboutAction")}) {
+        auto* action = window.findChild<QAction*>(name);
+        QVERIFY2(action && help->actions().contains(action), qPrintable(name));
+        QVERIFY2(!action->text().isEmpty(), qPrintable(name));
+    }
+    QCOMPARE(window.findChild<QAction*>(QStringLiteral("lessonAction"))->text(), QStringLiteral("The &lesson plan"));
+    QCOMPARE(window.menuBar()->actions().last(), help->menuAction()); // Help is the last menu
+    auto* file = window.findChild<QMenu*>(QStringLiteral("fileMenu"));
+    QVERIFY(file);
+    QCOMPARE(window.menuBar()->actions().first(), file->menuAction()); // File the first
+    auto* quit = window.findChild<QAction*>(QStringLiteral("quitAction"));
+    QVERIFY(quit && file->actions().contains(quit));
+    QCOMPARE(quit->text(), QStringLiteral("&Quit"));
+    // The platform's Quit keys, or Ctrl+Q where it has none.
+    const QList<QKeySequence> quitKeys = QKeySequence::keyBindings(QKeySequence::Quit);
+    QCOMPARE(quit->shortcuts(),
+             quitKeys.isEmpty() ? QList<QKeySequence> {QKeySequence(Qt::CTRL | Qt::Key_Q)} : quitKeys);
+    // The shortcuts listed are the window's own.
+    QString listed;
+    QTimer::singleShot(0, &window, [&listed] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            listed = box->objectName() + QLatin1Char(' ') + box->text();
+            box->close();
+        }
+    });
+    window.findChild<QAction*>(QStringLiteral("shortcutsAction"))->trigger();
+    QVERIFY2(listed.startsWith(u"shortcutsMessage "), qPrintable(listed));
+    QVERIFY2(listed.contains(quit->shortcut().toString(QKeySequence::NativeText)) && listed.contains(u"Quit") &&
+                 listed.contains(u"Zoom in"),
+             qPrintable(listed));
+    QVERIFY(window.isVisible());
+    quit->trigger();
+    QVERIFY(!window.isVisible());
+}
+
 void MainWindowTest::czechShowsCzechStrings()
 {
     QCOMPARE(core::Translations::install(*qApp, QStringLiteral("cs")), QStringLiteral("cs"));
@@ -869,6 +923,9 @@ void MainWindowTest::czechShowsCzechStrings()
     QCOMPARE(window.findChild<QLabel*>(QStringLiteral("identityLabel"))->text(), QStringLiteral("Klient A"));
     QCOMPARE(window.findChild<QPushButton*>(QStringLiteral("addButton"))->text(), QStringLiteral("Přidat do košíku"));
     QCOMPARE(window.serverTablesDock()->keysModel()->headerData(2, Qt::Horizontal).toString(), QStringLiteral("Stav"));
+    QCOMPARE(window.findChild<QMenu*>(QStringLiteral("helpMenu"))->title(), QStringLiteral("&Nápověda"));
+    QCOMPARE(window.findChild<QAction*>(QStringLiteral("quitAction"))->text(), QStringLiteral("&Konec"));
+    QCOMPARE(ui::HelpMenu::lessonPath().section(QLatin1Char('/'), -1), QStringLiteral("teaching.cs.md"));
 }
 
 int main(int argc, char** argv)

@@ -2,6 +2,7 @@
 
 #include "CataloguePanel.h"
 #include "DebugPanel.h"
+#include "HelpMenu.h"
 #include "PresentationZoom.h"
 #include "ScenarioDialog.h"
 #include "ServerTablesDock.h"
@@ -126,11 +127,21 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     addDockWidget(Qt::RightDockWidgetArea, m_debugPanel);
     resizeDocks({m_tablesDock}, {230}, Qt::Vertical);
     resizeDocks({m_debugPanel}, {470}, Qt::Horizontal);
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->setObjectName(QStringLiteral("fileMenu"));
+    QAction* quit = file->addAction(tr("&Quit"));
+    quit->setObjectName(QStringLiteral("quitAction"));
+    // The platform's Quit keys; Ctrl+Q where the platform names none (Windows, the offscreen platform).
+    const QList<QKeySequence> quitKeys = QKeySequence::keyBindings(QKeySequence::Quit);
+    quit->setShortcuts(quitKeys.isEmpty() ? QList<QKeySequence> {QKeySequence(Qt::CTRL | Qt::Key_Q)} : quitKeys);
+    addAction(quit); // the Help menu lists the window's actions with shortcuts
+    connect(quit, &QAction::triggered, this, &QWidget::close);
     auto* view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
     view->addAction(m_tablesDock->toggleViewAction());
     view->addAction(m_debugPanel->toggleViewAction());
     view->addSeparator();
+    auto* help = new HelpMenu(this);
     // Last, once every widget exists: it scales what is there, at the zoom remembered from the last start.
     m_zoom = new PresentationZoom(this);
     m_zoom->addActionsTo(view);
@@ -150,6 +161,7 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
             dialog->play();
         });
     }
+    menuBar()->addMenu(help);
 
     m_serverLabel->setObjectName(QStringLiteral("serverStatusLabel"));
     m_conditionerLabel->setObjectName(QStringLiteral("conditionerLabel"));
