@@ -11,6 +11,7 @@
 #include <QByteArray>
 #include <QString>
 
+#include <algorithm>
 #include <optional>
 
 namespace onceorder::core {
@@ -55,11 +56,26 @@ public:
     // the outcome is unknown (MaybeSent: the same key is asked again, and after the window the cart is read back).
     static AttemptOutcome classifyOrderAnswer(const HttpReply& reply, const QString& cartId);
 
+    // The server forgets a key this long after it first saw it (onceorder-server --key-ttl, default 86400 s).
+    static constexpr qint64 kServerKeyTtlMs = 24LL * 60 * 60 * 1000;
+    // No deadline comes closer than this to the key's end: the server saw the key after the client made it, and
+    // the two clocks differ.
+    static constexpr qint64 kKeyTtlMarginMs = 60LL * 60 * 1000;
+    // The latest a key made at createdMs may be sent, whatever is stored or configured.
+    static constexpr qint64 latestDeadlineFor(qint64 createdMs)
+    {
+        return createdMs + kServerKeyTtlMs - kKeyTtlMarginMs;
+    }
+
     // The wall-clock end of the retry window of a submission created at createdMs; stored with it.
-    qint64 deadlineFor(qint64 createdMs) const { return createdMs + m_config.retryWindowMs; }
+    qint64 deadlineFor(qint64 createdMs) const
+    {
+        return std::min(createdMs + m_config.retryWindowMs, latestDeadlineFor(createdMs));
+    }
     // Whether an attempt may still start now: asked before every send (a timer after a laptop's sleep, a resume,
     // a click), because a key sent after the server forgot it is a new order. A submission without a stored
-    // deadline (0) has none. Nor may one whose creation lies in the future: the clock was set back since.
+    // deadline (0) has none here; the outbox hands out none such (it bounds every deadline by the key TTL). Nor may one
+    // whose creation lies in the future: the clock was set back since.
     static bool maySend(const Submission& submission, qint64 nowMs);
     // The longest one attempt may take so that it ends by the submission's deadline (at least minMs).
     static qint64 attemptBudgetMs(const Submission& submission, qint64 nowMs, qint64 longestMs, qint64 minMs = 100);

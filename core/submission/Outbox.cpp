@@ -1,5 +1,7 @@
 #include "submission/Outbox.h"
 
+#include "retry/RetryPolicy.h"
+
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
@@ -8,8 +10,12 @@
 #include <QDir>
 #include <QUuid>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <iterator>
+#include <stdexcept>
+#include <string>
 #include <unistd.h>
 
 namespace onceorder::core {
@@ -70,10 +76,20 @@ constexpr const char* kSelectSubmission =
     "SELECT id, idem_key, cart_id, body, target, state, order_id, replayed, http_status, problem_type, "
     "problem_detail, created_at, next_attempt_at, path, deadline_at, api_key FROM submissions ";
 
-// The retry window of a submission written before the deadline was stored: the default window then.
+// The retry window of a submission written before the deadline was stored, or stored without one (0): the default
+// window then.
 constexpr qint64 kLegacyWindowMs = 15 * 60 * 1000;
 // A lease further ahead than this was written before the wall clock stepped back: it is not trusted.
 constexpr qint64 kLongestLeaseMs = 2 * 60 * 60 * 1000;
+
+// The deadline a submission created at createdMs may have: what is stored (0, "none", from an older client: the
+// legacy window), never later than the server's key TTL allows. A key sent after the server forgot it is a new
+// order, so no stored value, however it got there, can stretch the window past that.
+qint64 boundedDeadline(qint64 createdMs, qint64 storedMs)
+{
+    const qint64 wanted = storedMs > 0 ? storedMs : createdMs + kLegacyWindowMs;
+    return std::min(wanted, RetryPolicy::latestDeadlineFor(createdMs));
+}
 
 bool hasColumn(SQLite::Database& db, const char* name)
 {
@@ -82,22 +98,64 @@ bool hasColumn(SQLite::Database& db, const char* name)
     return columns.executeStep();
 }
 
-// Older client.db files: before submissions knew their path (POST /orders only), their deadline and leases.
-void migrate(SQLite::Database& db)
+// Version 1: every column of today. A client.db from before versions (user_version 0) may lack the path (POST
+// /orders only), the deadline and the leases.
+void addMissingColumns(SQLite::Database& db)
 {
     if (!hasColumn(db, "path")) {
         db.exec("ALTER TABLE submissions ADD COLUMN path TEXT NOT NULL DEFAULT '/orders'");
     }
     if (!hasColumn(db, "deadline_at")) {
+        // 0 for now; version 2 gives every row its bounded deadline.
         db.exec("ALTER TABLE submissions ADD COLUMN deadline_at INTEGER NOT NULL DEFAULT 0");
-        SQLite::Statement deadline(db, "UPDATE submissions SET deadline_at = created_at + ?");
-        deadline.bind(1, static_cast<int64_t>(kLegacyWindowMs));
-        deadline.exec();
     }
     if (!hasColumn(db, "lease_owner")) {
         db.exec("ALTER TABLE submissions ADD COLUMN lease_owner TEXT");
         db.exec("ALTER TABLE submissions ADD COLUMN lease_pid INTEGER NOT NULL DEFAULT 0");
         db.exec("ALTER TABLE submissions ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0");
+    }
+}
+
+// Version 2: every stored deadline bounded by the key TTL (boundedDeadline): rows without one (0, which used to
+// mean "no deadline") and rows whose deadline lies beyond it.
+void boundDeadlines(SQLite::Database& db)
+{
+    SQLite::Statement bound(db,
+                            "UPDATE submissions SET deadline_at = min(CASE WHEN deadline_at > 0 THEN deadline_at "
+                            "ELSE created_at + ? END, created_at + ?)");
+    bound.bind(1, static_cast<int64_t>(kLegacyWindowMs));
+    bound.bind(2, static_cast<int64_t>(RetryPolicy::latestDeadlineFor(0)));
+    bound.exec();
+}
+
+struct Migration
+{
+    int version; // PRAGMA user_version once applied
+    void (*apply)(SQLite::Database&);
+};
+
+// In order; a file at version N gets every migration after N, all in one transaction.
+constexpr Migration kMigrations[] = {
+    {1, &addMissingColumns},
+    {2, &boundDeadlines},
+};
+constexpr int kSchemaVersion = kMigrations[std::size(kMigrations) - 1].version;
+
+void migrate(SQLite::Database& db)
+{
+    const int version = db.execAndGet("PRAGMA user_version").getInt();
+    if (version > kSchemaVersion) {
+        // A newer client's outbox: its rows may mean what this version cannot know. Refuse rather than guess.
+        throw std::runtime_error("the client state database has schema version " + std::to_string(version) +
+                                 ", newer than this client knows (" + std::to_string(kSchemaVersion) +
+                                 "): use the newer client");
+    }
+    for (const Migration& migration : kMigrations) {
+        if (migration.version > version) {
+            migration.apply(db);
+            // PRAGMA takes no bound parameter; the number is ours.
+            db.exec("PRAGMA user_version = " + std::to_string(migration.version));
+        }
     }
 }
 
@@ -181,6 +239,7 @@ void Outbox::create(Submission& submission, const QString& apiKey)
     insert.bind(6, utf8(apiKey));
     insert.bind(7, static_cast<int64_t>(submission.createdMs));
     insert.bind(8, static_cast<int64_t>(submission.nextAttemptMs));
+    submission.deadlineMs = boundedDeadline(submission.createdMs, submission.deadlineMs);
     insert.bind(9, static_cast<int64_t>(submission.deadlineMs));
     insert.exec();
     submission.id = m_db->getLastInsertRowid();
@@ -211,7 +270,8 @@ Submission Outbox::load(qint64 id) const
     s.createdMs = row.getColumn(11).getInt64();
     s.nextAttemptMs = row.getColumn(12).getInt64();
     s.path = text(row.getColumn(13));
-    s.deadlineMs = row.getColumn(14).getInt64();
+    // Bounded again when read: a row an older client wrote into this file after the migration counts as well.
+    s.deadlineMs = boundedDeadline(s.createdMs, row.getColumn(14).getInt64());
     s.apiKey = text(row.getColumn(15));
 
     SQLite::Statement attempts(*m_db,
