@@ -1307,12 +1307,12 @@
         <translation>Skladem</translation>
     </message>
     <message>
-        <source>Double-click a product to add it to the cart</source>
-        <translation>Dvojklikem přidáte produkt do košíku</translation>
-    </message>
-    <message>
         <source>sold out</source>
         <translation>vyprodáno</translation>
+    </message>
+    <message>
+        <source>Double-click a product, or press Enter on it, to add it to the cart</source>
+        <translation>Produkt přidáte do košíku dvojklikem nebo klávesou Enter</translation>
     </message>
 </context>
 <context>
@@ -1762,10 +1762,6 @@
         <translation>Plán 45minutové hodiny je ve zdrojích v docs/teaching.cs.md (anglicky docs/teaching.md) a v /usr/share/doc/onceorder/, kde je nainstalován balíček.</translation>
     </message>
     <message>
-        <source>Double-click</source>
-        <translation>Dvojklik</translation>
-    </message>
-    <message>
         <source>on a catalogue row: add the product to the cart</source>
         <translation>na řádku katalogu: přidá produkt do košíku</translation>
     </message>
@@ -1788,6 +1784,10 @@
     <message>
         <source>&lt;p&gt;&lt;b&gt;OnceOrder %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Places every order exactly once over an unreliable network: one Idempotency-Key per cart, retried with capped exponential backoff and full jitter. The debug panel breaks the network and the server on purpose, so a class can watch the order still be placed once.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;OnceOrder %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Vytvoří každou objednávku právě jednou i přes nespolehlivou síť: jeden Idempotency-Key na košík, opakování s omezeným exponenciálním odstupem a plným náhodným rozptylem (full jitter). Ladicí panel úmyslně rozbíjí síť i server, aby třída viděla, že objednávka přesto vznikne jen jednou.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Enter or double-click</source>
+        <translation>Enter nebo dvojklik</translation>
     </message>
 </context>
 <context>

@@ -1305,12 +1305,12 @@
         <translation type="unfinished">In stock</translation>
     </message>
     <message>
-        <source>Double-click a product to add it to the cart</source>
-        <translation type="unfinished">Double-click a product to add it to the cart</translation>
-    </message>
-    <message>
         <source>sold out</source>
         <translation type="unfinished">sold out</translation>
+    </message>
+    <message>
+        <source>Double-click a product, or press Enter on it, to add it to the cart</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1757,10 +1757,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Double-click</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>on a catalogue row: add the product to the cart</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1782,6 +1778,10 @@
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;OnceOrder %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Places every order exactly once over an unreliable network: one Idempotency-Key per cart, retried with capped exponential backoff and full jitter. The debug panel breaks the network and the server on purpose, so a class can watch the order still be placed once.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter or double-click</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -86,6 +86,7 @@ private Q_SLOTS:
     void theWheelOverAnUnfocusedInputChangesNothing();
     void theDebugPanelsExplanationsReadOnADarkPalette();
     void theHelpAndFileMenusAreThereAndQuitClosesTheWindow();
+    void enterOnACatalogueRowAddsItToTheCart();
     // It installs the Czech translator for the rest of its process (each slot runs as its own ctest).
     void czechShowsCzechStrings();
 };
@@ -909,6 +910,32 @@ void MainWindowTest::theHelpAndFileMenusAreThereAndQuitClosesTheWindow()
     QVERIFY(window.isVisible());
     quit->trigger();
     QVERIFY(!window.isVisible());
+}
+
+void MainWindowTest::enterOnACatalogueRowAddsItToTheCart()
+{
+    auto client = startClient();
+    QVERIFY(client);
+    auto* catalogue = client->find<QTableWidget>(QStringLiteral("catalogueTable"));
+    auto* cart = client->find<QTableWidget>(QStringLiteral("cartTable"));
+    int mugRow = -1;
+    for (int row = 0; row < catalogue->rowCount(); ++row) {
+        if (catalogue->item(row, 0)->data(Qt::UserRole).toString() == u"hrnek") {
+            mugRow = row;
+        }
+    }
+    QVERIFY(mugRow >= 0);
+    QCOMPARE(cart->rowCount(), 0);
+    client->window->activateWindow();
+    catalogue->setFocus();
+    catalogue->setCurrentCell(mugRow, 0); // as the arrow keys move it
+    QTest::keyClick(catalogue, Qt::Key_Return);
+    QCOMPARE(cart->rowCount(), 1);
+    auto* mugs = client->find<QSpinBox>(QStringLiteral("cartQuantity_hrnek"));
+    QVERIFY(mugs);
+    QCOMPARE(mugs->value(), 1);
+    QTest::keyClick(catalogue, Qt::Key_Enter); // the keypad's Enter too
+    QCOMPARE(mugs->value(), 2);
 }
 
 void MainWindowTest::czechShowsCzechStrings()

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -39,7 +40,8 @@ CataloguePanel::CataloguePanel(QWidget* parent)
     m_addButton->setObjectName(QStringLiteral("addButton"));
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->horizontalHeader()->setStretchLastSection(false);
-    m_table->setToolTip(tr("Double-click a product to add it to the cart"));
+    m_table->setToolTip(tr("Double-click a product, or press Enter on it, to add it to the cart"));
+    m_table->installEventFilter(this); // Enter on a row
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_table, 1);
@@ -50,9 +52,7 @@ CataloguePanel::CataloguePanel(QWidget* parent)
     layout->addLayout(entry);
 
     connect(m_addButton, &QPushButton::clicked, this, &CataloguePanel::requestAdd);
-    connect(m_table, &QTableWidget::cellClicked, this, [this](int row) {
-        m_productCombo->setCurrentIndex(m_productCombo->findData(m_table->item(row, 0)->data(Qt::UserRole)));
-    });
+    connect(m_table, &QTableWidget::cellClicked, this, &CataloguePanel::pickRow);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, &CataloguePanel::requestAdd);
 }
 
@@ -97,6 +97,26 @@ QString CataloguePanel::productName(const QString& id) const
 void CataloguePanel::setAddEnabled(bool enabled)
 {
     m_addButton->setEnabled(enabled);
+}
+
+bool CataloguePanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_table && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        const int row = m_table->currentRow();
+        if ((key == Qt::Key_Return || key == Qt::Key_Enter) && row >= 0) {
+            // The row the arrow keys moved to, which is not always the one last clicked.
+            pickRow(row);
+            requestAdd();
+            return true;
+        }
+    }
+    return QGroupBox::eventFilter(watched, event);
+}
+
+void CataloguePanel::pickRow(int row)
+{
+    m_productCombo->setCurrentIndex(m_productCombo->findData(m_table->item(row, 0)->data(Qt::UserRole)));
 }
 
 void CataloguePanel::requestAdd()

@@ -1,5 +1,6 @@
 // CataloguePanel: the server's products with their live stock, and picking one with a quantity to put in the cart
-// (a click on a row or the combo box picks; Add or a double-click asks). The cart itself is the window's.
+// (a click on a row or the combo box picks; Add, a double-click or Enter on a row asks). The cart itself is the
+// window's.
 #pragma once
 
 #include "net/ServerApi.h"
@@ -31,7 +32,11 @@ public:
 Q_SIGNALS:
     void addRequested(const QString& product, int quantity);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    void pickRow(int row);
     void requestAdd();
 
     QList<core::Product> m_products;

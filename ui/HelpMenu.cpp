@@ -73,7 +73,7 @@ void HelpMenu::showShortcuts()
             rows.append(row.arg(keys.join(QStringLiteral(", ")), text.remove(QLatin1Char('&')).toHtmlEscaped()));
         }
     }
-    rows.append(row.arg(tr("Double-click"), tr("on a catalogue row: add the product to the cart")));
+    rows.append(row.arg(tr("Enter or double-click"), tr("on a catalogue row: add the product to the cart")));
     rows.append(row.arg(tr("Tab, Shift+Tab"), tr("move between the controls")));
     showMessage(QStringLiteral("shortcutsMessage"), tr("Keyboard shortcuts"),
                 QStringLiteral("<table cellspacing=\"6\">%1</table>").arg(rows.join(QString())));
