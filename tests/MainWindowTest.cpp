@@ -87,6 +87,7 @@ private Q_SLOTS:
     void theDebugPanelsExplanationsReadOnADarkPalette();
     void theHelpAndFileMenusAreThereAndQuitClosesTheWindow();
     void enterOnACatalogueRowAddsItToTheCart();
+    void theCartsQuantityIsLimitedByTheStockShown();
     // It installs the Czech translator for the rest of its process (each slot runs as its own ctest).
     void czechShowsCzechStrings();
 };
@@ -936,6 +937,31 @@ void MainWindowTest::enterOnACatalogueRowAddsItToTheCart()
     QCOMPARE(mugs->value(), 1);
     QTest::keyClick(catalogue, Qt::Key_Enter); // the keypad's Enter too
     QCOMPARE(mugs->value(), 2);
+}
+
+void MainWindowTest::theCartsQuantityIsLimitedByTheStockShown()
+{
+    auto client = startClient();
+    QVERIFY(client);
+    auto* products = client->find<QComboBox>(QStringLiteral("productCombo"));
+    auto* quantity = client->find<QSpinBox>(QStringLiteral("quantitySpin"));
+    products->setCurrentIndex(products->findData(QStringLiteral("hrnek"))); // 50 mugs in stock
+    QCOMPARE(quantity->maximum(), 50);
+    quantity->setValue(60);
+    QCOMPARE(quantity->value(), 50);
+    products->setCurrentIndex(products->findData(QStringLiteral("kniha"))); // 100 books
+    QCOMPARE(quantity->maximum(), 100);
+
+    addToCart(*client, QStringLiteral("hrnek"), 40);
+    addToCart(*client, QStringLiteral("hrnek"), 20); // 60 in all: the cart holds what the shelf has
+    auto* mugs = client->find<QSpinBox>(QStringLiteral("cartQuantity_hrnek"));
+    QVERIFY(mugs);
+    QCOMPARE(mugs->value(), 50);
+    QCOMPARE(mugs->maximum(), 50);
+    mugs->setFocus();
+    mugs->selectAll();
+    QTest::keyClicks(mugs, QStringLiteral("60"));
+    QCOMPARE(mugs->value(), 6); // the 0 that would make 60 is refused
 }
 
 void MainWindowTest::czechShowsCzechStrings()

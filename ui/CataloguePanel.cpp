@@ -17,6 +17,8 @@ namespace onceorder::ui {
 
 namespace {
 
+constexpr int kMaxQuantity = 1000; // while the stock is not known
+
 bool sameProducts(const QList<core::Product>& a, const QList<core::Product>& b)
 {
     return std::equal(a.cbegin(), a.cend(), b.cbegin(), b.cend(), [](const core::Product& x, const core::Product& y) {
@@ -36,7 +38,7 @@ CataloguePanel::CataloguePanel(QWidget* parent)
     m_productCombo->setObjectName(QStringLiteral("productCombo"));
     m_productCombo->setMinimumContentsLength(12);
     m_quantitySpin->setObjectName(QStringLiteral("quantitySpin"));
-    m_quantitySpin->setRange(1, 1000);
+    m_quantitySpin->setRange(1, kMaxQuantity);
     m_addButton->setObjectName(QStringLiteral("addButton"));
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->horizontalHeader()->setStretchLastSection(false);
@@ -54,6 +56,7 @@ CataloguePanel::CataloguePanel(QWidget* parent)
     connect(m_addButton, &QPushButton::clicked, this, &CataloguePanel::requestAdd);
     connect(m_table, &QTableWidget::cellClicked, this, &CataloguePanel::pickRow);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, &CataloguePanel::requestAdd);
+    connect(m_productCombo, &QComboBox::currentIndexChanged, this, &CataloguePanel::limitQuantity);
 }
 
 bool CataloguePanel::showProducts(const QList<core::Product>& products)
@@ -81,6 +84,7 @@ bool CataloguePanel::showProducts(const QList<core::Product>& products)
     }
     const int index = m_productCombo->findData(current);
     m_productCombo->setCurrentIndex(index >= 0 ? index : 0);
+    limitQuantity(); // the stock of the product shown may have changed
     return true;
 }
 
@@ -92,6 +96,21 @@ QString CataloguePanel::productName(const QString& id) const
         }
     }
     return id;
+}
+
+int CataloguePanel::maxQuantity(const QString& id) const
+{
+    for (const auto& product : m_products) {
+        if (product.id == id) {
+            return static_cast<int>(std::clamp<qint64>(product.stock, 1, kMaxQuantity));
+        }
+    }
+    return kMaxQuantity;
+}
+
+void CataloguePanel::limitQuantity()
+{
+    m_quantitySpin->setMaximum(maxQuantity(m_productCombo->currentData().toString()));
 }
 
 void CataloguePanel::setAddEnabled(bool enabled)

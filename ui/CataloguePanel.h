@@ -26,6 +26,9 @@ public:
     bool showProducts(const QList<core::Product>& products);
     // The product's display name; its id while the server has not named it.
     QString productName(const QString& id) const;
+    // The most of a product the cart may hold: the stock the catalogue shows. A sold-out product still takes 1, so the
+    // class can watch the server refuse it; the server decides in any case (another client may have bought meanwhile).
+    int maxQuantity(const QString& id) const;
     // While the cart is being sent, nothing is added to it.
     void setAddEnabled(bool enabled);
 
@@ -37,6 +40,7 @@ protected:
 
 private:
     void pickRow(int row);
+    void limitQuantity();
     void requestAdd();
 
     QList<core::Product> m_products;

@@ -397,7 +397,12 @@ void MainWindow::addToCart(const QString& product, int quantity)
     if (!m_cartEditable) {
         return;
     }
-    m_cart.add(product, quantity);
+    // No more than the shelf shows; what the cart already holds stays (the stock may have fallen since).
+    int held = 0;
+    for (const auto& line : m_cart.lines()) {
+        held = line.product == product ? line.quantity : held;
+    }
+    m_cart.setQuantity(product, std::max(held, std::min(held + quantity, m_catalogue->maxQuantity(product))));
     showCart();
 }
 
@@ -554,10 +559,10 @@ void MainWindow::showCart()
         const QString name = QStringLiteral("cartQuantity_") + line.product;
         auto* quantity = qobject_cast<QSpinBox*>(m_cartTable->cellWidget(row, 1));
         if (!quantity || quantity->property("product").toString() != line.product) {
-            // The quantity is edited in place; the minimum of 1 keeps "remove" an explicit action.
+            // The quantity is edited in place; the minimum of 1 keeps "remove" an explicit action, the maximum (set
+            // below, each time) is the stock the catalogue shows.
             quantity = new QSpinBox;
             quantity->setProperty("product", line.product);
-            quantity->setRange(1, 1000);
             quantity->setAlignment(Qt::AlignRight);
             m_wheelGuard->guard(quantity);
             connect(quantity, &QSpinBox::valueChanged, this,
@@ -566,6 +571,7 @@ void MainWindow::showCart()
         }
         quantity->setObjectName(name);
         const QSignalBlocker blocker(quantity); // showing the cart's quantity is not the user changing it
+        quantity->setRange(1, std::max(line.quantity, m_catalogue->maxQuantity(line.product)));
         quantity->setValue(line.quantity);
         quantity->setEnabled(m_cartEditable);
     }
