@@ -1,5 +1,6 @@
 #include "OrderServer.h"
 
+#include "auth/ApiKeys.h"
 #include "checkout/CheckoutService.h"
 #include "checkout/HttpWebhookSink.h"
 #include "checkout/StubPaymentGateway.h"
@@ -60,11 +61,44 @@ std::string webhookSecret(const ServerOptions& options, const std::string& gener
     return generated;
 }
 
+// SPEC §3: the demo keys are published. A new database gets them on loopback, or beyond it when told so.
+bool seedsDemoClients(const ServerOptions& options)
+{
+    return listensOnLoopback(options.host) || options.allowDemoKeys;
+}
+
+// Beyond loopback the published keys open nothing unless told so (--allow-demo-keys), and the operator's never: an
+// operator key is generated instead, printed once, and stored as its hash.
+void guardPublishedKeys(OrderStore& store, const ServerOptions& options)
+{
+    if (listensOnLoopback(options.host)) {
+        return;
+    }
+    ClientKeys& keys = store.clients();
+    if (keys.holdsPublishedKeys() && !options.allowDemoKeys) {
+        throw std::runtime_error("the database holds the published demo keys (demo-key-A, demo-key-B, demo-key-admin), "
+                                 "which anyone can read: listening on " +
+                                 options.host +
+                                 " needs a database without them, or --allow-demo-keys to accept them anyway");
+    }
+    keys.refusePublishedOperatorKey();
+    if (keys.hasOperator()) {
+        return;
+    }
+    const std::string key = apikeys::generate();
+    if (!store.addClient("operator", apikeys::hash(key), true)) {
+        throw std::runtime_error("a client named \"operator\" exists but is no operator, or another instance has just "
+                                 "issued the operator key: start again");
+    }
+    std::fprintf(stderr, "operator key (shown only now; the database keeps its hash): %s\n", key.c_str());
+}
+
 std::unique_ptr<PgOrderStore> openPostgres(const ServerOptions& options, Faults& faults, const Clock& clock)
 {
     try {
         // A connection per request worker, and one each for the reaper, the completer and the webhook delivery.
-        return std::make_unique<PgOrderStore>(options.dbPath, faults, clock, options.keyTtl, options.threads + 5);
+        return std::make_unique<PgOrderStore>(options.dbPath, faults, clock, options.keyTtl, options.threads + 5,
+                                              seedsDemoClients(options));
     } catch (const pqxx::broken_connection& error) {
         // libpq's own words name the host and port it tried; the URI is not repeated, it may hold a password.
         throw std::runtime_error("cannot connect to the PostgreSQL database given by --db: " +
@@ -110,7 +144,8 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
         m_lockHolder = std::make_unique<LockHolder>(options.dbPath, runId);
         m_checkout->setLockHolder(runId);
     } else {
-        m_store = std::make_unique<Store>(options.dbPath, options.synchronous, options.threads + 2);
+        m_store = std::make_unique<Store>(options.dbPath, options.synchronous, options.threads + 2,
+                                          seedsDemoClients(options));
         m_committer = groupCommitter(*m_store, options);
         m_orders = std::make_unique<OrderService>(*m_store, m_faults, clock, options.keyTtl, m_committer.get());
         m_queries = std::make_unique<OrderQueries>(*m_store);
@@ -122,6 +157,7 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
                                                        options.lockTimeout);
         m_webhooks = std::make_unique<WebhookHandler>(*m_store, clock, m_webhookSecret);
     }
+    guardPublishedKeys(*m_orderStore, options);
     m_api = std::make_unique<HttpApi>(*m_orderStore, m_faults, m_metrics, options.debugEndpoints, options.threads);
     m_http = std::make_unique<HttpServer>(
         [api = m_api.get()](HttpRequest request, Responder respond) {

@@ -60,6 +60,11 @@ void readEnvironment(ServerOptions& options)
 
 } // namespace
 
+bool listensOnLoopback(const std::string& host)
+{
+    return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0 || host.rfind("::ffff:127.", 0) == 0;
+}
+
 std::string serverUsage()
 {
     return "Usage: onceorder-server [options]\n"
@@ -74,11 +79,17 @@ std::string serverUsage()
            "  --max-connections N    open connections at most; more are answered 503 and closed at once (default:\n"
            "                         the descriptor limit less 64)\n"
            "  --debug-endpoints      serve /_debug/* to loopback clients (faults, teaching modes, reset)\n"
+           "  --allow-demo-keys      beyond loopback, accept the published demo client keys (demo-key-A, -B); the\n"
+           "                         operator then gets a generated key, never demo-key-admin\n"
            "  --synchronous MODE     full (default) or normal: SQLite's durability on power loss\n"
            "  --help                 show this help\n"
            "  --version              show the version\n\n"
            "When ready it prints \"listening on http://HOST:PORT\". SIGINT/SIGTERM finish in-flight requests and exit "
-           "0.\n";
+           "0.\n"
+           "Listening beyond loopback, it refuses a database holding the published demo keys (unless\n"
+           "--allow-demo-keys) and prints a generated operator key once.\n\n"
+           "  onceorder-server clients add NAME --db PATH|URI\n"
+           "                         issue client NAME an API key: printed once on stdout, stored as its hash\n";
 }
 
 bool isPostgresUri(const std::string& db)
@@ -117,6 +128,10 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
         }
         if (arg == "--debug-endpoints") {
             options.debugEndpoints = true;
+            continue;
+        }
+        if (arg == "--allow-demo-keys") {
+            options.allowDemoKeys = true;
             continue;
         }
         if (arg != "--listen" && arg != "--db" && arg != "--key-ttl" && arg != "--threads" && arg != "--synchronous" &&

@@ -12,6 +12,9 @@
 
 namespace onceorder::server {
 
+// Whether HOST (as given to --listen) is a loopback address: 127.x.x.x, ::1 or localhost.
+bool listensOnLoopback(const std::string& host);
+
 struct ServerOptions
 {
     std::string host = "127.0.0.1";
@@ -27,6 +30,8 @@ struct ServerOptions
     // Open connections at most (--max-connections); 0: the descriptor limit less HttpServer's reserve.
     std::size_t maxConnections = 0;
     bool debugEndpoints = false;
+    // Beyond loopback, accept the published demo client keys (--allow-demo-keys); SPEC §3.
+    bool allowDemoKeys = false;
     Synchronous synchronous = Synchronous::Full;
     std::chrono::seconds reapInterval {60};
     // POST /checkout: a key row locked for longer than this is abandoned and may be taken over.

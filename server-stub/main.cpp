@@ -1,4 +1,5 @@
 // onceorder-server: parses the command line, serves until SIGINT/SIGTERM, exits 0 after a clean shutdown.
+#include "ClientsCommand.h"
 #include "OrderServer.h"
 #include "ServerOptions.h"
 
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <pthread.h>
+#include <string_view>
 #include <sys/resource.h>
 #include <thread>
 
@@ -15,6 +17,9 @@ using namespace onceorder::server;
 
 int main(int argc, char** argv)
 {
+    if (argc >= 2 && std::string_view(argv[1]) == "clients") {
+        return runClientsCommand(std::vector<std::string>(argv + 2, argv + argc));
+    }
     const auto parsed = parseServerOptions(std::vector<std::string>(argv + 1, argv + argc));
     if (std::holds_alternative<ShowHelp>(parsed)) {
         std::cout << serverUsage();

@@ -23,6 +23,10 @@ public:
     virtual ~OrderStore() = default;
 
     virtual std::optional<Client> clientForApiKey(const std::string& apiKey) const = 0;
+    // The clients loaded at start, which the server narrows before it serves (auth/ClientKeys).
+    virtual ClientKeys& clients() = 0;
+    // Issues a client (or the operator) a key, stored as its hash (auth/ApiKeys); false if the id is taken.
+    virtual bool addClient(const std::string& id, const std::string& keyHash, bool isOperator) = 0;
     virtual bool productExists(const std::string& productId) const = 0;
 
     virtual OrderResponse placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command) = 0;

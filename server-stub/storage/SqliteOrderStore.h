@@ -15,6 +15,11 @@ public:
     SqliteOrderStore(Store& store, OrderService& orders, OrderQueries& queries);
 
     std::optional<Client> clientForApiKey(const std::string& apiKey) const override;
+    ClientKeys& clients() override { return m_store.clients(); }
+    bool addClient(const std::string& id, const std::string& keyHash, bool isOperator) override
+    {
+        return m_store.addClient(id, keyHash, isOperator);
+    }
     bool productExists(const std::string& productId) const override;
     OrderResponse placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command) override;
     void placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,

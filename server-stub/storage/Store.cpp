@@ -1,5 +1,7 @@
 #include "storage/Store.h"
 
+#include "auth/ApiKeys.h"
+
 #include "storage/DemoData.h"
 #include "storage/WriteTransaction.h"
 
@@ -14,9 +16,9 @@ namespace {
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS clients (
-    id      TEXT PRIMARY KEY,
-    api_key TEXT NOT NULL UNIQUE,
-    role    TEXT NOT NULL CHECK (role IN ('client', 'operator'))
+    id       TEXT PRIMARY KEY,
+    key_hash TEXT NOT NULL UNIQUE, -- apikeys::hash of the API key: the key itself is never stored
+    role     TEXT NOT NULL CHECK (role IN ('client', 'operator'))
 );
 CREATE TABLE IF NOT EXISTS products (
     id            TEXT PRIMARY KEY,
@@ -120,7 +122,7 @@ UPDATE orders SET cart_key = NULL WHERE status = 'payment_failed' AND cart_key I
 
 } // namespace
 
-Store::Store(const std::string& path, Synchronous synchronous, int connections)
+Store::Store(const std::string& path, Synchronous synchronous, int connections, bool seedDemoClients)
     : m_path(path)
     , m_synchronous(synchronous)
 {
@@ -131,13 +133,12 @@ Store::Store(const std::string& path, Synchronous synchronous, int connections)
     }
     // Start-up's one-off statements are prepared on the spot; the cache is for what every request runs.
     SQLite::Database& db = m_pool.front()->database();
-    createSchema(db);
+    createSchema(db, seedDemoClients);
 
-    SQLite::Statement clients(db, "SELECT api_key, id, role FROM clients");
+    SQLite::Statement clients(db, "SELECT key_hash, id, role FROM clients");
     while (clients.executeStep()) {
-        m_clients.emplace_back(
-            clients.getColumn(0).getString(),
-            Client {clients.getColumn(1).getString(), clients.getColumn(2).getString() == "operator"});
+        m_clients.add(clients.getColumn(0).getString(),
+                      Client {clients.getColumn(1).getString(), clients.getColumn(2).getString() == "operator"});
     }
     m_instance = db.execAndGet("SELECT value FROM server_meta WHERE name = 'instance'").getString();
     m_webhookSecret = db.execAndGet("SELECT value FROM server_meta WHERE name = 'webhook_secret'").getString();
@@ -160,7 +161,7 @@ std::unique_ptr<Connection> Store::open() const
     return std::make_unique<Connection>(std::move(db));
 }
 
-void Store::createSchema(SQLite::Database& db)
+void Store::createSchema(SQLite::Database& db, bool seedDemoClients)
 {
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
     // webhook_events was keyed by event_id alone: move its rows into the table kSchema creates, with the one
@@ -172,16 +173,39 @@ void Store::createSchema(SQLite::Database& db)
     if (oldEvents) {
         db.exec("ALTER TABLE webhook_events RENAME TO webhook_events_before_source");
     }
+    // Clients were stored with their API keys in clear: keep only the keys' hashes.
+    const bool clearKeys =
+        db.execAndGet("SELECT count(*) FROM pragma_table_info('clients') WHERE name = 'api_key'").getInt() == 1;
+    if (clearKeys) {
+        db.exec("ALTER TABLE clients RENAME COLUMN api_key TO key_hash");
+        std::vector<std::pair<std::string, std::string>> keys;
+        SQLite::Statement stored(db, "SELECT id, key_hash FROM clients");
+        while (stored.executeStep()) {
+            keys.emplace_back(stored.getColumn(0).getString(), stored.getColumn(1).getString());
+        }
+        SQLite::Statement hashed(db, "UPDATE clients SET key_hash = ? WHERE id = ?");
+        for (const auto& [id, key] : keys) {
+            if (!apikeys::isHash(key)) {
+                hashed.bind(1, apikeys::hash(key));
+                hashed.bind(2, id);
+                hashed.exec();
+                hashed.reset();
+            }
+        }
+    }
     db.exec(kSchema);
     if (oldEvents) {
         db.exec("INSERT INTO webhook_events (source, event_id, type, charge_id, effect, received_at) "
                 "SELECT 'stub-gateway', event_id, type, charge_id, effect, received_at "
                 "FROM webhook_events_before_source; DROP TABLE webhook_events_before_source");
     }
-    SQLite::Statement client(db, "INSERT INTO clients (id, api_key, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING");
+    SQLite::Statement client(db, "INSERT INTO clients (id, key_hash, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING");
     for (const auto& c : demo::kClients) {
+        if (!seedDemoClients) {
+            break;
+        }
         client.bind(1, c.id);
-        client.bind(2, c.apiKey);
+        client.bind(2, apikeys::hash(c.apiKey));
         client.bind(3, c.role);
         client.exec();
         client.reset();
@@ -236,14 +260,20 @@ void Store::release(std::unique_ptr<Connection> connection)
     m_poolAvailable.notify_one();
 }
 
-std::optional<Client> Store::clientForApiKey(const std::string& apiKey) const
+bool Store::addClient(const std::string& id, const std::string& keyHash, bool isOperator)
 {
-    for (const auto& [key, client] : m_clients) {
-        if (key == apiKey) {
-            return client;
-        }
+    WriteTransaction tx(*this);
+    SQLite::Statement insert(*tx.db(),
+                             "INSERT INTO clients (id, key_hash, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING");
+    insert.bind(1, id);
+    insert.bind(2, keyHash);
+    insert.bind(3, isOperator ? "operator" : "client");
+    if (insert.exec() == 0) {
+        return false;
     }
-    return std::nullopt;
+    tx.commit();
+    m_clients.add(keyHash, Client {id, isOperator});
+    return true;
 }
 
 bool Store::productExists(const std::string& productId) const

@@ -6,6 +6,7 @@
 // unique index, instead of polling SQLITE_BUSY.
 #pragma once
 
+#include "auth/ClientKeys.h"
 #include "storage/Connection.h"
 
 #include <SQLiteCpp/Database.h>
@@ -27,16 +28,11 @@ enum class Synchronous
     Normal
 };
 
-struct Client
-{
-    std::string id;
-    bool isOperator = false;
-};
-
 class Store
 {
 public:
-    Store(const std::string& path, Synchronous synchronous, int connections);
+    // `seedDemoClients`: a new database gets the published demo keys (SPEC §3: on loopback, or when told so).
+    Store(const std::string& path, Synchronous synchronous, int connections, bool seedDemoClients = true);
     ~Store();
     Store(const Store&) = delete;
     Store& operator=(const Store&) = delete;
@@ -67,7 +63,11 @@ public:
     // Held by every writer (see WriteTransaction, the one place that takes it with a transaction).
     std::mutex& writerLock() { return m_writerLock; }
 
-    std::optional<Client> clientForApiKey(const std::string& apiKey) const;
+    std::optional<Client> clientForApiKey(const std::string& apiKey) const { return m_clients.find(apiKey); }
+    // The clients as loaded at start; the server may narrow them before it serves (ClientKeys).
+    ClientKeys& clients() { return m_clients; }
+    // Issues a client (or the operator) a key: stored as its hash. False if the id is taken.
+    bool addClient(const std::string& id, const std::string& keyHash, bool isOperator);
     // A random id made when the database was created; names this database at the payment gateway.
     const std::string& instanceId() const { return m_instance; }
     // A random secret made when the database was created (server_meta, name 'webhook_secret'): what the gateway
@@ -83,7 +83,7 @@ public:
 
 private:
     std::unique_ptr<Connection> open() const;
-    void createSchema(SQLite::Database& db);
+    void createSchema(SQLite::Database& db, bool seedDemoClients);
     void release(std::unique_ptr<Connection> connection);
 
     std::string m_path;
@@ -92,7 +92,7 @@ private:
     std::condition_variable m_poolAvailable;
     std::vector<std::unique_ptr<Connection>> m_pool;
     std::mutex m_writerLock;
-    std::vector<std::pair<std::string, Client>> m_clients; // api key -> client; fixed after start
+    ClientKeys m_clients; // fixed once the server serves
     std::vector<std::string> m_products; // product ids; fixed after start
     std::string m_instance;
     std::string m_webhookSecret;

@@ -106,12 +106,14 @@ public:
         if (!std::fgets(line, sizeof line, m_stdout)) {
             throw std::runtime_error("onceorder-server exited before it was ready");
         }
+        // "listening on http://HOST:PORT": 127.0.0.1 unless a test listens elsewhere (its --listen comes later).
         const std::string text(line);
-        const std::string prefix = "listening on http://127.0.0.1:";
-        if (text.rfind(prefix, 0) != 0) {
+        const std::string prefix = "listening on http://";
+        const auto colon = text.rfind(':');
+        if (text.rfind(prefix, 0) != 0 || colon == std::string::npos || colon < prefix.size()) {
             throw std::runtime_error("unexpected first line from onceorder-server: " + text);
         }
-        m_port = std::stoi(text.substr(prefix.size()));
+        m_port = std::stoi(text.substr(colon + 1));
     }
 
     // Graceful: SIGTERM and wait; returns the exit status (0 expected).

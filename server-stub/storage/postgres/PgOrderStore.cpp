@@ -27,18 +27,18 @@ long long countOf(pqxx::transaction_base& tx, const char* sql)
 } // namespace
 
 PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                           int connections)
+                           int connections, bool seedDemoClients)
     : m_pool(uri, connections)
     , m_faults(faults)
     , m_clock(clock)
     , m_keyTtl(keyTtl)
 {
     auto db = m_pool.lease();
-    pgschema::create(*db);
+    pgschema::create(*db, seedDemoClients);
     pqxx::nontransaction read(*db);
-    for (const auto& row : read.exec("SELECT api_key, id, role FROM clients")) {
-        m_clients.emplace_back(row[0].as<std::string>(),
-                               Client {row[1].as<std::string>(), row[2].as<std::string>() == "operator"});
+    for (const auto& row : read.exec("SELECT key_hash, id, role FROM clients")) {
+        m_clients.add(row[0].as<std::string>(),
+                      Client {row[1].as<std::string>(), row[2].as<std::string>() == "operator"});
     }
     for (const auto& row : read.exec("SELECT id FROM products")) {
         m_products.push_back(row[0].as<std::string>());
@@ -47,11 +47,19 @@ PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& 
     m_webhookSecret = read.exec("SELECT value FROM server_meta WHERE name = 'webhook_secret'")[0][0].as<std::string>();
 }
 
-std::optional<Client> PgOrderStore::clientForApiKey(const std::string& apiKey) const
+bool PgOrderStore::addClient(const std::string& id, const std::string& keyHash, bool isOperator)
 {
-    const auto found =
-        std::find_if(m_clients.begin(), m_clients.end(), [&](const auto& c) { return c.first == apiKey; });
-    return found == m_clients.end() ? std::nullopt : std::optional<Client>(found->second);
+    auto db = m_pool.lease();
+    pqxx::work tx(*db);
+    const auto inserted =
+        tx.exec_params("INSERT INTO clients (id, key_hash, role) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", id,
+                       keyHash, isOperator ? "operator" : "client");
+    tx.commit();
+    if (inserted.affected_rows() == 0) {
+        return false;
+    }
+    m_clients.add(keyHash, Client {id, isOperator});
+    return true;
 }
 
 bool PgOrderStore::productExists(const std::string& productId) const

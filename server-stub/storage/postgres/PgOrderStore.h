@@ -29,9 +29,11 @@ public:
     // Connects, creates or updates the schema and reads the clients and products; throws if the database cannot
     // be reached.
     PgOrderStore(const std::string& uri, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                 int connections);
+                 int connections, bool seedDemoClients = true);
 
-    std::optional<Client> clientForApiKey(const std::string& apiKey) const override;
+    std::optional<Client> clientForApiKey(const std::string& apiKey) const override { return m_clients.find(apiKey); }
+    ClientKeys& clients() override { return m_clients; }
+    bool addClient(const std::string& id, const std::string& keyHash, bool isOperator) override;
     bool productExists(const std::string& productId) const override;
     OrderResponse placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command) override;
     std::optional<std::string> orderJson(const std::string& clientId, long long orderId) override;
@@ -65,7 +67,7 @@ private:
     Faults& m_faults;
     const Clock& m_clock;
     std::chrono::seconds m_keyTtl;
-    std::vector<std::pair<std::string, Client>> m_clients; // api key -> client; fixed after start
+    ClientKeys m_clients; // fixed once the server serves
     std::vector<std::string> m_products; // product ids; fixed after start
     std::string m_instance;
     std::string m_webhookSecret;

@@ -1,5 +1,6 @@
 #include "storage/postgres/PgSchema.h"
 
+#include "auth/ApiKeys.h"
 #include "storage/DemoData.h"
 #include "support/Sha256.h"
 
@@ -15,9 +16,9 @@ constexpr long long kSchemaLock = 0x4F6E63654F7264;
 // Times are milliseconds since the epoch (BIGINT), as in SQLite, so both databases' rows read and print alike.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS clients (
-    id      TEXT PRIMARY KEY,
-    api_key TEXT NOT NULL UNIQUE,
-    role    TEXT NOT NULL CHECK (role IN ('client', 'operator'))
+    id       TEXT PRIMARY KEY,
+    key_hash TEXT NOT NULL UNIQUE, -- apikeys::hash of the API key: the key itself is never stored
+    role     TEXT NOT NULL CHECK (role IN ('client', 'operator'))
 );
 CREATE TABLE IF NOT EXISTS products (
     id            TEXT PRIMARY KEY,
@@ -147,15 +148,28 @@ UPDATE orders SET cart_key = NULL WHERE status = 'payment_failed' AND cart_key I
 
 } // namespace
 
-void create(pqxx::connection& connection)
+void create(pqxx::connection& connection, bool seedDemoClients)
 {
     pqxx::work tx(connection);
     tx.exec0("SET LOCAL client_min_messages = warning"); // no "already exists, skipping" notices on every start
     tx.exec_params("SELECT pg_advisory_xact_lock($1)", kSchemaLock);
+    // Clients were stored with their API keys in clear: keep only the keys' hashes (apikeys::hash, in SQL).
+    tx.exec0(R"sql(
+DO $$ BEGIN
+    IF EXISTS (SELECT 1 FROM information_schema.columns
+               WHERE table_schema = current_schema() AND table_name = 'clients' AND column_name = 'api_key') THEN
+        ALTER TABLE clients RENAME COLUMN api_key TO key_hash;
+        UPDATE clients SET key_hash = 'sha256:' || encode(sha256(convert_to(key_hash, 'UTF8')), 'hex')
+        WHERE key_hash NOT LIKE 'sha256:%';
+    END IF;
+END $$)sql");
     tx.exec0(kSchema);
     for (const auto& client : demo::kClients) {
-        tx.exec_params0("INSERT INTO clients (id, api_key, role) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", client.id,
-                        client.apiKey, client.role);
+        if (!seedDemoClients) {
+            break;
+        }
+        tx.exec_params0("INSERT INTO clients (id, key_hash, role) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                        client.id, apikeys::hash(client.apiKey), client.role);
     }
     for (const auto& product : demo::kProducts) {
         tx.exec_params0("INSERT INTO products (id, name, stock, initial_stock) VALUES ($1, $2, $3, $3) "

@@ -8,6 +8,7 @@
 
 namespace onceorder::server::pgschema {
 
-void create(pqxx::connection& connection);
+// `seedDemoClients`: a new database gets the published demo keys (SPEC §3: on loopback, or when told so).
+void create(pqxx::connection& connection, bool seedDemoClients = true);
 
 } // namespace onceorder::server::pgschema
