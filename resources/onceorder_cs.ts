@@ -2058,6 +2058,10 @@
         <source>The table could not be written to %1.</source>
         <translation>Tabulku se nepodařilo zapsat do %1.</translation>
     </message>
+    <message>
+        <source>Saved %1 in %2</source>
+        <translation>Uloženo: %1 ve složce %2</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ServerTableModel</name>

@@ -2053,6 +2053,10 @@
         <source>The table could not be written to %1.</source>
         <translation>The table could not be written to %1.</translation>
     </message>
+    <message>
+        <source>Saved %1 in %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ServerTableModel</name>

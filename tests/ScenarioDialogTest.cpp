@@ -5,8 +5,11 @@
 #include <QAbstractSeries>
 #include <QChart>
 #include <QChartView>
+#include <QFile>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -33,6 +36,28 @@ private Q_SLOTS:
         }
         QCOMPARE(dialog.table()->item(5, 2)->text(), QStringLiteral("2")); // orders after "no key"
         QVERIFY(dialog.chartView()->isHidden()); // nothing measured, no chart
+    }
+
+    void exportSaysWhatItSavedWhere()
+    {
+        ui::ScenarioDialog dialog(core::allScenarios().first());
+        dialog.show();
+        QSignalSpy done(&dialog, &ui::ScenarioDialog::scenarioFinished);
+        dialog.play();
+        QVERIFY(done.wait(30'000));
+        auto* exported = dialog.findChild<QLabel*>(QStringLiteral("exportedLabel"));
+        QVERIFY(exported);
+        QVERIFY(exported->text().isEmpty());
+        QTemporaryDir folder;
+        QVERIFY(dialog.exportTo(folder.path()));
+        const QString id = dialog.result().id;
+        QVERIFY(QFile::exists(folder.filePath(id + QStringLiteral(".md"))));
+        QVERIFY(QFile::exists(folder.filePath(id + QStringLiteral(".csv"))));
+        QVERIFY(exported->isVisible());
+        QCOMPARE(exported->text(), QStringLiteral("Saved %1.md, %1.csv in %2").arg(id, folder.path()));
+        dialog.play(); // a new run has not been saved yet
+        QVERIFY(exported->text().isEmpty());
+        QVERIFY(done.wait(30'000));
     }
 
     void theThunderingHerdShowsItsChart()

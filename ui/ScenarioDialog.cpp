@@ -37,6 +37,7 @@ ScenarioDialog::ScenarioDialog(core::Scenario scenario, QWidget* parent)
     , m_scenario(std::move(scenario))
     , m_runner(new core::ScenarioRunner(this))
     , m_status(new QLabel(this))
+    , m_exported(new QLabel(this))
     , m_table(new QTableWidget(0, 5, this))
     , m_chartView(new QChartView(this))
     , m_playButton(new QPushButton(tr("Play again"), this))
@@ -59,7 +60,11 @@ ScenarioDialog::ScenarioDialog(core::Scenario scenario, QWidget* parent)
     layout->addWidget(m_status);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_chartView, 1);
+    layout->addWidget(m_exported);
     layout->addWidget(buttons);
+    m_exported->setObjectName(QStringLiteral("exportedLabel"));
+    m_exported->setWordWrap(true);
+    m_exported->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_chartView->setObjectName(QStringLiteral("scenarioChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumHeight(300);
@@ -83,6 +88,7 @@ void ScenarioDialog::play()
     m_table->setRowCount(0);
     m_playButton->setEnabled(false);
     m_exportButton->setEnabled(false);
+    m_exported->clear();
     m_status->setText(tr("Starting a fresh server…"));
     m_runner->run(m_scenario);
 }
@@ -124,23 +130,38 @@ void ScenarioDialog::showResult(const core::ScenarioResult& result)
 void ScenarioDialog::exportResult()
 {
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Export the verdict table to"));
-    if (folder.isEmpty()) {
-        return;
+    if (!folder.isEmpty()) {
+        exportTo(folder);
     }
+}
+
+bool ScenarioDialog::exportTo(const QString& folder)
+{
     const QDir dir(folder);
-    if (!writeFile(dir.filePath(m_result.id + QStringLiteral(".md")), m_result.toMarkdown()) ||
-        !writeFile(dir.filePath(m_result.id + QStringLiteral(".csv")), m_result.toCsv())) {
+    QStringList saved {m_result.id + QStringLiteral(".md"), m_result.id + QStringLiteral(".csv")};
+    if (!writeFile(dir.filePath(saved.at(0)), m_result.toMarkdown()) ||
+        !writeFile(dir.filePath(saved.at(1)), m_result.toCsv())) {
+        m_exported->clear();
         QMessageBox::warning(this, windowTitle(), tr("The table could not be written to %1.").arg(folder));
-        return;
+        return false;
     }
+    bool ok = true;
     if (!m_result.chart.isEmpty()) {
         ScenarioChartExporter exporter;
         QString error;
-        if (!exporter.write(m_result.chart, dir.filePath(m_result.id + QStringLiteral(".png")),
-                            dir.filePath(m_result.id + QStringLiteral(".svg")), &error)) {
+        const QString png = m_result.id + QStringLiteral(".png");
+        const QString svg = m_result.id + QStringLiteral(".svg");
+        if (exporter.write(m_result.chart, dir.filePath(png), dir.filePath(svg), &error)) {
+            saved << png << svg;
+        } else {
             QMessageBox::warning(this, windowTitle(), error);
+            ok = false;
         }
     }
+    // Saving without a word left the teacher wondering whether anything happened, and where.
+    m_exported->setText(
+        tr("Saved %1 in %2").arg(saved.join(QStringLiteral(", ")), QDir::toNativeSeparators(dir.absolutePath())));
+    return ok;
 }
 
 } // namespace onceorder::ui

@@ -33,6 +33,9 @@ public:
     // Shown when the scenario measured a series (the thundering herd); hidden otherwise.
     QChartView* chartView() const { return m_chartView; }
     const core::ScenarioResult& result() const { return m_result; }
+    // Writes the last result's files into `folder` (Export… asks for it) and says below the table what was saved
+    // where. False if a file could not be written (a message box says which).
+    bool exportTo(const QString& folder);
 
 Q_SIGNALS:
     void scenarioFinished(const onceorder::core::ScenarioResult& result);
@@ -45,6 +48,7 @@ private:
     core::ScenarioResult m_result;
     core::ScenarioRunner* m_runner;
     QLabel* m_status;
+    QLabel* m_exported;
     QTableWidget* m_table;
     QChartView* m_chartView;
     QPushButton* m_playButton;
