@@ -13,6 +13,9 @@
 #include <QSet>
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <sys/resource.h>
+
 using namespace onceorder::test;
 
 namespace {
@@ -256,4 +259,102 @@ TEST(CliEndToEndTest, TwoResumesOnOneOutboxFinishEveryCartOnceAndBothReportIt)
         EXPECT_EQ(s.state, onceorder::core::SubmissionState::Placed) << s.cartId.toStdString();
         EXPECT_EQ(ordersOf(dir.file("server.db"), s.cartId), 1);
     }
+}
+
+namespace {
+
+// `onceorder-cli ARGS` whose writes stop at `fileSizeLimit` bytes per file (0: none): RLIMIT_FSIZE in the child,
+// with SIGXFSZ ignored, so a write past it fails (EFBIG) the way a full disk does (ENOSPC) instead of killing the
+// process. A run still going after 20 s is killed and reported as hung.
+CliRun runCliLimited(const QStringList& args, rlim_t fileSizeLimit, bool* hung)
+{
+    QProcess process;
+    process.setProcessEnvironment(testEnvironment());
+    process.setChildProcessModifier([fileSizeLimit] {
+        if (fileSizeLimit > 0) {
+            std::signal(SIGXFSZ, SIG_IGN);
+            const rlimit limit {fileSizeLimit, fileSizeLimit};
+            setrlimit(RLIMIT_FSIZE, &limit);
+        }
+    });
+    process.start(QStringLiteral(ONCEORDER_CLI_BIN), args);
+    *hung = !process.waitForFinished(20'000);
+    if (*hung) {
+        process.kill();
+        process.waitForFinished(5'000);
+    }
+    CliRun run;
+    run.exitCode = *hung ? -1 : process.exitCode();
+    run.crashed = process.exitStatus() == QProcess::CrashExit;
+    for (const QByteArray& line : process.readAllStandardOutput().trimmed().split('\n')) {
+        if (!line.trimmed().isEmpty()) {
+            run.lines.append(QJsonDocument::fromJson(line).object());
+        }
+    }
+    run.line = run.lines.isEmpty() ? QJsonObject {} : run.lines.last();
+    run.stderrText = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+} // namespace
+
+TEST(CliEndToEndTest, ACorruptAttemptsTableIsAClearErrorAndAnExitNotALoop)
+{
+    // The reported run: `submit` on an outbox whose attempts table was damaged printed "(trying again)" forever.
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    const QString state = QString::fromStdString(dir.file("client"));
+    {
+        onceorder::core::Outbox create(state);
+    }
+    {
+        SQLite::Database raw(dir.file("client/client.db"), SQLite::OPEN_READWRITE);
+        raw.exec("DROP TABLE attempts");
+        raw.exec("CREATE TABLE attempts (submission_id INTEGER NOT NULL, scribble TEXT)");
+    }
+    bool hung = false;
+    const CliRun run = runCliLimited({"submit", "--product", "kniha", "--cart-id", "c-corrupt", "--server",
+                                      QString::fromStdString(server.url()), "--state", state},
+                                     0, &hung);
+    ASSERT_FALSE(hung) << "still trying after 20 s: " << run.stderrText.left(400).toStdString();
+    EXPECT_EQ(run.exitCode, 3) << run.stderrText.toStdString();
+    EXPECT_FALSE(run.stderrText.contains(QStringLiteral("trying again"))) << run.stderrText.toStdString();
+    EXPECT_TRUE(run.stderrText.contains(QStringLiteral("state database"))) << run.stderrText.toStdString();
+    EXPECT_EQ(ordersOf(dir.file("server.db")), 0) << "nothing is sent from an outbox that cannot record it";
+}
+
+TEST(CliEndToEndTest, AFailingDiskStopsSendingAndGivingUpWithAClearMessageAndResumeFinishesIt)
+{
+    // The outbox's files may not grow past 32 KiB: the submission is stored, and a later write (the attempt, or
+    // the 201 when it arrives) fails. Then nothing more is sent and nothing is given up; the CLI says why and
+    // exits 3. Once the disk is writable again, `resume` finishes the cart with its stored key: one order.
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    const QString url = QString::fromStdString(server.url());
+    const QString state = QString::fromStdString(dir.file("client"));
+    {
+        onceorder::core::Outbox create(state);
+    }
+    bool hung = false;
+    const CliRun full =
+        runCliLimited({"submit", "--product", "kniha", "--cart-id", "c-full-disk", "--server", url, "--state", state},
+                      32 * 1024, &hung);
+    ASSERT_FALSE(hung) << "still trying after 20 s: " << full.stderrText.left(400).toStdString();
+    EXPECT_FALSE(full.crashed);
+    EXPECT_EQ(full.exitCode, 3) << full.stderrText.toStdString();
+    EXPECT_FALSE(full.stderrText.contains(QStringLiteral("trying again"))) << full.stderrText.toStdString();
+    EXPECT_TRUE(full.stderrText.contains(QStringLiteral("resume"))) << full.stderrText.toStdString();
+    EXPECT_LE(ordersOf(dir.file("server.db"), "c-full-disk"), 1);
+
+    {
+        onceorder::core::Outbox outbox(state);
+        const auto pending = outbox.pendingForCart(QStringLiteral("c-full-disk"), QStringLiteral("demo-key-A"));
+        ASSERT_TRUE(pending) << "given up (or lost) while the disk was failing";
+        EXPECT_LE(pending->attempts.size(), 1);
+    }
+    const CliRun resumed = runCliLimited({"resume", "--server", url, "--state", state}, 0, &hung);
+    ASSERT_FALSE(hung);
+    EXPECT_EQ(resumed.exitCode, 0) << resumed.stderrText.toStdString();
+    EXPECT_EQ(resumed.line.value("state").toString(), QStringLiteral("placed"));
+    EXPECT_EQ(ordersOf(dir.file("server.db"), "c-full-disk"), 1);
 }

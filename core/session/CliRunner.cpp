@@ -231,8 +231,20 @@ int runCli(const QStringList& arguments)
         QTextStream(stderr) << "onceorder-cli: " << reason << Qt::endl;
         QCoreApplication::exit(NotPlaced);
     });
-    QObject::connect(engine, &SubmissionEngine::storageFailed, session.get(), [](const QString& reason) {
-        QTextStream(stderr) << "onceorder-cli: " << reason << " (trying again)" << Qt::endl;
+    QObject::connect(engine, &SubmissionEngine::storageFailed, session.get(), [engine](const QString& reason) {
+        if (!engine->isStorageBroken()) {
+            QTextStream(stderr) << "onceorder-cli: " << reason << " (trying again)" << Qt::endl;
+        }
+    });
+    // Fail closed: the engine has stopped (nothing more sent, nothing given up); the outbox keeps what it had.
+    QObject::connect(engine, &SubmissionEngine::storageBroken, session.get(), [](const QString& reason) {
+        QTextStream(stderr) << "onceorder-cli: " << reason
+                            << "\nonceorder-cli: stopped: nothing more is sent and nothing is given up; the state "
+                               "database keeps what it had. An order may already exist on the server: once the "
+                               "state folder is writable again, `onceorder-cli resume` finishes the pending "
+                               "submissions with their stored keys."
+                            << Qt::endl;
+        QCoreApplication::exit(StateError);
     });
     QObject::connect(session.get(), &ClientSession::serverReady, session.get(), [&] {
         if (command == u"submit") {

@@ -4,7 +4,9 @@
 #include "net/OrderAnswers.h"
 #include "submission/CrashPoint.h"
 
+#include <SQLiteCpp/Exception.h>
 #include <SQLiteCpp/Transaction.h>
+#include <sqlite3.h>
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -33,6 +35,13 @@ bool mayHaveReachedServer(const Submission& submission)
         return attempt.httpStatus != 0 ||
             (attempt.outcome != AttemptOutcome::NotSent && attempt.outcome != AttemptOutcome::Failed);
     });
+}
+
+// A storage failure that waiting mends: the outbox locked by another process for longer than the busy timeout.
+bool passesWithTime(const std::exception& error)
+{
+    const auto* sqlite = dynamic_cast<const SQLite::Exception*>(&error);
+    return sqlite && (sqlite->getErrorCode() == SQLITE_BUSY || sqlite->getErrorCode() == SQLITE_LOCKED);
 }
 
 QString problemTitle(const HttpReply& reply)
@@ -97,15 +106,31 @@ void SubmissionEngine::countPending()
 
 void SubmissionEngine::guarded(qint64 id, const std::function<void()>& step)
 {
+    if (m_storageBroken) {
+        return; // fail closed: nothing sent, nothing given up, nothing written after the outbox failed
+    }
     try {
         step();
     } catch (const std::exception& error) {
         const QString reason = tr("the client's state database failed: %1").arg(QString::fromUtf8(error.what()));
         qWarning("onceorder: %s", qPrintable(reason));
-        Q_EMIT storageFailed(reason);
-        if (id > 0) {
-            schedule(id, kStorageRetryMs);
+        if (passesWithTime(error)) {
+            Q_EMIT storageFailed(reason);
+            if (id > 0) {
+                schedule(id, kStorageRetryMs);
+            }
+            return;
         }
+        // A full disk, a file size limit, a read-only or damaged file: trying again every second would loop for
+        // ever, and some writes may still succeed between failures (a page reused in place), leaving the outbox
+        // half-written: a give-up committed where the 201 before it was not. So the engine stops here.
+        m_storageBroken = true;
+        for (const qint64 timed : m_timers.keys()) {
+            cancelTimer(timed);
+        }
+        m_budgetTimer->stop();
+        Q_EMIT storageBroken(reason);
+        Q_EMIT storageFailed(reason);
     }
 }
 
@@ -123,6 +148,12 @@ qint64 SubmissionEngine::leaseUntil(qint64 nowMs, qint64 dueInMs) const
 SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
 {
     SubmitResult result;
+    if (m_storageBroken) {
+        result.refusal = SubmitResult::Refusal::Storage;
+        result.message = tr("the client's state database failed earlier; nothing is sent until it works again");
+        Q_EMIT submitRefused(cart.cartId(), result.message);
+        return result;
+    }
     try {
         Submission submission;
         submission.key = newKey();
@@ -164,6 +195,10 @@ SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
         result.id = 0;
         result.refusal = SubmitResult::Refusal::Storage;
         result.message = tr("the client's state database failed: %1").arg(QString::fromUtf8(error.what()));
+        if (!passesWithTime(error)) {
+            m_storageBroken = true; // as in guarded(): nothing more is sent from an outbox that cannot record it
+            Q_EMIT storageBroken(result.message);
+        }
         Q_EMIT storageFailed(result.message);
         Q_EMIT submitRefused(cart.cartId(), result.message);
     }

@@ -87,13 +87,20 @@ public:
     // Offline (from reachability): timers that fire meanwhile wait; going online retries promptly, with jitter.
     void setOffline(bool offline);
     const RetryPolicy& policy() const { return m_policy; }
+    // Whether storageBroken() was emitted: the engine has stopped.
+    bool isStorageBroken() const { return m_storageBroken; }
 
 Q_SIGNALS:
     void submissionChanged(const onceorder::core::Submission& submission);
     // Also for a submission another process settled while this one was waiting to send it.
     void settled(const onceorder::core::Submission& submission);
-    // The outbox failed (e.g. locked for longer than its busy timeout); the step is tried again later.
+    // The outbox failed. Locked for longer than its busy timeout: the step is tried again later. Any other failure
+    // (a full disk, a file size limit, a read-only or damaged file) is also storageBroken().
     void storageFailed(const QString& reason);
+    // The outbox cannot be written or read, and waiting does not mend that: from now on this engine sends nothing,
+    // retries nothing and gives nothing up, so what is stored stays as it was (a later run resumes it with the
+    // stored keys once the file works). Emitted once, before storageFailed() for the same failure.
+    void storageBroken(const QString& reason);
     // trySubmit() refused a cart (its SubmitResult says the same): for a caller that submitted through a queue.
     void submitRefused(const QString& cartId, const QString& message);
     // pendingCount() and pendingElsewhereCount() after a burst of changes (read once per turn of the event loop on
@@ -131,8 +138,9 @@ private:
     void endAttempt(Submission& submission, const Attempt& attempt, bool announce = true);
     qint64 leaseUntil(qint64 nowMs, qint64 dueInMs) const;
     QString newKey() const;
-    // Runs one step of the engine; a storage error never leaves it (nor reaches the event loop): it is reported
-    // and the submission's next step is scheduled again.
+    // Runs one step of the engine; a storage error never leaves it (nor reaches the event loop): it is reported,
+    // and the submission's next step is scheduled again if the error passes with time (a lock), or the engine stops
+    // (storageBroken) if it does not. Once stopped, no step runs.
     void guarded(qint64 id, const std::function<void()>& step);
     void countPending();
 
@@ -154,6 +162,7 @@ private:
     QSet<qint64> m_readBackDone; // the server held no order for their cart: their first POST may go
     QList<qint64> m_waitingForNetwork;
     bool m_offline = false;
+    bool m_storageBroken = false;
 };
 
 QString keyStrategyName(KeyStrategy strategy);
