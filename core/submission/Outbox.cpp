@@ -141,6 +141,7 @@ constexpr Migration kMigrations[] = {
 };
 constexpr int kSchemaVersion = kMigrations[std::size(kMigrations) - 1].version;
 
+// Creates the tables of a new file and brings an older one up to kSchemaVersion; a newer one is not touched.
 void migrate(SQLite::Database& db)
 {
     const int version = db.execAndGet("PRAGMA user_version").getInt();
@@ -150,6 +151,7 @@ void migrate(SQLite::Database& db)
                                  ", newer than this client knows (" + std::to_string(kSchemaVersion) +
                                  "): use the newer client");
     }
+    db.exec(kSchema);
     for (const Migration& migration : kMigrations) {
         if (migration.version > version) {
             migration.apply(db);
@@ -190,7 +192,6 @@ Outbox::Outbox(const QString& stateDir)
     m_db->exec("PRAGMA synchronous = FULL");
     m_db->exec("PRAGMA foreign_keys = ON");
     SQLite::Transaction tx(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
-    m_db->exec(kSchema);
     migrate(*m_db);
     tx.commit();
 }
