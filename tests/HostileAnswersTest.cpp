@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTimer>
 #include <gtest/gtest.h>
 
@@ -356,4 +357,46 @@ TEST_F(HostileAnswersTest, AReconcileAnsweredWithSomethingElseThanTheListSaysNot
         EXPECT_FALSE(s.problemDetail.contains(QStringLiteral("nothing was placed"))) << s.problemDetail.toStdString();
     }
     EXPECT_EQ(outbox.find(id)->orderId, 21);
+}
+
+TEST_F(HostileAnswersTest, TheCliPlacesTheCartOnceThroughAnInterimAnswerAndAPortalPage)
+{
+    // The real onceorder-cli against the hostile peer: a 101 before a 201, then a 200 with HTML, then the server's
+    // stored 201. One key for all three; the CLI reports the order the server named, and exits 0.
+    const QString cartId = QStringLiteral("c-hostile");
+    int posts = 0;
+    answerWith([&](const PeerRequest& request) -> QByteArray {
+        if (request.method != "POST") {
+            return ScriptedPeer::answer(503, "Service Unavailable", "{}");
+        }
+        switch (++posts) {
+        case 1:
+            return "HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\n\r\n" + created(31, cartId);
+        case 2:
+            return ScriptedPeer::answer(200, "OK", "<html>Sign in to the Wi-Fi</html>", "text/html");
+        default:
+            return created(31, cartId, true);
+        }
+    });
+    QProcess cli;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("HOME"), QString::fromStdString(dir.file("home")));
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), QString::fromStdString(dir.file("home/data")));
+    environment.remove(QStringLiteral("ONCEORDER_CRASH_AT"));
+    cli.setProcessEnvironment(environment);
+    cli.start(QStringLiteral(ONCEORDER_CLI_BIN),
+              {"submit", "--product", "kniha", "--cart-id", cartId, "--server", peer->url().toString(), "--state",
+               QString::fromStdString(dir.file("cli-state")), "--base-delay-ms", "10", "--max-delay-ms", "50"});
+    runUntil([&] { return cli.state() == QProcess::NotRunning; });
+    cli.waitForFinished(1000);
+    const QByteArray out = cli.readAllStandardOutput();
+    EXPECT_EQ(cli.exitCode(), 0) << cli.readAllStandardError().toStdString();
+    const QJsonObject line = QJsonDocument::fromJson(out.trimmed().split('\n').last()).object();
+    EXPECT_EQ(line.value("state").toString(), QStringLiteral("placed")) << out.toStdString();
+    EXPECT_EQ(line.value("order_id").toInteger(), 31);
+    EXPECT_EQ(line.value("attempts").toInt(), 3);
+    const auto sent = peer->requestsTo("POST", "/orders");
+    ASSERT_EQ(sent.size(), 3);
+    EXPECT_EQ(sent[0].header("Idempotency-Key"), sent[1].header("Idempotency-Key"));
+    EXPECT_EQ(sent[1].header("Idempotency-Key"), sent[2].header("Idempotency-Key"));
 }
