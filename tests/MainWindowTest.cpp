@@ -88,6 +88,9 @@ private Q_SLOTS:
     void theHelpAndFileMenusAreThereAndQuitClosesTheWindow();
     void enterOnACatalogueRowAddsItToTheCart();
     void theCartsQuantityIsLimitedByTheStockShown();
+    // docs/teaching.md, as a teacher does it in the window: step 1's two halves and step 3.
+    void lessonStep1ANewKeyPerClickOrdersOncePerAttemptAndOneKeyPerCartOnce();
+    void lessonStep3CheckThenInsertOrdersTheCartTwice();
     // It installs the Czech translator for the rest of its process (each slot runs as its own ctest).
     void czechShowsCzechStrings();
 };
@@ -962,6 +965,145 @@ void MainWindowTest::theCartsQuantityIsLimitedByTheStockShown()
     mugs->selectAll();
     QTest::keyClicks(mugs, QStringLiteral("60"));
     QCOMPARE(mugs->value(), 6); // the 0 that would make 60 is refused
+}
+
+namespace {
+
+// Ticks a teaching mode in the debug panel, as a teacher does, and waits until the server has it.
+bool tickTeachingMode(const Client& client, const QString& mode)
+{
+    QSignalSpy applied(client.window->findChild<core::DebugControls*>(), &core::DebugControls::succeeded);
+    auto* check = client.find<QCheckBox>(QStringLiteral("mode_") + mode);
+    QTest::mouseClick(check, Qt::LeftButton);
+    return check->isChecked() && applied.wait(10'000);
+}
+
+bool chooseKeyStrategy(const Client& client, core::KeyStrategy strategy)
+{
+    auto* combo = client.find<QComboBox>(QStringLiteral("keyStrategyCombo"));
+    combo->setCurrentIndex(combo->findData(static_cast<int>(strategy)));
+    return QTest::qWaitFor(
+        [&] {
+            return client.session->onEngineThread([&] { return client.session->engine()->keyStrategy(); }) == strategy;
+        },
+        5000);
+}
+
+// Step 1's recipe: the response is dropped until `unanswered` attempts have ended, then the network passes again and
+// the teacher clicks Order once more. The submission as it settled.
+std::optional<core::Submission> orderThroughLostResponses(const Client& client, int unanswered)
+{
+    core::Submission latest;
+    const QMetaObject::Connection watch =
+        QObject::connect(client.session.get(), &core::ClientSession::submissionChanged, client.window.get(),
+                         [&latest](const core::Submission& s) { latest = s; });
+    chooseNetworkMode(client, QStringLiteral("drop-response"));
+    addToCart(client, QStringLiteral("kniha"), 1);
+    QSignalSpy settled(client.session.get(), &core::ClientSession::settled);
+    auto* order = client.find<QPushButton>(QStringLiteral("orderButton"));
+    QTest::mouseClick(order, Qt::LeftButton);
+    const auto ended = [&latest] {
+        return std::count_if(latest.attempts.cbegin(), latest.attempts.cend(),
+                             [](const core::Attempt& a) { return a.endedMs > 0; });
+    };
+    const bool enough = QTest::qWaitFor([&] { return ended() >= unanswered; }, 30'000);
+    QObject::disconnect(watch);
+    chooseNetworkMode(client, QStringLiteral("pass"));
+    if (!enough) {
+        return std::nullopt;
+    }
+    QTest::mouseClick(order, Qt::LeftButton);
+    if (settled.isEmpty() && !settled.wait(20'000)) {
+        return std::nullopt;
+    }
+    return settled.first().first().value<core::Submission>();
+}
+
+} // namespace
+
+void MainWindowTest::lessonStep1ANewKeyPerClickOrdersOncePerAttemptAndOneKeyPerCartOnce()
+{
+    auto client = startClient(true);
+    QVERIFY(client);
+    // 1.1: Business key off, a new key per click, the response dropped for two attempts.
+    QVERIFY(tickTeachingMode(*client, QStringLiteral("business_key_off")));
+    QVERIFY(chooseKeyStrategy(*client, core::KeyStrategy::PerClick));
+    const auto perClick = orderThroughLostResponses(*client, 2);
+    QVERIFY(perClick);
+    QCOMPARE(perClick->state, core::SubmissionState::Placed);
+    auto state = settledServerState(*client);
+    QVERIFY(state);
+    // One order for every attempt in the timeline, all of one cart, each under its own key.
+    QVERIFY(perClick->attempts.size() >= 3);
+    QCOMPARE(state->totalOrders, perClick->attempts.size());
+    QCOMPARE(state->totalKeys, perClick->attempts.size());
+    for (const auto& row : state->orders) {
+        QCOMPARE(row.cartId, perClick->cartId);
+    }
+    // All of them red in the dock's Orders table.
+    auto* orders = client->window->serverTablesDock()->ordersModel();
+    QTRY_COMPARE_WITH_TIMEOUT(orders->rowCount(), perClick->attempts.size(), 10'000);
+    for (int row = 0; row < orders->rowCount(); ++row) {
+        QVERIFY2(orders->index(row, 0).data(Qt::BackgroundRole).isValid(), qPrintable(QString::number(row)));
+    }
+
+    // 1.2: Reset the server (the business key is back on), one key per cart, the same again.
+    clickDebugButton(*client, QStringLiteral("resetServerButton"));
+    QTRY_VERIFY_WITH_TIMEOUT(!client->find<QCheckBox>(QStringLiteral("mode_business_key_off"))->isChecked(), 10'000);
+    QVERIFY(chooseKeyStrategy(*client, core::KeyStrategy::PerCart));
+    const auto perCart = orderThroughLostResponses(*client, 2);
+    QVERIFY(perCart);
+    QCOMPARE(perCart->state, core::SubmissionState::Placed);
+    QVERIFY(perCart->attempts.size() >= 3);
+    QVERIFY(perCart->attempts.last().replayed); // the last row says Replayed: yes
+    state = settledServerState(*client);
+    QVERIFY(state);
+    QCOMPARE(state->totalOrders, 1);
+    // Every attempt under the one key at the top (seen once with a second key and one order: the keys say which).
+    QStringList keys;
+    for (const auto& key : state->keys) {
+        keys.append(
+            QStringLiteral("%1 %2 %3 order %4").arg(key.key, key.status).arg(key.responseCode).arg(key.orderId));
+    }
+    QVERIFY2(state->totalKeys == 1,
+             qPrintable(QStringLiteral("submission key %1; server keys: %2").arg(perCart->key, keys.join(u"; "))));
+}
+
+void MainWindowTest::lessonStep3CheckThenInsertOrdersTheCartTwice()
+{
+    auto client = startClient();
+    QVERIFY(client);
+    QVERIFY(tickTeachingMode(*client, QStringLiteral("check_then_insert")));
+    QVERIFY(tickTeachingMode(*client, QStringLiteral("business_key_off")));
+    clickDebugButton(*client, QStringLiteral("arm_delay")); // Slow transaction
+    addToCart(*client, QStringLiteral("kniha"), 1);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
+    auto* order = client->find<QPushButton>(QStringLiteral("orderButton"));
+    QTest::mouseClick(order, Qt::LeftButton); // "double-click Order fast"
+    QTest::mouseClick(order, Qt::LeftButton);
+    QVERIFY(settled.wait(30'000));
+    auto state = settledServerState(*client);
+    QVERIFY(state);
+    // One cart, two orders, in red.
+    QCOMPARE(state->totalOrders, 2);
+    QCOMPARE(state->orders.at(0).cartId, state->orders.at(1).cartId);
+    auto* orders = client->window->serverTablesDock()->ordersModel();
+    QTRY_COMPARE_WITH_TIMEOUT(orders->rowCount(), 2, 10'000);
+    QVERIFY(orders->index(0, 0).data(Qt::BackgroundRole).isValid());
+    QCOMPARE(state->totalKeys, 1); // one key: both copies carried it
+
+    // Reset the server (both modes off), the same again: one row.
+    clickDebugButton(*client, QStringLiteral("resetServerButton"));
+    QTRY_VERIFY_WITH_TIMEOUT(!client->find<QCheckBox>(QStringLiteral("mode_check_then_insert"))->isChecked(), 10'000);
+    clickDebugButton(*client, QStringLiteral("arm_delay"));
+    addToCart(*client, QStringLiteral("kniha"), 1);
+    settled.clear();
+    QTest::mouseClick(order, Qt::LeftButton);
+    QTest::mouseClick(order, Qt::LeftButton);
+    QVERIFY(settled.wait(30'000));
+    state = settledServerState(*client);
+    QVERIFY(state);
+    QCOMPARE(state->totalOrders, 1);
 }
 
 void MainWindowTest::czechShowsCzechStrings()
