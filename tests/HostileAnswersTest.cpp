@@ -400,3 +400,23 @@ TEST_F(HostileAnswersTest, TheCliPlacesTheCartOnceThroughAnInterimAnswerAndAPort
     EXPECT_EQ(sent[0].header("Idempotency-Key"), sent[1].header("Idempotency-Key"));
     EXPECT_EQ(sent[1].header("Idempotency-Key"), sent[2].header("Idempotency-Key"));
 }
+
+TEST_F(HostileAnswersTest, ARefusalThatIsNotTheServersProblemAnswerIsReadBackNeverRejected)
+{
+    // Our server refuses with application/problem+json; a 4xx page from a proxy or a firewall in between is not its
+    // word on the order, and it may come after the proxy passed the request on. The cart is not "rejected" (a
+    // rejected cart is ordered again without a read-back): it gives up without retrying and is read back.
+    Cart cart = cartOf(QStringLiteral("kniha"), 1);
+    answerWith([&](const PeerRequest& request) -> QByteArray {
+        if (request.method == "GET") {
+            return ScriptedPeer::answer(200, "OK", "[" + orderBody(41, cart.cartId()) + "]");
+        }
+        return ScriptedPeer::answer(403, "Forbidden", "<html><h1>Access denied</h1></html>", "text/html");
+    });
+    const Submission s = placeAndWait(cart);
+    EXPECT_FALSE(wasEver(SubmissionState::Rejected));
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.orderId, 41);
+    EXPECT_EQ(peer->requestsTo("POST", "/orders").size(), 1);
+    EXPECT_EQ(peer->requestsTo("GET", "/orders").size(), 1);
+}

@@ -45,6 +45,14 @@ std::optional<qint64> placedOrderId(const QByteArray& body, const QString& cartI
     return orderIdOf(document->object(), cartId);
 }
 
+bool isProblem(const QByteArray& body)
+{
+    const auto document = parsed(body);
+    const QJsonValue type =
+        document && document->isObject() ? document->object().value(QLatin1String("type")) : QJsonValue();
+    return type.isString() && !type.toString().isEmpty();
+}
+
 std::optional<QList<QJsonObject>> cartOrders(const HttpReply& reply, const QString& cartId)
 {
     if (reply.status != 200) {

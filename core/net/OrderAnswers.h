@@ -17,6 +17,10 @@ namespace onceorder::core {
 // object with a positive integer order_id that, if it names a cart_id, names `cartId`. Nothing otherwise.
 std::optional<qint64> placedOrderId(const QByteArray& body, const QString& cartId);
 
+// Whether a body is our server's refusal: an application/problem+json object with a non-empty string "type". A
+// 4xx page of a proxy or a firewall is not.
+bool isProblem(const QByteArray& body);
+
 // GET /orders?cart_id=…: the documented list (a JSON array of orders, each an object with a positive integer
 // order_id and, if it names a cart_id, `cartId`) of a 200 answer. Nothing for any other status or shape: an
 // answer that does not fit says nothing, in particular not "no order".

@@ -90,6 +90,11 @@ AttemptOutcome RetryPolicy::classifyOrderAnswer(const HttpReply& reply, const QS
     if (outcome == AttemptOutcome::Placed && !placedOrderId(reply.body, cartId)) {
         return AttemptOutcome::MaybeSent;
     }
+    if (outcome == AttemptOutcome::Rejected && !isProblem(reply.body)) {
+        // Not the server's refusal (a proxy's or a firewall's page, which may come after the request was passed
+        // on): not retried, like a redirect, and read back instead of calling the cart rejected.
+        return AttemptOutcome::Failed;
+    }
     return outcome;
 }
 

@@ -54,6 +54,8 @@ public:
     // How the answer to the order POST of cart `cartId` is to be read: as classify(), except that a 2xx is
     // "placed" only with a well-formed order body for this cart (OrderAnswers); any other 2xx proves nothing, so
     // the outcome is unknown (MaybeSent: the same key is asked again, and after the window the cart is read back).
+    // A definitive 4xx is "rejected" only as the server's problem+json; any other is Failed (not retried; the
+    // engine reads the cart back).
     static AttemptOutcome classifyOrderAnswer(const HttpReply& reply, const QString& cartId);
 
     // The server forgets a key this long after it first saw it (onceorder-server --key-ttl, default 86400 s).

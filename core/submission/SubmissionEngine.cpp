@@ -462,6 +462,10 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
     if (reply.status >= 200 && reply.status < 300 && attempt.outcome != AttemptOutcome::Placed) {
         attempt.error =
             tr("HTTP %1 without an order of this cart in its body: what the server did is unknown").arg(reply.status);
+    } else if (reply.status >= 400 && reply.status < 500 && attempt.outcome == AttemptOutcome::Failed) {
+        attempt.error = tr("HTTP %1 that is not the server's problem answer (a proxy's page?): what the server did "
+                           "is unknown")
+                            .arg(reply.status);
     }
 
     if (submission->state != SubmissionState::Pending) {
