@@ -234,12 +234,25 @@ void HttpServer::add(const std::shared_ptr<HttpSession>& session)
 {
     std::lock_guard lock(m_sessionsLock);
     m_sessions.emplace(session.get(), session);
+    m_sessionsPeak = std::max(m_sessionsPeak, m_sessions.size());
 }
 
 void HttpServer::remove(HttpSession* session)
 {
-    std::lock_guard lock(m_sessionsLock);
-    m_sessions.erase(session);
+    bool trim = false;
+    {
+        std::lock_guard lock(m_sessionsLock);
+        m_sessions.erase(session);
+        // After a flood of connections (each holds its buffers while open): once most are gone, the heap they took
+        // goes back to the system instead of staying at the flood's peak.
+        if (m_sessionsPeak >= kTrimAfterSessions && m_sessions.size() <= m_sessionsPeak / 4) {
+            m_sessionsPeak = m_sessions.size();
+            trim = true;
+        }
+    }
+    if (trim) {
+        malloc_trim(0);
+    }
 }
 
 } // namespace onceorder::server

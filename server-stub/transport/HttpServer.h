@@ -126,6 +126,8 @@ private:
     // Declared before the io_context: sessions still queued in it when it is destroyed unregister themselves here.
     std::mutex m_sessionsLock;
     std::unordered_map<HttpSession*, std::weak_ptr<HttpSession>> m_sessions;
+    std::size_t m_sessionsPeak = 0; // the most open at once since the heap was last trimmed
+    static constexpr std::size_t kTrimAfterSessions = 64;
     boost::asio::io_context m_io;
     boost::asio::ip::tcp::acceptor m_acceptor;
     boost::asio::steady_timer m_acceptRetry;
