@@ -48,50 +48,6 @@ long long ms(std::int64_t value)
     return static_cast<long long>(value);
 }
 
-// OrderWriter's order on PostgreSQL, in the phase's transaction: a savepoint, so that a refusal undoes the partial
-// order and the phase stores the refusal. The business key is decided by the unique index (another instance may
-// be inserting the same cart right now: this INSERT waits for it), stock by a conditional UPDATE.
-std::variant<long long, Problem> writePostgresOrder(SqlTx& db, const std::string& clientId, const std::string& idemKey,
-                                                    const OrderCommand& command, const char* status, std::int64_t nowMs,
-                                                    bool businessKeyOff)
-{
-    db.exec("SAVEPOINT order_effect");
-    auto undo = [&db] {
-        db.exec("ROLLBACK TO SAVEPOINT order_effect");
-        db.exec("RELEASE SAVEPOINT order_effect");
-    };
-    auto refuse = [&undo](Problem problem) {
-        undo();
-        return problem;
-    };
-    const bool businessKey = command.cartId && !businessKeyOff;
-    const SqlValue cartId = command.cartId ? SqlValue(*command.cartId) : SqlValue(nullptr);
-    long long orderId = 0;
-    try {
-        orderId = db.queryOne("INSERT INTO orders (client_id, cart_id, cart_key, idem_key, status, created_at) "
-                              "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-                              {clientId, cartId, businessKey ? cartId : SqlValue(nullptr), idemKey, std::string(status),
-                               ms(nowMs)})
-                      ->int64(0);
-    } catch (const pqxx::unique_violation&) {
-        undo();
-        const auto holder =
-            db.queryOne("SELECT id FROM orders WHERE client_id = ? AND cart_key = ?", {clientId, *command.cartId});
-        return problems::cartAlreadyOrdered(*command.cartId, holder ? holder->int64(0) : 0);
-    }
-    for (const auto& line : command.lines) {
-        if (db.exec("UPDATE products SET stock = stock - ? WHERE id = ? AND stock >= ?",
-                    {static_cast<long long>(line.quantity), line.product, static_cast<long long>(line.quantity)}) !=
-            1) {
-            return refuse(problems::outOfStock(line.product, line.quantity));
-        }
-        db.exec("INSERT INTO order_lines (order_id, product_id, quantity) VALUES (?, ?, ?)",
-                {orderId, line.product, static_cast<long long>(line.quantity)});
-    }
-    db.exec("RELEASE SAVEPOINT order_effect");
-    return orderId;
-}
-
 } // namespace
 
 CheckoutService::CheckoutService(Store& store, PaymentGateway& gateway, Faults& faults, const Clock& clock,
@@ -263,20 +219,12 @@ OrderResponse CheckoutService::advance(CheckoutKey key, FaultKind crashAt, bool 
 AtomicPhase::End CheckoutService::createOrder(SqlTx& db, CheckoutKey& key, const CheckoutCommand& command)
 {
     // As in OrderService: a business refusal undoes the partial order but is itself the stored answer.
-    std::variant<long long, Problem> written;
-    if (Store::Lease* lease = db.sqliteLease()) {
-        OrderWriter writer(*lease, m_faults.modes());
-        written = writer.write(key.clientId, key.idemKey, command.order, "pending", m_clock.nowMs());
-        if (std::holds_alternative<long long>(written)) {
-            writer.keep();
-        }
-    } else {
-        written = writePostgresOrder(db, key.clientId, key.idemKey, command.order, "pending", m_clock.nowMs(),
-                                     m_faults.modes().businessKeyOff);
-    }
+    OrderWriter writer(db, m_faults.modes());
+    const auto written = writer.write(key.clientId, key.idemKey, command.order, "pending", m_clock.nowMs());
     if (const auto* refusal = std::get_if<Problem>(&written)) {
         return OrderResponse::fromProblem(*refusal);
     }
+    writer.keep();
     key.orderId = std::get<long long>(written);
     db.exec("UPDATE checkout_keys SET order_id = ? WHERE id = ?", {*key.orderId, key.id});
     return RecoveryPoint::OrderCreated;

@@ -1,6 +1,7 @@
 #include "orders/OrderService.h"
 
 #include "orders/OrderWriter.h"
+#include "storage/SqliteLeaseTx.h"
 #include "storage/WriteTransaction.h"
 #include "support/Json.h"
 #include "support/Problems.h"
@@ -242,7 +243,8 @@ bool OrderService::claimKey(Store::Lease& db, const KeyClaim& key)
 OrderResponse OrderService::createOrder(Store::Lease& db, const Client& client, const KeyClaim& key,
                                         const OrderCommand& command, const ArmedFault& fault)
 {
-    OrderWriter writer(db, m_faults.modes());
+    SqliteLeaseTx tx(db);
+    OrderWriter writer(tx, m_faults.modes());
     const auto written = writer.write(client.id, key.idemKey, command, "placed", key.now);
     if (const auto* refusal = std::get_if<Problem>(&written)) {
         return OrderResponse::fromProblem(*refusal);

@@ -2,12 +2,11 @@
 
 #include "support/Problems.h"
 
-#include <SQLiteCpp/Database.h>
-#include <SQLiteCpp/Statement.h>
+#include <stdexcept>
 
 namespace onceorder::server {
 
-OrderWriter::OrderWriter(Store::Lease& db, const TeachingModes& modes)
+OrderWriter::OrderWriter(SqlTx& db, const TeachingModes& modes)
     : m_db(db)
     , m_businessKeyOff(modes.businessKeyOff)
 {
@@ -16,63 +15,53 @@ OrderWriter::OrderWriter(Store::Lease& db, const TeachingModes& modes)
 std::variant<long long, Problem> OrderWriter::write(const std::string& clientId, const std::string& idemKey,
                                                     const OrderCommand& command, const char* status, std::int64_t nowMs)
 {
-    m_db.statement("SAVEPOINT order_effect")->exec(); // cached like every statement: parsing it cost more than running
+    m_db.exec("SAVEPOINT order_effect"); // on SQLite cached like every statement: parsing it cost more than running
 
+    // The business key is enough on its own: one order per cart, whatever key the retry carries. Its unique index
+    // decides: an INSERT that would break it inserts nothing. On PostgreSQL it first waits for an order of the same
+    // cart that another transaction (on any instance) is writing right now, and inserts nothing if that one commits.
+    // The teaching mode business_key_off leaves cart_key NULL: the partial index then has nothing to compare, and two
+    // keys for one cart place two orders.
+    const SqlValue cartId = command.cartId ? SqlValue(*command.cartId) : SqlValue(nullptr);
     const bool businessKey = command.cartId && !m_businessKeyOff;
-    if (businessKey) {
-        // The business key is enough on its own: one order per cart, whatever key the retry carries.
-        auto existing = m_db.statement("SELECT id FROM orders WHERE client_id = ? AND cart_key = ?");
-        existing->bind(1, clientId);
-        existing->bind(2, *command.cartId);
-        if (existing->executeStep()) {
-            return refuse(problems::cartAlreadyOrdered(*command.cartId, existing->getColumn(0).getInt64()));
+    const auto orderId = m_db.insertReturningId("INSERT INTO orders (client_id, cart_id, cart_key, idem_key, status, "
+                                                "created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                                                {clientId, cartId, businessKey ? cartId : SqlValue(nullptr), idemKey,
+                                                 std::string(status), static_cast<long long>(nowMs)});
+    if (!orderId) {
+        undo();
+        if (!businessKey) {
+            throw std::logic_error("an order without a business key was not inserted");
         }
+        const auto holder =
+            m_db.queryOne("SELECT id FROM orders WHERE client_id = ? AND cart_key = ?", {clientId, *command.cartId});
+        return problems::cartAlreadyOrdered(*command.cartId, holder ? holder->int64(0) : 0);
     }
 
-    auto insertOrder = m_db.statement("INSERT INTO orders (client_id, cart_id, cart_key, idem_key, status, "
-                                      "created_at) VALUES (?, ?, ?, ?, ?, ?)");
-    insertOrder->bind(1, clientId);
-    if (command.cartId) {
-        insertOrder->bind(2, *command.cartId);
-    }
-    if (businessKey) {
-        insertOrder->bind(3, *command.cartId);
-    }
-    insertOrder->bind(4, idemKey);
-    insertOrder->bind(5, status);
-    insertOrder->bind(6, static_cast<int64_t>(nowMs));
-    insertOrder->exec();
-    const long long orderId = m_db->getLastInsertRowid();
-
-    auto insertLine = m_db.statement("INSERT INTO order_lines (order_id, product_id, quantity) VALUES (?, ?, ?)");
-    // A conditional change, never a blind delta: only take stock that is there.
-    auto takeStock = m_db.statement("UPDATE products SET stock = stock - ? WHERE id = ? AND stock >= ?");
     for (const auto& line : command.lines) {
-        takeStock->bind(1, line.quantity);
-        takeStock->bind(2, line.product);
-        takeStock->bind(3, line.quantity);
-        if (takeStock->exec() != 1) {
+        const auto quantity = static_cast<long long>(line.quantity);
+        // A conditional change, never a blind delta: only take stock that is there. On PostgreSQL an order on another
+        // instance that holds this row makes the UPDATE wait, and the condition is checked again against what it
+        // committed.
+        if (m_db.exec("UPDATE products SET stock = stock - ? WHERE id = ? AND stock >= ?",
+                      {quantity, line.product, quantity}) != 1) {
             return refuse(problems::outOfStock(line.product, line.quantity));
         }
-        takeStock->reset();
-        insertLine->bind(1, static_cast<int64_t>(orderId));
-        insertLine->bind(2, line.product);
-        insertLine->bind(3, line.quantity);
-        insertLine->exec();
-        insertLine->reset();
+        m_db.exec("INSERT INTO order_lines (order_id, product_id, quantity) VALUES (?, ?, ?)",
+                  {*orderId, line.product, quantity});
     }
-    return orderId;
+    return *orderId;
 }
 
 void OrderWriter::keep()
 {
-    m_db.statement("RELEASE order_effect")->exec();
+    m_db.exec("RELEASE order_effect");
 }
 
 void OrderWriter::undo()
 {
-    m_db.statement("ROLLBACK TO order_effect")->exec();
-    m_db.statement("RELEASE order_effect")->exec();
+    m_db.exec("ROLLBACK TO order_effect");
+    m_db.exec("RELEASE order_effect");
 }
 
 Problem OrderWriter::refuse(Problem problem)

@@ -1,6 +1,6 @@
-// OrderWriter: writes one order into the caller's write transaction, for POST /orders and POST /checkout alike:
-// the one-order-per-cart check (the business key), the order row, and per line the conditional stock change and
-// the order line.
+// OrderWriter: writes one order into the caller's write transaction, for POST /orders and POST /checkout alike and
+// on either database (one SQL text over SqlTx): the one-order-per-cart check (the business key), the order row, and
+// per line the conditional stock change and the order line.
 //
 // The order is written in a savepoint, so that a definitive business refusal (the cart was already ordered, not
 // enough stock) undoes the partial order but none of the caller's own writes: the key row stays, and the refusal
@@ -8,7 +8,7 @@
 #pragma once
 
 #include "orders/OrderCommand.h"
-#include "storage/Store.h"
+#include "storage/SqlTx.h"
 #include "support/Problem.h"
 #include "teaching/Faults.h"
 
@@ -21,7 +21,7 @@ namespace onceorder::server {
 class OrderWriter
 {
 public:
-    OrderWriter(Store::Lease& db, const TeachingModes& modes);
+    OrderWriter(SqlTx& db, const TeachingModes& modes);
 
     // The new order's id, or the refusal (with the partial order already undone). `status` is the new order's:
     // "placed" for POST /orders, "pending" for a checkout until it is paid.
@@ -35,7 +35,7 @@ public:
 private:
     Problem refuse(Problem problem);
 
-    Store::Lease& m_db;
+    SqlTx& m_db;
     bool m_businessKeyOff;
 };
 

@@ -1,47 +1,17 @@
 #include "storage/SqlTx.h"
 
+#include "storage/SqliteLeaseTx.h"
 #include "storage/WriteTransaction.h"
 #include "storage/postgres/PgPool.h"
+#include "storage/postgres/PgWorkTx.h"
 
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
-#include <pqxx/prepared_statement>
-#include <pqxx/result>
-#include <pqxx/row>
 #include <pqxx/transaction>
 
 namespace onceorder::server {
 
 namespace {
-
-void bindAll(SQLite::Statement& statement, const SqlParams& params)
-{
-    int index = 1;
-    for (const SqlValue& value : params) {
-        if (const auto* number = std::get_if<long long>(&value)) {
-            statement.bind(index, static_cast<int64_t>(*number));
-        } else if (const auto* text = std::get_if<std::string>(&value)) {
-            statement.bind(index, *text);
-        } else {
-            statement.bind(index);
-        }
-        ++index;
-    }
-}
-
-std::vector<SqlRow> readAll(SQLite::Statement& statement)
-{
-    std::vector<SqlRow> rows;
-    while (statement.executeStep()) {
-        std::vector<std::optional<std::string>> columns;
-        for (int i = 0; i < statement.getColumnCount(); ++i) {
-            const SQLite::Column column = statement.getColumn(i);
-            columns.push_back(column.isNull() ? std::nullopt : std::optional<std::string>(column.getString()));
-        }
-        rows.emplace_back(std::move(columns));
-    }
-    return rows;
-}
 
 // On the server's store: cached statements on a leased connection, writes inside a WriteTransaction.
 class SqliteStoreTx final : public SqlTx
@@ -58,15 +28,15 @@ public:
     Dialect dialect() const override { return Dialect::Sqlite; }
     long long exec(std::string_view sql, const SqlParams& params) override
     {
-        auto statement = lease().statement(sql);
-        bindAll(*statement, params);
-        return statement->exec();
+        return SqliteLeaseTx(lease()).exec(sql, params);
     }
     std::vector<SqlRow> query(std::string_view sql, const SqlParams& params) override
     {
-        auto statement = lease().statement(sql);
-        bindAll(*statement, params);
-        return readAll(*statement);
+        return SqliteLeaseTx(lease()).query(sql, params);
+    }
+    std::optional<long long> insertReturningId(std::string_view insertSql, const SqlParams& params) override
+    {
+        return SqliteLeaseTx(lease()).insertReturningId(insertSql, params);
     }
     void commit() override
     {
@@ -74,7 +44,6 @@ public:
             m_write->commit();
         }
     }
-    Store::Lease* sqliteLease() override { return &lease(); }
 
 private:
     Store::Lease& lease() { return m_write ? m_write->db() : *m_read; }
@@ -114,14 +83,21 @@ public:
     long long exec(std::string_view sql, const SqlParams& params) override
     {
         SQLite::Statement statement(m_db, std::string(sql));
-        bindAll(statement, params);
+        SqliteLeaseTx::bindAll(statement, params);
         return statement.exec();
     }
     std::vector<SqlRow> query(std::string_view sql, const SqlParams& params) override
     {
         SQLite::Statement statement(m_db, std::string(sql));
-        bindAll(statement, params);
-        return readAll(statement);
+        SqliteLeaseTx::bindAll(statement, params);
+        return SqliteLeaseTx::readAll(statement);
+    }
+    std::optional<long long> insertReturningId(std::string_view insertSql, const SqlParams& params) override
+    {
+        if (exec(insertSql, params) != 1) {
+            return std::nullopt;
+        }
+        return static_cast<long long>(m_db.getLastInsertRowid());
     }
     void commit() override
     {
@@ -168,36 +144,19 @@ public:
     }
     std::vector<SqlRow> query(std::string_view sql, const SqlParams& params) override
     {
-        const pqxx::result result = run(sql, params);
-        std::vector<SqlRow> rows;
-        rows.reserve(result.size());
-        for (const auto& row : result) {
-            std::vector<std::optional<std::string>> columns;
-            for (const auto& field : row) {
-                columns.push_back(field.is_null() ? std::nullopt : std::optional<std::string>(field.c_str()));
-            }
-            rows.emplace_back(std::move(columns));
-        }
-        return rows;
+        return PgWorkTx::rowsOf(run(sql, params));
+    }
+    std::optional<long long> insertReturningId(std::string_view insertSql, const SqlParams& params) override
+    {
+        return PgWorkTx::idOf(run(std::string(insertSql) + " RETURNING id", params));
     }
     void commit() override { m_work.commit(); }
 
 private:
     pqxx::result run(std::string_view sql, const SqlParams& params)
     {
-        std::vector<std::optional<std::string>> values;
-        values.reserve(params.size());
-        for (const SqlValue& value : params) {
-            if (const auto* number = std::get_if<long long>(&value)) {
-                values.emplace_back(std::to_string(*number));
-            } else if (const auto* text = std::get_if<std::string>(&value)) {
-                values.emplace_back(*text);
-            } else {
-                values.emplace_back(std::nullopt);
-            }
-        }
         try {
-            return m_work.exec_params(numberedPlaceholders(sql), pqxx::prepare::make_dynamic_params(values));
+            return PgWorkTx::run(m_work, sql, params);
         } catch (const pqxx::broken_connection&) {
             m_lease.discard();
             throw;

@@ -72,11 +72,12 @@ public:
         auto rows = query(sql, params);
         return rows.empty() ? std::nullopt : std::optional<SqlRow>(std::move(rows.front()));
     }
+    // An INSERT of one row into a table whose key is `id`: the new row's id, or nothing if it inserted nothing (ON
+    // CONFLICT DO NOTHING). SQLite asks the connection for the last rowid (RETURNING would cost a result table per
+    // row on the order path); PostgreSQL appends RETURNING id.
+    virtual std::optional<long long> insertReturningId(std::string_view insertSql, const SqlParams& params) = 0;
     // Unless committed, the transaction rolls back when the SqlTx goes.
     virtual void commit() = 0;
-
-    // The SQLite connection underneath (for OrderWriter, which is SQLite's own); nullptr on PostgreSQL.
-    virtual Store::Lease* sqliteLease() { return nullptr; }
 };
 
 class SqlDatabase

@@ -2,9 +2,11 @@
 
 #include "orders/OrderRows.h"
 #include "orders/OrderSteps.h"
+#include "orders/OrderWriter.h"
 #include "storage/postgres/PgRetry.h"
 #include "storage/postgres/PgRows.h"
 #include "storage/postgres/PgSchema.h"
+#include "storage/postgres/PgWorkTx.h"
 #include "support/Problems.h"
 
 #include <pqxx/nontransaction>
@@ -158,7 +160,9 @@ bool PgOrderStore::claimKey(pqxx::dbtransaction& tx, const KeyClaim& key)
 OrderResponse PgOrderStore::createOrder(pqxx::dbtransaction& tx, const Client& client, const KeyClaim& key,
                                         const OrderCommand& command, const ArmedFault& fault)
 {
-    const auto written = writeOrder(tx, client, key, command);
+    PgWorkTx db(tx);
+    OrderWriter writer(db, m_faults.modes());
+    const auto written = writer.write(client.id, key.idemKey, command, "placed", key.now);
     // After the writes, so a slow transaction holds what a concurrent one can wait on: the key's index entry and
     // the product's row.
     orderSteps::delayForFault(fault);
@@ -170,10 +174,10 @@ OrderResponse PgOrderStore::createOrder(pqxx::dbtransaction& tx, const Client& c
             throw TransientFailure(orderSteps::kInjectedFailure);
         }
         // The teaching mode's mistake: the transient failure becomes the stored answer for this key.
-        tx.exec0("ROLLBACK TO SAVEPOINT order_effect; RELEASE SAVEPOINT order_effect");
+        writer.undo();
         return OrderResponse::fromProblem(problems::transientFailureStored(), "transient-failure-stored");
     }
-    tx.exec0("RELEASE SAVEPOINT order_effect");
+    writer.keep();
     return orderSteps::created(std::get<long long>(written), command, key.now);
 }
 
@@ -196,51 +200,6 @@ OrderResponse PgOrderStore::placeOrderCheckThenInsert(pqxx::dbtransaction& tx, c
                     key.expiresAt);
     tx.commit();
     return response;
-}
-
-std::variant<long long, Problem> PgOrderStore::writeOrder(pqxx::dbtransaction& tx, const Client& client,
-                                                          const KeyClaim& key, const OrderCommand& command)
-{
-    // In a savepoint, as OrderWriter: a refusal undoes the partial order, the key row stays for its stored answer.
-    tx.exec0("SAVEPOINT order_effect");
-    auto undo = [&tx] {
-        tx.exec0("ROLLBACK TO SAVEPOINT order_effect; RELEASE SAVEPOINT order_effect");
-    };
-    auto cartHolder = [&] {
-        const auto holder =
-            tx.exec_params("SELECT id FROM orders WHERE client_id = $1 AND cart_key = $2", client.id, *command.cartId);
-        return problems::cartAlreadyOrdered(*command.cartId, holder.empty() ? 0 : holder[0][0].as<long long>());
-    };
-    long long orderId = 0;
-    try {
-        // The teaching mode business_key_off leaves cart_key NULL: the partial unique index then has nothing to
-        // compare, and two keys for one cart place two orders, as on SQLite.
-        const std::optional<std::string> cartKey = m_faults.modes().businessKeyOff ? std::nullopt : command.cartId;
-        orderId = tx.exec_params1("INSERT INTO orders (client_id, cart_id, cart_key, idem_key, status, created_at) "
-                                  "VALUES ($1, $2, $5, $3, 'placed', $4) RETURNING id",
-                                  client.id, command.cartId, key.idemKey, key.now, cartKey)[0]
-                      .as<long long>();
-    } catch (const pqxx::unique_violation&) {
-        // The business key's unique index decided: this cart has an order under another key (committed before,
-        // or while this INSERT waited for it). One order per cart, whatever key the retry carries.
-        undo();
-        return cartHolder();
-    }
-    for (const auto& line : command.lines) {
-        // A conditional change, never a blind delta: an order on another instance that holds this row makes this
-        // UPDATE wait, and the condition is checked again against what it committed.
-        const auto taken = tx.exec_params("UPDATE products SET stock = stock - $1 WHERE id = $2 AND stock >= $1",
-                                          line.quantity, line.product);
-        if (taken.affected_rows() != 1) {
-            undo();
-            return problems::outOfStock(line.product, line.quantity);
-        }
-        tx.exec_params0("INSERT INTO order_lines (order_id, product_id, quantity) VALUES ($1, $2, $3)", orderId,
-                        line.product, line.quantity);
-    }
-    // The savepoint stays open: createOrder keeps the order (RELEASE) or, for the teaching mode store_transient,
-    // undoes it after all.
-    return orderId;
 }
 
 void PgOrderStore::storeResponse(pqxx::dbtransaction& tx, const KeyClaim& key, const OrderResponse& response)

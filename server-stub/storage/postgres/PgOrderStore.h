@@ -57,8 +57,6 @@ private:
                               const OrderCommand& command, const ArmedFault& fault);
     OrderResponse placeOrderCheckThenInsert(pqxx::dbtransaction& tx, const Client& client, const KeyClaim& key,
                                             const OrderCommand& command, const ArmedFault& fault);
-    std::variant<long long, Problem> writeOrder(pqxx::dbtransaction& tx, const Client& client, const KeyClaim& key,
-                                                const OrderCommand& command);
     void storeResponse(pqxx::dbtransaction& tx, const KeyClaim& key, const OrderResponse& response);
     std::optional<OrderResponse> storedAnswer(pqxx::transaction_base& tx, const KeyClaim& key);
     std::optional<OrderResponse> finishedAnswer(pqxx::connection& connection, const KeyClaim& key);
