@@ -84,9 +84,7 @@ void AtomicPhase::checkOwnership(SqlTx& db, const CheckoutKey& key, RecoveryPoin
     // takes the key row's lock for the phase, so a worker that took the row over (a new locked_at) cannot commit a
     // phase of its own in between, on this instance or another; it waits, and then finds the row moved on.
     const auto current =
-        db.queryOne(db.postgres() ? "SELECT recovery_point, locked_at FROM checkout_keys WHERE id = ? FOR UPDATE"
-                                  : "SELECT recovery_point, locked_at FROM checkout_keys WHERE id = ?",
-                    {key.id});
+        db.queryOne(db.forUpdate("SELECT recovery_point, locked_at FROM checkout_keys WHERE id = ?"), {key.id});
     if (!current || current->text(0) != recoveryPointName(at) || current->isNull(1) ||
         current->int64(1) != key.lockStamp) {
         throw LostLock();

@@ -296,14 +296,12 @@ std::optional<CheckoutKey> CheckoutService::takeOver(long long rowId)
     const std::int64_t now = m_clock.nowMs();
     const std::string finished = recoveryPointName(RecoveryPoint::Finished);
     const long long stale = ms(now - m_lockTimeout.count());
-    if (db.postgres()) {
-        // SKIP LOCKED: a row another instance's completer (or a retry) is taking over right now is not waited for
-        // but left to it; the conditional UPDATE below is what decides, here as on SQLite.
-        if (!db.queryOne("SELECT id FROM checkout_keys WHERE id = ? AND recovery_point <> ? "
-                         "AND (locked_at IS NULL OR locked_at <= ?) FOR UPDATE SKIP LOCKED",
-                         {rowId, finished, stale})) {
-            return std::nullopt;
-        }
+    // SKIP LOCKED (PostgreSQL): a row another instance's completer (or a retry) is taking over right now is not
+    // waited for but left to it; the conditional UPDATE below is what decides, on every database.
+    if (!db.queryOne(db.forUpdateSkipLocked("SELECT id FROM checkout_keys WHERE id = ? AND recovery_point <> ? "
+                                            "AND (locked_at IS NULL OR locked_at <= ?)"),
+                     {rowId, finished, stale})) {
+        return std::nullopt;
     }
     if (db.exec("UPDATE checkout_keys SET locked_at = ? WHERE id = ? AND recovery_point <> ? "
                 "AND (locked_at IS NULL OR locked_at <= ?)",
@@ -388,14 +386,13 @@ int CheckoutService::releaseLocks()
 int CheckoutService::reapExpired(std::int64_t nowMs, int batch)
 {
     auto tx = m_database.write();
-    // PostgreSQL: SKIP LOCKED, so that reapers on several instances delete different rows instead of queueing on
+    // SKIP LOCKED (PostgreSQL), so that reapers on several instances delete different rows instead of queueing on
     // the same ones (and a row a retry is reading FOR UPDATE is left for the next pass).
     const auto reaped =
-        tx->exec(tx->postgres() ? "DELETE FROM checkout_keys WHERE id IN (SELECT id FROM checkout_keys "
-                                  "WHERE expires_at <= ? AND recovery_point = ? LIMIT ? "
-                                  "FOR UPDATE SKIP LOCKED)"
-                                : "DELETE FROM checkout_keys WHERE id IN (SELECT id FROM checkout_keys "
-                                  "WHERE expires_at <= ? AND recovery_point = ? LIMIT ?)",
+        tx->exec("DELETE FROM checkout_keys WHERE id IN (" +
+                     tx->forUpdateSkipLocked("SELECT id FROM checkout_keys WHERE expires_at <= ? "
+                                             "AND recovery_point = ? LIMIT ?") +
+                     ")",
                  {ms(nowMs), std::string(recoveryPointName(RecoveryPoint::Finished)), static_cast<long long>(batch)});
     tx->commit();
     return static_cast<int>(reaped);

@@ -4,9 +4,10 @@
 // from the connection's cache), so everything runs exactly as before the seam; on PostgreSQL it is a pqxx::work on a
 // pooled connection, `?` becomes `$n`, and nothing in this process serialises writers: the statements take the row
 // locks they need (SELECT … FOR UPDATE, FOR UPDATE SKIP LOCKED, see docs/postgresql.md). Where the two databases need
-// different SQL, the caller asks postgres() and says so next to the statement.
+// different SQL, the difference is data (SqlDialect: forUpdate(), …); the caller does not ask which database it is on.
 #pragma once
 
+#include "storage/SqlDialect.h"
 #include "storage/Store.h"
 
 #include <SQLiteCpp/Database.h>
@@ -23,12 +24,6 @@
 namespace onceorder::server {
 
 class PgPool;
-
-enum class Dialect
-{
-    Sqlite,
-    Postgres
-};
 
 // A bound value: NULL, an integer or text (PostgreSQL infers each parameter's type from where it stands).
 using SqlValue = std::variant<std::nullptr_t, long long, std::string>;
@@ -62,6 +57,15 @@ public:
 
     virtual Dialect dialect() const = 0;
     bool postgres() const { return dialect() == Dialect::Postgres; }
+    const SqlDialect& sqlDialect() const { return SqlDialect::of(dialect()); }
+
+    // `select` holding the rows it reads until the transaction ends (see SqlDialect::forUpdate).
+    std::string forUpdate(std::string_view select) const { return std::string(select).append(sqlDialect().forUpdate); }
+    // The same, skipping the rows another transaction holds (see SqlDialect::forUpdateSkipLocked).
+    std::string forUpdateSkipLocked(std::string_view select) const
+    {
+        return std::string(select).append(sqlDialect().forUpdateSkipLocked);
+    }
 
     // A statement that returns no rows; how many rows it changed.
     virtual long long exec(std::string_view sql, const SqlParams& params = {}) = 0;

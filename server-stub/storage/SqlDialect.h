@@ -1,0 +1,41 @@
+// SqlDialect: what differs in the SQL text between the databases, as data. The code above SqlTx never asks which
+// database it runs on; it asks its transaction for the fragment (SqlTx::forUpdate(), …), and a new database brings
+// its own row here.
+#pragma once
+
+#include <string_view>
+
+namespace onceorder::server {
+
+enum class Dialect
+{
+    Sqlite,
+    Postgres
+};
+
+struct SqlDialect
+{
+    // After a SELECT whose rows the transaction holds until it ends. PostgreSQL takes the rows' locks; SQLite needs
+    // nothing, its one writer (the store's writer lock, BEGIN IMMEDIATE) keeps every other writer out already.
+    std::string_view forUpdate;
+    // The same, but rows another transaction holds are skipped instead of waited for (several instances' completers
+    // and reapers take different rows). SQLite: nothing, for the same reason.
+    std::string_view forUpdateSkipLocked;
+
+    static const SqlDialect& of(Dialect dialect);
+};
+
+inline const SqlDialect& SqlDialect::of(Dialect dialect)
+{
+    static constexpr SqlDialect sqlite {
+        .forUpdate = "",
+        .forUpdateSkipLocked = "",
+    };
+    static constexpr SqlDialect postgres {
+        .forUpdate = " FOR UPDATE",
+        .forUpdateSkipLocked = " FOR UPDATE SKIP LOCKED",
+    };
+    return dialect == Dialect::Postgres ? postgres : sqlite;
+}
+
+} // namespace onceorder::server
