@@ -144,9 +144,7 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
                 // issued is gone because the reaper deleted it, and the reaper deletes only finished rows, whose
                 // order is final (the checkout recorded this very charge before it finished). Nothing is left to
                 // do, and refusing would make the gateway redeliver for days: acknowledge it as a no-op.
-                const auto issued = db.queryOne(
-                    db.postgres() ? "SELECT pg_sequence_last_value(pg_get_serial_sequence('checkout_keys', 'id'))"
-                                  : "SELECT seq FROM sqlite_sequence WHERE name = 'checkout_keys'");
+                const auto issued = db.queryOne(db.sqlDialect().lastIssuedId, {std::string("checkout_keys")});
                 reaped = issued && !issued->isNull(0) && *row <= issued->int64(0);
             }
         }
@@ -187,13 +185,13 @@ OrderResponse WebhookHandler::handle(const std::string& body, const std::string&
 int WebhookHandler::pruneEvents(std::int64_t nowMs, int batch)
 {
     auto tx = m_database.write();
-    const auto pruned =
-        tx->exec(tx->postgres() ? "DELETE FROM webhook_events WHERE ctid IN (SELECT ctid FROM webhook_events "
-                                  "WHERE received_at <= ? LIMIT ? FOR UPDATE SKIP LOCKED)"
-                                : "DELETE FROM webhook_events WHERE rowid IN (SELECT rowid FROM webhook_events "
-                                  "WHERE received_at <= ? LIMIT ?)",
-                 {static_cast<long long>(nowMs - std::chrono::milliseconds(kWebhookRetention).count()),
-                  static_cast<long long>(batch)});
+    // SKIP LOCKED (PostgreSQL): pruners on several instances delete different rows instead of queueing on the same.
+    const std::string row(tx->sqlDialect().rowLocator);
+    const auto pruned = tx->exec(
+        "DELETE FROM webhook_events WHERE " + row + " IN (" +
+            tx->forUpdateSkipLocked("SELECT " + row + " FROM webhook_events WHERE received_at <= ? LIMIT ?") + ")",
+        {static_cast<long long>(nowMs - std::chrono::milliseconds(kWebhookRetention).count()),
+         static_cast<long long>(batch)});
     tx->commit();
     return static_cast<int>(pruned);
 }

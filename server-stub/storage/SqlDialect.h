@@ -21,6 +21,11 @@ struct SqlDialect
     // The same, but rows another transaction holds are skipped instead of waited for (several instances' completers
     // and reapers take different rows). SQLite: nothing, for the same reason.
     std::string_view forUpdateSkipLocked;
+    // The column that names a row of any table, for deleting a batch of rows picked by a subselect.
+    std::string_view rowLocator;
+    // A statement with one `?`, the table's name: the highest id its identity (SQLite: AUTOINCREMENT) has issued, or
+    // NULL if none yet.
+    std::string_view lastIssuedId;
 
     static const SqlDialect& of(Dialect dialect);
 };
@@ -30,10 +35,14 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
     static constexpr SqlDialect sqlite {
         .forUpdate = "",
         .forUpdateSkipLocked = "",
+        .rowLocator = "rowid",
+        .lastIssuedId = "SELECT max(seq) FROM sqlite_sequence WHERE name = ?",
     };
     static constexpr SqlDialect postgres {
         .forUpdate = " FOR UPDATE",
         .forUpdateSkipLocked = " FOR UPDATE SKIP LOCKED",
+        .rowLocator = "ctid",
+        .lastIssuedId = "SELECT pg_sequence_last_value(pg_get_serial_sequence(?, 'id'))",
     };
     return dialect == Dialect::Postgres ? postgres : sqlite;
 }
