@@ -201,14 +201,11 @@ StubPaymentGateway::Books StubPaymentGateway::books(std::optional<int> limit)
 {
     // One snapshot on PostgreSQL; on SQLite the gateway's lock keeps writers out meanwhile.
     auto tx = m_db->read();
-    const auto rows = tx->query(
-        tx->postgres() ? "SELECT id, idempotency_key, amount, method, outcome FROM "
-                         "(SELECT id, idempotency_key, amount, method, outcome FROM gateway_charges ORDER BY id DESC "
-                         "LIMIT NULLIF(?, -1)) AS c ORDER BY id"
-                       : "SELECT id, idempotency_key, amount, method, outcome FROM "
-                         "(SELECT id, idempotency_key, amount, method, outcome FROM gateway_charges ORDER BY id DESC "
-                         "LIMIT ?) ORDER BY id",
-        {static_cast<long long>(limit.value_or(-1))}); // LIMIT -1 (NULL) is no limit
+    const auto rows = tx->query("SELECT id, idempotency_key, amount, method, outcome FROM "
+                                "(SELECT id, idempotency_key, amount, method, outcome FROM gateway_charges "
+                                "ORDER BY id DESC " +
+                                    std::string(tx->sqlDialect().limitOrAll) + ") AS c ORDER BY id",
+                                {static_cast<long long>(limit.value_or(-1))}); // -1 is no limit
     std::string charges = "[";
     for (const auto& row : rows) {
         if (charges.size() > 1) {

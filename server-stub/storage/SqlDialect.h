@@ -26,6 +26,9 @@ struct SqlDialect
     // A statement with one `?`, the table's name: the highest id its identity (SQLite: AUTOINCREMENT) has issued, or
     // NULL if none yet.
     std::string_view lastIssuedId;
+    // A LIMIT clause whose one `?` is a row count or -1 for no limit (SQLite takes a negative limit as none,
+    // PostgreSQL takes NULL).
+    std::string_view limitOrAll;
 
     static const SqlDialect& of(Dialect dialect);
 };
@@ -37,12 +40,14 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
         .forUpdateSkipLocked = "",
         .rowLocator = "rowid",
         .lastIssuedId = "SELECT max(seq) FROM sqlite_sequence WHERE name = ?",
+        .limitOrAll = "LIMIT ?",
     };
     static constexpr SqlDialect postgres {
         .forUpdate = " FOR UPDATE",
         .forUpdateSkipLocked = " FOR UPDATE SKIP LOCKED",
         .rowLocator = "ctid",
         .lastIssuedId = "SELECT pg_sequence_last_value(pg_get_serial_sequence(?, 'id'))",
+        .limitOrAll = "LIMIT NULLIF(?, -1)",
     };
     return dialect == Dialect::Postgres ? postgres : sqlite;
 }
