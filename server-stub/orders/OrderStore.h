@@ -50,6 +50,9 @@ public:
     virtual void resetDemoData() = 0;
     // Deletes up to `batch` finished key rows that expired at or before nowMs; returns how many went.
     virtual int reapExpiredKeys(std::int64_t nowMs, int batch) = 0;
+    // Whether this instance can serve: its database answers and holds the schema this server writes (GET /readyz).
+    // Never throws.
+    virtual bool ready() = 0;
 };
 
 } // namespace onceorder::server

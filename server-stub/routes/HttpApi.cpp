@@ -1,6 +1,7 @@
 #include "routes/HttpApi.h"
 
 #include "routes/RequestChecks.h"
+#include "storage/DatabaseFailure.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 
@@ -13,22 +14,6 @@ namespace onceorder::server {
 
 namespace {
 
-// Runs a handler with the catch-all: whatever it throws is answered as a 500 problem.
-void runCaught(const Handler& handler, const HttpRequest& req, HttpResponse& res, Exchange& exchange)
-{
-    try {
-        handler(req, res, exchange);
-    } catch (const std::exception& error) {
-        res = {};
-        answer(res, problems::internalError(error.what()), exchange);
-        exchange.outcome = "internal-error";
-    } catch (...) {
-        res = {};
-        answer(res, problems::internalError("unknown error"), exchange);
-        exchange.outcome = "internal-error";
-    }
-}
-
 // What an exception says, for the 500 problem.
 std::string describe(const std::exception_ptr& error)
 {
@@ -38,6 +23,39 @@ std::string describe(const std::exception_ptr& error)
         return thrown.what();
     } catch (...) {
         return "unknown error";
+    }
+}
+
+// What a handler's exception is answered with: a database that is down, restarting or busy is 503 with Retry-After
+// (on every route: a load balancer and a client may retry); any other failure is a 500. No answer quotes a
+// database's words, which name its host, port and SQL: those go to the server's log.
+void answerFailure(const std::exception_ptr& error, HttpResponse& res, Exchange& exchange)
+{
+    res = {};
+    const DatabaseFailure failure = classifyDatabaseFailure(error);
+    if (failure != DatabaseFailure::None) {
+        std::fprintf(stderr, "database error: %s\n", describe(error).c_str());
+    }
+    if (failure == DatabaseFailure::Transient) {
+        answer(res, problems::databaseUnavailable(), exchange);
+        exchange.outcome = "database-unavailable";
+        return;
+    }
+    answer(res,
+           problems::internalError(failure == DatabaseFailure::Permanent
+                                       ? "a database error; the server's log has the details"
+                                       : describe(error)),
+           exchange);
+    exchange.outcome = "internal-error";
+}
+
+// Runs a handler with the catch-all: whatever it throws is answered by answerFailure.
+void runCaught(const Handler& handler, const HttpRequest& req, HttpResponse& res, Exchange& exchange)
+{
+    try {
+        handler(req, res, exchange);
+    } catch (...) {
+        answerFailure(std::current_exception(), res, exchange);
     }
 }
 
@@ -84,6 +102,15 @@ void HttpApi::registerRoutes()
     add("GET", "/healthz", "GET /healthz", immediate([](auto&, auto& res, auto& ex) {
             answer(res, 200, R"({"status":"ok"})");
             ex.outcome = "ok";
+        }));
+    // /healthz says the process is alive (restart it if not); /readyz whether it can serve (send it traffic if so).
+    add("GET", "/readyz", "GET /readyz", blocking([this](auto&, auto& res, auto& ex) {
+            if (m_orders.ready()) {
+                answer(res, 200, R"({"status":"ready"})");
+                ex.outcome = "ok";
+            } else {
+                answer(res, problems::notReady(), ex);
+            }
         }));
     // Not a counted route: neither metered nor logged (a scrape every few seconds would drown the log).
     add("GET", "/metrics", "", [this](Call& call, std::function<void()> done) {
@@ -197,9 +224,7 @@ HttpApi::AsyncHandler HttpApi::handedOn(HandOnHandler handler)
                 });
             } catch (...) {
                 if (!handed->load()) {
-                    call.response = {};
-                    answer(call.response, problems::internalError(describe(std::current_exception())), call.exchange);
-                    call.exchange.outcome = "internal-error";
+                    answerFailure(std::current_exception(), call.response, call.exchange);
                     done();
                 }
             }

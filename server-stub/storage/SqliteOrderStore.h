@@ -32,6 +32,7 @@ public:
     OrderQueries::DebugState debugState(const Faults& faults, std::optional<int> limit) override;
     void resetDemoData() override;
     int reapExpiredKeys(std::int64_t nowMs, int batch) override;
+    bool ready() override { return m_store.ready(); }
 
 private:
     Store& m_store;

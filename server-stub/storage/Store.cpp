@@ -260,6 +260,16 @@ void Store::release(std::unique_ptr<Connection> connection)
     m_poolAvailable.notify_one();
 }
 
+bool Store::ready()
+{
+    try {
+        auto db = lease();
+        return db->execAndGet("SELECT count(*) FROM clients").getInt() >= 0;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
 bool Store::addClient(const std::string& id, const std::string& keyHash, bool isOperator)
 {
     WriteTransaction tx(*this);

@@ -81,6 +81,9 @@ public:
     // Deletes up to `batch` key rows that expired at or before nowMs; returns how many went.
     int reapExpiredKeys(std::int64_t nowMs, int batch);
 
+    // The database answers (a file that went away, a full or read-only disk show here); it migrated itself at start.
+    bool ready();
+
 private:
     std::unique_ptr<Connection> open() const;
     void createSchema(SQLite::Database& db, bool seedDemoClients);

@@ -229,6 +229,20 @@ Problem unavailable(int retryAfterSeconds)
                 retryAfterSeconds);
 }
 
+Problem notReady()
+{
+    return make(503, "not-ready", "Not ready",
+                "this instance cannot reach its database, or the database holds another schema; send its traffic "
+                "elsewhere",
+                1);
+}
+
+Problem databaseUnavailable()
+{
+    return make(503, "database-unavailable", "The database is unavailable",
+                "the database cannot be reached or is busy for a moment; nothing was changed, retry later", 1);
+}
+
 Problem transientFailure(const std::string& detail)
 {
     return make(503, "transient-failure", "Temporary failure",

@@ -66,6 +66,10 @@ Problem paymentDeclined(const std::string& reason, std::optional<long long> orde
 // Failures. POST /orders rolls everything back; POST /checkout keeps its committed phases.
 Problem unavailable(int retryAfterSeconds);
 Problem transientFailure(const std::string& detail);
+// A read or any route whose database is down, restarting or busy (storage/DatabaseFailure): 503, Retry-After 1.
+Problem databaseUnavailable();
+// GET /readyz of an instance whose database does not answer or holds another schema: 503, Retry-After 1.
+Problem notReady();
 Problem transientFailureStored();
 Problem checkoutTransientFailure(const std::string& detail);
 Problem gatewayTimeout(const std::string& detail);

@@ -32,6 +32,10 @@ const webhookSecret = 'whsec_onceorder_demo';
 const unreachable = {
     '/problems/debug-loopback-only': 'needs a peer address outside 127.0.0.0/8 and ::1',
     '/problems/internal-error': 'an unexpected exception in a handler: a bug, never produced on purpose',
+    '/problems/too-many-connections': 'needs more connections than the cap: tests/ServerAttackTest.cpp',
+    '/problems/too-many-uploads': 'needs 32 MiB of bodies in flight: tests/ServerAttackTest.cpp',
+    '/problems/database-unavailable': 'needs a database that went away: tests/ServerOutageTest.cpp',
+    '/problems/not-ready': 'needs a database that went away: tests/ServerOutageTest.cpp',
 };
 
 const document = yaml.load(readFileSync(documentPath, 'utf8'));
@@ -58,15 +62,15 @@ function sourceFiles(dir) {
 }
 const sources = sourceFiles(path.join(root, 'server-stub')).map((file) => readFileSync(file, 'utf8'));
 
-// Route registrations: HttpApi's add("POST", "/orders", …) or add("GET", "/orders/([^/]+)", …) (and httplib's
+// Route registrations: HttpApi's add("POST", "/orders", …) or add("GET", "/orders/{id}", …) (and httplib's
 // server.Post("/orders", …) style, should a route be registered so); a capture is a parameter.
 const serverRoutes = new Set();
 for (const text of sources) {
     for (const m of text.matchAll(/\.(Get|Post|Put|Delete|Patch)\(\s*(?:R"\()?"?(\/[^"\s,]*?)(?:\)")?"?\s*,/g)) {
-        serverRoutes.add(`${m[1].toUpperCase()} ${m[2].replace(/\(\[\^\/\]\+\)/g, '{}')}`);
+        serverRoutes.add(`${m[1].toUpperCase()} ${m[2].replace(/\(\[\^\/\]\+\)|\{[^}]+\}/g, '{}')}`);
     }
     for (const m of text.matchAll(/\badd\(\s*"(GET|POST|PUT|DELETE|PATCH)"\s*,\s*"(\/[^"\s]*)"/g)) {
-        serverRoutes.add(`${m[1]} ${m[2].replace(/\(\[\^\/\]\+\)/g, '{}')}`);
+        serverRoutes.add(`${m[1]} ${m[2].replace(/\(\[\^\/\]\+\)|\{[^}]+\}/g, '{}')}`);
     }
 }
 const documentedRoutes = new Set();
@@ -387,6 +391,7 @@ async function traffic(strict, lenient, plain, direct) {
     await get('one order without an API key: 401', direct, '/orders/1', { ...straight(401, 'unauthenticated') });
     await get('products', strict, '/products', { ...ok(200) });
     await get('health', strict, '/healthz', { ...ok(200) });
+    await get('readiness', strict, '/readyz', { ...ok(200) });
     await get('metrics', strict, '/metrics', { ...ok(200) });
 
     // Stock: an absolute value.
@@ -575,6 +580,32 @@ try {
     }
     check(/^HTTP\/1\.1 4\d\d /.test(unreadable) && unreadable.includes('application/problem+json') &&
         type === '/problems/http-error', 'a request the HTTP layer cannot read: 4xx http-error', unreadable.slice(0, 300));
+    // The transport's own refusals, on the wire as they come (no proxy would forward them as sent).
+    const refusals = [
+        [plainServer, 'GET /healthz HTTP/1.1\r\n\r\n', 400, '/problems/invalid-host'],
+        [plainServer, 'POST /orders HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n', 400,
+            '/problems/invalid-framing'],
+        [plainServer, 'POST /orders HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n', 501,
+            '/problems/transfer-coding-not-implemented'],
+        [plainServer, `GET /orders/${'7'.repeat(9000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 414, '/problems/uri-too-long'],
+        [plainServer, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(70000)}\r\n\r\n`, 431,
+            '/problems/header-too-large'],
+        [debugServer, 'GET /_debug/state HTTP/1.1\r\nHost: evil.example\r\n\r\n', 403, '/problems/debug-foreign-host'],
+    ];
+    for (const [server, request, status, expected] of refusals) {
+        const answer = await rawRequest(server, request);
+        let refusal;
+        try {
+            refusal = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).type;
+        } catch {
+            refusal = undefined;
+        }
+        if (refusal) {
+            seenTypes.add(refusal);
+        }
+        check(answer.startsWith(`HTTP/1.1 ${status} `) && answer.includes('application/problem+json') &&
+            refusal === expected, `the transport refuses with ${status} ${expected}`, answer.slice(0, 300));
+    }
 } catch (error) {
     check(false, 'the servers and the proxies start', error.stack);
 }
@@ -583,7 +614,9 @@ try {
 
 for (const [operation, statuses] of documentedStatuses) {
     const seen = produced.get(operation) ?? new Set();
-    const never = statuses.filter((s) => !seen.has(s) && !(s === '403' && operation.includes('/_debug/')));
+    // A debug 403 needs a foreign peer; /readyz's 503 a database that went away (tests/ServerOutageTest.cpp).
+    const never = statuses.filter((s) => !seen.has(s) && !(s === '403' && operation.includes('/_debug/')) &&
+        !(s === '503' && operation === 'GET /readyz'));
     check(never.length === 0, `every documented status of ${operation} was produced`,
         `never produced: ${never.join(', ')} (produced: ${[...seen].join(', ')})`);
 }

@@ -49,6 +49,23 @@ PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& 
     m_webhookSecret = read.exec("SELECT value FROM server_meta WHERE name = 'webhook_secret'")[0][0].as<std::string>();
 }
 
+bool PgOrderStore::ready()
+{
+    try {
+        auto db = m_pool.lease();
+        try {
+            pqxx::nontransaction read(*db);
+            const auto version = read.exec("SELECT value FROM server_meta WHERE name = 'schema_version'");
+            return !version.empty() && version[0][0].as<std::string>() == pgschema::kSchemaVersion;
+        } catch (const pqxx::broken_connection&) {
+            db.discard();
+            return false;
+        }
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
 bool PgOrderStore::addClient(const std::string& id, const std::string& keyHash, bool isOperator)
 {
     auto db = m_pool.lease();

@@ -44,6 +44,7 @@ public:
     OrderQueries::DebugState debugState(const Faults& faults, std::optional<int> limit) override;
     void resetDemoData() override;
     int reapExpiredKeys(std::int64_t nowMs, int batch) override;
+    bool ready() override;
 
     // The connections, for the checkout, the gateway and the webhooks on the same database.
     PgPool& pool() { return m_pool; }

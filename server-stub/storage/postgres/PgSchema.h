@@ -11,4 +11,7 @@ namespace onceorder::server::pgschema {
 // `seedDemoClients`: a new database gets the published demo keys (SPEC §3: on loopback, or when told so).
 void create(pqxx::connection& connection, bool seedDemoClients = true);
 
+// The schema this server writes (server_meta, name 'schema_version').
+inline constexpr const char* kSchemaVersion = "1";
+
 } // namespace onceorder::server::pgschema

@@ -1,0 +1,61 @@
+#include "storage/DatabaseFailure.h"
+
+#include <SQLiteCpp/Exception.h>
+#include <pqxx/except>
+
+#include <sqlite3.h>
+
+#include <string>
+
+namespace onceorder::server {
+
+namespace {
+
+// SQLSTATE classes a retry can get past (PostgreSQL, Appendix A): connection exceptions, transaction rollbacks
+// (serialization failures, deadlocks), insufficient resources, operator intervention (shutdown, a starting server),
+// system errors; and a read-only transaction (connected to a standby after a failover).
+bool transientState(const std::string& state)
+{
+    const std::string kind = state.substr(0, 2);
+    return kind == "08" || kind == "40" || kind == "53" || kind == "57" || kind == "58" || state == "25006";
+}
+
+bool transientSqlite(int code)
+{
+    switch (code & 0xFF) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+    case SQLITE_NOMEM:
+    case SQLITE_PROTOCOL:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+DatabaseFailure classifyDatabaseFailure(const std::exception_ptr& error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const pqxx::broken_connection&) {
+        return DatabaseFailure::Transient;
+    } catch (const pqxx::in_doubt_error&) {
+        return DatabaseFailure::Transient; // the commit's outcome was lost: a retry replays it or places it once
+    } catch (const pqxx::sql_error& sql) {
+        return transientState(sql.sqlstate()) ? DatabaseFailure::Transient : DatabaseFailure::Permanent;
+    } catch (const pqxx::failure&) {
+        return DatabaseFailure::Transient;
+    } catch (const SQLite::Exception& sqlite) {
+        return transientSqlite(sqlite.getExtendedErrorCode()) ? DatabaseFailure::Transient : DatabaseFailure::Permanent;
+    } catch (...) {
+        return DatabaseFailure::None;
+    }
+}
+
+} // namespace onceorder::server
