@@ -71,6 +71,7 @@ void HttpSession::readHeader()
         return;
     }
     m_parser.emplace();
+    m_request.reset();
     m_parser->header_limit(static_cast<std::uint32_t>(m_server.m_limits.maxHeaderBytes));
     m_parser->body_limit(m_server.m_limits.maxBodyBytes);
     m_stream.expires_after(m_server.m_limits.headerTimeout);
@@ -120,7 +121,8 @@ void HttpSession::onHeader(beast::error_code error)
         // A body is coming: the route and the credentials decide from the header whether it is read at all.
         std::size_t bodyLimit = m_server.m_limits.maxBodyBytes;
         if (m_server.m_headerCheck) {
-            HeaderVerdict verdict = m_server.m_headerCheck(requestOf(message));
+            m_request = requestOf(message); // kept for dispatch(): built once per request
+            HeaderVerdict verdict = m_server.m_headerCheck(*m_request);
             if (verdict.refusal) {
                 // The answer, then a lingering close that drops what the client still sends: the body is never read.
                 m_answering = true;
@@ -227,7 +229,8 @@ void HttpSession::dispatch()
 {
     auto message = m_parser->release();
     const bool keepAlive = message.keep_alive();
-    HttpRequest request = requestOf(message);
+    HttpRequest request = m_request ? std::move(*m_request) : requestOf(message);
+    m_request.reset();
     request.body = std::move(message.body());
     m_head = message.method() == http::verb::head;
     m_answering = true;

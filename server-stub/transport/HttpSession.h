@@ -75,6 +75,7 @@ private:
     boost::beast::http::response<boost::beast::http::empty_body> m_continue;
     std::array<char, 16 * 1024> m_discard {};
     std::string m_remoteAddr;
+    std::optional<HttpRequest> m_request; // the request as the header check saw it, while its body is read
     std::size_t m_reservedBody = 0; // of the server's in-flight body budget, while this body is read
     bool m_head = false; // the request being answered is a HEAD: its answer goes without the body
     bool m_answering = false; // a request is with the handler or its answer is being written
