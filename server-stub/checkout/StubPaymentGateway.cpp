@@ -241,13 +241,7 @@ void StubPaymentGateway::reset()
     rerunWhenRolledBack([this] {
         auto tx = m_db->write();
         WebhookOutbox::clear(*tx);
-        if (tx->postgres()) {
-            tx->exec("TRUNCATE gateway_deliveries, gateway_events, gateway_charges RESTART IDENTITY");
-        } else {
-            tx->exec("DELETE FROM gateway_events");
-            tx->exec("DELETE FROM gateway_charges");
-            tx->exec("DELETE FROM sqlite_sequence WHERE name IN ('gateway_events', 'gateway_charges')");
-        }
+        tx->emptyTables({"gateway_deliveries", "gateway_events", "gateway_charges"});
         tx->commit();
     });
 }

@@ -203,12 +203,7 @@ void WebhookOutbox::stop()
 
 void WebhookOutbox::clear(SqlTx& tx)
 {
-    if (tx.postgres()) {
-        tx.exec("TRUNCATE gateway_deliveries RESTART IDENTITY");
-    } else {
-        tx.exec("DELETE FROM gateway_deliveries");
-        tx.exec("DELETE FROM sqlite_sequence WHERE name = 'gateway_deliveries'");
-    }
+    tx.emptyTables({"gateway_deliveries"});
 }
 
 void WebhookOutbox::run()

@@ -184,6 +184,29 @@ private:
 
 } // namespace
 
+void SqlTx::emptyTables(std::initializer_list<std::string_view> tables)
+{
+    switch (dialect()) {
+    case Dialect::Postgres: {
+        std::string truncate = "TRUNCATE ";
+        for (const std::string_view table : tables) {
+            truncate.append(table).append(", ");
+        }
+        truncate.resize(truncate.size() - 2);
+        exec(truncate + " RESTART IDENTITY");
+        return;
+    }
+    case Dialect::Sqlite:
+        for (const std::string_view table : tables) {
+            exec("DELETE FROM " + std::string(table));
+        }
+        for (const std::string_view table : tables) {
+            exec("DELETE FROM sqlite_sequence WHERE name = ?", {std::string(table)});
+        }
+        return;
+    }
+}
+
 std::unique_ptr<SqlDatabase> sqliteStoreDatabase(Store& store)
 {
     return std::make_unique<SqliteStoreDatabase>(store);

@@ -13,6 +13,7 @@
 #include <SQLiteCpp/Database.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -66,6 +67,11 @@ public:
     {
         return std::string(select).append(sqlDialect().forUpdateSkipLocked);
     }
+
+    // Empties the tables and starts their ids again. PostgreSQL: one TRUNCATE … RESTART IDENTITY, which takes the
+    // tables' locks in the order given (and may name tables that reference each other); SQLite: a DELETE per table
+    // and its AUTOINCREMENT counter forgotten. The names are the code's constants, never request data.
+    void emptyTables(std::initializer_list<std::string_view> tables);
 
     // A statement that returns no rows; how many rows it changed.
     virtual long long exec(std::string_view sql, const SqlParams& params = {}) = 0;
