@@ -529,19 +529,6 @@ bool Outbox::endAttempt(const Attempt& attempt, const Submission& after, qint64 
     return applied;
 }
 
-void Outbox::setLease(qint64 id, qint64 leaseUntilMs)
-{
-    SQLite::Statement lease(*m_db,
-                            "UPDATE submissions SET lease_until = ?, "
-                            "lease_owner = CASE WHEN ? = 0 THEN NULL ELSE lease_owner END "
-                            "WHERE id = ? AND lease_owner = ?");
-    lease.bind(1, static_cast<int64_t>(leaseUntilMs));
-    lease.bind(2, static_cast<int64_t>(leaseUntilMs));
-    lease.bind(3, static_cast<int64_t>(id));
-    lease.bind(4, utf8(m_owner));
-    lease.exec();
-}
-
 void Outbox::releaseLeases()
 {
     SQLite::Statement release(*m_db,

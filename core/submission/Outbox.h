@@ -83,8 +83,6 @@ public:
     // Changes state, final answer and next due time, only if the stored state is still `from` (a settled
     // submission does not turn back into a pending one from a stale copy). Returns whether it applied.
     bool settle(const Submission& submission, SubmissionState from);
-    // Keeps our lease on a pending submission (it waits for its next attempt) or gives it up (0).
-    void setLease(qint64 id, qint64 leaseUntilMs);
     // Gives up every lease this process holds (on orderly exit).
     void releaseLeases();
 

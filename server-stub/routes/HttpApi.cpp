@@ -159,13 +159,15 @@ HeaderVerdict HttpApi::checkHeader(const HttpRequest& head)
         verdict.refusal = std::move(response);
         return verdict;
     }
-    Call call;
-    call.request = head;
-    call.started = std::chrono::steady_clock::now();
+    HttpResponse response;
+    Exchange exchange;
+    const auto started = std::chrono::steady_clock::now();
     const bool allowed = route->guard == Guard::ApiKey
-        ? authenticate(m_orders, call.request, call.response, call.exchange).has_value()
-        : route->guard != Guard::Debug || debugAllowed(call.request, call.response, call.exchange);
+        ? authenticate(m_orders, head, response, exchange).has_value()
+        : route->guard != Guard::Debug || debugAllowed(head, response, exchange);
     if (!allowed) {
+        // Counted and logged as the handler's own answer would have been (a refusal is rare: the copy is fine).
+        Call call {head, std::move(response), std::move(exchange), started, {}};
         account(route->name, call);
         verdict.refusal = std::move(call.response);
     }
