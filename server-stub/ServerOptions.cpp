@@ -89,7 +89,10 @@ std::string serverUsage()
            "Listening beyond loopback, it refuses a database holding the published demo keys (unless\n"
            "--allow-demo-keys) and prints a generated operator key once.\n\n"
            "  onceorder-server clients add NAME --db PATH|URI\n"
-           "                         issue client NAME an API key: printed once on stdout, stored as its hash\n";
+           "                         issue client NAME an API key: printed once on stdout, stored as its hash\n"
+           "  onceorder-server migrate --db URI\n"
+           "                         create or upgrade the PostgreSQL schema as the tables' owner (serving then\n"
+           "                         needs only SELECT/INSERT/UPDATE/DELETE)\n";
 }
 
 bool isPostgresUri(const std::string& db)

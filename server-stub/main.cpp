@@ -1,5 +1,5 @@
 // onceorder-server: parses the command line, serves until SIGINT/SIGTERM, exits 0 after a clean shutdown.
-#include "ClientsCommand.h"
+#include "AdminCommands.h"
 #include "OrderServer.h"
 #include "ServerOptions.h"
 
@@ -19,6 +19,9 @@ int main(int argc, char** argv)
 {
     if (argc >= 2 && std::string_view(argv[1]) == "clients") {
         return runClientsCommand(std::vector<std::string>(argv + 2, argv + argc));
+    }
+    if (argc >= 2 && std::string_view(argv[1]) == "migrate") {
+        return runMigrateCommand(std::vector<std::string>(argv + 2, argv + argc));
     }
     const auto parsed = parseServerOptions(std::vector<std::string>(argv + 1, argv + argc));
     if (std::holds_alternative<ShowHelp>(parsed)) {

@@ -4,7 +4,13 @@
 #include "storage/DemoData.h"
 #include "support/Sha256.h"
 
+#include <pqxx/except>
+#include <pqxx/nontransaction>
 #include <pqxx/transaction>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 namespace onceorder::server::pgschema {
 
@@ -141,19 +147,34 @@ CREATE TABLE IF NOT EXISTS server_meta (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
-INSERT INTO server_meta (name, value) VALUES ('schema_version', '1') ON CONFLICT DO NOTHING;
 -- Databases written before a declined payment let go of its cart: free the carts their failed orders still hold.
 UPDATE orders SET cart_key = NULL WHERE status = 'payment_failed' AND cart_key IS NOT NULL;
 )sql";
 
 } // namespace
 
-void create(pqxx::connection& connection, bool seedDemoClients)
+SchemaCheck check(pqxx::connection& connection)
+{
+    pqxx::nontransaction read(connection);
+    if (read.exec("SELECT to_regclass('server_meta') IS NOT NULL")[0][0].as<bool>() == false) {
+        return {SchemaState::Absent, {}};
+    }
+    const auto row = read.exec("SELECT value FROM server_meta WHERE name = 'schema_version'");
+    const std::string found = row.empty() ? "0" : row[0][0].as<std::string>();
+    const int version = std::atoi(found.c_str());
+    const int current = std::atoi(kSchemaVersion);
+    return {version == current      ? SchemaState::Current
+                : version < current ? SchemaState::Old
+                                    : SchemaState::Newer,
+            found};
+}
+
+void migrate(pqxx::connection& connection)
 {
     pqxx::work tx(connection);
-    tx.exec0("SET LOCAL client_min_messages = warning"); // no "already exists, skipping" notices on every start
+    tx.exec0("SET LOCAL client_min_messages = warning"); // no "already exists, skipping" notices
     tx.exec_params("SELECT pg_advisory_xact_lock($1)", kSchemaLock);
-    // Clients were stored with their API keys in clear: keep only the keys' hashes (apikeys::hash, in SQL).
+    // Version 2: clients were stored with their API keys in clear; keep only the keys' hashes (apikeys::hash, in SQL).
     tx.exec0(R"sql(
 DO $$ BEGIN
     IF EXISTS (SELECT 1 FROM information_schema.columns
@@ -164,6 +185,33 @@ DO $$ BEGIN
     END IF;
 END $$)sql");
     tx.exec0(kSchema);
+    tx.exec_params0("INSERT INTO server_meta (name, value) VALUES ('schema_version', $1) "
+                    "ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value",
+                    std::string(kSchemaVersion));
+    tx.commit();
+}
+
+void create(pqxx::connection& connection, bool seedDemoClients)
+{
+    const SchemaCheck found = check(connection);
+    if (found.state == SchemaState::Absent) {
+        // A new database: made at once, as a developer's first start expects (this needs the owner's rights).
+        try {
+            migrate(connection);
+        } catch (const pqxx::insufficient_privilege&) {
+            throw std::runtime_error("the database has no OnceOrder schema and this role may not create it: run "
+                                     "'onceorder-server migrate --db …' as the tables' owner first");
+        }
+    } else if (found.state == SchemaState::Old) {
+        throw std::runtime_error("the database's schema is version " + found.version + " and this server needs " +
+                                 kSchemaVersion + ": run 'onceorder-server migrate --db …' as the tables' owner first");
+    } else if (found.state == SchemaState::Newer) {
+        throw std::runtime_error("the database's schema is version " + found.version + ", newer than this server's " +
+                                 kSchemaVersion + ": run the server of that version");
+    }
+    // The demo data and this database's identity: rows only, so a role with SELECT/INSERT/UPDATE/DELETE can.
+    pqxx::work tx(connection);
+    tx.exec_params("SELECT pg_advisory_xact_lock($1)", kSchemaLock);
     for (const auto& client : demo::kClients) {
         if (!seedDemoClients) {
             break;

@@ -1,9 +1,10 @@
-#include "ClientsCommand.h"
+#include "AdminCommands.h"
 
 #include "ServerOptions.h"
 #include "auth/ApiKeys.h"
 #include "storage/Store.h"
 #include "storage/postgres/PgOrderStore.h"
+#include "storage/postgres/PgSchema.h"
 #include "support/Clock.h"
 #include "teaching/Faults.h"
 
@@ -11,6 +12,9 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+
+#include <pqxx/connection>
+#include <pqxx/except>
 
 namespace onceorder::server {
 
@@ -68,6 +72,45 @@ int runClientsCommand(const std::vector<std::string>& args)
     std::cout << key << std::endl;
     std::cerr << "client \"" << name << "\": API key issued (shown only now; the database keeps its hash). Servers "
               << "already running on this database accept it after their next start.\n";
+    return 0;
+}
+
+int runMigrateCommand(const std::vector<std::string>& args)
+{
+    if (args.size() != 2 || args[0] != "--db" || args[1].empty()) {
+        std::cerr << "onceorder-server: usage: onceorder-server migrate --db URI\n";
+        return 2;
+    }
+    const std::string& db = args[1];
+    try {
+        if (!isPostgresUri(db)) {
+            Store store(db, Synchronous::Full, 1, false); // SQLite migrates itself when it opens
+            std::cout << "the SQLite database is current (it migrates itself whenever a server opens it)" << std::endl;
+            return 0;
+        }
+        pqxx::connection connection(db);
+        const auto before = pgschema::check(connection);
+        if (before.state == pgschema::SchemaState::Newer) {
+            std::cerr << "onceorder-server: the database's schema is version " << before.version
+                      << ", newer than this server's " << pgschema::kSchemaVersion << "; nothing was changed\n";
+            return 1;
+        }
+        pgschema::migrate(connection);
+        std::cout << "schema version " << pgschema::kSchemaVersion
+                  << (before.state == pgschema::SchemaState::Absent    ? " created"
+                          : before.state == pgschema::SchemaState::Old ? " (upgraded from " + before.version + ")"
+                                                                       : " (already current)")
+                  << std::endl;
+    } catch (const pqxx::insufficient_privilege&) {
+        std::cerr << "onceorder-server: this role may not change the tables: run migrate as their owner\n";
+        return 1;
+    } catch (const pqxx::broken_connection&) {
+        std::cerr << "onceorder-server: cannot connect to the database given by --db\n";
+        return 1;
+    } catch (const std::exception& error) {
+        std::cerr << "onceorder-server: cannot migrate: " << error.what() << "\n";
+        return 1;
+    }
     return 0;
 }
 
