@@ -65,6 +65,15 @@ bool listensOnLoopback(const std::string& host)
     return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0 || host.rfind("::ffff:127.", 0) == 0;
 }
 
+std::string withConnectTimeout(const std::string& uri)
+{
+    if (uri.find("connect_timeout=") != std::string::npos) {
+        return uri;
+    }
+    return uri + (uri.find('?') == std::string::npos ? "?" : "&") +
+        "connect_timeout=" + std::to_string(kConnectTimeoutSeconds);
+}
+
 std::string serverUsage()
 {
     return "Usage: onceorder-server [options]\n"
@@ -170,7 +179,7 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
             if (urlLike && !isPostgresUri(*v)) {
                 return OptionsError {"--db takes a SQLite file or a postgresql:// URI, got \"" + *v + "\""};
             }
-            options.dbPath = *v;
+            options.dbPath = isPostgresUri(*v) ? withConnectTimeout(*v) : *v;
         } else if (arg == "--key-ttl") {
             const auto ttl = parseNumber(*v, 1, 365LL * 86400);
             if (!ttl) {

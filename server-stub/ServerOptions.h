@@ -12,6 +12,11 @@
 
 namespace onceorder::server {
 
+// libpq waits forever for a database that accepts the connection and never answers, unless told otherwise: a
+// PostgreSQL URI without connect_timeout gets this one (seconds).
+inline constexpr int kConnectTimeoutSeconds = 10;
+std::string withConnectTimeout(const std::string& uri);
+
 // Whether HOST (as given to --listen) is a loopback address: 127.x.x.x, ::1 or localhost.
 bool listensOnLoopback(const std::string& host);
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <pthread.h>
@@ -61,34 +62,47 @@ int main(int argc, char** argv)
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
     std::signal(SIGPIPE, SIG_IGN);
 
+    // The waiter is there before the server: a database that accepts the connection and never answers must not make
+    // SIGTERM wait (nothing is in flight while the server starts, so it leaves at once then).
+    std::atomic<OrderServer*> serving {nullptr};
+    std::atomic<bool> finished {false};
+    std::thread signalWaiter([&serving, &finished, signals] {
+        int received = 0;
+        sigwait(&signals, &received);
+        if (finished.load()) {
+            return;
+        }
+        if (OrderServer* server = serving.load()) {
+            // Once is enough: a stop() that comes before run() makes run() return as soon as it starts.
+            server->stop();
+            return;
+        }
+        std::fputs("onceorder-server: stopped while starting\n", stderr);
+        std::_Exit(0);
+    });
+    int status = 0;
     try {
         SystemClock clock;
         OrderServer server(options, clock);
         const int port = server.bind();
         if (port < 0) {
             std::cerr << "onceorder-server: cannot listen on " << options.host << ":" << options.port << "\n";
-            return 1;
+            status = 1;
+        } else {
+            serving = &server;
+            const bool ipv6 = options.host.find(':') != std::string::npos;
+            std::cout << "listening on http://" << (ipv6 ? "[" + options.host + "]" : options.host) << ":" << port
+                      << std::endl;
+            server.run();
+            serving = nullptr;
         }
-        std::atomic<bool> runReturned {false};
-        std::thread signalWaiter([&server, &runReturned, signals] {
-            int received = 0;
-            sigwait(&signals, &received);
-            // Once is enough: a stop() that comes before run() makes run() return as soon as it starts.
-            if (!runReturned.load()) {
-                server.stop();
-            }
-        });
-        const bool ipv6 = options.host.find(':') != std::string::npos;
-        std::cout << "listening on http://" << (ipv6 ? "[" + options.host + "]" : options.host) << ":" << port
-                  << std::endl;
-        server.run();
-        runReturned = true;
-        // stop() came from a signal, or run() failed; make sure the waiter ends either way.
-        pthread_kill(signalWaiter.native_handle(), SIGTERM);
-        signalWaiter.join();
     } catch (const std::exception& error) {
         std::cerr << "onceorder-server: " << error.what() << "\n";
-        return 1;
+        status = 1;
     }
-    return 0;
+    // The signal came and run() returned, or the server ended by itself: make sure the waiter ends either way.
+    finished = true;
+    pthread_kill(signalWaiter.native_handle(), SIGTERM);
+    signalWaiter.join();
+    return status;
 }

@@ -3,6 +3,7 @@
 // that names no host, port or SQL (they answered 500 with libpq's words before); GET /healthz stays 200 (the process
 // is alive) and GET /readyz says 503 (send the traffic elsewhere); once the database is back, both serve again with
 // no restart.
+#include "ServerOptions.h"
 #include "support/PostgresDatabase.h"
 #include "support/ServerProcess.h"
 
@@ -10,7 +11,20 @@
 #include <httplib.h>
 #include <pqxx/pqxx>
 
+#include <fcntl.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <string>
+#include <thread>
 
 using onceorder::test::ServerProcess;
 using onceorder::test::TestDatabase;
@@ -95,4 +109,67 @@ TEST(ServerOutageTest, ReadyzIsReadyOnSqlite)
     EXPECT_EQ(get(server, "/readyz").status, 200);
     EXPECT_NE(get(server, "/readyz").body.find("ready"), std::string::npos);
     EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerOutageTest, APostgresUriGetsADefaultConnectTimeout)
+{
+    using onceorder::server::parseServerOptions;
+    using onceorder::server::ServerOptions;
+    const auto dbOf = [](const std::string& uri) {
+        return std::get<ServerOptions>(parseServerOptions({"--db", uri})).dbPath;
+    };
+    EXPECT_EQ(dbOf("postgresql:///shop"), "postgresql:///shop?connect_timeout=10");
+    EXPECT_EQ(dbOf("postgresql://h:1,h:2/shop?target_session_attrs=read-write"),
+              "postgresql://h:1,h:2/shop?target_session_attrs=read-write&connect_timeout=10");
+    EXPECT_EQ(dbOf("postgres:///shop?connect_timeout=3"), "postgres:///shop?connect_timeout=3");
+    EXPECT_EQ(dbOf("/tmp/shop.db"), "/tmp/shop.db");
+}
+
+TEST(ServerOutageTest, SigtermEndsAServerWaitingForADatabaseThatNeverAnswers)
+{
+    // A "database" that accepts the connection and then says nothing (a half-dead host, a firewall that eats packets).
+    const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address {};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    ASSERT_EQ(::listen(listener, 4), 0);
+    socklen_t length = sizeof address;
+    ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+    const std::string uri = "postgresql://onceorder@127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/silent";
+
+    std::vector<std::string> args {ONCEORDER_SERVER_BIN, "--listen", "127.0.0.1:0", "--db", uri};
+    std::vector<char*> argv;
+    for (auto& arg : args) {
+        argv.push_back(arg.data());
+    }
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    pid_t pid = 0;
+    ASSERT_EQ(posix_spawn(&pid, argv[0], &files, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&files);
+
+    // Once the server's connection has arrived, it is waiting inside libpq.
+    pollfd incoming {listener, POLLIN, 0};
+    ASSERT_EQ(::poll(&incoming, 1, 10'000), 1) << "the server never tried to connect";
+    const int silent = ::accept(listener, nullptr, nullptr);
+    ASSERT_GE(silent, 0);
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    pid_t ended = 0;
+    while ((ended = ::waitpid(pid, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline) {
+        pollfd none {-1, 0, 0};
+        ::poll(&none, 0, 20); // waitpid has no timeout: look again every 20 ms
+    }
+    if (ended == 0) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, &status, 0);
+    }
+    ::close(silent);
+    ::close(listener);
+    EXPECT_EQ(ended, pid) << "SIGTERM was ignored while the server waited for its database";
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
