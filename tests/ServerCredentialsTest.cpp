@@ -5,6 +5,7 @@
 #include "auth/ApiKeys.h"
 #include "auth/ClientKeys.h"
 #include "support/PostgresDatabase.h"
+#include "support/ServerCommand.h"
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Database.h>
@@ -19,6 +20,8 @@
 #include <string>
 
 using onceorder::test::Backend;
+using onceorder::test::CommandRun;
+using onceorder::test::runServerCommand;
 using onceorder::test::ServerProcess;
 using onceorder::test::TempDir;
 using onceorder::test::TestDatabase;
@@ -57,29 +60,6 @@ std::string operatorKeyIn(const std::string& log)
     return std::regex_search(text, found, std::regex(R"(operator key \(shown only now[^)]*\): (oo_[A-Za-z0-9_-]+))"))
         ? found[1].str()
         : std::string();
-}
-
-struct CommandRun
-{
-    int status = -1;
-    std::string out;
-};
-
-// onceorder-server with `args`, to its end; its stdout (stderr goes to the test's).
-CommandRun runServerCommand(const std::string& args)
-{
-    CommandRun run;
-    FILE* pipe = popen((std::string(ONCEORDER_SERVER_BIN) + " " + args).c_str(), "r");
-    if (!pipe) {
-        return run;
-    }
-    char buffer[256];
-    while (std::fgets(buffer, sizeof buffer, pipe)) {
-        run.out += buffer;
-    }
-    const int status = pclose(pipe);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return run;
 }
 
 const std::vector<std::string> kEverywhere {"--listen", "0.0.0.0:0"};

@@ -3,6 +3,7 @@
 // (it failed with a three-line SQL error before: every start ran the DDL). A database without the schema, or with an
 // older one, is refused with one line that says to run migrate, and nothing is changed.
 #include "support/PostgresDatabase.h"
+#include "support/ServerCommand.h"
 #include "support/ServerProcess.h"
 
 #include <gtest/gtest.h>
@@ -13,32 +14,12 @@
 #include <random>
 #include <string>
 
+using onceorder::test::CommandRun;
+using onceorder::test::runServerCommand;
 using onceorder::test::ServerProcess;
 using onceorder::test::TestDatabase;
 
 namespace {
-
-struct CommandRun
-{
-    int status = -1;
-    std::string out; // stdout and stderr
-};
-
-CommandRun runServerCommand(const std::string& args)
-{
-    CommandRun run;
-    FILE* pipe = popen((std::string(ONCEORDER_SERVER_BIN) + " " + args + " 2>&1").c_str(), "r");
-    if (!pipe) {
-        return run;
-    }
-    char buffer[512];
-    while (std::fgets(buffer, sizeof buffer, pipe)) {
-        run.out += buffer;
-    }
-    const int status = pclose(pipe);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return run;
-}
 
 void exec(const std::string& uri, const std::string& sql)
 {
@@ -101,15 +82,16 @@ TEST(ServerMigrateTest, TheOwnerMigratesAndARoleWithRowRightsOnlyServes)
     RowsOnlyRole app(database);
 
     // Before migrate: the role may not create the schema, and says so in one line.
-    const CommandRun refused = runServerCommand("--listen 127.0.0.1:0 --db '" + app.uri() + "'");
+    const CommandRun refused = runServerCommand("--listen 127.0.0.1:0 --db '" + app.uri() + "' 2>&1");
     EXPECT_NE(refused.status, 0);
     EXPECT_NE(refused.out.find("onceorder-server migrate"), std::string::npos) << refused.out;
     EXPECT_EQ(std::count(refused.out.begin(), refused.out.end(), '\n'), 1) << refused.out;
 
-    const CommandRun migrated = runServerCommand("migrate --db " + database.uri());
+    const CommandRun migrated = runServerCommand("migrate --db " + database.uri() + " 2>&1");
     ASSERT_EQ(migrated.status, 0) << migrated.out;
     EXPECT_NE(migrated.out.find("created"), std::string::npos) << migrated.out;
-    EXPECT_NE(runServerCommand("migrate --db " + database.uri()).out.find("already current"), std::string::npos);
+    EXPECT_NE(runServerCommand("migrate --db " + database.uri() + " 2>&1").out.find("already current"),
+              std::string::npos);
     app.grantRows();
 
     ServerProcess server({"--db", app.uri()});
@@ -122,7 +104,7 @@ TEST(ServerMigrateTest, TheOwnerMigratesAndARoleWithRowRightsOnlyServes)
     EXPECT_EQ(server.stop(), 0);
     EXPECT_EQ(database.scalar("SELECT count(*) FROM orders"), 1);
     // The role cannot migrate.
-    const CommandRun notOwner = runServerCommand("migrate --db '" + app.uri() + "'");
+    const CommandRun notOwner = runServerCommand("migrate --db '" + app.uri() + "' 2>&1");
     EXPECT_EQ(notOwner.status, 1) << notOwner.out;
 }
 
@@ -138,13 +120,13 @@ TEST(ServerMigrateTest, AnOlderSchemaIsRefusedUntilMigratedAndTheKeysAreThenHash
          "ALTER TABLE clients RENAME COLUMN key_hash TO api_key; UPDATE clients SET api_key = "
          "'demo-key-A' WHERE id = 'A'; UPDATE server_meta SET value = '1' WHERE name = "
          "'schema_version'");
-    const CommandRun refused = runServerCommand("--listen 127.0.0.1:0 --db " + database.uri());
+    const CommandRun refused = runServerCommand("--listen 127.0.0.1:0 --db " + database.uri() + " 2>&1");
     EXPECT_NE(refused.status, 0);
     EXPECT_NE(refused.out.find("schema is version 1"), std::string::npos) << refused.out;
     EXPECT_NE(refused.out.find("onceorder-server migrate"), std::string::npos) << refused.out;
     EXPECT_EQ(database.text("SELECT api_key FROM clients WHERE id = 'A'"), "demo-key-A") << "nothing was changed";
 
-    const CommandRun migrated = runServerCommand("migrate --db " + database.uri());
+    const CommandRun migrated = runServerCommand("migrate --db " + database.uri() + " 2>&1");
     ASSERT_EQ(migrated.status, 0) << migrated.out;
     EXPECT_NE(migrated.out.find("upgraded from 1"), std::string::npos) << migrated.out;
     EXPECT_EQ(database.scalar("SELECT count(*) FROM clients WHERE key_hash NOT LIKE 'sha256:%'"), 0);

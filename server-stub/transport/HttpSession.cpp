@@ -92,12 +92,8 @@ void HttpSession::onHeader(beast::error_code error)
         return;
     }
     if (error) {
-        // The client closed, went silent past the header timeout, or the server is stopping: nothing to answer.
-        // Anything else is a request that cannot be read.
-        const bool gone = error == http::error::end_of_stream || error == http::error::partial_message ||
-            error == beast::error::timeout || error == net::error::operation_aborted ||
-            error == net::error::connection_reset || m_stopping;
-        if (gone) {
+        // Anything but the client's or the server's leaving is a request that cannot be read.
+        if (gone(error)) {
             close();
         } else if (error == http::error::bad_transfer_encoding || error == http::error::bad_content_length) {
             refuse(400, kBadFraming);
@@ -161,6 +157,14 @@ void HttpSession::onHeader(beast::error_code error)
     readBody();
 }
 
+bool HttpSession::gone(const boost::system::error_code& error) const
+{
+    // The client closed or went silent past the timeout, or the server is stopping: nothing to answer.
+    return error == http::error::end_of_stream || error == http::error::partial_message ||
+        error == beast::error::timeout || error == net::error::operation_aborted ||
+        error == net::error::connection_reset || m_stopping;
+}
+
 std::pair<int, std::string_view> HttpSession::framingError() const
 {
     const auto& message = m_parser->get();
@@ -212,10 +216,7 @@ void HttpSession::onBody(beast::error_code error)
         return;
     }
     if (error) {
-        const bool gone = error == http::error::end_of_stream || error == http::error::partial_message ||
-            error == beast::error::timeout || error == net::error::operation_aborted ||
-            error == net::error::connection_reset || m_stopping;
-        if (gone) {
+        if (gone(error)) {
             close();
         } else {
             refuse(400);

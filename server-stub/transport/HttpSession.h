@@ -44,6 +44,8 @@ private:
     void readBody();
     void onBody(boost::system::error_code error);
     void dispatch();
+    // A read that ended because the client or the server is leaving, not because of what was sent.
+    bool gone(const boost::system::error_code& error) const;
     // After a header that was read: a framing the server refuses (400 or 501, with its cause for ErrorAnswer), or 0.
     std::pair<int, std::string_view> framingError() const;
     // After a header over the limit: whether the request line itself was complete within it.
