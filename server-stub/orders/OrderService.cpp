@@ -246,19 +246,7 @@ OrderResponse OrderService::createOrder(Store::Lease& db, const Client& client, 
     SqliteLeaseTx tx(db);
     OrderWriter writer(tx, m_faults.modes());
     const auto written = writer.write(client.id, key.idemKey, command, "placed", key.now);
-    if (const auto* refusal = std::get_if<Problem>(&written)) {
-        return OrderResponse::fromProblem(*refusal);
-    }
-    if (fault.kind == FaultKind::FailBeforeCommit) {
-        if (!m_faults.modes().storeTransient) {
-            throw TransientFailure(orderSteps::kInjectedFailure);
-        }
-        // The teaching mode's mistake: the transient failure becomes the stored answer for this key.
-        writer.undo();
-        return OrderResponse::fromProblem(problems::transientFailureStored(), "transient-failure-stored");
-    }
-    writer.keep();
-    return orderSteps::created(std::get<long long>(written), command, key.now);
+    return orderSteps::settle(writer, written, command, key.now, fault, m_faults.modes());
 }
 
 void OrderService::storeResponse(Store::Lease& db, const KeyClaim& key, const OrderResponse& response)

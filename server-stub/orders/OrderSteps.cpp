@@ -26,6 +26,24 @@ OrderResponse answerFor(const StoredKey& row, const KeyClaim& key)
     return OrderResponse::replay(row.responseCode, row.responseBody);
 }
 
+OrderResponse settle(OrderWriter& writer, const std::variant<long long, Problem>& written, const OrderCommand& command,
+                     std::int64_t nowMs, const ArmedFault& fault, const TeachingModes& modes)
+{
+    if (const auto* refusal = std::get_if<Problem>(&written)) {
+        return OrderResponse::fromProblem(*refusal);
+    }
+    if (fault.kind == FaultKind::FailBeforeCommit) {
+        if (!modes.storeTransient) {
+            throw TransientFailure(kInjectedFailure);
+        }
+        // The teaching mode's mistake: the transient failure becomes the stored answer for this key.
+        writer.undo();
+        return OrderResponse::fromProblem(problems::transientFailureStored(), "transient-failure-stored");
+    }
+    writer.keep();
+    return created(std::get<long long>(written), command, nowMs);
+}
+
 OrderResponse created(long long orderId, const OrderCommand& command, std::int64_t nowMs)
 {
     OrderResponse response;

@@ -183,19 +183,7 @@ OrderResponse PgOrderStore::createOrder(pqxx::dbtransaction& tx, const Client& c
     // After the writes, so a slow transaction holds what a concurrent one can wait on: the key's index entry and
     // the product's row.
     orderSteps::delayForFault(fault);
-    if (const auto* refusal = std::get_if<Problem>(&written)) {
-        return OrderResponse::fromProblem(*refusal);
-    }
-    if (fault.kind == FaultKind::FailBeforeCommit) {
-        if (!m_faults.modes().storeTransient) {
-            throw TransientFailure(orderSteps::kInjectedFailure);
-        }
-        // The teaching mode's mistake: the transient failure becomes the stored answer for this key.
-        writer.undo();
-        return OrderResponse::fromProblem(problems::transientFailureStored(), "transient-failure-stored");
-    }
-    writer.keep();
-    return orderSteps::created(std::get<long long>(written), command, key.now);
+    return orderSteps::settle(writer, written, command, key.now, fault, m_faults.modes());
 }
 
 OrderResponse PgOrderStore::placeOrderCheckThenInsert(pqxx::dbtransaction& tx, const Client& client,
