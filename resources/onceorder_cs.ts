@@ -1287,6 +1287,14 @@
         <source>HTTP %1 without an order of this cart in its body: what the server did is unknown</source>
         <translation>HTTP %1 bez objednávky tohoto košíku v těle odpovědi: co server udělal, není známo</translation>
     </message>
+    <message>
+        <source>the client&apos;s state database failed earlier; nothing is sent until it works again</source>
+        <translation>databáze stavu klienta dříve selhala; dokud zase nebude fungovat, nic se neodešle</translation>
+    </message>
+    <message>
+        <source>HTTP %1 that is not the server&apos;s problem answer (a proxy&apos;s page?): what the server did is unknown</source>
+        <translation>HTTP %1, které není odpovědí serveru s popisem problému (stránka proxy?): co server udělal, není známo</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::CataloguePanel</name>

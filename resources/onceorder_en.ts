@@ -1285,6 +1285,14 @@
         <source>HTTP %1 without an order of this cart in its body: what the server did is unknown</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>the client&apos;s state database failed earlier; nothing is sent until it works again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP %1 that is not the server&apos;s problem answer (a proxy&apos;s page?): what the server did is unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::CataloguePanel</name>

@@ -303,16 +303,18 @@ TEST(ServerAttackTest, StalledUploadsTakeNoMoreThanTheBodyBudgetAndTheMemoryCome
             ++refused;
         }
     }
-    EXPECT_GE(refused, 400) << "at most 32 MiB of 60 KB bodies are read at once";
-    const auto start = std::chrono::steady_clock::now();
-    EXPECT_TRUE(healthy(server));
-    const double healthzMs =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(refused, kOverBudget) << "at most 32 MiB of 60 KB bodies are read at once";
+    std::vector<double> healthz;
+    for (int i = 0; i < 5; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        EXPECT_TRUE(healthy(server));
+        healthz.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(healthz.begin(), healthz.end());
     const long loaded = residentKib(server.pid());
     std::printf("resting %ld KiB; with 1,000 stalled uploads %ld KiB (%d refused 503); GET /healthz median %.1f ms\n",
-                resting, loaded, refused, healthzMs);
-    EXPECT_LT(healthzMs, 100.0);
-    EXPECT_LT(loaded, 100 * 1024) << "under 100 MB with 1,000 stalled uploads";
+                resting, loaded, refused, healthz[2]);
+    EXPECT_LT(healthz[2], 100.0);
     uploads.clear();
     EXPECT_TRUE(healthy(server));
     // The bodies' memory goes back to the system once they are gone (the server trims its heap when the last body
@@ -323,7 +325,14 @@ TEST(ServerAttackTest, StalledUploadsTakeNoMoreThanTheBodyBudgetAndTheMemoryCome
         after = residentKib(server.pid());
     }
     std::printf("after they closed: %ld KiB\n", after);
+#if defined(__SANITIZE_ADDRESS__)
+    // Under AddressSanitizer the server's memory is ASan's (shadow memory, the quarantine that keeps freed blocks):
+    // these sizes say nothing about the server's own, so only the answers above are checked there.
+    GTEST_LOG_(INFO) << "memory bounds not checked under AddressSanitizer";
+#else
+    EXPECT_LT(loaded, 100 * 1024) << "under 100 MB with 1,000 stalled uploads";
     EXPECT_LT(after, resting + 20 * 1024) << "back near the resting level";
+#endif
     EXPECT_EQ(server.stop(), 0);
 }
 
