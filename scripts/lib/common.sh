@@ -14,8 +14,10 @@ ONCEORDER_PACKAGES=(
     qt6-translations-l10n xvfb xauth imagemagick wrk
 )
 
-# Only scripts/test needs these: a PostgreSQL server and pg_virtualenv (postgresql-common) for the PostgreSQL suites.
-ONCEORDER_TEST_PACKAGES=(postgresql postgresql-common)
+# Only scripts/test needs these: a PostgreSQL server and pg_virtualenv (postgresql-common) for the PostgreSQL suites,
+# PgBouncer to run them through a transaction pooler, pg_auto_failover for the failover job (scripts/test --ha) and
+# RapidCheck for the property-based tests.
+ONCEORDER_TEST_PACKAGES=(postgresql postgresql-common pgbouncer postgresql-15-auto-failover librapidcheck-dev)
 
 # Only scripts/coverage needs these; scripts/test and scripts/demo do not install them.
 ONCEORDER_COVERAGE_PACKAGES=(gcovr)
