@@ -55,7 +55,9 @@ std::variant<long long, Problem> OrderWriter::write(const std::string& clientId,
 
 void OrderWriter::keep()
 {
-    m_db.exec("RELEASE order_effect");
+    // Nothing to send: the savepoint ends with the caller's transaction (COMMIT, or the RELEASE or ROLLBACK TO of a
+    // savepoint the caller set before it, keeps or undoes it with the rest). On PostgreSQL a RELEASE here would be one
+    // more round trip while the order holds its products' rows, which every other order of them waits for.
 }
 
 void OrderWriter::undo()

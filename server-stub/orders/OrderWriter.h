@@ -27,7 +27,8 @@ public:
     // "placed" for POST /orders, "pending" for a checkout until it is paid.
     std::variant<long long, Problem> write(const std::string& clientId, const std::string& idemKey,
                                            const OrderCommand& command, const char* status, std::int64_t nowMs);
-    // After a written order: it stays part of the caller's transaction.
+    // After a written order: it stays part of the caller's transaction (sends nothing; the savepoint stays open
+    // until that transaction, or a savepoint the caller set before write(), ends).
     void keep();
     // After a written order: it is undone, the caller's other writes stay.
     void undo();

@@ -141,17 +141,18 @@ OrderResponse PgOrderStore::placeOrder(const Client& client, const std::string& 
 
 bool PgOrderStore::claimKey(pqxx::dbtransaction& tx, const KeyClaim& key)
 {
-    // An expired key counts as absent: forget it first, inside the same transaction.
-    tx.exec_params0("DELETE FROM idempotency_keys WHERE client_id = $1 AND idem_key = $2 AND expires_at <= $3",
-                    key.scope, key.idemKey, key.now);
     if (m_faults.modes().catchUniqueViolation) {
+        // An expired key counts as absent: forget it first, inside the same transaction.
+        PgWorkTx::run(tx, "DELETE FROM idempotency_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ?",
+                      {key.scope, key.idemKey, key.now});
         // DELIBERATELY WRONG (teaching mode "catch_unique_violation"): a plain INSERT, its unique violation caught
         // as if the transaction could go on. PostgreSQL has aborted it: the stored answer cannot be read in it, and
         // the copy that should have been replayed fails instead.
         try {
-            tx.exec_params0("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, "
-                            "expires_at, locked_at) VALUES ($1, $2, $3, 'started', $4, $5, $4)",
-                            key.scope, key.idemKey, key.fingerprint, key.now, key.expiresAt);
+            PgWorkTx::run(tx,
+                          "INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, "
+                          "expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?)",
+                          {key.scope, key.idemKey, key.fingerprint, key.now, key.expiresAt, key.now});
             return true;
         } catch (const pqxx::unique_violation&) {
             try {
@@ -167,10 +168,18 @@ bool PgOrderStore::claimKey(pqxx::dbtransaction& tx, const KeyClaim& key)
             return false;
         }
     }
-    const auto claimed = tx.exec_params("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
-                                        "created_at, expires_at, locked_at) VALUES ($1, $2, $3, 'started', $4, $5, $4) "
-                                        "ON CONFLICT (client_id, idem_key) DO NOTHING",
-                                        key.scope, key.idemKey, key.fingerprint, key.now, key.expiresAt);
+    // One statement: a new key is inserted; an expired one counts as absent and is taken over, every column written
+    // afresh; a live one (or one another transaction is writing: this waits for it, then looks again) is left alone
+    // and nothing is claimed.
+    const auto claimed =
+        PgWorkTx::run(tx,
+                      "INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, expires_at, "
+                      "locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?) "
+                      "ON CONFLICT (client_id, idem_key) DO UPDATE SET fingerprint = excluded.fingerprint, "
+                      "status = 'started', response_code = NULL, response_body = NULL, order_id = NULL, "
+                      "created_at = excluded.created_at, expires_at = excluded.expires_at, "
+                      "locked_at = excluded.locked_at WHERE idempotency_keys.expires_at <= excluded.created_at",
+                      {key.scope, key.idemKey, key.fingerprint, key.now, key.expiresAt, key.now});
     return claimed.affected_rows() == 1;
 }
 
@@ -196,13 +205,14 @@ OrderResponse PgOrderStore::placeOrderCheckThenInsert(pqxx::dbtransaction& tx, c
     orderSteps::delayForFault(fault); // widens the window between the look and the insert
     OrderResponse response = createOrder(tx, client, key, command, fault);
     const long long orderId = response.orderId && response.status < 300 ? *response.orderId : 0;
-    tx.exec_params0("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, response_code, "
-                    "response_body, order_id, created_at, expires_at) "
-                    "VALUES ($1, $2, $3, 'completed', $4, $5, NULLIF($6, 0), $7, $8) "
-                    "ON CONFLICT (client_id, idem_key) DO UPDATE SET response_code = excluded.response_code, "
-                    "response_body = excluded.response_body, order_id = excluded.order_id",
-                    key.scope, key.idemKey, key.fingerprint, response.status, response.body, orderId, key.now,
-                    key.expiresAt);
+    PgWorkTx::run(tx,
+                  "INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, response_code, "
+                  "response_body, order_id, created_at, expires_at) "
+                  "VALUES (?, ?, ?, 'completed', ?, ?, NULLIF(?, 0), ?, ?) "
+                  "ON CONFLICT (client_id, idem_key) DO UPDATE SET response_code = excluded.response_code, "
+                  "response_body = excluded.response_body, order_id = excluded.order_id",
+                  {key.scope, key.idemKey, key.fingerprint, static_cast<long long>(response.status), response.body,
+                   orderId, key.now, key.expiresAt});
     tx.commit();
     return response;
 }
@@ -211,10 +221,12 @@ void PgOrderStore::storeResponse(pqxx::dbtransaction& tx, const KeyClaim& key, c
 {
     // Order ids start at 1: 0 stands for "no order" (NULL), for the answers that are not a new order.
     const long long orderId = response.orderId && response.status < 300 ? *response.orderId : 0;
-    const auto stored = tx.exec_params("UPDATE idempotency_keys SET status = 'completed', response_code = $1, "
-                                       "response_body = $2, order_id = NULLIF($3, 0), locked_at = NULL "
-                                       "WHERE client_id = $4 AND idem_key = $5",
-                                       response.status, response.body, orderId, key.scope, key.idemKey);
+    const auto stored =
+        PgWorkTx::run(tx,
+                      "UPDATE idempotency_keys SET status = 'completed', response_code = ?, "
+                      "response_body = ?, order_id = NULLIF(?, 0), locked_at = NULL "
+                      "WHERE client_id = ? AND idem_key = ?",
+                      {static_cast<long long>(response.status), response.body, orderId, key.scope, key.idemKey});
     if (stored.affected_rows() != 1) {
         throw TransientFailure("the idempotency key row vanished inside its own transaction");
     }
@@ -222,9 +234,10 @@ void PgOrderStore::storeResponse(pqxx::dbtransaction& tx, const KeyClaim& key, c
 
 std::optional<OrderResponse> PgOrderStore::storedAnswer(pqxx::transaction_base& tx, const KeyClaim& key)
 {
-    const auto rows = tx.exec_params("SELECT fingerprint, status, response_code, response_body FROM idempotency_keys "
-                                     "WHERE client_id = $1 AND idem_key = $2 AND expires_at > $3",
-                                     key.scope, key.idemKey, key.now);
+    const auto rows = PgWorkTx::run(tx,
+                                    "SELECT fingerprint, status, response_code, response_body FROM idempotency_keys "
+                                    "WHERE client_id = ? AND idem_key = ? AND expires_at > ?",
+                                    {key.scope, key.idemKey, key.now});
     if (rows.empty()) {
         return std::nullopt;
     }

@@ -1,5 +1,15 @@
 // PgWorkTx: the SqlTx of a PostgreSQL writer that already holds its transaction (PgOrderStore's order transaction):
 // the shared SQL runs in it with `?` numbered as `$n`, and the caller commits.
+//
+// run() is the one way every PostgreSQL SqlTx (and PgOrderStore's own order statements) sends a statement. By default
+// a SELECT, INSERT, UPDATE, DELETE or WITH is a named prepared statement, prepared on a connection when that
+// connection first runs it and reused after: PostgreSQL parses and plans it once per connection instead of once per
+// use. Its name is a hash of its text, so two processes give one text one name. A transaction pooler (PgBouncer in
+// transaction mode) hands each transaction any server connection, where a statement prepared through another may be
+// missing or already there: usePreparedStatements(false), or ONCEORDER_PG_PREPARE=0 in the environment, sends every
+// statement unnamed (parsed and planned each time, as libpq's PQexecParams does), which works behind any pooler. If a
+// named statement is found missing or already there anyway (SQLSTATE 26000, 42P05: a pooler nobody mentioned), this
+// process switches to unnamed statements for good; the statement that found out fails as a transient failure.
 #pragma once
 
 #include "storage/SqlTx.h"
@@ -24,8 +34,12 @@ public:
     // The transaction is the caller's: committing it here would end it under the caller's feet.
     void commit() override;
 
-    // The one way a SqlTx runs a statement on PostgreSQL, for every PostgreSQL SqlTx.
+    // The one way a SqlTx runs a statement on PostgreSQL, for every PostgreSQL SqlTx: `sql` with `?` placeholders.
     static pqxx::result run(pqxx::transaction_base& tx, std::string_view sql, const SqlParams& params);
+
+    // Named prepared statements (the default) or unnamed ones, for this process.
+    static void usePreparedStatements(bool prepared);
+    static bool preparedStatements();
     static std::vector<SqlRow> rowsOf(const pqxx::result& result);
     static std::optional<long long> idOf(const pqxx::result& result);
 
