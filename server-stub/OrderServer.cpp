@@ -96,8 +96,12 @@ void guardPublishedKeys(OrderStore& store, const ServerOptions& options)
 std::unique_ptr<PgOrderStore> openPostgres(const ServerOptions& options, Faults& faults, const Clock& clock)
 {
     try {
-        // A connection per request worker, and one each for the reaper, the completer and the webhook delivery.
-        return std::make_unique<PgOrderStore>(options.dbPath, faults, clock, options.keyTtl, options.threads + 5,
+        // Unless --db-pool-size says otherwise: a connection per request worker, and one each for the reaper, the
+        // completer and the webhook delivery.
+        const PgPool::Settings pool {.size = options.dbPoolSize > 0 ? options.dbPoolSize : options.threads + 5,
+                                     .wait = options.dbWait,
+                                     .idle = options.dbIdle};
+        return std::make_unique<PgOrderStore>(options.dbPath, faults, clock, options.keyTtl, pool,
                                               seedsDemoClients(options));
     } catch (const pqxx::broken_connection& error) {
         // libpq's own words name the host and port it tried; the URI is not repeated, it may hold a password.

@@ -91,6 +91,10 @@ std::string serverUsage()
            "  --allow-demo-keys      beyond loopback, accept the published demo client keys (demo-key-A, -B); the\n"
            "                         operator then gets a generated key, never demo-key-admin\n"
            "  --synchronous MODE     full (default) or normal: SQLite's durability on power loss\n"
+           "  --db-pool-size N       PostgreSQL: connections at most (default: --threads + 5)\n"
+           "  --db-wait-ms MS        PostgreSQL: how long a request waits for a free connection, or for a free\n"
+           "                         slot on a server at max_connections, before it is answered 503 (default 5000)\n"
+           "  --db-idle-ms MS        PostgreSQL: close a connection unused for MS milliseconds (default 30000)\n"
            "  --help                 show this help\n"
            "  --version              show the version\n\n"
            "When ready it prints \"listening on http://HOST:PORT\". SIGINT/SIGTERM finish in-flight requests and exit "
@@ -147,7 +151,8 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
             continue;
         }
         if (arg != "--listen" && arg != "--db" && arg != "--key-ttl" && arg != "--threads" && arg != "--synchronous" &&
-            arg != "--header-timeout" && arg != "--max-connections") {
+            arg != "--header-timeout" && arg != "--max-connections" && arg != "--db-pool-size" &&
+            arg != "--db-wait-ms" && arg != "--db-idle-ms") {
             return OptionsError {"unknown option \"" + arg + "\" (see --help)"};
         }
         const auto v = value();
@@ -204,6 +209,24 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
                 return OptionsError {"--max-connections wants a number from 1 to 10000000, got \"" + *v + "\""};
             }
             options.maxConnections = static_cast<std::size_t>(*connections);
+        } else if (arg == "--db-pool-size") {
+            const auto size = parseNumber(*v, 1, 1000);
+            if (!size) {
+                return OptionsError {"--db-pool-size wants a number from 1 to 1000, got \"" + *v + "\""};
+            }
+            options.dbPoolSize = static_cast<int>(*size);
+        } else if (arg == "--db-wait-ms") {
+            const auto wait = parseNumber(*v, 0, 600'000);
+            if (!wait) {
+                return OptionsError {"--db-wait-ms wants milliseconds from 0 to 600000, got \"" + *v + "\""};
+            }
+            options.dbWait = std::chrono::milliseconds(*wait);
+        } else if (arg == "--db-idle-ms") {
+            const auto idle = parseNumber(*v, 1, 86'400'000);
+            if (!idle) {
+                return OptionsError {"--db-idle-ms wants milliseconds from 1 to 86400000, got \"" + *v + "\""};
+            }
+            options.dbIdle = std::chrono::milliseconds(*idle);
         } else if (arg == "--synchronous") {
             if (*v != "full" && *v != "normal") {
                 return OptionsError {"--synchronous wants full or normal, got \"" + *v + "\""};

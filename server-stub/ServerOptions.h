@@ -38,6 +38,11 @@ struct ServerOptions
     // Beyond loopback, accept the published demo client keys (--allow-demo-keys); SPEC §3.
     bool allowDemoKeys = false;
     Synchronous synchronous = Synchronous::Full;
+    // PostgreSQL's connections (storage/postgres/PgPool.h): at most --db-pool-size (0: --threads + 5); a request
+    // waits up to --db-wait-ms for one, then is answered 503; one unused for --db-idle-ms is closed.
+    int dbPoolSize = 0;
+    std::chrono::milliseconds dbWait {5'000};
+    std::chrono::milliseconds dbIdle {30'000};
     std::chrono::seconds reapInterval {60};
     // POST /checkout: a key row locked for longer than this is abandoned and may be taken over.
     std::chrono::milliseconds lockTimeout {30'000};

@@ -179,8 +179,8 @@ private:
 } // namespace
 
 PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                           int connections, bool seedDemoClients)
-    : m_pool(uri, connections)
+                           const PgPool::Settings& pool, bool seedDemoClients)
+    : m_pool(uri, pool)
     , m_faults(faults)
     , m_clock(clock)
     , m_keyTtl(keyTtl)

@@ -29,7 +29,13 @@ public:
     // Connects, creates or updates the schema and reads the clients and products; throws if the database cannot
     // be reached.
     PgOrderStore(const std::string& uri, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                 int connections, bool seedDemoClients = true);
+                 const PgPool::Settings& pool, bool seedDemoClients = true);
+    // A pool of `connections` with the default wait and idle time (the admin commands).
+    PgOrderStore(const std::string& uri, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
+                 int connections, bool seedDemoClients = true)
+        : PgOrderStore(uri, faults, clock, keyTtl, PgPool::Settings {.size = connections}, seedDemoClients)
+    {
+    }
 
     std::optional<Client> clientForApiKey(const std::string& apiKey) const override { return m_clients.find(apiKey); }
     ClientKeys& clients() override { return m_clients; }

@@ -1,19 +1,43 @@
 #include "storage/postgres/PgPool.h"
 
 #include <algorithm>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 namespace onceorder::server {
 
-PgPool::PgPool(std::string uri, int size)
+namespace {
+
+// After PostgreSQL refused a connection for want of slots, lease() tries again after this, doubling up to the cap,
+// unless one of this pool's own connections comes back first.
+constexpr std::chrono::milliseconds kFirstSlotRetry {20};
+constexpr std::chrono::milliseconds kSlotRetryCap {250};
+
+} // namespace
+
+PgPool::PgPool(std::string uri, Settings settings)
     : m_uri(std::move(uri))
-    , m_size(std::max(1, size))
+    , m_settings(settings)
 {
-    m_idle.push_back(std::make_unique<pqxx::connection>(m_uri));
-    m_open = 1;
+    m_settings.size = std::max(1, m_settings.size);
+    {
+        Lease first = lease(); // given back at once: the pool starts with one idle connection
+    }
+    m_closer = std::thread([this] { closeIdleLoop(); });
 }
 
-PgPool::~PgPool() = default;
+PgPool::~PgPool()
+{
+    {
+        std::lock_guard lock(m_lock);
+        m_stopping = true;
+    }
+    m_closerWake.notify_all();
+    if (m_closer.joinable()) {
+        m_closer.join();
+    }
+}
 
 PgPool::Lease::Lease(PgPool& pool, std::unique_ptr<pqxx::connection> connection)
     : m_pool(&pool)
@@ -39,22 +63,53 @@ PgPool::Lease::~Lease()
     m_pool->release(std::move(m_connection));
 }
 
+bool PgPool::outOfSlots(const std::exception& error)
+{
+    const std::string_view message = error.what();
+    return message.find("too many clients") != std::string_view::npos ||
+        message.find("too many connections") != std::string_view::npos ||
+        message.find("remaining connection slots are reserved") != std::string_view::npos;
+}
+
 PgPool::Lease PgPool::lease()
 {
+    const auto deadline = SteadyClock::now() + m_settings.wait;
+    auto slotRetry = kFirstSlotRetry;
+    auto openAgainAt = SteadyClock::time_point::min(); // after a refusal for want of slots: not before this
     std::unique_lock lock(m_lock);
-    m_available.wait(lock, [this] { return !m_idle.empty() || m_open < m_size; });
-    if (!m_idle.empty()) {
-        auto connection = std::move(m_idle.back());
-        m_idle.pop_back();
-        return Lease(*this, std::move(connection));
-    }
-    ++m_open; // counted before connecting, so that no other thread overfills the pool meanwhile
-    lock.unlock();
-    try {
-        return Lease(*this, std::make_unique<pqxx::connection>(m_uri));
-    } catch (...) {
-        release(nullptr);
-        throw;
+    while (true) {
+        if (!m_idle.empty()) {
+            auto connection = std::move(m_idle.back().connection);
+            m_idle.pop_back();
+            return Lease(*this, std::move(connection));
+        }
+        const auto now = SteadyClock::now();
+        if (m_open < m_settings.size && now >= openAgainAt) {
+            ++m_open; // counted before connecting, so that no other thread overfills the pool meanwhile
+            lock.unlock();
+            try {
+                return Lease(*this, std::make_unique<pqxx::connection>(m_uri));
+            } catch (const std::exception& error) {
+                release(nullptr);
+                if (!outOfSlots(error)) {
+                    throw;
+                }
+                if (SteadyClock::now() >= deadline) {
+                    throw Exhausted("no PostgreSQL connection within " + std::to_string(m_settings.wait.count()) +
+                                    " ms: the server has no free connection slot (" + error.what() + ")");
+                }
+            }
+            lock.lock();
+            openAgainAt = SteadyClock::now() + slotRetry;
+            slotRetry = std::min(slotRetry * 2, kSlotRetryCap);
+            continue;
+        }
+        if (now >= deadline) {
+            throw Exhausted("no PostgreSQL connection within " + std::to_string(m_settings.wait.count()) + " ms: all " +
+                            std::to_string(m_settings.size) + " of the pool's are in use");
+        }
+        // Woken by a connection given back (or closed, which makes room); a refused open is tried again meanwhile.
+        m_available.wait_until(lock, m_open < m_settings.size ? std::min(deadline, openAgainAt) : deadline);
     }
 }
 
@@ -63,12 +118,35 @@ void PgPool::release(std::unique_ptr<pqxx::connection> connection)
     {
         std::lock_guard lock(m_lock);
         if (connection) {
-            m_idle.push_back(std::move(connection));
+            m_idle.push_back({std::move(connection), SteadyClock::now()});
         } else {
             --m_open;
         }
     }
     m_available.notify_one();
+}
+
+void PgPool::closeIdleLoop()
+{
+    std::unique_lock lock(m_lock);
+    while (!m_stopping) {
+        const auto now = SteadyClock::now();
+        std::vector<std::unique_ptr<pqxx::connection>> expired;
+        while (!m_idle.empty() && now - m_idle.front().since >= m_settings.idle) {
+            expired.push_back(std::move(m_idle.front().connection));
+            m_idle.pop_front();
+            --m_open;
+        }
+        if (!expired.empty()) {
+            lock.unlock();
+            expired.clear(); // closing talks to the server: not under the lock
+            m_available.notify_all(); // room for a waiter to open one
+            lock.lock();
+            continue;
+        }
+        const auto next = m_idle.empty() ? now + m_settings.idle : m_idle.front().since + m_settings.idle;
+        m_closerWake.wait_until(lock, next, [this] { return m_stopping; });
+    }
 }
 
 } // namespace onceorder::server

@@ -1,23 +1,46 @@
-// PgPool: this process's connections to PostgreSQL, one per request worker at most, opened when first needed and
-// kept. A connection that broke (the server restarted, the network dropped) is not given back: the next lease opens
-// a fresh one, so one lost connection costs one 503, not every request after it.
+// PgPool: this process's connections to PostgreSQL: at most Settings::size, opened when needed, closed after
+// Settings::idle unused, so that several instances share a small max_connections instead of each keeping what it
+// once needed. A request that finds none free waits up to Settings::wait, for one of its own to come back or, when
+// PostgreSQL has no connection slot left (SQLSTATE 53300), for another instance to give one back; then it fails with
+// PgPool::Exhausted, a transient failure answered 503 with Retry-After. A connection that broke (the server restarted,
+// the network dropped) is not given back: the next lease opens a fresh one, so one lost connection costs one 503, not
+// every request after it.
 #pragma once
 
 #include <pqxx/connection>
+#include <pqxx/except>
 
+#include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <vector>
+#include <thread>
 
 namespace onceorder::server {
 
 class PgPool
 {
 public:
-    // Opens the first connection at once: an unreachable database throws pqxx::broken_connection here, at start.
-    PgPool(std::string uri, int size);
+    struct Settings
+    {
+        int size = 13; // connections at most (OrderServer: --threads + 5 unless --db-pool-size)
+        std::chrono::milliseconds wait {5'000}; // how long lease() waits for a connection before Exhausted
+        std::chrono::milliseconds idle {30'000}; // a connection unused for this long is closed
+    };
+
+    // No connection within Settings::wait. A broken_connection, so that every layer treats it as the database
+    // being away for a moment (storage/DatabaseFailure: transient, 503 + Retry-After).
+    class Exhausted : public pqxx::broken_connection
+    {
+    public:
+        using pqxx::broken_connection::broken_connection;
+    };
+
+    // Opens the first connection at once (waiting for a free slot as lease() does): an unreachable database throws
+    // pqxx::broken_connection here, at start.
+    PgPool(std::string uri, Settings settings);
     ~PgPool();
     PgPool(const PgPool&) = delete;
     PgPool& operator=(const PgPool&) = delete;
@@ -43,18 +66,38 @@ public:
         bool m_discard = false;
     };
 
-    // Waits while every connection is lent out; opens one when the pool has room. Throws if it cannot connect.
+    // The most recently returned idle connection, else a new one if the pool has room and PostgreSQL a free slot,
+    // else waits (see the class comment). Throws Exhausted after Settings::wait; a failure to connect other than
+    // "no free slot" is thrown at once.
     Lease lease();
 
+    // Whether a failure to connect says PostgreSQL has no connection slot left for us (SQLSTATE 53300: too many
+    // clients, or a role's or database's CONNECTION LIMIT). libpq gives no SQLSTATE for a failed connection, only
+    // the server's message, so this reads the message (PostgreSQL's English ones; with a translated lc_messages the
+    // failure is answered at once instead of waited out).
+    static bool outOfSlots(const std::exception& error);
+
 private:
+    using SteadyClock = std::chrono::steady_clock;
+    struct IdleConnection
+    {
+        std::unique_ptr<pqxx::connection> connection;
+        SteadyClock::time_point since;
+    };
+
     void release(std::unique_ptr<pqxx::connection> connection);
+    void closeIdleLoop();
 
     std::string m_uri;
-    int m_size;
+    Settings m_settings;
     std::mutex m_lock;
     std::condition_variable m_available;
-    std::vector<std::unique_ptr<pqxx::connection>> m_idle;
-    int m_open = 0; // idle and lent out
+    std::condition_variable m_closerWake;
+    // Oldest return first: lease() takes from the back, so the connections used least age out at the front.
+    std::deque<IdleConnection> m_idle;
+    int m_open = 0; // idle, lent out, and being opened
+    bool m_stopping = false;
+    std::thread m_closer;
 };
 
 } // namespace onceorder::server
