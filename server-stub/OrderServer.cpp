@@ -13,6 +13,7 @@
 #include "storage/SqliteOrderStore.h"
 #include "storage/Store.h"
 #include "storage/postgres/PgOrderStore.h"
+#include "teaching/Replication.h"
 #include "transport/HttpServer.h"
 
 #include <pqxx/connection>
@@ -160,6 +161,10 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
         m_checkout = std::make_unique<CheckoutService>(*m_store, *m_gateway, m_faults, clock, options.keyTtl,
                                                        options.lockTimeout);
         m_webhooks = std::make_unique<WebhookHandler>(*m_store, clock, m_webhookSecret);
+        if (options.debugEndpoints && options.dbPath != ":memory:") {
+            m_replication = std::make_unique<Replication>(options.dbPath);
+            m_store->onCommit([replication = m_replication.get()] { replication->committed(); });
+        }
     }
     guardPublishedKeys(*m_orderStore, options);
     m_api = std::make_unique<HttpApi>(*m_orderStore, m_faults, m_metrics, options.debugEndpoints, options.threads);
@@ -174,6 +179,9 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     // that is every lock; on PostgreSQL only those whose holder's advisory lock is gone (other instances run on).
     m_checkout->releaseLocks();
     m_api->enableCheckout(*m_checkout, *m_webhooks, *m_gateway);
+    if (m_replication) {
+        m_api->enableReplication(*m_replication);
+    }
     m_api->registerRoutes();
     m_reaper = std::thread([this] { reaperLoop(); });
     if (options.completerInterval.count() > 0) {

@@ -26,6 +26,7 @@ class WebhookHandler;
 class OrderQueries;
 class HttpApi;
 class HttpServer;
+class Replication;
 
 class OrderServer
 {
@@ -74,6 +75,8 @@ private:
     std::unique_ptr<StubPaymentGateway> m_gateway;
     std::unique_ptr<CheckoutService> m_checkout;
     std::unique_ptr<WebhookHandler> m_webhooks;
+    // SQLite with --debug-endpoints: the standby of the failover lesson (teaching/Replication.h).
+    std::unique_ptr<Replication> m_replication;
     std::unique_ptr<HttpApi> m_api;
     std::unique_ptr<HttpServer> m_http;
 

@@ -5,9 +5,28 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <variant>
 
 namespace onceorder::server {
+
+namespace {
+
+// POST /_debug/replication's answer, and the state's "replication".
+std::string replicationJson(const Replication::Status& status)
+{
+    return JsonObjectWriter()
+        .str("mode", Replication::modeName(status.mode))
+        .boolean("paused", status.paused)
+        .str("standby", status.standby)
+        .num("commits", static_cast<long long>(status.commits))
+        .num("shipped", static_cast<long long>(status.shipped))
+        .num("behind", static_cast<long long>(status.behind()))
+        .num("failures", static_cast<long long>(status.failures))
+        .finish();
+}
+
+} // namespace
 
 DebugRoutes::DebugRoutes(OrderStore& orders, Faults& faults, Metrics& metrics)
     : m_orders(orders)
@@ -25,11 +44,14 @@ void DebugRoutes::enableCheckout(CheckoutService& checkout, StubPaymentGateway& 
 std::string DebugRoutes::state(std::optional<int> limit)
 {
     auto state = m_orders.debugState(m_faults, limit);
-    state.json.pop_back(); // reopen the object for the gateway (it keeps its own books) and the totals
+    state.json.pop_back(); // reopen the object for the gateway (it keeps its own books), the standby and the totals
     if (m_gateway) {
         auto books = m_gateway->books(limit);
         state.json += ",\"gateway\":" + books.json;
         state.totals.num("gateway_charges", books.charges);
+    }
+    if (m_replication) {
+        state.json += ",\"replication\":" + replicationJson(m_replication->status());
     }
     return state.json + ",\"totals\":" + state.totals.finish() + "}";
 }
@@ -190,6 +212,69 @@ void DebugRoutes::postComplete(const HttpRequest& req, HttpResponse& res, Exchan
     m_metrics.recordCompleterErrors(pass.failed);
     answer(res, 200, JsonObjectWriter().num("completed", pass.completed).num("failed", pass.failed).finish());
     exchange.outcome = "ok";
+}
+
+void DebugRoutes::postReplication(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
+{
+    auto bad = [&](std::string detail) {
+        answer(res, problems::invalidReplication(std::move(detail)), exchange);
+    };
+    if (!checkDebugPost(req, res, exchange)) {
+        return;
+    }
+    if (!m_replication) {
+        answer(res,
+               problems::notFound("the standby is modelled for a SQLite database file only; PostgreSQL replicates "
+                                  "itself (docs/postgresql.md)"),
+               exchange);
+        return;
+    }
+    auto parsed = parseJson(req.body);
+    if (auto* error = std::get_if<JsonError>(&parsed)) {
+        answer(res, problems::malformedJson(*error), exchange);
+        return;
+    }
+    auto* members = std::get_if<JsonValue::Object>(&std::get<JsonValue>(parsed).value);
+    if (!members) {
+        bad("send a JSON object such as {\"mode\":\"async\",\"paused\":true}");
+        return;
+    }
+    std::optional<Replication::Mode> mode;
+    bool paused = false;
+    for (const auto& [name, value] : *members) {
+        const auto* text = std::get_if<std::string>(&value.value);
+        const auto* flag = std::get_if<bool>(&value.value);
+        if (name == "mode" && text) {
+            mode = Replication::modeFromName(*text);
+            if (!mode) {
+                bad("unknown mode \"" + *text + "\"; use sync, async or off");
+                return;
+            }
+        } else if (name == "paused" && flag) {
+            paused = *flag;
+        } else {
+            bad("unknown or mistyped member \"" + name + "\"; use mode (a string) and paused (a boolean)");
+            return;
+        }
+    }
+    if (!mode) {
+        bad("the member \"mode\" is required");
+        return;
+    }
+    if (paused && *mode != Replication::Mode::Async) {
+        bad("\"paused\" holds the asynchronous shipper: it needs \"mode\":\"async\"");
+        return;
+    }
+    Replication::Status status;
+    try {
+        status = m_replication->configure(*mode, paused);
+    } catch (const std::runtime_error& error) {
+        std::fprintf(stderr, "replication: %s\n", error.what());
+        answer(res, problems::databaseUnavailable(), exchange);
+        return;
+    }
+    answer(res, 200, replicationJson(status));
+    exchange.outcome = std::string(Replication::modeName(status.mode));
 }
 
 } // namespace onceorder::server

@@ -1,6 +1,6 @@
 // DebugRoutes: the teaching panel's /_debug/* routes: the state (keys, orders, stock, the gateway's books), arming
-// faults, switching teaching modes, reset, and running the checkout completer now. HttpApi serves them only with
-// --debug-endpoints and only to loopback.
+// faults, switching teaching modes, reset, running the checkout completer now, and the failover lesson's standby.
+// HttpApi serves them only with --debug-endpoints and only to loopback.
 #pragma once
 
 #include "checkout/CheckoutService.h"
@@ -10,6 +10,7 @@
 #include "routes/Metrics.h"
 #include "support/Json.h"
 #include "teaching/Faults.h"
+#include "teaching/Replication.h"
 
 #include <optional>
 #include <string>
@@ -21,12 +22,15 @@ class DebugRoutes
 public:
     DebugRoutes(OrderStore& orders, Faults& faults, Metrics& metrics);
     void enableCheckout(CheckoutService& checkout, StubPaymentGateway& gateway);
+    void enableReplication(Replication& replication) { m_replication = &replication; }
 
     void getState(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
     void postFaults(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
     void postMode(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
     void postReset(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
     void postComplete(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
+    // The failover lesson's standby: {"mode":"sync"|"async"|"off","paused":bool}; answers its status.
+    void postReplication(const HttpRequest& req, HttpResponse& res, Exchange& exchange);
 
 private:
     // What POST /_debug/faults and /_debug/mode change, and how much state they answer with.
@@ -54,6 +58,7 @@ private:
     Metrics& m_metrics;
     CheckoutService* m_checkout = nullptr;
     StubPaymentGateway* m_gateway = nullptr;
+    Replication* m_replication = nullptr; // none on PostgreSQL or :memory:
 };
 
 } // namespace onceorder::server

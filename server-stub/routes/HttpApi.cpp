@@ -122,6 +122,7 @@ void HttpApi::registerRoutes()
     add("POST", "/_debug/faults", "POST /_debug/faults", debug(&DebugRoutes::postFaults), Guard::Debug);
     add("POST", "/_debug/mode", "POST /_debug/mode", debug(&DebugRoutes::postMode), Guard::Debug);
     add("POST", "/_debug/reset", "POST /_debug/reset", debug(&DebugRoutes::postReset), Guard::Debug);
+    add("POST", "/_debug/replication", "POST /_debug/replication", debug(&DebugRoutes::postReplication), Guard::Debug);
 }
 
 void HttpApi::add(std::string method, std::string_view pattern, std::string name, AsyncHandler handler, Guard guard)

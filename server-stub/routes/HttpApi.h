@@ -34,6 +34,8 @@ public:
     HttpApi(OrderStore& orders, Faults& faults, Metrics& metrics, bool debugEndpoints, int workers);
     // The multi-phase flow: POST /checkout, POST /webhooks/payments, the gateway's debug state and the completer.
     void enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks, StubPaymentGateway& gateway);
+    // The failover lesson's standby (SQLite with debug endpoints): POST /_debug/replication.
+    void enableReplication(Replication& replication) { m_debugRoutes.enableReplication(replication); }
 
     void registerRoutes();
 

@@ -7,6 +7,7 @@
 
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 
@@ -314,6 +315,25 @@ int Store::reapExpiredKeys(std::int64_t nowMs, int batch)
     const int reaped = reap->exec();
     tx.commit();
     return reaped;
+}
+
+void Store::onCommit(std::function<void()> listener)
+{
+    std::lock_guard lock(m_poolLock);
+    m_commitListener = std::move(listener);
+    // SQLite calls a connection's WAL hook after each of its commits, once the commit is done, on the committing
+    // thread. Its own hook is the auto-checkpoint, which this one replaces: so it checkpoints too, at the same
+    // default of 1000 pages.
+    auto hook = [](void* store, sqlite3* db, const char* name, int pages) {
+        if (pages >= 1000) {
+            sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        }
+        static_cast<Store*>(store)->m_commitListener();
+        return SQLITE_OK;
+    };
+    for (const auto& connection : m_pool) {
+        sqlite3_wal_hook(connection->database().getHandle(), hook, this);
+    }
 }
 
 } // namespace onceorder::server

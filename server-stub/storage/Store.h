@@ -13,6 +13,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -84,6 +85,10 @@ public:
     // The database answers (a file that went away, a full or read-only disk show here); it migrated itself at start.
     bool ready();
 
+    // Teaching (teaching/Replication): `listener` runs after every commit on any of the store's connections, on the
+    // committing thread, before the writer answers anyone. Set once, before the store serves; it must not throw.
+    void onCommit(std::function<void()> listener);
+
 private:
     std::unique_ptr<Connection> open() const;
     void createSchema(SQLite::Database& db, bool seedDemoClients);
@@ -99,6 +104,7 @@ private:
     std::vector<std::string> m_products; // product ids; fixed after start
     std::string m_instance;
     std::string m_webhookSecret;
+    std::function<void()> m_commitListener;
 };
 
 } // namespace onceorder::server

@@ -310,4 +310,9 @@ Problem invalidMode(std::string detail)
     return make(400, "invalid-mode", "Invalid mode", std::move(detail));
 }
 
+Problem invalidReplication(std::string detail)
+{
+    return make(400, "invalid-replication", "Invalid replication setting", std::move(detail));
+}
+
 } // namespace onceorder::server::problems

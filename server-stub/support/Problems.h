@@ -83,6 +83,7 @@ Problem unknownPaymentReference(const std::string& reference);
 // The debug panel's settings.
 Problem invalidFault(std::string detail);
 Problem invalidMode(std::string detail);
+Problem invalidReplication(std::string detail);
 
 } // namespace problems
 

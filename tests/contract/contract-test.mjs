@@ -14,7 +14,7 @@
 // Prints one line per check and ends with "N passed, N failed"; exits 1 if any failed.
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,7 +34,6 @@ const unreachable = {
     '/problems/internal-error': 'an unexpected exception in a handler: a bug, never produced on purpose',
     '/problems/too-many-connections': 'needs more connections than the cap: tests/ServerAttackTest.cpp',
     '/problems/too-many-uploads': 'needs 32 MiB of bodies in flight: tests/ServerAttackTest.cpp',
-    '/problems/database-unavailable': 'needs a database that went away: tests/ServerOutageTest.cpp',
     '/problems/not-ready': 'needs a database that went away: tests/ServerOutageTest.cpp',
 };
 
@@ -530,11 +529,28 @@ async function traffic(strict, lenient, plain, direct) {
     await post('reset from a foreign page: 403', lenient, '/_debug/reset', {
         headers: { Origin: 'https://evil.example' }, body: {}, ...ok(403, 'debug-foreign-origin') });
 
+    // The failover lesson's standby: a folder where its file would go is a 503 (and changes nothing), then it works.
+    const standby = path.join(workDir, 'server.db.standby');
+    mkdirSync(standby);
+    await post('a standby that cannot be written: 503', lenient, '/_debug/replication', {
+        body: { mode: 'sync' }, ...ok(503, 'database-unavailable') });
+    rmSync(standby, { recursive: true });
+    await post('a synchronous standby', strict, '/_debug/replication', { body: { mode: 'sync' }, ...ok(200) });
+    await post('an asynchronous standby, held back', strict, '/_debug/replication', {
+        body: { mode: 'async', paused: true }, ...ok(200) });
+    await get('debug state with a standby', strict, '/_debug/state?limit=1', { ...ok(200) });
+    await post('paused without async: 400', lenient, '/_debug/replication', {
+        body: { mode: 'sync', paused: true }, ...ok(400, 'invalid-replication') });
+    await post('replication, wrong content type: 415', lenient, '/_debug/replication', {
+        headers: { 'Content-Type': 'text/plain' }, body: '{}', ...ok(415, 'unsupported-media-type') });
+    await post('replication off', strict, '/_debug/replication', { body: { mode: 'off' }, ...ok(200) });
+
     // The same routes on a server without --debug-endpoints.
     await get('debug state without --debug-endpoints: 404', plain, '/_debug/state', { ...ok(404, 'not-found') });
-    for (const route of ['/_debug/faults', '/_debug/mode', '/_debug/reset', '/_debug/complete']) {
+    for (const route of ['/_debug/faults', '/_debug/mode', '/_debug/reset', '/_debug/complete', '/_debug/replication']) {
         await post(`${route} without --debug-endpoints: 404`, plain, route, {
-            body: route === '/_debug/faults' ? { fault: 'none' } : {}, ...ok(404, 'not-found') });
+            body: route === '/_debug/faults' ? { fault: 'none' } : route === '/_debug/replication' ? { mode: 'off' } : {},
+            ...ok(404, 'not-found') });
     }
 }
 
