@@ -374,6 +374,22 @@ def main():
         if status != 200:
             not_ready.append((port, status))
 
+    # The background work of each server after the failovers, from its /metrics (evidence, not a check).
+    background = {}
+    for port in ports:
+        try:
+            _, _, text = request(port, "GET", "/metrics")
+        except (OSError, http.client.HTTPException):
+            continue
+        figures = {}
+        for line in text.splitlines():
+            for name in ("onceorder_checkouts_completed_total", "onceorder_completer_errors_total",
+                         "onceorder_idempotency_keys_reaped_total"):
+                if line.startswith(name):
+                    figures[name[len("onceorder_"):]] = figures.get(name[len("onceorder_"):], 0) + float(
+                        line.rsplit(" ", 1)[1])
+        background[str(port)] = figures
+
     if mismatched:
         problems.append(f"{len(mismatched)} acknowledged orders whose key row names another order: {mismatched[:5]}")
     if dup_keys:
@@ -411,7 +427,7 @@ def main():
         "lost_ids_reissued": sum(1 for item in lost if item["id_now"]), "duplicated": len(dup_keys) + len(orphans),
         "double_charges": len(double_charges), "statuses": {str(k): v for k, v in sorted(stats.statuses.items(),
                                                                                          key=lambda kv: str(kv[0]))},
-        "throughput_per_s": round(throughput, 1), "seconds": round(elapsed), "failover_detail": failovers,
+        "throughput_per_s": round(throughput, 1), "seconds": round(elapsed), "failover_detail": failovers, "background": background,
         "lost_orders": lost, "problems": problems, "ok": not problems,
     }
     for p in problems:
