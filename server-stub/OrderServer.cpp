@@ -9,6 +9,7 @@
 #include "orders/OrderService.h"
 #include "routes/HttpApi.h"
 #include "storage/GroupCommitter.h"
+#include "storage/RunLease.h"
 #include "storage/SqlTx.h"
 #include "storage/SqliteOrderStore.h"
 #include "storage/Store.h"
@@ -16,9 +17,7 @@
 #include "teaching/Replication.h"
 #include "transport/HttpServer.h"
 
-#include <pqxx/connection>
 #include <pqxx/except>
-#include <pqxx/nontransaction>
 
 #include <algorithm>
 #include <cstdio>
@@ -113,20 +112,6 @@ std::unique_ptr<PgOrderStore> openPostgres(const ServerOptions& options, Faults&
 
 } // namespace
 
-// A connection of this process's own that takes its advisory lock (kHolderLockClass, runId) and holds it until the
-// connection closes, with the server or with the process.
-struct OrderServer::LockHolder
-{
-    LockHolder(const std::string& uri, long long runId)
-        : connection(uri)
-    {
-        pqxx::nontransaction(connection)
-            .exec_params("SELECT pg_advisory_lock($1, $2)", CheckoutService::kHolderLockClass, runId);
-    }
-
-    pqxx::connection connection;
-};
-
 OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     : m_options(options)
     , m_clock(clock)
@@ -142,12 +127,6 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
                                                        clock, options.keyTtl, options.lockTimeout);
         m_webhooks = std::make_unique<WebhookHandler>(*m_checkoutDatabase, pg->instanceId(), clock, m_webhookSecret);
         m_orderStore = std::move(pg);
-        // This process's advisory lock, held on a connection of its own until it ends: while it is granted, the
-        // checkout locks stamped with runId are alive; once it is gone (the process died), any instance lets them go.
-        std::random_device random;
-        const long long runId = 1 + static_cast<long long>(random() % 0x7FFFFFFE);
-        m_lockHolder = std::make_unique<LockHolder>(options.dbPath, runId);
-        m_checkout->setLockHolder(runId);
     } else {
         m_store = std::make_unique<Store>(options.dbPath, options.synchronous, options.threads + 2,
                                           seedsDemoClients(options));
@@ -161,11 +140,21 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
         m_checkout = std::make_unique<CheckoutService>(*m_store, *m_gateway, m_faults, clock, options.keyTtl,
                                                        options.lockTimeout);
         m_webhooks = std::make_unique<WebhookHandler>(*m_store, clock, m_webhookSecret);
+        m_checkoutDatabase = sqliteStoreDatabase(*m_store);
         if (options.debugEndpoints && options.dbPath != ":memory:") {
             m_replication = std::make_unique<Replication>(options.dbPath);
             m_store->onCommit([replication = m_replication.get()] { replication->committed(); });
         }
     }
+    // This process's run lease: its row is renewed by the heartbeat thread; every checkout lock it takes names the
+    // run, and lives as long as the lease (on PostgreSQL, another instance takes the lock over once it has expired).
+    m_lease = std::make_unique<RunLease>(*m_checkoutDatabase, [] {
+        std::random_device random;
+        const auto high = static_cast<unsigned long long>(random()) & 0x7FFFFFFFu;
+        return static_cast<long long>((high << 32) | random()) | 1; // positive, never 0 (0 stands for "none")
+    });
+    m_lease->begin();
+    m_checkout->setRunLease(*m_lease);
     guardPublishedKeys(*m_orderStore, options);
     m_api = std::make_unique<HttpApi>(*m_orderStore, m_faults, m_metrics, options.debugEndpoints, options.threads);
     m_http = std::make_unique<HttpServer>(
@@ -176,7 +165,7 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
         HttpLimits {.headerTimeout = options.headerTimeout, .maxConnections = options.maxConnections}, ioThreads(),
         [api = m_api.get()](const HttpRequest& head) { return api->checkHeader(head); });
     // Whoever held a checkout's lock before this start and is gone: its request can be resumed at once. On SQLite
-    // that is every lock; on PostgreSQL only those whose holder's advisory lock is gone (other instances run on).
+    // that is every lock; on PostgreSQL only those whose run's lease has expired (other instances run on).
     m_checkout->releaseLocks();
     m_api->enableCheckout(*m_checkout, *m_webhooks, *m_gateway);
     if (m_replication) {
@@ -187,6 +176,7 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     if (options.completerInterval.count() > 0) {
         m_completer = std::thread([this] { completerLoop(); });
     }
+    m_heartbeat = std::thread([this] { heartbeatLoop(); });
 }
 
 OrderServer::~OrderServer()
@@ -200,6 +190,15 @@ OrderServer::~OrderServer()
     }
     if (m_completer.joinable()) {
         m_completer.join();
+    }
+    if (m_heartbeat.joinable()) {
+        m_heartbeat.join();
+    }
+    // The in-flight requests are done: this run's locks are let go now instead of after its lease.
+    try {
+        m_lease->end();
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "run lease: %s (the lease expires by itself)\n", error.what());
     }
 }
 
@@ -281,6 +280,21 @@ int OrderServer::completeAbandonedCheckouts()
     m_metrics.recordCheckoutsCompleted(pass.completed);
     m_metrics.recordCompleterErrors(pass.failed);
     return pass.completed;
+}
+
+void OrderServer::heartbeatLoop()
+{
+    std::unique_lock lock(m_reaperLock);
+    while (!m_reaperWake.wait_for(lock, m_lease->heartbeatInterval(), [this] { return m_stopping; })) {
+        lock.unlock();
+        try {
+            m_lease->heartbeat();
+        } catch (const std::exception& error) {
+            // The lease ages meanwhile; once it has expired the next heartbeat goes on as a new run.
+            std::fprintf(stderr, "run lease: heartbeat failed: %s (will try again)\n", error.what());
+        }
+        lock.lock();
+    }
 }
 
 void OrderServer::completerLoop()

@@ -19,6 +19,7 @@ class Store;
 class GroupCommitter;
 class OrderStore;
 class SqlDatabase;
+class RunLease;
 class OrderService;
 class CheckoutService;
 class StubPaymentGateway;
@@ -53,13 +54,14 @@ public:
 private:
     void reaperLoop();
     void completerLoop();
+    void heartbeatLoop();
 
     ServerOptions m_options;
     const Clock& m_clock;
     Faults m_faults;
     Metrics m_metrics;
     // SQLite: the store, the three steps and the read side behind m_orderStore. PostgreSQL: m_orderStore alone.
-    // Both: the multi-phase flow below, on m_checkoutDatabase (PostgreSQL) or on m_store (SQLite).
+    // Both: the multi-phase flow below, on m_checkoutDatabase (PostgreSQL, or the SQLite store's).
     std::unique_ptr<Store> m_store;
     // Group commit for POST /orders (storage/GroupCommitter.h); none with ONCEORDER_GROUP_COMMIT=0.
     std::unique_ptr<GroupCommitter> m_committer;
@@ -67,10 +69,9 @@ private:
     std::unique_ptr<OrderQueries> m_queries;
     std::unique_ptr<OrderStore> m_orderStore;
     std::unique_ptr<SqlDatabase> m_checkoutDatabase;
-    // PostgreSQL: holds this process's advisory lock while it runs (a connection of its own, defined in the .cpp so
-    // this header needs no database library).
-    struct LockHolder;
-    std::unique_ptr<LockHolder> m_lockHolder;
+    // This process's run in server_runs, renewed by the heartbeat thread: while it lives, the checkout locks it holds
+    // are alive (storage/RunLease).
+    std::unique_ptr<RunLease> m_lease;
     std::string m_webhookSecret;
     std::unique_ptr<StubPaymentGateway> m_gateway;
     std::unique_ptr<CheckoutService> m_checkout;
@@ -85,6 +86,7 @@ private:
     bool m_stopping = false;
     std::thread m_reaper;
     std::thread m_completer;
+    std::thread m_heartbeat;
 };
 
 } // namespace onceorder::server

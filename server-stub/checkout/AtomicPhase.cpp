@@ -1,5 +1,7 @@
 #include "checkout/AtomicPhase.h"
 
+#include "checkout/CheckoutStateError.h"
+#include "storage/RunLease.h"
 #include "support/Problems.h"
 
 #include <SQLiteCpp/Exception.h>
@@ -62,6 +64,8 @@ OrderResponse AtomicPhase::guard(const CheckoutKey& key, const std::function<Ord
         return steps();
     } catch (const LostLock&) {
         return OrderResponse::inProgress();
+    } catch (const CheckoutStateError& error) {
+        return failed(error);
     } catch (const SQLite::Exception& error) {
         return failed(error);
     } catch (const pqxx::failure& error) {
@@ -73,8 +77,10 @@ OrderResponse AtomicPhase::guard(const CheckoutKey& key, const std::function<Ord
 void AtomicPhase::releaseLock(const CheckoutKey& key)
 {
     auto tx = m_database.write();
-    tx->exec("UPDATE checkout_keys SET locked_at = NULL WHERE id = ? AND locked_at = ?",
-             {key.id, static_cast<long long>(key.lockStamp)});
+    // Only our own lock: a row another run took over since is that run's.
+    tx->exec("UPDATE checkout_keys SET locked_at = NULL, locked_by = NULL WHERE id = ? AND locked_at = ? AND "
+             "coalesce(locked_by, 0) = ?",
+             {key.id, static_cast<long long>(key.lockStamp), key.lockedBy.value_or(0)});
     tx->commit();
 }
 
@@ -83,10 +89,16 @@ void AtomicPhase::checkOwnership(SqlTx& db, const CheckoutKey& key, RecoveryPoin
     // SQLite: the writer lock already keeps every other writer out until this phase commits. PostgreSQL: FOR UPDATE
     // takes the key row's lock for the phase, so a worker that took the row over (a new locked_at) cannot commit a
     // phase of its own in between, on this instance or another; it waits, and then finds the row moved on.
-    const auto current =
-        db.queryOne(db.forUpdate("SELECT recovery_point, locked_at FROM checkout_keys WHERE id = ?"), {key.id});
+    // The lock is ours while it holds our stamp and our run, and while our run's lease has not expired: a process
+    // that could not renew its lease (it stood still, the database was away) must not act as the owner any more,
+    // since another instance may take the row over at any moment.
+    const auto current = db.queryOne(db.forUpdate("SELECT k.recovery_point, k.locked_at, k.locked_by, CASE WHEN " +
+                                                  RunLease::alive(db.sqlDialect(), "k.locked_by") +
+                                                  " THEN 1 ELSE 0 END FROM checkout_keys AS k "
+                                                  "WHERE k.id = ?"),
+                                     {key.id});
     if (!current || current->text(0) != recoveryPointName(at) || current->isNull(1) ||
-        current->int64(1) != key.lockStamp) {
+        current->int64(1) != key.lockStamp || current->optionalInt64(2) != key.lockedBy || current->int32(3) != 1) {
         throw LostLock();
     }
 }

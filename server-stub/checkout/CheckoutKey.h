@@ -18,6 +18,7 @@ struct CheckoutKey
     std::string requestJson; // the canonical command, enough to finish without the client
     std::optional<long long> orderId;
     std::int64_t lockStamp = 0; // our locked_at; the row is ours while it still holds this value
+    std::optional<long long> lockedBy; // our run (RunLease), in locked_by; none without a lease
 };
 
 } // namespace onceorder::server

@@ -1,7 +1,9 @@
 #include "checkout/CheckoutService.h"
 
+#include "checkout/CheckoutStateError.h"
 #include "checkout/OrderPayments.h"
 #include "orders/OrderWriter.h"
+#include "storage/RunLease.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
@@ -26,26 +28,16 @@ CheckoutCommand storedCommand(const CheckoutKey& key)
     return std::get<CheckoutCommand>(std::move(parsed));
 }
 
-// PostgreSQL: whether the process named by k.locked_by still runs, i.e. still holds its advisory lock
-// (CheckoutService::kHolderLockClass, its run id). A session lock goes with its session: a process killed -9 loses
-// it as soon as PostgreSQL sees the connection close. A condition on the row `k`; binds kHolderLockClass.
-const std::string kHolderAlive =
-    "EXISTS (SELECT 1 FROM pg_locks AS l WHERE l.locktype = 'advisory' AND l.granted AND l.classid::bigint = ? "
-    "AND l.objid::bigint = k.locked_by AND l.objsubid = 2 AND l.database = "
-    "(SELECT oid FROM pg_database WHERE datname = current_database()))";
-// The key row as a copy finds it, locked for this transaction, with whether its lock's holder is alive.
-const std::string kClaimedRowPostgres = "SELECT id, fingerprint, recovery_point, response_code, response_body, "
-                                        "locked_at, request_json, order_id, (k.locked_by IS NULL OR " +
-    kHolderAlive + ") FROM checkout_keys AS k WHERE client_id = ? AND idem_key = ? FOR UPDATE OF k";
-// The locks whose holder is gone, skipping rows another instance is working on right now.
-const std::string kReleaseDeadLocksPostgres =
-    "UPDATE checkout_keys SET locked_at = NULL, locked_by = NULL WHERE id IN (SELECT k.id FROM checkout_keys AS k "
-    "WHERE k.locked_at IS NOT NULL AND k.locked_by IS NOT NULL AND NOT " +
-    kHolderAlive + " FOR UPDATE OF k SKIP LOCKED)";
-
 long long ms(std::int64_t value)
 {
     return static_cast<long long>(value);
+}
+
+// A row of checkout_keys AS k that nobody works on: unlocked, locked for longer than the lock timeout (binds the
+// stale limit), or locked by a run whose lease has expired (RunLease::alive, by the database's clock).
+std::string notHeld(const SqlTx& db)
+{
+    return "(k.locked_at IS NULL OR k.locked_at <= ? OR NOT " + RunLease::alive(db.sqlDialect(), "k.locked_by") + ")";
 }
 
 } // namespace
@@ -103,6 +95,7 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
         // Read once the writer lock is ours: waiting for it may take a while, and the lock we write must be as
         // young as it claims, or another worker could take it over as stale while we are still at work.
         const std::int64_t now = m_clock.nowMs();
+        const std::optional<long long> run = runId(); // once: a heartbeat may move the lease on to a new run
 
         // An expired finished key counts as absent; an unfinished one still has an order in flight.
         db.exec("DELETE FROM checkout_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ? "
@@ -113,26 +106,25 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
         // PostgreSQL a copy on another instance that inserts the same key waits here until this one commits.
         const auto claimed = db.queryOne(
             "INSERT INTO checkout_keys (client_id, idem_key, fingerprint, request_json, "
-            "recovery_point, created_at, expires_at, locked_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (client_id, idem_key) DO NOTHING RETURNING id",
+            "recovery_point, created_at, expires_at, locked_at, locked_by) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (client_id, idem_key) DO NOTHING RETURNING id",
             {client.id, idemKey, print, command.canonical(), std::string(recoveryPointName(RecoveryPoint::Started)),
-             ms(now), ms(now + std::chrono::milliseconds(m_keyTtl).count()), ms(now)});
+             ms(now), ms(now + std::chrono::milliseconds(m_keyTtl).count()), ms(now), holder(run)});
         if (claimed) {
             key = CheckoutKey {claimed->int64(0),   client.id, idemKey, RecoveryPoint::Started,
-                               command.canonical(), {},        now};
-            stampHolder(db, key.id);
+                               command.canonical(), {},        now,     run};
         } else {
-            // PostgreSQL: FOR UPDATE, so that of two copies that both find the lock stale only one takes it over;
+            // FOR UPDATE (PostgreSQL), so that of two copies that both find the lock stale only one takes it over;
             // the other waits for this transaction and then sees the fresh lock. SQLite: the writer lock does that.
-            const auto stored =
-                db.queryOne(db.postgres() ? kClaimedRowPostgres
-                                          : "SELECT id, fingerprint, recovery_point, response_code, response_body, "
-                                            "locked_at, request_json, order_id FROM checkout_keys "
-                                            "WHERE client_id = ? AND idem_key = ?",
-                            db.postgres() ? SqlParams {static_cast<long long>(kHolderLockClass), client.id, idemKey}
-                                          : SqlParams {client.id, idemKey});
+            const auto stored = db.queryOne(
+                db.forUpdate("SELECT k.id, k.fingerprint, k.recovery_point, k.response_code, k.response_body, "
+                             "k.locked_at, k.request_json, k.order_id, CASE WHEN " +
+                             RunLease::alive(db.sqlDialect(), "k.locked_by") +
+                             " THEN 1 ELSE 0 END FROM checkout_keys AS k WHERE k.client_id = ? AND k.idem_key = ?"),
+                {client.id, idemKey});
             if (!stored) {
-                throw SQLite::Exception("the key row vanished between insert and read");
+                // Deleted in between (an expired finished key, by another instance): a retry finds no key at all.
+                throw CheckoutStateError("the key row vanished between insert and read");
             }
             if (stored->text(1) != print) {
                 return OrderResponse::fromProblem(problems::idempotencyKeyReused("checkout"), "mismatch");
@@ -141,8 +133,8 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
             if (point == RecoveryPoint::Finished) {
                 return OrderResponse::replay(stored->int32(3), stored->text(4));
             }
-            // On PostgreSQL a lock whose holder is gone (no longer holds its advisory lock) is abandoned at once.
-            const bool holderAlive = !db.postgres() || stored->text(8) == "t";
+            // A lock whose run's lease has expired (the process died or stood still) is abandoned at once.
+            const bool holderAlive = stored->int32(8) == 1;
             const bool locked = !stored->isNull(5) && holderAlive &&
                 stored->int64(5) > now - static_cast<std::int64_t>(m_lockTimeout.count());
             if (locked) {
@@ -150,12 +142,14 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
             }
             // Abandoned (a crash, a timeout, a transient failure): this retry takes it over and resumes.
             key = CheckoutKey {stored->int64(0),         client.id, idemKey, point, stored->text(6),
-                               stored->optionalInt64(7), now};
-            db.exec("UPDATE checkout_keys SET locked_at = ? WHERE id = ?", {ms(now), key.id});
-            stampHolder(db, key.id);
+                               stored->optionalInt64(7), now,       run};
+            db.exec("UPDATE checkout_keys SET locked_at = ?, locked_by = ? WHERE id = ?",
+                    {ms(now), holder(run), key.id});
             resumed = true;
         }
         tx->commit();
+    } catch (const CheckoutStateError& error) {
+        return OrderResponse::fromProblem(problems::checkoutTransientFailure(error.what()));
     } catch (const SQLite::Exception& error) {
         return OrderResponse::fromProblem(problems::checkoutTransientFailure(databaseFailure(error)));
     } catch (const pqxx::failure& error) {
@@ -264,7 +258,7 @@ AtomicPhase::End CheckoutService::finish(SqlTx& db, const CheckoutKey& key, cons
                                    "ON o.id = k.order_id WHERE k.id = ?",
                                    {key.id});
     if (!facts) {
-        throw SQLite::Exception("the order of a charged checkout is missing");
+        throw CheckoutStateError("the order of a charged checkout is missing");
     }
     // Built from what the phases committed, so whoever finishes (first attempt, retry, completer) builds the same.
     JsonObjectWriter body;
@@ -294,58 +288,51 @@ std::optional<CheckoutKey> CheckoutService::takeOver(long long rowId)
     // After the writer lock, and per row: the rows before this one may have kept the completer for longer than
     // the lock timeout, and a stamp from the start of the pass would be stale the moment it is written.
     const std::int64_t now = m_clock.nowMs();
+    const std::optional<long long> run = runId();
     const std::string finished = recoveryPointName(RecoveryPoint::Finished);
     const long long stale = ms(now - m_lockTimeout.count());
     // SKIP LOCKED (PostgreSQL): a row another instance's completer (or a retry) is taking over right now is not
     // waited for but left to it; the conditional UPDATE below is what decides, on every database.
-    if (!db.queryOne(db.forUpdateSkipLocked("SELECT id FROM checkout_keys WHERE id = ? AND recovery_point <> ? "
-                                            "AND (locked_at IS NULL OR locked_at <= ?)"),
+    if (!db.queryOne(db.forUpdateSkipLocked("SELECT k.id FROM checkout_keys AS k WHERE k.id = ? AND "
+                                            "k.recovery_point <> ? AND " +
+                                            notHeld(db)),
                      {rowId, finished, stale})) {
         return std::nullopt;
     }
-    if (db.exec("UPDATE checkout_keys SET locked_at = ? WHERE id = ? AND recovery_point <> ? "
-                "AND (locked_at IS NULL OR locked_at <= ?)",
-                {ms(now), rowId, finished, stale}) != 1) {
+    if (db.exec("UPDATE checkout_keys SET locked_at = ?, locked_by = ? WHERE id IN (SELECT k.id FROM checkout_keys "
+                "AS k WHERE k.id = ? AND k.recovery_point <> ? AND " +
+                    notHeld(db) + ")",
+                {ms(now), holder(run), rowId, finished, stale}) != 1) {
         return std::nullopt;
     }
-    stampHolder(db, rowId);
     const auto read = db.queryOne("SELECT client_id, idem_key, recovery_point, request_json, order_id FROM "
                                   "checkout_keys WHERE id = ?",
                                   {rowId});
-    CheckoutKey key {rowId,
-                     read->text(0),
-                     read->text(1),
-                     recoveryPointFromName(read->text(2)),
-                     read->text(3),
-                     read->optionalInt64(4),
-                     now};
+    CheckoutKey key {rowId,         read->text(0),          read->text(1), recoveryPointFromName(read->text(2)),
+                     read->text(3), read->optionalInt64(4), now,           run};
     tx->commit();
     return key;
 }
 
-void CheckoutService::stampHolder(SqlTx& db, long long rowId)
+std::optional<long long> CheckoutService::runId() const
 {
-    if (db.postgres()) {
-        if (m_lockHolder) {
-            db.exec("UPDATE checkout_keys SET locked_by = ? WHERE id = ?", {*m_lockHolder, rowId});
-        } else {
-            db.exec("UPDATE checkout_keys SET locked_by = NULL WHERE id = ?", {rowId});
-        }
-    }
+    return m_lease ? std::optional<long long>(m_lease->runId()) : std::nullopt;
+}
+
+SqlValue CheckoutService::holder(std::optional<long long> run)
+{
+    return run ? SqlValue(*run) : SqlValue(nullptr);
 }
 
 CheckoutService::CompleterPass CheckoutService::completeAbandoned(int limit)
 {
-    if (m_database.postgres()) {
-        // A lock whose holder died is let go now, not after the lock timeout: its request is the completer's.
-        releaseLocks();
-    }
     const std::int64_t now = m_clock.nowMs(); // only to pick candidates; takeOver decides with its own time
     std::vector<long long> ids;
     {
         auto tx = m_database.read();
-        for (const auto& row : tx->query("SELECT id FROM checkout_keys WHERE recovery_point <> ? "
-                                         "AND (locked_at IS NULL OR locked_at <= ?) ORDER BY id LIMIT ?",
+        // A lock whose run's lease has expired counts as abandoned now, not after the lock timeout.
+        for (const auto& row : tx->query("SELECT k.id FROM checkout_keys AS k WHERE k.recovery_point <> ? AND " +
+                                             notHeld(*tx) + " ORDER BY k.id LIMIT ?",
                                          {std::string(recoveryPointName(RecoveryPoint::Finished)),
                                           ms(now - m_lockTimeout.count()), static_cast<long long>(limit)})) {
             ids.push_back(row.int64(0));
@@ -375,10 +362,14 @@ CheckoutService::CompleterPass CheckoutService::completeAbandoned(int limit)
 int CheckoutService::releaseLocks()
 {
     auto tx = m_database.write();
-    // PostgreSQL: a holder is alive while its advisory lock is granted (kHolderAlive).
-    const auto released = tx->postgres()
-        ? tx->exec(kReleaseDeadLocksPostgres, {static_cast<long long>(kHolderLockClass)})
-        : tx->exec("UPDATE checkout_keys SET locked_at = NULL WHERE locked_at IS NOT NULL");
+    // Skipping rows another instance is working on right now (SKIP LOCKED, PostgreSQL).
+    const auto released = tx->exec(
+        "UPDATE checkout_keys SET locked_at = NULL, locked_by = NULL WHERE id IN (" +
+            tx->forUpdateSkipLocked("SELECT k.id FROM checkout_keys AS k WHERE k.locked_at IS NOT NULL AND (? = 1 OR "
+                                    "NOT " +
+                                    RunLease::alive(tx->sqlDialect(), "k.locked_by") + ")") +
+            ")",
+        {static_cast<long long>(tx->sqlDialect().oneProcess ? 1 : 0)});
     tx->commit();
     return static_cast<int>(released);
 }

@@ -6,8 +6,9 @@
 //
 // A retry (or the completer, for a client that never comes back) resumes after the last committed phase and
 // never starts over; the gateway call is made safe to repeat by the gateway's own idempotency key, derived from
-// our key row's id. While a request works on a row it holds the row's lock (locked_at); a duplicate gets 409,
-// and a lock older than the lock timeout is considered abandoned and may be taken over.
+// our key row's id. While a request works on a row it holds the row's lock (locked_at, and locked_by: this process's
+// run, see storage/RunLease); a duplicate gets 409. A lock older than the lock timeout, or held by a run whose lease
+// has expired, is considered abandoned and may be taken over.
 //
 // OrderService::placeOrder is the single-transaction version of the same idea; compare the two side by side.
 #pragma once
@@ -29,6 +30,8 @@
 #include <string>
 
 namespace onceorder::server {
+
+class RunLease;
 
 class CheckoutService
 {
@@ -52,15 +55,14 @@ public:
     // The completer: finishes up to `limit` requests nobody works on (unlocked, or locked for longer than the
     // lock timeout), each on its own: an error on one row is counted and the pass goes on with the next.
     CompleterPass completeAbandoned(int limit = 100);
-    // Lets go of the locks whose holder is gone; returns how many. SQLite, at start before serving: every lock (this
-    // process has the database to itself). PostgreSQL, at start and before every completer pass: the locks whose
-    // holder no longer holds its advisory lock (see setLockHolder); another instance's live locks stay.
+    // At start, before serving: lets go of the locks whose holder is gone; returns how many. On a database one process
+    // has to itself (SQLite) that is every lock; otherwise (PostgreSQL) the locks of runs whose lease has expired,
+    // while another instance's live locks stay.
     int releaseLocks();
 
-    // PostgreSQL: the advisory lock (kHolderLockClass, runId) that this process holds on a connection of its own for
-    // as long as it runs; every key row it locks says so in locked_by.
-    static constexpr int kHolderLockClass = 0x4F43; // "OC"
-    void setLockHolder(long long runId) { m_lockHolder = runId; }
+    // This process's run lease (storage/RunLease): every key row it locks names the run in locked_by, and the lock
+    // lives as long as the run's lease. Without one (in-process tests), locks are judged by the lock timeout alone.
+    void setRunLease(const RunLease& lease) { m_lease = &lease; }
     // Deletes up to `batch` finished key rows that expired at or before nowMs; unfinished ones are the completer's.
     int reapExpired(std::int64_t nowMs, int batch);
 
@@ -82,8 +84,9 @@ private:
                              const std::string& reason);
     AtomicPhase::End finish(SqlTx& db, const CheckoutKey& key, const CheckoutCommand& command);
     std::optional<CheckoutKey> takeOver(long long rowId);
-    // PostgreSQL: records this process as the holder of the row's lock, in the transaction that took it.
-    void stampHolder(SqlTx& db, long long rowId);
+    // The run that locks rows now (the lease's current run), and the same as a bound value (NULL without a lease).
+    std::optional<long long> runId() const;
+    static SqlValue holder(std::optional<long long> run);
     void crashIf(FaultKind armed, FaultKind point);
 
     std::unique_ptr<SqlDatabase> m_ownDatabase; // the SQLite store's, when constructed on one
@@ -96,7 +99,7 @@ private:
     std::chrono::seconds m_keyTtl;
     std::chrono::milliseconds m_lockTimeout;
     std::function<void()> m_crash;
-    std::optional<long long> m_lockHolder;
+    const RunLease* m_lease = nullptr;
 };
 
 } // namespace onceorder::server

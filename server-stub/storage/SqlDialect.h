@@ -29,6 +29,12 @@ struct SqlDialect
     // A LIMIT clause whose one `?` is a row count or -1 for no limit (SQLite takes a negative limit as none,
     // PostgreSQL takes NULL).
     std::string_view limitOrAll;
+    // The database's own clock, in milliseconds since the epoch, as an SQL expression: run leases are judged by this
+    // one clock, so no server process's clock (or a step in it) decides whether another process is alive.
+    std::string_view nowMs;
+    // Whether one server process has the database to itself (SQLite): then whatever an earlier process held is gone
+    // when a process starts, and every lock it finds is let go at once. PostgreSQL: other instances may be running.
+    bool oneProcess;
 
     static const SqlDialect& of(Dialect dialect);
 };
@@ -41,6 +47,9 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
         .rowLocator = "rowid",
         .lastIssuedId = "SELECT max(seq) FROM sqlite_sequence WHERE name = ?",
         .limitOrAll = "LIMIT ?",
+        // 'now' stays the same within one statement.
+        .nowMs = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
+        .oneProcess = true,
     };
     static constexpr SqlDialect postgres {
         .forUpdate = " FOR UPDATE",
@@ -48,6 +57,9 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
         .rowLocator = "ctid",
         .lastIssuedId = "SELECT pg_sequence_last_value(pg_get_serial_sequence(?, 'id'))",
         .limitOrAll = "LIMIT NULLIF(?, -1)",
+        // The statement's start, so that one statement compares every row with the same instant.
+        .nowMs = "CAST(extract(epoch FROM statement_timestamp()) * 1000 AS BIGINT)",
+        .oneProcess = false,
     };
     return dialect == Dialect::Postgres ? postgres : sqlite;
 }

@@ -77,9 +77,23 @@ CREATE TABLE IF NOT EXISTS checkout_keys (
     created_at     INTEGER NOT NULL,
     expires_at     INTEGER NOT NULL,
     locked_at      INTEGER, -- set while a request or the completer works on the row; stale after the lock timeout
+    locked_by      INTEGER, -- the run (server_runs) whose request holds locked_at; dead with its lease
     UNIQUE (client_id, idem_key)
 );
 CREATE INDEX IF NOT EXISTS checkout_keys_unfinished ON checkout_keys (recovery_point, locked_at);
+-- One row per server process run (storage/RunLease): alive while heartbeat_at + lease_ms is in the future by the
+-- database's clock. The same table as on PostgreSQL, so the checkout's SQL is the same on both.
+CREATE TABLE IF NOT EXISTS server_runs (
+    run_id       INTEGER PRIMARY KEY,
+    started_at   INTEGER NOT NULL,
+    heartbeat_at INTEGER NOT NULL,
+    lease_ms     INTEGER NOT NULL,
+    -- The process, so that a run on the same machine sees at once that it is gone (RunLease): the kernel's boot id
+    -- and pid namespace, the pid, and the pid's start time.
+    machine      TEXT NOT NULL DEFAULT '',
+    pid          INTEGER,
+    pid_start    TEXT
+);
 CREATE TABLE IF NOT EXISTS payments (
     charge_id   TEXT PRIMARY KEY, -- a payment is recorded once per charge, whoever reports it first
     order_id    INTEGER NOT NULL REFERENCES orders (id),
@@ -195,6 +209,11 @@ void Store::createSchema(SQLite::Database& db, bool seedDemoClients)
         }
     }
     db.exec(kSchema);
+    // Checkout rows locked before run leases: locked_by names the run that holds a row's lock.
+    if (db.execAndGet("SELECT count(*) FROM pragma_table_info('checkout_keys') WHERE name = 'locked_by'").getInt() ==
+        0) {
+        db.exec("ALTER TABLE checkout_keys ADD COLUMN locked_by INTEGER");
+    }
     if (oldEvents) {
         db.exec("INSERT INTO webhook_events (source, event_id, type, charge_id, effect, received_at) "
                 "SELECT 'stub-gateway', event_id, type, charge_id, effect, received_at "

@@ -82,13 +82,25 @@ CREATE TABLE IF NOT EXISTS checkout_keys (
     created_at     BIGINT NOT NULL,
     expires_at     BIGINT NOT NULL,
     locked_at      BIGINT,
-    -- PostgreSQL only: the server process that holds locked_at, by the id of the advisory lock it holds while it
-    -- runs (CheckoutService::kHolderLockClass, its run id). Once that advisory lock is gone, so is the process, and
-    -- its locks are let go at once instead of after the lock timeout.
+    -- The run (server_runs) whose request holds locked_at. Once that run's lease has expired, so has the lock:
+    -- it is taken over (or let go) at once instead of after the lock timeout.
     locked_by      BIGINT,
     UNIQUE (client_id, idem_key)
 );
 CREATE INDEX IF NOT EXISTS checkout_keys_unfinished ON checkout_keys (recovery_point, locked_at);
+-- Version 3: one row per server process run (storage/RunLease), alive while heartbeat_at + lease_ms is in the future
+-- by PostgreSQL's clock; renewed in short transactions, so a restart or a pooler takes nothing away.
+CREATE TABLE IF NOT EXISTS server_runs (
+    run_id       BIGINT PRIMARY KEY,
+    started_at   BIGINT NOT NULL,
+    heartbeat_at BIGINT NOT NULL,
+    lease_ms     BIGINT NOT NULL,
+    -- The process, so that a run on the same machine sees at once that it is gone (RunLease): the kernel's boot id
+    -- and pid namespace, the pid, and the pid's start time.
+    machine      TEXT NOT NULL DEFAULT '',
+    pid          BIGINT,
+    pid_start    TEXT
+);
 CREATE TABLE IF NOT EXISTS payments (
     seq         BIGINT GENERATED ALWAYS AS IDENTITY, -- the order they were recorded in (SQLite's rowid)
     charge_id   TEXT PRIMARY KEY,

@@ -13,7 +13,8 @@
 namespace onceorder::server::pgschema {
 
 // The schema this server writes (server_meta, name 'schema_version'). 2: clients keep their keys' hashes only.
-inline constexpr const char* kSchemaVersion = "2";
+// 3: server_runs, the run leases that say which process holds a checkout's lock (instead of advisory locks).
+inline constexpr const char* kSchemaVersion = "3";
 
 enum class SchemaState
 {
