@@ -27,8 +27,8 @@ CREATE INDEX IF NOT EXISTS gateway_deliveries_due ON gateway_deliveries (next_at
 
 // How many due deliveries one pass reads; the next pass takes the rest.
 constexpr int kBatch = 100;
-// PostgreSQL: how long a delivery taken by one instance's pass is not due for the others (longer than an attempt's
-// timeouts); if that instance dies mid-attempt, another one delivers after it.
+// How long a delivery taken by one pass is not due for any other (longer than an attempt's timeouts); if the instance
+// that took it dies mid-attempt, another one (or the same one, restarted) delivers after it.
 constexpr std::chrono::milliseconds kClaim {std::chrono::seconds(30)};
 // The longest the delivery thread sleeps without looking: an injected clock may jump.
 constexpr std::chrono::milliseconds kLongestNap {1000};
@@ -104,31 +104,26 @@ int WebhookOutbox::deliverDue()
     }
     std::vector<Due> due;
     {
-        auto tx = m_db.postgres() ? m_db.write() : m_db.read();
+        auto tx = m_db.write();
         const long long now = m_clock.nowMs();
-        // PostgreSQL: the due rows are taken (moved kClaim into the future) in one statement that skips rows another
-        // instance's pass is taking at the same moment, so each delivery goes out from one instance.
-        const auto rows = tx->postgres()
-            ? tx->query("UPDATE gateway_deliveries AS d SET next_attempt_at = ? FROM gateway_events AS e "
-                        "WHERE e.id = d.event_id AND d.id IN (SELECT id FROM gateway_deliveries "
-                        "WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? "
-                        "ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED) "
-                        "RETURNING d.id, e.body, d.attempts, d.lost_acks, e.created_at",
-                        {now + static_cast<long long>(kClaim.count()), now, static_cast<long long>(kBatch)})
-            : tx->query("SELECT d.id, e.body, d.attempts, d.lost_acks, e.created_at "
-                        "FROM gateway_deliveries d JOIN gateway_events e ON e.id = d.event_id "
-                        "WHERE d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ? "
-                        "ORDER BY d.next_attempt_at, d.id LIMIT ?",
-                        {now, static_cast<long long>(kBatch)});
+        // The due rows are taken (moved kClaim into the future) in one statement that skips rows another instance's
+        // pass is taking at the same moment (SKIP LOCKED, PostgreSQL), so each delivery goes out from one instance;
+        // each attempt below sets the row's real next attempt. The same SQL on every database.
+        const auto rows = tx->query(
+            "UPDATE gateway_deliveries SET next_attempt_at = ? WHERE id IN (" +
+                tx->forUpdateSkipLocked("SELECT id FROM gateway_deliveries WHERE next_attempt_at IS NOT NULL "
+                                        "AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?") +
+                ") RETURNING id, (SELECT e.body FROM gateway_events AS e WHERE e.id = gateway_deliveries.event_id), "
+                "attempts, lost_acks, "
+                "(SELECT e.created_at FROM gateway_events AS e WHERE e.id = gateway_deliveries.event_id)",
+            {now + static_cast<long long>(kClaim.count()), now, static_cast<long long>(kBatch)});
         for (const auto& row : rows) {
             due.push_back(Due {row.int64(0), row.text(1), row.int32(2), row.int32(3), row.int64(4)});
         }
         tx->commit();
     }
-    if (m_db.postgres()) {
-        // UPDATE … RETURNING gives its rows in no particular order.
-        std::sort(due.begin(), due.end(), [](const Due& a, const Due& b) { return a.id < b.id; });
-    }
+    // UPDATE … RETURNING gives its rows in no particular order.
+    std::sort(due.begin(), due.end(), [](const Due& a, const Due& b) { return a.id < b.id; });
     int acknowledged = 0;
     for (const Due& delivery : due) {
         // Signed at the attempt, not when queued: a redelivery days later must still be inside the tolerance.
