@@ -1295,6 +1295,22 @@
         <source>HTTP %1 that is not the server&apos;s problem answer (a proxy&apos;s page?): what the server did is unknown</source>
         <translation>HTTP %1, které není odpovědí serveru s popisem problému (stránka proxy?): co server udělal, není známo</translation>
     </message>
+    <message>
+        <source>placed after all: the server&apos;s answer (order %1) came after the cart was given up</source>
+        <translation>nakonec přijata: odpověď serveru (objednávka %1) přišla až poté, co byl košík vzdán</translation>
+    </message>
+    <message>
+        <source>placed after all: the server&apos;s answer (order %1) came after the cart was abandoned</source>
+        <translation>nakonec přijata: odpověď serveru (objednávka %1) přišla až poté, co byl košík opuštěn</translation>
+    </message>
+    <message>
+        <source>placed after all: the server placed order %1 for this cart with this key after all</source>
+        <translation>nakonec přijata: server pro tento košík s tímto klíčem přece jen vytvořil objednávku %1</translation>
+    </message>
+    <message>
+        <source>reconciled, placed after all: the server has order %1 for this cart</source>
+        <translation>ověřeno, nakonec přijata: server má pro tento košík objednávku %1</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::CataloguePanel</name>

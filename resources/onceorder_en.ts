@@ -1293,6 +1293,22 @@
         <source>HTTP %1 that is not the server&apos;s problem answer (a proxy&apos;s page?): what the server did is unknown</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>placed after all: the server&apos;s answer (order %1) came after the cart was given up</source>
+        <translation>placed after all: the server&apos;s answer (order %1) came after the cart was given up</translation>
+    </message>
+    <message>
+        <source>placed after all: the server&apos;s answer (order %1) came after the cart was abandoned</source>
+        <translation>placed after all: the server&apos;s answer (order %1) came after the cart was abandoned</translation>
+    </message>
+    <message>
+        <source>placed after all: the server placed order %1 for this cart with this key after all</source>
+        <translation>placed after all: the server placed order %1 for this cart with this key after all</translation>
+    </message>
+    <message>
+        <source>reconciled, placed after all: the server has order %1 for this cart</source>
+        <translation>reconciled, placed after all: the server has order %1 for this cart</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::CataloguePanel</name>

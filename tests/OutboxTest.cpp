@@ -229,9 +229,25 @@ TEST(OutboxTest, ALeaseWrittenBeforeTheClockSteppedBackOrByAProcessThatIsGoneIsF
     EXPECT_EQ(mine.startAttempt(s.id, 1000, 2000, {}).claim, Outbox::Claim::Started);
     {
         SQLite::Database db(dir.file("client.db"), SQLite::OPEN_READWRITE);
-        // A live holder (this process) whose lease ends ten hours after "now": the clock stepped back.
+        // A live holder (this process) of an older client, whose wall-clock lease ends ten hours after "now": the
+        // clock stepped back.
+        db.exec("UPDATE submissions SET lease_owner = 'other', lease_pid = " + std::to_string(::getpid()) +
+                ", lease_until = 36001000, lease_boot = NULL");
+    }
+    EXPECT_EQ(mine.startAttempt(s.id, 1000, 2000, {}).claim, Outbox::Claim::Started);
+    {
+        SQLite::Database db(dir.file("client.db"), SQLite::OPEN_READWRITE);
+        // A live holder's lease on the machine's monotonic clock: no wall-clock step shortens it, however far
+        // ahead it lies...
         db.exec("UPDATE submissions SET lease_owner = 'other', lease_pid = " + std::to_string(::getpid()) +
                 ", lease_until = 36001000");
+    }
+    EXPECT_EQ(mine.startAttempt(s.id, 1000, 2000, {}, std::nullopt, true, 99'999'999'999).claim,
+              Outbox::Claim::LeasedElsewhere);
+    {
+        SQLite::Database db(dir.file("client.db"), SQLite::OPEN_READWRITE);
+        // ...but one taken under an earlier boot of the machine ended with it.
+        db.exec("UPDATE submissions SET lease_boot = 'an-earlier-boot'");
     }
     EXPECT_EQ(mine.startAttempt(s.id, 1000, 2000, {}).claim, Outbox::Claim::Started);
     const Submission again = newSubmission(QStringLiteral("c1"));

@@ -113,7 +113,7 @@ TEST_F(OutboxUpgradeTest, TheUnversionedOutboxGetsItsSchemaVersionAndEveryDeadli
     const QString folder = stateFrom(state, "outbox-unversioned.db");
     ASSERT_EQ(userVersion(folder), 0);
     Outbox outbox(folder);
-    EXPECT_EQ(userVersion(folder), 2);
+    EXPECT_EQ(userVersion(folder), 3);
 
     const qint64 twoDaysAgo = kFixtureNowMs - 2 * kDayMs;
     const auto noDeadline = outbox.find(1);
@@ -132,7 +132,7 @@ TEST_F(OutboxUpgradeTest, TheUnversionedOutboxGetsItsSchemaVersionAndEveryDeadli
     // Opening it again (another process, a later run) migrates nothing twice.
     Outbox again(folder);
     EXPECT_EQ(again.find(3)->deadlineMs, kFixtureNowMs - 60'000 + kLegacyWindowMs);
-    EXPECT_EQ(userVersion(folder), 2);
+    EXPECT_EQ(userVersion(folder), 3);
 }
 
 TEST_F(OutboxUpgradeTest, ResumingTheUnversionedOutboxNeverSendsAKeyOlderThanTheServersTtl)
@@ -161,7 +161,7 @@ TEST_F(OutboxUpgradeTest, ResumingAnOutboxFromBeforeDeadlinesNeverSendsTheOldKey
     TempDir state;
     const QString folder = stateFrom(state, "outbox-before-deadlines.db");
     Outbox outbox(folder);
-    EXPECT_EQ(userVersion(folder), 2);
+    EXPECT_EQ(userVersion(folder), 3);
     EXPECT_EQ(outbox.find(1)->deadlineMs, kFixtureNowMs - 2 * kDayMs + kLegacyWindowMs);
     resumeAgainstTheServer(outbox);
     const Submission s = *outbox.find(1);

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <random>
 
+#include <time.h>
+
 namespace onceorder::core {
 
 class Clock
@@ -38,6 +40,26 @@ public:
     static const SteadyClock& instance()
     {
         static const SteadyClock clock;
+        return clock;
+    }
+};
+
+// The machine's monotonic clock including suspend (CLOCK_BOOTTIME), in milliseconds since boot: the same for every
+// process on the machine and never set, so it measures a lease or a submission's age across processes whatever the
+// wall clock does. Its origin is the boot: a value is only comparable with one taken under the same boot id
+// (Outbox stores both).
+class BootClock final : public Clock
+{
+public:
+    qint64 nowMs() const override
+    {
+        timespec now {};
+        ::clock_gettime(CLOCK_BOOTTIME, &now);
+        return static_cast<qint64>(now.tv_sec) * 1000 + now.tv_nsec / 1'000'000;
+    }
+    static const BootClock& instance()
+    {
+        static const BootClock clock;
         return clock;
     }
 };

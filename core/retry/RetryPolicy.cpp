@@ -223,6 +223,26 @@ bool RetryPolicy::maySend(const Submission& submission, qint64 nowMs)
     return submission.deadlineMs <= 0 || nowMs < submission.deadlineMs;
 }
 
+qint64 RetryPolicy::defendedNowMs(const Submission& submission, qint64 wallNowMs, qint64 monoNowMs,
+                                  const QString& bootId)
+{
+    qint64 latestStored = submission.createdMs;
+    for (const Attempt& attempt : submission.attempts) {
+        latestStored = std::max({latestStored, attempt.startedMs, attempt.endedMs});
+    }
+    const qint64 now = std::max(wallNowMs, latestStored);
+    if (!bootId.isEmpty() && submission.createdBoot == bootId && submission.createdMonoMs > 0 &&
+        monoNowMs >= submission.createdMonoMs) {
+        return std::max(now, submission.createdMs + (monoNowMs - submission.createdMonoMs));
+    }
+    if (wallNowMs < latestStored) {
+        // The clock was set back since the submission was written, and no monotonic clock measured its age (made
+        // before this boot, or by an older client): how long ago that was is unknown, so its window counts as over.
+        return std::max(now, submission.deadlineMs);
+    }
+    return now;
+}
+
 qint64 RetryPolicy::attemptBudgetMs(const Submission& submission, qint64 nowMs, qint64 longestMs, qint64 minMs)
 {
     if (submission.deadlineMs <= 0) {

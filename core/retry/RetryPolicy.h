@@ -79,6 +79,13 @@ public:
     // deadline (0) has none here; the outbox hands out none such (it bounds every deadline by the key TTL). Nor may one
     // whose creation lies in the future: the clock was set back since.
     static bool maySend(const Submission& submission, qint64 nowMs);
+    // The time a deadline of `submission` is judged by, so that no wall-clock step can stretch its retry window:
+    // the wall clock now, but never earlier than any time stored for the submission (a clock set back since it was
+    // written is caught up), nor than its creation plus its true age when the machine's monotonic clock (BootClock,
+    // `monoNowMs` under boot `bootId`) measured it since the submission was created under the same boot. The
+    // latest of these: a step forward ends the window early (and the cart is then read back), never late.
+    static qint64 defendedNowMs(const Submission& submission, qint64 wallNowMs, qint64 monoNowMs,
+                                const QString& bootId);
     // The longest one attempt may take so that it ends by the submission's deadline (at least minMs).
     static qint64 attemptBudgetMs(const Submission& submission, qint64 nowMs, qint64 longestMs, qint64 minMs = 100);
     // A retry decision that would come due after the deadline is no retry.

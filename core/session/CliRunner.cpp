@@ -78,6 +78,10 @@ QJsonObject submissionJson(const Submission& s)
     if (!s.problemDetail.isEmpty()) {
         json.insert("detail", s.problemDetail);
     }
+    if (s.overruled) {
+        // Placed after all: what the cart had been called before the evidence of its order came.
+        json.insert("placed_after", submissionStateName(*s.overruled));
+    }
     return json;
 }
 

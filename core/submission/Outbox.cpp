@@ -1,6 +1,7 @@
 #include "submission/Outbox.h"
 
 #include "retry/RetryPolicy.h"
+#include "submission/SubmissionRules.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -8,6 +9,7 @@
 #include <sqlite3.h>
 
 #include <QDir>
+#include <QFile>
 #include <QUuid>
 
 #include <algorithm>
@@ -42,7 +44,11 @@ CREATE TABLE IF NOT EXISTS submissions (
     deadline_at     INTEGER NOT NULL DEFAULT 0,
     lease_owner     TEXT,
     lease_pid       INTEGER NOT NULL DEFAULT 0,
-    lease_until     INTEGER NOT NULL DEFAULT 0
+    lease_until     INTEGER NOT NULL DEFAULT 0,
+    created_mono    INTEGER NOT NULL DEFAULT 0,
+    created_boot    TEXT,
+    lease_boot      TEXT,
+    overruled       TEXT
 );
 -- One pending submission per cart and client: clicking Order again reuses it (and its key).
 CREATE UNIQUE INDEX IF NOT EXISTS submissions_one_pending_per_cart
@@ -74,13 +80,12 @@ QString text(const SQLite::Column& column)
 
 constexpr const char* kSelectSubmission =
     "SELECT id, idem_key, cart_id, body, target, state, order_id, replayed, http_status, problem_type, "
-    "problem_detail, created_at, next_attempt_at, path, deadline_at, api_key FROM submissions ";
+    "problem_detail, created_at, next_attempt_at, path, deadline_at, api_key, created_mono, created_boot, overruled "
+    "FROM submissions ";
 
 // The retry window of a submission written before the deadline was stored, or stored without one (0): the default
 // window then.
 constexpr qint64 kLegacyWindowMs = 15 * 60 * 1000;
-// A lease further ahead than this was written before the wall clock stepped back: it is not trusted.
-constexpr qint64 kLongestLeaseMs = 2 * 60 * 60 * 1000;
 
 // The deadline a submission created at createdMs may have: what is stored (0, "none", from an older client: the
 // legacy window), never later than the server's key TTL allows. A key sent after the server forgot it is a new
@@ -128,6 +133,24 @@ void boundDeadlines(SQLite::Database& db)
     bound.exec();
 }
 
+// Version 3: time a clock step cannot move. The machine's monotonic clock at creation and its boot (a submission's
+// true age), leases on that clock with their boot, and the state evidence of the order overruled ("placed after
+// all"). Older rows get none: their age is judged by the wall clock and the times stored with them, their leases
+// (wall-clock times written by an older client) as before.
+void addMonotonicTimes(SQLite::Database& db)
+{
+    if (!hasColumn(db, "created_mono")) {
+        db.exec("ALTER TABLE submissions ADD COLUMN created_mono INTEGER NOT NULL DEFAULT 0");
+        db.exec("ALTER TABLE submissions ADD COLUMN created_boot TEXT");
+    }
+    if (!hasColumn(db, "lease_boot")) {
+        db.exec("ALTER TABLE submissions ADD COLUMN lease_boot TEXT");
+    }
+    if (!hasColumn(db, "overruled")) {
+        db.exec("ALTER TABLE submissions ADD COLUMN overruled TEXT");
+    }
+}
+
 struct Migration
 {
     int version; // PRAGMA user_version once applied
@@ -138,6 +161,7 @@ struct Migration
 constexpr Migration kMigrations[] = {
     {1, &addMissingColumns},
     {2, &boundDeadlines},
+    {3, &addMonotonicTimes},
 };
 constexpr int kSchemaVersion = kMigrations[std::size(kMigrations) - 1].version;
 
@@ -161,6 +185,16 @@ void migrate(SQLite::Database& db)
     }
 }
 
+// This boot of the machine (Linux): BootClock readings compare only within one.
+QString currentBootId()
+{
+    QFile file(QStringLiteral("/proc/sys/kernel/random/boot_id"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        return QStringLiteral("unknown");
+    }
+    return QString::fromLatin1(file.readAll().trimmed());
+}
+
 bool processIsAlive(qint64 pid)
 {
     return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
@@ -182,6 +216,7 @@ int notifyCommit(void* observer)
 Outbox::Outbox(const QString& stateDir)
     : m_path(QDir(stateDir).filePath(QStringLiteral("client.db")))
     , m_owner(QStringLiteral("%1/%2").arg(::getpid()).arg(QUuid::createUuid().toString(QUuid::WithoutBraces)))
+    , m_bootId(currentBootId())
 {
     QDir().mkpath(stateDir);
     m_db = std::make_unique<SQLite::Database>(utf8(m_path), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
@@ -231,7 +266,8 @@ void Outbox::create(Submission& submission, const QString& apiKey)
 {
     SQLite::Statement insert(*m_db,
                              "INSERT INTO submissions (idem_key, cart_id, body, target, path, api_key, state, "
-                             "created_at, next_attempt_at, deadline_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)");
+                             "created_at, next_attempt_at, deadline_at, created_mono, created_boot) "
+                             "VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)");
     insert.bind(1, utf8(submission.key));
     insert.bind(2, utf8(submission.cartId));
     insert.bind(3, submission.body.constData(), static_cast<int>(submission.body.size()));
@@ -242,6 +278,11 @@ void Outbox::create(Submission& submission, const QString& apiKey)
     insert.bind(8, static_cast<int64_t>(submission.nextAttemptMs));
     submission.deadlineMs = boundedDeadline(submission.createdMs, submission.deadlineMs);
     insert.bind(9, static_cast<int64_t>(submission.deadlineMs));
+    insert.bind(10, static_cast<int64_t>(submission.createdMonoMs));
+    if (submission.createdMonoMs > 0) {
+        submission.createdBoot = m_bootId;
+        insert.bind(11, utf8(m_bootId));
+    }
     insert.exec();
     submission.id = m_db->getLastInsertRowid();
     submission.state = SubmissionState::Pending;
@@ -274,6 +315,9 @@ Submission Outbox::load(qint64 id) const
     // Bounded again when read: a row an older client wrote into this file after the migration counts as well.
     s.deadlineMs = boundedDeadline(s.createdMs, row.getColumn(14).getInt64());
     s.apiKey = text(row.getColumn(15));
+    s.createdMonoMs = row.getColumn(16).getInt64();
+    s.createdBoot = text(row.getColumn(17));
+    s.overruled = submissionStateFromName(text(row.getColumn(18)));
 
     SQLite::Statement attempts(*m_db,
                                "SELECT number, started_at, ended_at, outcome, http_status, replayed, error, "
@@ -418,11 +462,16 @@ bool Outbox::update(const Submission& s)
 
 bool Outbox::settle(const Submission& s, SubmissionState from)
 {
+    if (s.state != from && !rules::maySettle(from, s.state)) {
+        return false; // not in the table: placed is final, nothing turns back into pending
+    }
     SQLite::Statement update(*m_db,
                              "UPDATE submissions SET state = ?, order_id = ?, replayed = ?, http_status = ?, "
                              "problem_type = ?, problem_detail = ?, next_attempt_at = ?, "
                              "lease_owner = CASE WHEN ? = 'pending' THEN lease_owner END, "
-                             "lease_until = CASE WHEN ? = 'pending' THEN lease_until ELSE 0 END "
+                             "lease_until = CASE WHEN ? = 'pending' THEN lease_until ELSE 0 END, "
+                             "overruled = CASE WHEN ? = 'placed' AND state IN ('gave-up', 'abandoned', 'rejected') "
+                             "THEN state ELSE overruled END "
                              "WHERE id = ? AND state = ?");
     const std::string state = utf8(submissionStateName(s.state));
     update.bind(1, state);
@@ -436,38 +485,70 @@ bool Outbox::settle(const Submission& s, SubmissionState from)
     update.bind(7, static_cast<int64_t>(s.nextAttemptMs));
     update.bind(8, state);
     update.bind(9, state);
-    update.bind(10, static_cast<int64_t>(s.id));
-    update.bind(11, utf8(submissionStateName(from)));
+    update.bind(10, state);
+    update.bind(11, static_cast<int64_t>(s.id));
+    update.bind(12, utf8(submissionStateName(from)));
     return update.exec() > 0;
 }
 
-bool Outbox::leaseIsFree(const QString& owner, qint64 pid, qint64 untilMs, qint64 nowMs) const
+bool Outbox::leaseIsFree(const SQLite::Statement& row, qint64 leaseNowMs, qint64 wallNowMs) const
 {
-    if (owner.isEmpty() || owner == m_owner) {
-        return true;
+    // row: lease_owner, lease_pid, lease_until, lease_boot. A holder whose process is gone (kill -9 leaves no chance
+    // to release) holds nothing; the rest is SubmissionRules' (the machine's monotonic clock, its boot).
+    rules::Lease lease;
+    lease.owner = text(row.getColumn(0));
+    lease.holderAlive = !lease.owner.isEmpty() && lease.owner != m_owner && processIsAlive(row.getColumn(1).getInt64());
+    lease.untilMs = row.getColumn(2).getInt64();
+    if (!row.getColumn(3).isNull()) {
+        lease.boot = text(row.getColumn(3));
     }
-    // Expired, written before the clock stepped back, or its process is gone (kill -9 leaves no chance to release).
-    return untilMs <= nowMs || untilMs > nowMs + kLongestLeaseMs || !processIsAlive(pid);
+    return rules::leaseIsFree(lease, m_owner, m_bootId, leaseNowMs, wallNowMs);
+}
+
+Outbox::Claim Outbox::settleUnlessLeased(const Submission& s, SubmissionState from, qint64 leaseNowMs, qint64 wallNowMs)
+{
+    SQLite::Transaction tx(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement row(
+        *m_db, "SELECT lease_owner, lease_pid, lease_until, lease_boot, state FROM submissions WHERE id = ?");
+    row.bind(1, static_cast<int64_t>(s.id));
+    if (!row.executeStep()) {
+        return Claim::Missing;
+    }
+    if (text(row.getColumn(4)) != submissionStateName(from)) {
+        return Claim::NotPending;
+    }
+    if (!leaseIsFree(row, leaseNowMs, wallNowMs)) {
+        return Claim::LeasedElsewhere;
+    }
+    row.reset();
+    if (!settle(s, from)) {
+        return Claim::NotPending;
+    }
+    tx.commit();
+    return Claim::Started;
 }
 
 Outbox::AttemptStart Outbox::startAttempt(qint64 id, qint64 nowMs, qint64 leaseUntilMs, const QString& interruptedText,
-                                          const std::optional<QString>& newKey, bool noneInFlightHere)
+                                          const std::optional<QString>& newKey, bool noneInFlightHere,
+                                          qint64 recordedAtMs)
 {
     AttemptStart result;
+    const qint64 wallNowMs = recordedAtMs >= 0 ? recordedAtMs : nowMs;
     SQLite::Transaction tx(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
-    SQLite::Statement row(*m_db, "SELECT state, lease_owner, lease_pid, lease_until FROM submissions WHERE id = ?");
+    SQLite::Statement row(
+        *m_db, "SELECT lease_owner, lease_pid, lease_until, lease_boot, state FROM submissions WHERE id = ?");
     row.bind(1, static_cast<int64_t>(id));
     if (!row.executeStep()) {
         return result;
     }
-    if (text(row.getColumn(0)) != u"pending") {
+    if (text(row.getColumn(4)) != u"pending") {
         result.claim = Claim::NotPending;
         result.submission = load(id);
         return result;
     }
-    const QString owner = text(row.getColumn(1));
-    const qint64 until = row.getColumn(3).getInt64();
-    if (!leaseIsFree(owner, row.getColumn(2).getInt64(), until, nowMs)) {
+    const QString owner = text(row.getColumn(0));
+    const qint64 until = row.getColumn(2).getInt64();
+    if (!leaseIsFree(row, nowMs, wallNowMs)) {
         result.claim = Claim::LeasedElsewhere;
         result.leaseUntilMs = until;
         result.submission = load(id);
@@ -478,7 +559,7 @@ Outbox::AttemptStart Outbox::startAttempt(qint64 id, qint64 nowMs, qint64 leaseU
         SQLite::Statement interrupted(*m_db,
                                       "UPDATE attempts SET outcome = 'maybe-sent', ended_at = ?, error = ? "
                                       "WHERE submission_id = ? AND outcome = 'in-flight'");
-        interrupted.bind(1, static_cast<int64_t>(nowMs));
+        interrupted.bind(1, static_cast<int64_t>(wallNowMs));
         interrupted.bind(2, utf8(interruptedText));
         interrupted.bind(3, static_cast<int64_t>(id));
         interrupted.exec();
@@ -487,19 +568,20 @@ Outbox::AttemptStart Outbox::startAttempt(qint64 id, qint64 nowMs, qint64 leaseU
         changeKey(id, *newKey);
     }
     SQLite::Statement lease(*m_db,
-                            "UPDATE submissions SET lease_owner = ?, lease_pid = ?, lease_until = ?, "
+                            "UPDATE submissions SET lease_owner = ?, lease_pid = ?, lease_until = ?, lease_boot = ?, "
                             "next_attempt_at = 0 WHERE id = ?");
     lease.bind(1, utf8(m_owner));
     lease.bind(2, static_cast<int64_t>(::getpid()));
     lease.bind(3, static_cast<int64_t>(leaseUntilMs));
-    lease.bind(4, static_cast<int64_t>(id));
+    lease.bind(4, utf8(m_bootId));
+    lease.bind(5, static_cast<int64_t>(id));
     lease.exec();
     SQLite::Statement insert(*m_db,
                              "INSERT INTO attempts (submission_id, number, started_at, outcome) "
                              "SELECT ?, coalesce(max(number), 0) + 1, ?, 'in-flight' FROM attempts "
                              "WHERE submission_id = ?");
     insert.bind(1, static_cast<int64_t>(id));
-    insert.bind(2, static_cast<int64_t>(nowMs));
+    insert.bind(2, static_cast<int64_t>(wallNowMs));
     insert.bind(3, static_cast<int64_t>(id));
     insert.exec();
     result.submission = load(id);
@@ -508,11 +590,22 @@ Outbox::AttemptStart Outbox::startAttempt(qint64 id, qint64 nowMs, qint64 leaseU
     return result;
 }
 
-bool Outbox::endAttempt(const Attempt& attempt, const Submission& after, qint64 leaseUntilMs)
+bool Outbox::endAttempt(const Attempt& attempt, const Submission& after, qint64 leaseUntilMs, qint64 leaseNowMs)
 {
     SQLite::Transaction tx(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
     recordAttemptEnd(after.id, attempt);
     bool applied = false;
+    if (rules::needsFreeLease(after.state)) {
+        // Nothing is given up while another process may have an attempt on the wire: this one's lease may have
+        // ended (the process was stopped) and another taken it.
+        SQLite::Statement row(*m_db,
+                              "SELECT lease_owner, lease_pid, lease_until, lease_boot FROM submissions WHERE id = ?");
+        row.bind(1, static_cast<int64_t>(after.id));
+        if (row.executeStep() && !leaseIsFree(row, leaseNowMs, attempt.endedMs)) {
+            tx.commit(); // the attempt's end is history all the same
+            return false;
+        }
+    }
     if (after.state == SubmissionState::Pending) {
         SQLite::Statement due(*m_db,
                               "UPDATE submissions SET next_attempt_at = ?, lease_until = ? "
@@ -532,7 +625,8 @@ bool Outbox::endAttempt(const Attempt& attempt, const Submission& after, qint64 
 void Outbox::releaseLeases()
 {
     SQLite::Statement release(*m_db,
-                              "UPDATE submissions SET lease_owner = NULL, lease_until = 0 WHERE lease_owner = ?");
+                              "UPDATE submissions SET lease_owner = NULL, lease_until = 0, lease_boot = NULL "
+                              "WHERE lease_owner = ?");
     release.bind(1, utf8(m_owner));
     release.exec();
 }

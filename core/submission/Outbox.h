@@ -73,15 +73,27 @@ public:
     // One transaction: takes the lease (until leaseUntilMs) unless another live process holds it, marks the
     // attempts left in flight (by a dead holder, or by us when `noneInFlightHere`) as `interruptedText` (maybe
     // sent), optionally changes the key (the "new key per retry" teaching strategy), and records attempt
-    // max(number) + 1 as started at nowMs.
+    // max(number) + 1 as started at recordedAtMs (the wall clock; -1: nowMs).
+    //
+    // Leases are on the machine's monotonic clock (BootClock, with this boot's id): nowMs and leaseUntilMs are
+    // readings of it, so no wall-clock step in any process shortens or stretches a lease. A lease written by an
+    // older client (no boot id) is judged on the wall clock, recordedAtMs, as it was written.
     AttemptStart startAttempt(qint64 id, qint64 nowMs, qint64 leaseUntilMs, const QString& interruptedText,
-                              const std::optional<QString>& newKey = std::nullopt, bool noneInFlightHere = true);
+                              const std::optional<QString>& newKey = std::nullopt, bool noneInFlightHere = true,
+                              qint64 recordedAtMs = -1);
     // One commit for the end of an attempt: its outcome, and either the submission's final state (`after`
     // settled: written only if the row is still pending, the lease released) or its next due time (`after`
-    // pending: the lease is kept until leaseUntilMs). Returns false if the row was no longer pending.
-    bool endAttempt(const Attempt& attempt, const Submission& after, qint64 leaseUntilMs);
+    // pending: the lease is kept until leaseUntilMs). Returns false if the row was no longer pending, or if
+    // `after` gives it up (gave up, abandoned) while another process holds a live lease on it (at leaseNowMs):
+    // that process may have an attempt on the wire.
+    bool endAttempt(const Attempt& attempt, const Submission& after, qint64 leaseUntilMs, qint64 leaseNowMs = 0);
+    // settle() from `from`, unless another live process holds the lease (at leaseNowMs on the lease clock;
+    // wallNowMs for an older client's lease): one transaction. Started: applied; NotPending: the stored state is
+    // not `from`; LeasedElsewhere: nothing written.
+    Claim settleUnlessLeased(const Submission& submission, SubmissionState from, qint64 leaseNowMs, qint64 wallNowMs);
     // Changes state, final answer and next due time, only if the stored state is still `from` (a settled
-    // submission does not turn back into a pending one from a stale copy). Returns whether it applied.
+    // submission does not turn back into a pending one from a stale copy). Returns whether it applied. Placed
+    // from gave up, abandoned or rejected (evidence of the order came late) keeps the overruled state.
     bool settle(const Submission& submission, SubmissionState from);
     // Gives up every lease this process holds (on orderly exit).
     void releaseLeases();
@@ -104,16 +116,20 @@ public:
     QString path() const { return m_path; }
     // This process's lease name.
     const QString& owner() const { return m_owner; }
+    // This boot of the machine: the BootClock readings stored in this file are compared only within it.
+    const QString& bootId() const { return m_bootId; }
 
 private:
-    // Whether the lease on a row read in the current transaction may be taken by us.
-    bool leaseIsFree(const QString& owner, qint64 pid, qint64 untilMs, qint64 nowMs) const;
+    // Whether the lease on a row read in the current transaction (its first columns: lease_owner, lease_pid,
+    // lease_until, lease_boot) may be taken by us.
+    bool leaseIsFree(const SQLite::Statement& row, qint64 leaseNowMs, qint64 wallNowMs) const;
     Submission load(qint64 id) const;
     // The submissions whose ids the statement yields (its first column), in that order.
     QList<Submission> loadEach(SQLite::Statement& ids) const;
 
     QString m_path;
     QString m_owner;
+    QString m_bootId;
     std::unique_ptr<SQLite::Database> m_db;
     std::function<void()> m_commitObserver;
 };

@@ -63,6 +63,13 @@ struct Submission
     // Wall-clock end of the retry window, fixed when the submission is created and stored with it: no attempt
     // starts after it (the server may have forgotten the key by then), whatever the process or the timers did.
     qint64 deadlineMs = 0;
+    // The machine's monotonic clock (BootClock) when the submission was created, and the boot it belongs to: any
+    // process of the same boot knows the submission's true age from them, whatever its wall clock says.
+    qint64 createdMonoMs = 0;
+    QString createdBoot; // empty: unknown (an older client's row)
+    // Placed after all: the state that evidence of the order (a late 201, a replay, a read-back) overruled
+    // (gave up, abandoned, rejected). Nothing otherwise.
+    std::optional<SubmissionState> overruled;
     qint64 nextAttemptMs = 0; // when Pending: when the next attempt is due (0: now / in flight)
     QString apiKey; // the client it is bound to, with target
     QList<Attempt> attempts;

@@ -3,6 +3,7 @@
 #include "net/HttpExchange.h"
 #include "net/OrderAnswers.h"
 #include "submission/CrashPoint.h"
+#include "submission/SubmissionRules.h"
 
 #include <SQLiteCpp/Exception.h>
 #include <SQLiteCpp/Transaction.h>
@@ -73,6 +74,7 @@ SubmissionEngine::SubmissionEngine(Outbox& outbox, ServerApi* api, QString targe
     , m_api(api)
     , m_target(std::move(target))
     , m_clock(clock)
+    , m_mono(config.monotonicClock ? *config.monotonicClock : BootClock::instance())
     , m_random(random)
     , m_config(config)
     , m_policy(config.policy)
@@ -86,6 +88,7 @@ SubmissionEngine::SubmissionEngine(Outbox& outbox, ServerApi* api, QString targe
     m_countTimer->setSingleShot(true);
     m_countTimer->setInterval(0);
     connect(m_countTimer, &QTimer::timeout, this, &SubmissionEngine::countPending);
+    connect(this, &SubmissionEngine::settled, this, [this](const Submission& s) { m_announced.insert(s.id); });
     connect(this, &SubmissionEngine::submissionChanged, m_countTimer, [this] {
         if (!m_countTimer->isActive()) {
             m_countTimer->start();
@@ -139,6 +142,16 @@ QString SubmissionEngine::newKey() const
     return m_config.keys == KeyStrategy::None ? QString() : QUuid::createUuid().toString(QUuid::WithoutBraces);
 }
 
+qint64 SubmissionEngine::defendedNow(const Submission& submission) const
+{
+    return RetryPolicy::defendedNowMs(submission, m_clock.nowMs(), m_mono.nowMs(), m_outbox.bootId());
+}
+
+void SubmissionEngine::recheckLease(qint64 id, qint64 leaseUntilMs)
+{
+    schedule(id, std::clamp<qint64>(leaseUntilMs - m_mono.nowMs(), kLeaseRecheckMinMs, kLeaseRecheckMaxMs));
+}
+
 qint64 SubmissionEngine::leaseUntil(qint64 nowMs, qint64 dueInMs) const
 {
     // Long enough for the wait and one whole attempt; a holder that dies loses it at once (its pid is gone).
@@ -162,6 +175,7 @@ SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
         submission.path = cart.requestPath();
         submission.target = QUrl(m_target);
         submission.createdMs = m_clock.nowMs();
+        submission.createdMonoMs = m_mono.nowMs();
         submission.deadlineMs = m_policy.deadlineFor(submission.createdMs);
         // Durable before the first byte leaves: whatever happens next, a restart knows this key.
         if (auto existing = m_outbox.createUnlessPending(submission, m_api->apiKey())) {
@@ -209,10 +223,10 @@ std::optional<QList<qint64>> SubmissionEngine::resumePending()
 {
     std::optional<QList<qint64>> resumed;
     guarded(0, [&] {
-        const qint64 now = m_clock.nowMs();
         const QList<Submission> pending = m_outbox.pending(m_target, m_api->apiKey());
         resumed.emplace();
         for (const Submission& submission : pending) {
+            const qint64 now = defendedNow(submission);
             resumed->append(submission.id);
             // Spread the restart so a thousand pending carts do not all fire in the same millisecond. The deadline
             // is checked when the timer fires, as before every send.
@@ -326,12 +340,64 @@ void SubmissionEngine::giveUpBeforeSending(Submission submission)
         tr("the retry window ended before the next attempt (deadline %1): the server may have forgotten the key, so "
            "it is not sent again; asking the server for the cart instead")
             .arg(QDateTime::fromMSecsSinceEpoch(submission.deadlineMs).toString(Qt::ISODate));
-    if (!m_outbox.settle(submission, SubmissionState::Pending)) {
+    // Lease first, then deadline: while another process may have an attempt on the wire, its answer decides.
+    switch (m_outbox.settleUnlessLeased(submission, SubmissionState::Pending, m_mono.nowMs(), m_clock.nowMs())) {
+    case Outbox::Claim::Started:
+        break;
+    case Outbox::Claim::LeasedElsewhere:
+        recheckLease(submission.id, m_mono.nowMs() + kLeaseRecheckMaxMs);
+        return;
+    case Outbox::Claim::NotPending:
         noticeSettledElsewhere(*m_outbox.find(submission.id));
+        return;
+    case Outbox::Claim::Missing:
         return;
     }
     Q_EMIT submissionChanged(submission);
     reconcileAutomatically(submission.id); // settled() follows with what the server says
+}
+
+void SubmissionEngine::placedAfterAll(Submission stored, qint64 orderId, const HttpReply& reply)
+{
+    const SubmissionState from = stored.state;
+    stored.state = SubmissionState::Placed;
+    stored.orderId = orderId;
+    stored.replayed = reply.replayed;
+    stored.httpStatus = reply.status;
+    stored.problemType.clear();
+    stored.nextAttemptMs = 0;
+    switch (from) {
+    case SubmissionState::GaveUp:
+        stored.problemDetail =
+            tr("placed after all: the server's answer (order %1) came after the cart was given up").arg(orderId);
+        break;
+    case SubmissionState::Abandoned:
+        stored.problemDetail =
+            tr("placed after all: the server's answer (order %1) came after the cart was abandoned").arg(orderId);
+        break;
+    case SubmissionState::Rejected:
+        stored.problemDetail =
+            tr("placed after all: the server placed order %1 for this cart with this key after all").arg(orderId);
+        break;
+    case SubmissionState::Pending:
+    case SubmissionState::Placed:
+        return;
+    }
+    if (!m_outbox.settle(stored, from)) {
+        if (auto current = m_outbox.find(stored.id); current && current->state != from) {
+            if (current->state == SubmissionState::Placed) {
+                noticeSettledElsewhere(*current);
+            } else {
+                placedAfterAll(*current, orderId, reply); // changed meanwhile (abandoned just now): once more
+            }
+        }
+        return;
+    }
+    stored.overruled = from;
+    cancelTimer(stored.id);
+    m_budget.remove(stored.id);
+    Q_EMIT submissionChanged(stored);
+    Q_EMIT settled(stored);
 }
 
 void SubmissionEngine::sendAttempt(qint64 id, Send how)
@@ -363,11 +429,14 @@ void SubmissionEngine::sendAttempt(qint64 id, Send how)
         if (stored->target != QUrl(m_target) || stored->apiKey != m_api->apiKey()) {
             return; // bound to another server or client: never sent from here
         }
-        const qint64 now = m_clock.nowMs();
+        const qint64 now = defendedNow(*stored);
         if (!RetryPolicy::maySend(*stored, now)) {
             // Checked before every send, not only after a failure: a timer that fired late (a laptop's sleep), a
             // resume, a click or coming back online must not send a key the server may have forgotten.
             cancelTimer(id);
+            if (!rules::mayGiveUp(true, m_inFlight.contains(id))) {
+                return; // an attempt of ours is on the wire: its answer (or its end) decides, never the clock
+            }
             giveUpBeforeSending(*stored);
             return;
         }
@@ -383,9 +452,10 @@ void SubmissionEngine::sendAttempt(qint64 id, Send how)
             // The teaching mistake: a retry that looks like a brand-new request to the server.
             changedKey = newKey();
         }
+        const qint64 monoNow = m_mono.nowMs();
         const Outbox::AttemptStart start = m_outbox.startAttempt(
-            id, now, leaseUntil(now, 0), tr("interrupted: the client stopped before the answer arrived"), changedKey,
-            !m_inFlight.contains(id));
+            id, monoNow, leaseUntil(monoNow, 0), tr("interrupted: the client stopped before the answer arrived"),
+            changedKey, !m_inFlight.contains(id), now);
         switch (start.claim) {
         case Outbox::Claim::Missing:
             return;
@@ -394,7 +464,7 @@ void SubmissionEngine::sendAttempt(qint64 id, Send how)
             return;
         case Outbox::Claim::LeasedElsewhere:
             // Another process is sending it now: look again when its lease ends (or sooner, if it settles).
-            schedule(id, std::clamp<qint64>(start.leaseUntilMs - now, kLeaseRecheckMinMs, kLeaseRecheckMaxMs));
+            recheckLease(id, start.leaseUntilMs);
             return;
         case Outbox::Claim::Started:
             break;
@@ -423,14 +493,34 @@ void SubmissionEngine::sendAttempt(qint64 id, Send how)
 void SubmissionEngine::endAttempt(Submission& submission, const Attempt& attempt, bool announce)
 {
     const qint64 dueIn = submission.state == SubmissionState::Pending
-        ? std::max<qint64>(0, submission.nextAttemptMs - m_clock.nowMs())
+        ? std::max<qint64>(0, submission.nextAttemptMs - defendedNow(submission))
         : 0;
-    if (!m_outbox.endAttempt(attempt, submission, leaseUntil(m_clock.nowMs(), dueIn))) {
-        // Settled meanwhile (another process, an abandon): the stored state is the truth.
-        if (auto stored = m_outbox.find(submission.id)) {
-            submission = *stored;
-            noticeSettledElsewhere(submission);
+    const qint64 monoNow = m_mono.nowMs();
+    if (!m_outbox.endAttempt(attempt, submission, leaseUntil(monoNow, dueIn), monoNow)) {
+        auto stored = m_outbox.find(submission.id);
+        if (!stored) {
+            return;
         }
+        if (stored->state == SubmissionState::Pending) {
+            // Not given up: another process holds the lease now (this one was stopped past its lease) and may
+            // have an attempt on the wire. Its answer settles the cart; this process looks again until then.
+            submission = *stored;
+            recheckLease(submission.id, monoNow + kLeaseRecheckMaxMs);
+            return;
+        }
+        if (submission.state == SubmissionState::Placed && stored->state != SubmissionState::Placed) {
+            // Settled meanwhile without the order (given up or abandoned elsewhere): this answer is the evidence.
+            HttpReply evidence;
+            evidence.status = attempt.httpStatus;
+            evidence.replayed = attempt.replayed;
+            const qint64 orderId = submission.orderId;
+            submission = *stored;
+            placedAfterAll(submission, orderId, evidence);
+            return;
+        }
+        // Settled meanwhile (another process, an abandon): the stored state is the truth.
+        submission = *stored;
+        noticeSettledElsewhere(submission);
         return;
     }
     Q_EMIT submissionChanged(submission);
@@ -452,7 +542,7 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
     if (!submission || std::none_of(submission->attempts.begin(), submission->attempts.end(), numbered)) {
         return;
     }
-    const qint64 now = m_clock.nowMs();
+    const qint64 now = defendedNow(*submission);
     Attempt& attempt = *std::find_if(submission->attempts.begin(), submission->attempts.end(), numbered);
     attempt.endedMs = now;
     attempt.outcome = RetryPolicy::classifyOrderAnswer(reply, submission->cartId);
@@ -469,9 +559,20 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
     }
 
     if (submission->state != SubmissionState::Pending) {
-        // Another attempt (a second click) settled it first; this one is only history.
         m_outbox.recordAttemptEnd(id, attempt);
-        Q_EMIT submissionChanged(*submission);
+        if (attempt.outcome == AttemptOutcome::Placed && submission->state != SubmissionState::Placed) {
+            // Evidence beats time: given up (the deadline, here or in another process), abandoned or rejected
+            // before this 201 came, the order exists all the same.
+            placedAfterAll(*submission, placedOrderId(reply.body, submission->cartId).value_or(0), reply);
+            return;
+        }
+        // Another attempt (a second click, or another process while this one was stopped past its lease) settled it
+        // first; this one is only history. Whoever here waits for the submission hears how it ended.
+        if (m_inFlight.contains(id) || m_announced.contains(id)) {
+            Q_EMIT submissionChanged(*submission);
+        } else {
+            noticeSettledElsewhere(*submission);
+        }
         return;
     }
 

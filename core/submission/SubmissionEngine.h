@@ -50,6 +50,9 @@ struct EngineConfig
     RetryBudgetConfig budget;
     KeyStrategy keys = KeyStrategy::PerCart;
     qint64 resumeSpreadMs = 1000; // pending submissions found at start are spread over this much time
+    // The machine's monotonic clock (leases, a submission's true age); null: BootClock. A test injects one shared by
+    // its engines, as every process on a machine shares the real one.
+    const Clock* monotonicClock = nullptr;
 };
 
 class SubmissionEngine : public QObject
@@ -117,6 +120,13 @@ private:
     void sendAttempt(qint64 id, Send how);
     void onReply(qint64 id, int attemptNumber, const HttpReply& reply);
     void giveUpBeforeSending(Submission submission);
+    // Evidence of the order (a 201, a replay) for a submission already settled otherwise (gave up, abandoned,
+    // rejected, here or in another process): it is placed after all.
+    void placedAfterAll(Submission stored, qint64 orderId, const HttpReply& reply);
+    // The time the submission's deadline is judged by (RetryPolicy::defendedNowMs).
+    qint64 defendedNow(const Submission& submission) const;
+    // Looks at a submission another process holds the lease on again soon: it settles there, or its lease ends.
+    void recheckLease(qint64 id, qint64 leaseUntilMs);
     // Reading back what the server holds (SubmissionReadBack.cpp): a 422 naming our cart's order, a reconcile.
     void confirmAlreadyPlaced(qint64 id, int attemptNumber, qint64 orderId);
     void onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply);
@@ -148,6 +158,7 @@ private:
     QPointer<ServerApi> m_api;
     QString m_target;
     const Clock& m_clock;
+    const Clock& m_mono;
     RandomSource& m_random;
     EngineConfig m_config;
     RetryPolicy m_policy;
@@ -161,6 +172,7 @@ private:
     QHash<qint64, int> m_readBackTries; // read-backs before a first send that got no answer, per submission
     QSet<qint64> m_readBackDone; // the server held no order for their cart: their first POST may go
     QList<qint64> m_waitingForNetwork;
+    QSet<qint64> m_announced; // settled() was emitted for these
     bool m_offline = false;
     bool m_storageBroken = false;
 };

@@ -100,7 +100,9 @@ bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool 
             tr("reconciled: the server has order %1, cancelled because the payment failed").arg(current->orderId);
     } else if (!orders->isEmpty()) {
         current->state = SubmissionState::Placed;
-        current->problemDetail = tr("reconciled: the server has order %1 for this cart").arg(current->orderId);
+        current->problemDetail = from == SubmissionState::Pending
+            ? tr("reconciled: the server has order %1 for this cart").arg(current->orderId)
+            : tr("reconciled, placed after all: the server has order %1 for this cart").arg(current->orderId);
     } else if (current->state != SubmissionState::Pending && !automatic) {
         current->state = SubmissionState::Abandoned;
         current->problemDetail = tr("reconciled: the server has no order for this cart; nothing was placed");
@@ -114,6 +116,9 @@ bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool 
     current->nextAttemptMs = 0;
     if (!m_outbox.settle(*current, from)) {
         return false;
+    }
+    if (current->state == SubmissionState::Placed && from != SubmissionState::Pending) {
+        current->overruled = from; // as Outbox::settle keeps it
     }
     Q_EMIT submissionChanged(*current);
     Q_EMIT settled(*current);
@@ -143,7 +148,7 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
         sendAttempt(id, Send::Scheduled);
         return;
     }
-    const qint64 now = m_clock.nowMs();
+    const qint64 now = defendedNow(*current);
     const auto orders = cartOrders(reply, current->cartId);
     if (!orders) {
         // No answer, or one that is not the documented list (a proxy's page, an object): nothing is known, so not
@@ -266,7 +271,7 @@ void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64
         return;
     }
     // The order could not be read back now: the same key gets the same stored answer later, so try again.
-    const qint64 now = m_clock.nowMs();
+    const qint64 now = defendedNow(*submission);
     attempt->outcome = AttemptOutcome::RetryLater;
     attempt->error = tr("the order the server named (%1) could not be read back: %2")
                          .arg(orderId)

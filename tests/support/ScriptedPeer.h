@@ -9,6 +9,7 @@
 #include <QHostAddress>
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QUrl>
@@ -39,8 +40,11 @@ struct PeerRequest
 class ScriptedPeer : public QObject
 {
 public:
-    // The bytes to answer a request with (written as they are, then the connection is closed).
+    // The bytes to answer a request with (written as they are, then the connection is closed). A null QByteArray
+    // (hold()) answers nothing for now: the request stays on the wire until the test release()s it, as an answer
+    // that is late.
     using Script = std::function<QByteArray(const PeerRequest&)>;
+    static QByteArray hold() { return {}; }
 
     explicit ScriptedPeer(Script script)
         : m_script(std::move(script))
@@ -59,6 +63,16 @@ public:
 
     // The requests answered so far, in order.
     QList<PeerRequest> requests;
+    // How many requests are held, answered or not yet.
+    int heldCount() const { return static_cast<int>(m_held.size()); }
+    // Answers the index-th held request (in the order they came) with these bytes, and closes its connection.
+    void release(int index, const QByteArray& bytes)
+    {
+        if (QTcpSocket* socket = m_held.value(index)) {
+            socket->write(bytes);
+            socket->disconnectFromHost();
+        }
+    }
     bool listening = false;
 
     QList<PeerRequest> requestsTo(const QByteArray& method, const QByteArray& pathPrefix) const
@@ -101,13 +115,19 @@ private:
         request.target = requestLine.value(1);
         m_buffers.remove(socket);
         requests.append(request);
-        socket->write(m_script(request));
+        const QByteArray answer = m_script(request);
+        if (answer.isNull()) {
+            m_held.append(socket);
+            return;
+        }
+        socket->write(answer);
         socket->disconnectFromHost();
     }
 
     QTcpServer m_server;
     Script m_script;
     QHash<QTcpSocket*, QByteArray> m_buffers;
+    QList<QPointer<QTcpSocket>> m_held;
 };
 
 } // namespace onceorder::test

@@ -1,0 +1,53 @@
+#include "submission/SubmissionRules.h"
+
+namespace onceorder::core::rules {
+
+namespace {
+
+using S = SubmissionState;
+
+// kTable[from][to]: the transitions a stored submission may make. Rows and columns in SubmissionState's order:
+// Pending, Placed, Rejected, GaveUp, Abandoned.
+constexpr bool kTable[5][5] = {
+    // to:  Pending Placed Rejected GaveUp Abandoned
+    /* Pending   */ {false, true, true, true, true},
+    /* Placed    */ {false, false, false, false, false}, // final
+    /* Rejected  */ {false, true, false, false, true}, // a 201 for this key after all; reconciled: no order
+    /* GaveUp    */ {false, true, true, false, true}, // a read-back: placed, or a declined payment's order
+    /* Abandoned */ {false, true, true, false, false}, // a late 201 or a read-back finding the order
+};
+
+int index(S state)
+{
+    return static_cast<int>(state);
+}
+
+} // namespace
+
+bool maySettle(SubmissionState from, SubmissionState to)
+{
+    return from != to && kTable[index(from)][index(to)];
+}
+
+bool needsFreeLease(SubmissionState to)
+{
+    return to == S::GaveUp;
+}
+
+bool leaseIsFree(const Lease& lease, const QString& me, const QString& bootId, qint64 leaseNowMs, qint64 wallNowMs)
+{
+    if (lease.owner.isEmpty() || lease.owner == me || !lease.holderAlive) {
+        return true;
+    }
+    if (!lease.boot) {
+        return lease.untilMs <= wallNowMs || lease.untilMs > wallNowMs + kLongestWallLeaseMs;
+    }
+    return *lease.boot != bootId || lease.untilMs <= leaseNowMs;
+}
+
+bool mayGiveUp(bool leaseFree, bool attemptOnWireHere)
+{
+    return leaseFree && !attemptOnWireHere;
+}
+
+} // namespace onceorder::core::rules
