@@ -1213,6 +1213,98 @@
         <source>201, B&apos;s order (the 503 was not stored)</source>
         <translation>201, objednávka B (503 se neuložila)</translation>
     </message>
+    <message>
+        <source>unexpected first line from the server: %1</source>
+        <translation>nečekaný první řádek od serveru: %1</translation>
+    </message>
+    <message>
+        <source>the server on %1 ended before it listened (its log: %1.log)</source>
+        <translation>server nad %1 skončil dřív, než začal naslouchat (jeho log: %1.log)</translation>
+    </message>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation>nelze spustit %1: %2</translation>
+    </message>
+    <message>
+        <source>no server named %1 to kill</source>
+        <translation>žádný server %1, který by šlo zabít</translation>
+    </message>
+    <message>
+        <source>%1: the standby holds %2 of %3 commits, %4 behind</source>
+        <translation>%1: záloha má %2 z %3 potvrzení, %4 chybí</translation>
+    </message>
+    <message>
+        <source>POST /_debug/replication answered %1</source>
+        <translation>POST /_debug/replication odpověděl %1</translation>
+    </message>
+    <message>
+        <source>primary: A: %1, kniha × 1</source>
+        <translation>primární: A: %1, kniha × 1</translation>
+    </message>
+    <message>
+        <source>201, a new order: the client stops retrying</source>
+        <translation>201, nová objednávka: klient přestane opakovat</translation>
+    </message>
+    <message>
+        <source>the standby, once the 201 was sent</source>
+        <translation>záloha ve chvíli, kdy odešla 201</translation>
+    </message>
+    <message>
+        <source>failover: the primary is killed (SIGKILL), the standby promoted</source>
+        <translation>failover: primární je zabit (SIGKILL), záloha povýšena</translation>
+    </message>
+    <message>
+        <source>a new server on %1: %2</source>
+        <translation>nový server nad %1: %2</translation>
+    </message>
+    <message>
+        <source>promoted: A: GET /orders/%1, the acknowledged order</source>
+        <translation>povýšená: A: GET /orders/%1, potvrzená objednávka</translation>
+    </message>
+    <message>
+        <source>promoted: A retries %1, the same request</source>
+        <translation>povýšená: A opakuje %1, týž požadavek</translation>
+    </message>
+    <message>
+        <source>Failover: asynchronous replication loses an acknowledged order, synchronous does not</source>
+        <translation>Failover: asynchronní replikace ztratí potvrzenou objednávku, synchronní ne</translation>
+    </message>
+    <message>
+        <source>The key lives in the database, so it is exactly as durable as the database. A production database is a primary and a standby; when the primary dies, the standby is promoted. With asynchronous replication the primary answers 201 before the standby has the commit: if it dies then, the promoted standby has neither the order nor its key. The customer was told the order was placed; the client stopped retrying; and a retry with the same key would not be recognised, it places a new order (here even under the same order number). With synchronous replication the 201 waits until the standby has the commit, and nothing acknowledged is lost. Here the standby is a second SQLite file the server copies each commit into (the online backup API); the asynchronous copy is held back so that the loss is certain, not luck. PostgreSQL does the same with WAL streaming.</source>
+        <translation>Klíč žije v databázi, a je tedy přesně tak trvanlivý jako databáze. Produkční databáze je primární server a záloha (standby); když primární zemře, záloha se povýší. Při asynchronní replikaci odpoví primární 201 dřív, než záloha potvrzení má: zemře-li právě tehdy, povýšená záloha nemá ani objednávku, ani její klíč. Zákazník slyšel, že objednávka je přijata; klient přestal opakovat; a opakování se stejným klíčem by se nepoznalo, vytvoří novou objednávku (tady dokonce pod stejným číslem). Při synchronní replikaci čeká 201, dokud potvrzení nemá i záloha, a nic potvrzeného se neztratí. Tady je záloha druhý soubor SQLite, do kterého server kopíruje každé potvrzení (online backup API); asynchronní kopie je zadržena, aby ztráta byla jistá, ne náhoda. PostgreSQL dělá totéž proudem WAL.</translation>
+    </message>
+    <message>
+        <source>asynchronous: a primary, its standby&apos;s copy held back</source>
+        <translation>asynchronní: primární server, kopie do zálohy zadržena</translation>
+    </message>
+    <message>
+        <source>behind: the 201 went out first</source>
+        <translation>pozadu: 201 odešla dřív</translation>
+    </message>
+    <message>
+        <source>404: the acknowledged order is gone</source>
+        <translation>404: potvrzená objednávka zmizela</translation>
+    </message>
+    <message>
+        <source>201 not replayed: the key was lost too, a new order</source>
+        <translation>201 nezopakovaná: ztratil se i klíč, nová objednávka</translation>
+    </message>
+    <message>
+        <source>synchronous: a primary, each commit copied before it answers</source>
+        <translation>synchronní: primární server, každé potvrzení zkopíruje dřív, než odpoví</translation>
+    </message>
+    <message>
+        <source>nothing behind: the standby had it first</source>
+        <translation>nic nechybí: záloha ji měla dřív</translation>
+    </message>
+    <message>
+        <source>200: the order survived</source>
+        <translation>200: objednávka přežila</translation>
+    </message>
+    <message>
+        <source>201 replayed: the key survived with the order</source>
+        <translation>201 zopakovaná: klíč přežil s objednávkou</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::ServerMonitor</name>

@@ -1211,6 +1211,98 @@
         <source>201, B&apos;s order (the 503 was not stored)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>unexpected first line from the server: %1</source>
+        <translation type="unfinished">unexpected first line from the server: %1</translation>
+    </message>
+    <message>
+        <source>the server on %1 ended before it listened (its log: %1.log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation type="unfinished">cannot start %1: %2</translation>
+    </message>
+    <message>
+        <source>no server named %1 to kill</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the standby holds %2 of %3 commits, %4 behind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>POST /_debug/replication answered %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>primary: A: %1, kniha × 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201, a new order: the client stops retrying</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the standby, once the 201 was sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failover: the primary is killed (SIGKILL), the standby promoted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a new server on %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>promoted: A: GET /orders/%1, the acknowledged order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>promoted: A retries %1, the same request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failover: asynchronous replication loses an acknowledged order, synchronous does not</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key lives in the database, so it is exactly as durable as the database. A production database is a primary and a standby; when the primary dies, the standby is promoted. With asynchronous replication the primary answers 201 before the standby has the commit: if it dies then, the promoted standby has neither the order nor its key. The customer was told the order was placed; the client stopped retrying; and a retry with the same key would not be recognised, it places a new order (here even under the same order number). With synchronous replication the 201 waits until the standby has the commit, and nothing acknowledged is lost. Here the standby is a second SQLite file the server copies each commit into (the online backup API); the asynchronous copy is held back so that the loss is certain, not luck. PostgreSQL does the same with WAL streaming.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>asynchronous: a primary, its standby&apos;s copy held back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>behind: the 201 went out first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>404: the acknowledged order is gone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201 not replayed: the key was lost too, a new order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>synchronous: a primary, each commit copied before it answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing behind: the standby had it first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>200: the order survived</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>201 replayed: the key survived with the order</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::ServerMonitor</name>

@@ -77,6 +77,7 @@ const QStringList kScenarios {
     QStringLiteral("webhook-redelivered"),
     QStringLiteral("declined-cart"),
     QStringLiteral("sqlite-two-instances"),
+    QStringLiteral("failover-replication"),
 };
 
 // The scenarios that run on PostgreSQL: scripts/test runs every test inside pg_virtualenv, which sets PGHOST.
@@ -161,6 +162,35 @@ TEST(ScenarioTest, CzechTablesAndTheHerdChartAreExported)
     EXPECT_TRUE(svgText.contains(QStringLiteral("<svg")));
     EXPECT_TRUE(svgText.contains(QStringLiteral("bez rozptylu"))) << "the legend is Czech";
     EXPECT_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("the-article-table.png"))));
+}
+
+// Issue 32's lesson in both languages: after a failover, the asynchronous standby has lost the acknowledged order and
+// its key (GET 404, the retry a new order); the synchronous one has both (the retry a replay).
+TEST(ScenarioTest, FailoverLosesTheAcknowledgedOrderOnlyWithAsynchronousReplication)
+{
+    struct Language
+    {
+        QString lang;
+        QString pass;
+        QString fail;
+        QString replayed;
+    };
+    for (const Language& language :
+         {Language {QStringLiteral("en"), QStringLiteral("| PASS |"), QStringLiteral("| FAIL |"),
+                    QStringLiteral("201 order 1 (replayed)")},
+          Language {QStringLiteral("cs"), QStringLiteral("| PROŠLO |"), QStringLiteral("| SELHALO |"),
+                    QStringLiteral("201 objednávka 1 (zopakováno)")}}) {
+        const ProcessRun run = runOnceorder({QStringLiteral("--lang"), language.lang, QStringLiteral("--scenario"),
+                                             QStringLiteral("failover-replication")});
+        ASSERT_TRUE(run.finished) << language.lang.toStdString();
+        EXPECT_EQ(run.exitCode, 0) << run.out.toStdString() << run.err.toStdString();
+        EXPECT_EQ(run.out.count(language.pass), 8) << run.out.toStdString();
+        EXPECT_FALSE(run.out.contains(language.fail)) << run.out.toStdString();
+        // The lost order: GET answers 404 on the promoted standby (orders: 0) ...
+        EXPECT_TRUE(run.out.contains(QStringLiteral("| 404 /problems/not-found | 0 |"))) << run.out.toStdString();
+        // ... and the kept one is replayed to the retry.
+        EXPECT_TRUE(run.out.contains(language.replayed)) << run.out.toStdString();
+    }
 }
 
 TEST(ScenarioTest, FlagsThatCannotApplyAreRefusedWithTheReason)

@@ -102,6 +102,34 @@ TEST(ScenarioVerdictsTest, AProblemNeedsItsStatusAndItsType)
     EXPECT_FALSE(toldInProgress(otherType));
 }
 
+TEST(ScenarioVerdictsTest, AfterAFailoverTheOrderIsGoneOrFoundAndTheStandbyWasBehindOrNot)
+{
+    using namespace verdicts;
+    const HttpReply gone = problemReply(404, QStringLiteral("/problems/not-found"));
+    EXPECT_TRUE(orderGone(gone));
+    EXPECT_FALSE(orderGone(reply(200, R"({"order_id":1})")));
+    EXPECT_FALSE(orderGone(problemReply(404, QStringLiteral("/problems/unknown-product"))));
+    EXPECT_FALSE(orderGone(reply(0))) << "no answer is not an answer that the order is gone";
+    EXPECT_TRUE(orderFound(reply(200, R"({"order_id":3})"), 3));
+    EXPECT_FALSE(orderFound(reply(200, R"({"order_id":4})"), 3));
+    EXPECT_FALSE(orderFound(gone, 3));
+
+    auto replication = [](const char* mode, int shipped, int behind) {
+        return QJsonObject {{QStringLiteral("mode"), QLatin1String(mode)},
+                            {QStringLiteral("shipped"), shipped},
+                            {QStringLiteral("behind"), behind}};
+    };
+    EXPECT_TRUE(acknowledgedBeforeStandby(replication("async", 0, 1)));
+    EXPECT_FALSE(acknowledgedBeforeStandby(replication("async", 1, 0))) << "the standby had caught up";
+    EXPECT_FALSE(acknowledgedBeforeStandby(replication("sync", 0, 1)));
+    EXPECT_FALSE(acknowledgedBeforeStandby(QJsonObject {})) << "a server without a standby";
+    EXPECT_TRUE(standbyHoldsAll(replication("sync", 1, 0)));
+    EXPECT_FALSE(standbyHoldsAll(replication("sync", 1, 1)));
+    EXPECT_FALSE(standbyHoldsAll(replication("sync", 0, 0))) << "nothing shipped at all";
+    EXPECT_FALSE(standbyHoldsAll(replication("async", 1, 0)));
+    EXPECT_FALSE(standbyHoldsAll(QJsonObject {}));
+}
+
 TEST(ScenarioVerdictsTest, TwoClicksMakeOneOrderWithExactlyOneReplay)
 {
     using verdicts::oneOrderForBothClicks;

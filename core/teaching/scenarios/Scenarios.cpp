@@ -37,7 +37,8 @@ QList<Scenario> allScenarios()
             onPostgres(postgresRollbackThenPlaces()),
             onPostgres(postgresCatchTheError()),
             onPostgres(postgresConditionalUpdate()),
-            sqliteTwoInstancesLocked()};
+            sqliteTwoInstancesLocked(),
+            failoverReplication()};
 }
 
 } // namespace onceorder::core

@@ -36,4 +36,8 @@ Scenario postgresCatchTheError();
 Scenario postgresConditionalUpdate();
 Scenario sqliteTwoInstancesLocked();
 
+// Failover.cpp: what the key can promise when the database forgets: a failover with asynchronous and with synchronous
+// replication.
+Scenario failoverReplication();
+
 } // namespace onceorder::core::scenarios

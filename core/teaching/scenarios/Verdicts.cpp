@@ -61,6 +61,29 @@ bool problem(const HttpReply& reply, int status, const QString& type)
     return reply.status == status && ScenarioContext::problemTypeOf(reply) == QStringLiteral("/problems/") + type;
 }
 
+bool orderGone(const HttpReply& reply)
+{
+    return problem(reply, 404, QStringLiteral("not-found"));
+}
+
+bool orderFound(const HttpReply& reply, qint64 orderId)
+{
+    return reply.status == 200 && ScenarioContext::orderIdOf(reply) == orderId;
+}
+
+bool acknowledgedBeforeStandby(const QJsonObject& replication)
+{
+    return replication.value(QStringLiteral("mode")).toString() == u"async" &&
+        replication.value(QStringLiteral("behind")).toInteger() >= 1;
+}
+
+bool standbyHoldsAll(const QJsonObject& replication)
+{
+    return replication.value(QStringLiteral("mode")).toString() == u"sync" &&
+        replication.value(QStringLiteral("behind")).toInteger(-1) == 0 &&
+        replication.value(QStringLiteral("shipped")).toInteger() >= 1;
+}
+
 bool toldInProgress(const HttpReply& reply)
 {
     return problem(reply, 409, QStringLiteral("request-in-progress")) && reply.retryAfter.has_value();

@@ -46,6 +46,15 @@ bool toldInProgress(const HttpReply& reply);
 bool oneOrderForBothClicks(const QList<HttpReply>& replies);
 bool all201(const QList<HttpReply>& replies);
 
+// failover-replication: GET /orders/{id} of the acknowledged order after the failover: 404 not-found (lost) or 200
+// naming it (kept).
+bool orderGone(const HttpReply& reply);
+bool orderFound(const HttpReply& reply, qint64 orderId);
+// The primary's "replication" (GET /_debug/state) once the 201 was sent: asynchronous with the standby behind, or
+// synchronous with nothing behind and something shipped.
+bool acknowledgedBeforeStandby(const QJsonObject& replication);
+bool standbyHoldsAll(const QJsonObject& replication);
+
 // --- Submissions ---
 // lost-response: placed by a replayed second attempt after the first may have been sent.
 bool placedByReplayedRetry(const Submission& s);
