@@ -1,0 +1,334 @@
+// PgOrderBatchEndToEndTest: the PostgreSQL order batch (PgOrderStore's group commit) seen from outside, with
+// real onceorder-server processes on a real PostgreSQL database. The orders that arrive while a batch commits run in
+// the next one, each in a savepoint of its own, under one COMMIT: so every order that shares a batch with others must
+// still keep its own outcome. A burst of copies of one key gives one order and identical replays; a burst of different
+// keys gives one order each and takes exactly their sum from the stock; an order refused for good (out of stock) is
+// stored and replayed as its own answer; an order whose statements fail (a trigger the test installs raises a
+// serialization failure for it) answers 503, is not stored, and takes nobody else down; a batch whose connection dies
+// (the test terminates its backend while it waits on a row the test holds) answers 503 to all its orders and stores
+// none of them.
+//
+// Bursts are made to share batches: the test holds a product row (SELECT … FOR UPDATE) and sends one order of that
+// product first, whose batch then waits on the row (seen in pg_stat_activity) while the burst queues behind it; the
+// row is let go once every request of the burst has been sent. Which order lands in which batch is not observable
+// from outside, so every assertion holds whatever the batches were; the gate only makes shared batches the rule.
+//
+// Needs PostgreSQL (PGHOST …, see support/PostgresDatabase.h); skipped without it.
+#include "support/Http.h"
+#include "support/PostgresDatabase.h"
+#include "support/ServerProcess.h"
+
+#include <gtest/gtest.h>
+#include <pqxx/pqxx>
+
+#include <atomic>
+#include <latch>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace onceorder::test;
+
+namespace {
+
+constexpr const char* kA = "demo-key-A";
+
+std::string orderOf(const std::string& product, int quantity = 1)
+{
+    return R"({"product":")" + product + R"(","quantity":)" + std::to_string(quantity) + "}";
+}
+
+class PgOrderBatchEndToEndTest : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
+        db = std::make_unique<TestDatabase>();
+    }
+    void TearDown() override
+    {
+        gate.reset();
+        servers.clear(); // before the database goes
+        db.reset();
+    }
+
+    ServerProcess& startServer()
+    {
+        servers.push_back(std::make_unique<ServerProcess>(
+            std::vector<std::string> {"--db", db->uri(), "--debug-endpoints", "--threads", "48"}));
+        return *servers.back();
+    }
+
+    // A transaction of the test's own that holds `product`'s row until letGo().
+    struct RowHold
+    {
+        explicit RowHold(const std::string& uri, const std::string& product)
+            : connection(uri)
+            , tx(connection)
+        {
+            tx.exec_params("SELECT 1 FROM products WHERE id = $1 FOR UPDATE", product);
+        }
+        void letGo()
+        {
+            if (!done) {
+                tx.abort();
+                done = true;
+            }
+        }
+        pqxx::connection connection;
+        pqxx::work tx;
+        bool done = false;
+    };
+
+    // Sends `requests` (key, body) at once to `targets` (round robin), while a gate order holds a batch waiting on
+    // a row the test holds; lets the row go once every request is on its way. The gate order is answered too (its
+    // key "gate").
+    std::map<std::string, std::vector<Reply>> burst(const std::vector<std::pair<std::string, std::string>>& requests,
+                                                    const std::vector<ServerProcess*>& targets)
+    {
+        gate = std::make_unique<RowHold>(db->uri(), "propiska");
+        std::map<std::string, std::vector<Reply>> replies;
+        std::vector<Reply> answers(requests.size());
+        Reply gateReply;
+        std::thread gateOrder(
+            [&] { gateReply = postOrder(*targets.front()->client(), kA, "gate", orderOf("propiska")); });
+        EXPECT_TRUE(waitUntil([&] { return db->sessions("wait_event_type = 'Lock'") == 1; }))
+            << "the gate order's batch never waited on the held row";
+        std::latch sent(static_cast<std::ptrdiff_t>(requests.size()));
+        std::vector<std::thread> clients;
+        for (std::size_t i = 0; i < requests.size(); ++i) {
+            clients.emplace_back([&, i] {
+                auto http = targets[i % targets.size()]->client();
+                http->set_read_timeout(std::chrono::seconds(60));
+                sent.count_down();
+                answers[i] = postOrder(*http, kA, requests[i].first, requests[i].second);
+            });
+        }
+        sent.wait();
+        gate->letGo();
+        gateOrder.join();
+        for (auto& client : clients) {
+            client.join();
+        }
+        EXPECT_EQ(gateReply.status, 201) << gateReply.body;
+        for (std::size_t i = 0; i < requests.size(); ++i) {
+            replies[requests[i].first].push_back(answers[i]);
+        }
+        return replies;
+    }
+
+    long long scalar(const std::string& sql) const { return db->scalar(sql); }
+    long long stockOf(const std::string& product) const
+    {
+        return db->scalar("SELECT stock FROM products WHERE id = '" + product + "'");
+    }
+
+    std::unique_ptr<TestDatabase> db;
+    std::unique_ptr<RowHold> gate;
+    std::vector<std::unique_ptr<ServerProcess>> servers;
+};
+
+} // namespace
+
+TEST_F(PgOrderBatchEndToEndTest, CopiesOfOneKeyInOneMomentGiveOneOrderAndIdenticalReplays)
+{
+    auto& first = startServer();
+    auto& second = startServer();
+    const long long before = stockOf("kniha");
+    std::vector<std::pair<std::string, std::string>> requests(40, {"one-key", orderOf("kniha")});
+
+    const auto replies = burst(requests, {&first, &second});
+
+    const auto& copies = replies.at("one-key");
+    ASSERT_EQ(copies.size(), 40u);
+    int fresh = 0;
+    for (const auto& reply : copies) {
+        EXPECT_EQ(reply.status, 201) << reply.body;
+        EXPECT_EQ(reply.body, copies.front().body) << "every copy is answered the one stored body";
+        fresh += reply.replayed() ? 0 : 1;
+    }
+    EXPECT_EQ(fresh, 1) << "exactly one copy placed the order, the others were replays";
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE idem_key = 'one-key'"), 1);
+    EXPECT_EQ(stockOf("kniha"), before - 1);
+}
+
+TEST_F(PgOrderBatchEndToEndTest, DifferentKeysAtOnceGiveOneOrderEachAndTakeExactlyTheirSum)
+{
+    auto& server = startServer();
+    const long long before = stockOf("kniha");
+    std::vector<std::pair<std::string, std::string>> requests;
+    int sum = 0;
+    for (int i = 0; i < 40; ++i) {
+        const int quantity = 1 + i % 2;
+        sum += quantity;
+        requests.emplace_back("k" + std::to_string(i), orderOf("kniha", quantity));
+    }
+
+    const auto replies = burst(requests, {&server});
+
+    std::set<std::string> orderIds;
+    for (const auto& [key, answers] : replies) {
+        ASSERT_EQ(answers.size(), 1u);
+        EXPECT_EQ(answers.front().status, 201) << key << ": " << answers.front().body;
+        EXPECT_FALSE(answers.front().replayed()) << key;
+        orderIds.insert(answers.front().field("order_id"));
+    }
+    EXPECT_EQ(orderIds.size(), 40u) << "one order of its own per key";
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE idem_key LIKE 'k%'"), 40);
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys WHERE idem_key LIKE 'k%' AND status = 'completed'"), 40);
+    EXPECT_EQ(stockOf("kniha"), before - sum);
+}
+
+TEST_F(PgOrderBatchEndToEndTest, AnOrderRefusedForGoodInABatchIsStoredAsItsOwnAnswerAndTakesNobodyDown)
+{
+    auto& server = startServer();
+    const long long knihaBefore = stockOf("kniha");
+    scalar("WITH s AS (UPDATE products SET stock = 3 WHERE id = 'hrnek' RETURNING 1) SELECT count(*) FROM s");
+    std::vector<std::pair<std::string, std::string>> requests;
+    for (int i = 0; i < 24; ++i) {
+        // Every fourth order is one of hrnek, of which only 3 are left: three of the six get it.
+        requests.emplace_back("m" + std::to_string(i), orderOf(i % 4 == 0 ? "hrnek" : "kniha"));
+    }
+
+    const auto replies = burst(requests, {&server});
+
+    int hrnekPlaced = 0;
+    int hrnekRefused = 0;
+    auto http = server.client();
+    for (int i = 0; i < 24; ++i) {
+        const std::string key = "m" + std::to_string(i);
+        const Reply& reply = replies.at(key).front();
+        if (i % 4 != 0) {
+            EXPECT_EQ(reply.status, 201) << key << ": " << reply.body;
+            continue;
+        }
+        if (reply.status == 201) {
+            ++hrnekPlaced;
+        } else {
+            ++hrnekRefused;
+            EXPECT_EQ(reply.status, 422) << key << ": " << reply.body;
+            EXPECT_EQ(reply.problemType(), "/problems/out-of-stock") << key;
+        }
+        // Its own answer, stored: the retry is answered the same, byte for byte.
+        const Reply again = postOrder(*http, kA, key, orderOf("hrnek"));
+        EXPECT_EQ(again.status, reply.status) << key;
+        EXPECT_TRUE(again.replayed()) << key;
+        EXPECT_EQ(again.body, reply.body) << key;
+    }
+    EXPECT_EQ(hrnekPlaced, 3);
+    EXPECT_EQ(hrnekRefused, 3);
+    EXPECT_EQ(stockOf("hrnek"), 0);
+    EXPECT_EQ(stockOf("kniha"), knihaBefore - 18);
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE idem_key LIKE 'm%'"), 21) << "no order row for a refusal";
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys WHERE idem_key LIKE 'm%' AND status = 'completed'"), 24);
+}
+
+TEST_F(PgOrderBatchEndToEndTest, AnOrderWhoseStatementsFailInABatchAnswers503IsNotStoredAndTakesNobodyDown)
+{
+    auto& server = startServer();
+    const long long before = stockOf("kniha");
+    // The orders of keys "poison…" fail inside the server's transaction, after their key and stock were written, as a
+    // serialization failure (a transient failure: 503, retry).
+    scalar("CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+           "IF NEW.idem_key LIKE 'poison%' THEN RAISE EXCEPTION 'poisoned' USING ERRCODE = '40001'; END IF; "
+           "RETURN NEW; END $$; "
+           "CREATE TRIGGER poison AFTER INSERT ON orders FOR EACH ROW EXECUTE FUNCTION poison(); SELECT 1");
+    std::vector<std::pair<std::string, std::string>> requests;
+    for (int i = 0; i < 24; ++i) {
+        requests.emplace_back((i % 3 == 1 ? "poison" : "p") + std::to_string(i), orderOf("kniha"));
+    }
+
+    const auto replies = burst(requests, {&server});
+
+    int placed = 0;
+    for (const auto& [key, answers] : replies) {
+        const Reply& reply = answers.front();
+        if (key.rfind("poison", 0) == 0) {
+            EXPECT_EQ(reply.status, 503) << key << ": " << reply.body;
+            EXPECT_FALSE(reply.header("Retry-After").empty()) << key;
+        } else {
+            EXPECT_EQ(reply.status, 201) << key << ": " << reply.body;
+            EXPECT_FALSE(reply.replayed()) << key;
+            ++placed;
+        }
+    }
+    EXPECT_EQ(placed, 16);
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE idem_key LIKE 'p%' AND idem_key NOT LIKE 'poison%'"), 16);
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys WHERE idem_key LIKE 'poison%'"), 0) << "nothing stored";
+    EXPECT_EQ(stockOf("kniha"), before - 16) << "the failed orders' stock given back";
+
+    // Not stored: once the cause is gone, each retry places its order for the first time.
+    scalar("DROP TRIGGER poison ON orders; SELECT 1");
+    auto http = server.client();
+    for (const auto& [key, answers] : replies) {
+        if (key.rfind("poison", 0) == 0) {
+            const Reply retry = postOrder(*http, kA, key, orderOf("kniha"));
+            EXPECT_EQ(retry.status, 201) << key << ": " << retry.body;
+            EXPECT_FALSE(retry.replayed()) << key;
+        }
+    }
+    EXPECT_EQ(stockOf("kniha"), before - 24);
+}
+
+TEST_F(PgOrderBatchEndToEndTest, ABatchWhoseConnectionDiesAnswers503ToAllItsOrdersAndStoresNone)
+{
+    auto& server = startServer();
+    const long long before = stockOf("propiska");
+    RowHold hold(db->uri(), "propiska");
+    // Every order is one of propiska, whose row the test holds: every batch waits on it at its first order (after
+    // writing that order's key), and the test terminates the waiting backend, batch after batch.
+    constexpr int kOrders = 12;
+    std::vector<Reply> answers(kOrders);
+    std::atomic<int> answered {0};
+    std::vector<std::thread> clients;
+    for (int i = 0; i < kOrders; ++i) {
+        clients.emplace_back([&, i] {
+            auto http = server.client();
+            http->set_read_timeout(std::chrono::seconds(60));
+            answers[i] = postOrder(*http, kA, "t" + std::to_string(i), orderOf("propiska"));
+            ++answered;
+        });
+    }
+    int terminated = 0;
+    while (answered < kOrders) {
+        const bool waiting =
+            waitUntil([&] { return answered == kOrders || db->sessions("wait_event_type = 'Lock'") > 0; });
+        ASSERT_TRUE(waiting) << "no batch waited on the held row and not every order was answered";
+        const std::string pids = db->text(
+            "SELECT coalesce(string_agg(pid::text, ','), '') FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()");
+        if (pids.empty()) {
+            continue; // every order answered meanwhile
+        }
+        terminated += static_cast<int>(
+            scalar("SELECT count(*) FROM unnest(ARRAY[" + pids + "]) AS p WHERE pg_terminate_backend(p)"));
+        // Until PostgreSQL shows a terminated backend gone, it would count as waiting again.
+        EXPECT_TRUE(waitUntil([&] { return db->sessions("pid IN (" + pids + ")") == 0; }));
+    }
+    for (auto& client : clients) {
+        client.join();
+    }
+    EXPECT_GE(terminated, 1);
+    for (int i = 0; i < kOrders; ++i) {
+        EXPECT_EQ(answers[i].status, 503) << i << ": " << answers[i].body;
+        EXPECT_FALSE(answers[i].header("Retry-After").empty()) << i;
+    }
+    hold.letGo();
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders"), 0) << "nothing of a failed batch is stored";
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys"), 0);
+    EXPECT_EQ(stockOf("propiska"), before);
+
+    // Each retry places its order for the first time.
+    auto http = server.client();
+    for (int i = 0; i < kOrders; ++i) {
+        const Reply retry = postOrder(*http, kA, "t" + std::to_string(i), orderOf("propiska"));
+        EXPECT_EQ(retry.status, 201) << i << ": " << retry.body;
+        EXPECT_FALSE(retry.replayed()) << i;
+    }
+    EXPECT_EQ(stockOf("propiska"), before - kOrders);
+}
