@@ -25,6 +25,8 @@
 #include <thread>
 #include <vector>
 
+#include <sys/wait.h>
+
 using namespace onceorder::test;
 
 namespace {
@@ -51,20 +53,56 @@ Reply answeredThroughOutages(const ServerProcess& server, const std::string& key
     return reply;
 }
 
+// The cluster itself, not a pooler in front of it (scripts/lib/with-pgbouncer names it by ONCEORDER_PGADMIN_HOST and
+// ONCEORDER_PGADMIN_PORT): a variable of these, or libpq's own.
+const char* clusterSetting(const char* admin, const char* libpq)
+{
+    const char* value = std::getenv(admin);
+    return value && *value ? value : std::getenv(libpq);
+}
+
 // The maintenance connection (not the test's database), which survives what the tests do to the servers' sessions.
 template<typename Fn>
 auto maintenance(Fn&& fn)
 {
     const char* name = std::getenv("PGDATABASE");
-    pqxx::connection connection(std::string("dbname=") + (name && *name ? name : "postgres"));
+    std::string options = std::string("dbname=") + (name && *name ? name : "postgres");
+    if (const char* host = clusterSetting("ONCEORDER_PGADMIN_HOST", "PGHOST")) {
+        options += std::string(" host=") + host;
+    }
+    if (const char* port = clusterSetting("ONCEORDER_PGADMIN_PORT", "PGPORT")) {
+        options += std::string(" port=") + port;
+    }
+    pqxx::connection connection(options);
     pqxx::nontransaction tx(connection);
     return fn(tx);
 }
 
-// The `pg_ctlcluster` name of the cluster libpq's environment points at (pg_virtualenv's: PGVERSION and PGPORT).
+struct CommandRun
+{
+    int status = -1; // the exit code
+    std::string out; // stdout and stderr
+};
+CommandRun run(const std::string& command)
+{
+    CommandRun result;
+    FILE* out = popen((command + " 2>&1").c_str(), "r");
+    if (!out) {
+        return result;
+    }
+    char line[512];
+    while (std::fgets(line, sizeof line, out)) {
+        result.out += line;
+    }
+    const int status = pclose(out);
+    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+// The `pg_ctlcluster` name of the cluster behind libpq's environment (pg_virtualenv's: PGVERSION and the port).
 std::optional<std::string> clusterOfThisPort()
 {
-    const char* port = std::getenv("PGPORT");
+    const char* port = clusterSetting("ONCEORDER_PGADMIN_PORT", "PGPORT");
     if (!port || !std::getenv("PGVERSION")) {
         return std::nullopt;
     }
@@ -182,16 +220,14 @@ TEST_F(RunLeaseEndToEndTest, APostgresRestartWhileACheckoutWaitsAtTheGatewayTake
         GTEST_SKIP() << "no pg_ctlcluster cluster on PGPORT (run inside pg_virtualenv to restart its cluster)";
     }
     duplicateDuringAnOutageGets409AndTheOriginalFinishes(8000, [&] {
-        // -m fast: every session is ended, the cluster stopped and started again; returns once it accepts again.
-        const std::string restart = "pg_ctlcluster " + *cluster + " restart -m fast 2>&1";
-        std::string said;
-        FILE* out = popen(restart.c_str(), "r");
-        ASSERT_NE(out, nullptr);
-        char line[512];
-        while (std::fgets(line, sizeof line, out)) {
-            said += line;
-        }
-        ASSERT_EQ(pclose(out), 0) << restart << ": " << said;
+        // -m fast: every session is ended and the cluster stopped. pg_ctlcluster's own `restart` may find the old
+        // postmaster still there when it starts again ("Cluster is already running", seen once in several runs), so
+        // stop, wait until its status says stopped (exit 3), then start: returns once it accepts connections again.
+        const CommandRun stop = run("pg_ctlcluster " + *cluster + " stop -m fast");
+        ASSERT_EQ(stop.status, 0) << stop.out;
+        EXPECT_TRUE(waitUntil([&] { return run("pg_ctlcluster " + *cluster + " status").status == 3; }));
+        const CommandRun start = run("pg_ctlcluster " + *cluster + " start");
+        ASSERT_EQ(start.status, 0) << start.out;
     });
 }
 
