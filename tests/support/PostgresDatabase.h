@@ -13,6 +13,7 @@
 #include <random>
 #include <string>
 #include <unistd.h>
+#include <utility>
 
 namespace onceorder::test {
 
@@ -106,11 +107,20 @@ public:
     }
 
 private:
+    // Behind a pooler (scripts/lib/with-pgbouncer) CREATE and DROP DATABASE go to the cluster itself, named by
+    // ONCEORDER_PGADMIN_HOST and ONCEORDER_PGADMIN_PORT: a pooler holds server connections to the database.
     template<typename Fn>
     static void maintenance(Fn&& fn)
     {
         const char* database = std::getenv("PGDATABASE");
-        pqxx::connection connection(std::string("dbname=") + (database && *database ? database : "postgres"));
+        std::string options = std::string("dbname=") + (database && *database ? database : "postgres");
+        for (const auto& [variable, keyword] :
+             {std::pair {"ONCEORDER_PGADMIN_HOST", " host="}, std::pair {"ONCEORDER_PGADMIN_PORT", " port="}}) {
+            if (const char* value = std::getenv(variable); value && *value) {
+                options += keyword + std::string(value);
+            }
+        }
+        pqxx::connection connection(options);
         pqxx::nontransaction tx(connection);
         fn(tx);
     }
