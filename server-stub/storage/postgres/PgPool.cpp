@@ -115,6 +115,7 @@ PgPool::Lease PgPool::lease()
 
 void PgPool::release(std::unique_ptr<pqxx::connection> connection)
 {
+    const bool room = !connection;
     {
         std::lock_guard lock(m_lock);
         if (connection) {
@@ -123,7 +124,13 @@ void PgPool::release(std::unique_ptr<pqxx::connection> connection)
             --m_open;
         }
     }
-    m_available.notify_one();
+    // A connection given back serves one waiter. Room to open one is for whichever waiter may open now: the first
+    // woken may still be holding off after a refusal for want of slots.
+    if (room) {
+        m_available.notify_all();
+    } else {
+        m_available.notify_one();
+    }
 }
 
 void PgPool::closeIdleLoop()
