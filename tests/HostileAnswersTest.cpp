@@ -63,13 +63,12 @@ protected:
     static void TearDownTestSuite() { s_app.reset(); }
 
     // Starts the engine against a peer answering by `script`.
-    void answerWith(ScriptedPeer::Script script)
+    void answerWith(ScriptedPeer::Script script, const EngineConfig& config = fastConfig())
     {
         peer = std::make_unique<ScriptedPeer>(std::move(script));
         ASSERT_TRUE(peer->listening);
         api = std::make_unique<ServerApi>(peer->url(), QStringLiteral("demo-key-A"));
-        engine =
-            std::make_unique<SubmissionEngine>(outbox, api.get(), QStringLiteral("test"), clock, random, fastConfig());
+        engine = std::make_unique<SubmissionEngine>(outbox, api.get(), QStringLiteral("test"), clock, random, config);
         QObject::connect(engine.get(), &SubmissionEngine::settled,
                          [this](const Submission& s) { settled.push_back(s); });
         QObject::connect(engine.get(), &SubmissionEngine::submissionChanged,
@@ -97,6 +96,34 @@ protected:
             return std::any_of(settled.begin(), settled.end(), [id](const Submission& s) { return s.id == id; });
         });
         return *outbox.find(id);
+    }
+
+    // An earlier submission of this cart that gave up after an attempt that may have reached the server: ordering the
+    // cart again reads its orders back before the new key's first POST.
+    void earlierGaveUp(const Cart& cart)
+    {
+        Submission earlier;
+        earlier.key = QStringLiteral("earlier-key");
+        earlier.cartId = cart.cartId();
+        earlier.body = cart.toRequestBody();
+        earlier.target = QUrl(QStringLiteral("test"));
+        earlier.createdMs = clock.nowMs() - 60'000;
+        earlier.deadlineMs = clock.nowMs() - 1000;
+        outbox.create(earlier, QStringLiteral("demo-key-A"));
+        outbox.recordAttemptStart(earlier.id,
+                                  Attempt {1, earlier.createdMs, 0, AttemptOutcome::InFlight, 0, false, {}, -1, {}});
+        outbox.recordAttemptEnd(earlier.id,
+                                Attempt {1,
+                                         earlier.createdMs,
+                                         earlier.createdMs + 10,
+                                         AttemptOutcome::MaybeSent,
+                                         0,
+                                         false,
+                                         QStringLiteral("reset"),
+                                         -1,
+                                         {}});
+        earlier.state = SubmissionState::GaveUp;
+        ASSERT_TRUE(outbox.settle(earlier, SubmissionState::Pending));
     }
 
     bool wasEver(SubmissionState state) const { return std::find(states.begin(), states.end(), state) != states.end(); }
@@ -419,4 +446,64 @@ TEST_F(HostileAnswersTest, ARefusalThatIsNotTheServersProblemAnswerIsReadBackNev
     EXPECT_EQ(s.orderId, 41);
     EXPECT_EQ(peer->requestsTo("POST", "/orders").size(), 1);
     EXPECT_EQ(peer->requestsTo("GET", "/orders").size(), 1);
+}
+
+TEST_F(HostileAnswersTest, AReadBackAnswerOverTheSizeCapIsUnknownNeverNoOrder)
+{
+    // A read-back answered with a body larger than any answer the client reads (here a valid empty list padded to
+    // 5 MiB; in the report 1.5 GB that took 1.5 GB of memory): it went through QNetworkAccessManager without a cap,
+    // was read whole and taken for "no order", and the new key was sent. Read-backs now go through HttpExchange with
+    // the attempts' limits: over the cap nothing is learnt, and the real list settles it without a second order.
+    Cart cart = cartOf(QStringLiteral("kniha"), 1);
+    earlierGaveUp(cart);
+    int gets = 0;
+    answerWith([&](const PeerRequest& request) -> QByteArray {
+        if (request.method == "POST") {
+            return created(13, cart.cartId()); // a second order: the defect
+        }
+        if (gets++ == 0) {
+            return ScriptedPeer::answer(200, "OK", "[" + QByteArray(5 * 1024 * 1024, ' ') + "]");
+        }
+        return ScriptedPeer::answer(200, "OK", "[" + orderBody(12, cart.cartId()) + "]");
+    });
+    const Submission s = placeAndWait(cart);
+    EXPECT_TRUE(peer->requestsTo("POST", "/orders").isEmpty()) << "a new key sent on an answer over the size cap";
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.orderId, 12);
+    EXPECT_EQ(gets, 2);
+}
+
+TEST_F(HostileAnswersTest, AReadBackThatTricklesEndsAtTheAttemptsDeadline)
+{
+    // A server that trickles one byte at a time kept a read-back (and the CLI) alive far past its window: the old
+    // client had only an idle timeout, which every byte restarts. The read-back ends by the attempt's total time (here
+    // 1 s), counts as no answer, and is asked again.
+    Cart cart = cartOf(QStringLiteral("kniha"), 1);
+    earlierGaveUp(cart);
+    EngineConfig config = fastConfig();
+    config.policy.attemptTimeoutMs = 1000;
+    answerWith(
+        [&](const PeerRequest& request) -> QByteArray {
+            if (request.method == "POST") {
+                return created(13, cart.cartId());
+            }
+            if (peer->requestsTo("GET", "/orders").size() == 1) {
+                return ScriptedPeer::hold();
+            }
+            return ScriptedPeer::answer(200, "OK", "[" + orderBody(12, cart.cartId()) + "]");
+        },
+        config);
+    QTimer trickle;
+    int written = 0;
+    QObject::connect(&trickle, &QTimer::timeout, [&] {
+        if (peer->heldCount() == 1) {
+            peer->trickle(0, written++ == 0 ? QByteArray("HTTP/1.1 200 OK\r\nX-Slow: ") : QByteArray("x"));
+        }
+    });
+    trickle.start(50);
+    const Submission s = placeAndWait(cart);
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.orderId, 12);
+    EXPECT_EQ(peer->requestsTo("GET", "/orders").size(), 2) << "the trickling read-back was asked again";
+    EXPECT_TRUE(peer->requestsTo("POST", "/orders").isEmpty());
 }

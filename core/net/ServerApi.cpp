@@ -52,6 +52,15 @@ HttpExchange* ServerApi::postIdempotent(const QString& path, const QString& idem
     return new HttpExchange("POST", url, headers, body, timeoutMs, std::move(done), this, totalTimeoutMs);
 }
 
+HttpExchange* ServerApi::getBounded(const QString& path, int timeoutMs, int totalTimeoutMs,
+                                    std::function<void(const HttpReply&)> done)
+{
+    const QUrl url = request(path, timeoutMs).url();
+    const HttpExchange::Headers headers {{"Authorization", "Bearer " + m_apiKey.toUtf8()},
+                                         {"Accept-Encoding", "identity"}};
+    return new HttpExchange("GET", url, headers, {}, timeoutMs, std::move(done), this, totalTimeoutMs);
+}
+
 QNetworkReply* ServerApi::get(const QString& path, int timeoutMs, std::function<void(const HttpReply&)> done)
 {
     return send(m_network->get(request(path, timeoutMs)), std::move(done));

@@ -45,6 +45,12 @@ public:
     // timeoutMs: no byte for this long ends it; totalTimeoutMs (0: none): it ends by then whatever happens.
     HttpExchange* postIdempotent(const QString& path, const QString& idempotencyKey, const QByteArray& body,
                                  int timeoutMs, std::function<void(const HttpReply&)> done, int totalTimeoutMs = 0);
+    // A GET relative to the base URL, authenticated, through HttpExchange (libcurl, as the order POSTs) with its
+    // limits: no byte for timeoutMs ends it, the whole exchange ends by totalTimeoutMs however slowly bytes trickle,
+    // and an answer over HttpExchange::kMaxResponseBytes is not read (an error: nothing learnt). The engine's
+    // read-backs go this way.
+    HttpExchange* getBounded(const QString& path, int timeoutMs, int totalTimeoutMs,
+                             std::function<void(const HttpReply&)> done);
     // Any GET relative to the base URL, authenticated.
     QNetworkReply* get(const QString& path, int timeoutMs, std::function<void(const HttpReply&)> done);
     QNetworkReply* postJson(const QString& path, const QByteArray& body, int timeoutMs,

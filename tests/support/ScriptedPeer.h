@@ -65,6 +65,13 @@ public:
     QList<PeerRequest> requests;
     // How many requests are held, answered or not yet.
     int heldCount() const { return static_cast<int>(m_held.size()); }
+    // Writes these bytes to the index-th held request's connection and keeps it open (an answer that trickles).
+    void trickle(int index, const QByteArray& bytes)
+    {
+        if (QTcpSocket* socket = m_held.value(index)) {
+            socket->write(bytes);
+        }
+    }
     // Answers the index-th held request (in the order they came) with these bytes, and closes its connection.
     void release(int index, const QByteArray& bytes)
     {
