@@ -3,6 +3,7 @@
 #include "orders/OrderRows.h"
 #include "orders/OrderSteps.h"
 #include "orders/OrderWriter.h"
+#include "storage/postgres/PgOrderBatch.h"
 #include "storage/postgres/PgRetry.h"
 #include "storage/postgres/PgRows.h"
 #include "storage/postgres/PgSchema.h"
@@ -13,13 +14,8 @@
 #include <pqxx/transaction>
 
 #include <algorithm>
-#include <condition_variable>
 #include <exception>
-#include <functional>
 #include <memory>
-#include <mutex>
-#include <unordered_map>
-#include <vector>
 
 namespace onceorder::server {
 
@@ -33,149 +29,6 @@ long long countOf(pqxx::transaction_base& tx, const char* sql)
     return tx.exec(sql)[0][0].as<long long>();
 }
 
-// OrderBatch: group commit for POST /orders on PostgreSQL, as GroupCommitter does it for SQLite. Every order of a
-// product updates that product's row, and PostgreSQL lets go of the row only when the order's COMMIT is on disk: the
-// next order of the product waits for the previous one's WAL flush, so one order per transaction means one flush per
-// order, however many run at once (PostgreSQL's own group commit has nothing to group; measured: 1.08 orders per
-// flush, the backends waiting on `transactionid`). So the orders that arrive while a batch commits go into the next
-// batch: one transaction, each order's steps in a savepoint of their own, one COMMIT, one flush.
-//
-// No thread of its own: the first request that finds no batch running runs the batch (everything queued, up to
-// kMaxJobs, its own order among them or not), the others wait for their order's outcome and run the next batch in
-// turn. Each order keeps its own outcome: an order that throws is rolled back to its savepoint (a transient failure,
-// its 503, for it alone; a deadlock with another instance's batch is run again in the next batch instead), a failed
-// BEGIN or COMMIT is every order's failure, and nobody is answered before the COMMIT. A later order sees the earlier
-// ones' writes: a second copy of a key in one batch replays the first's stored answer.
-class OrderBatch
-{
-public:
-    using Steps = std::function<OrderResponse(pqxx::dbtransaction&)>;
-
-    // Runs `steps` in the next batch on a connection of `pool`; its answer, or what it (or the batch) threw.
-    OrderResponse place(PgPool& pool, const Steps& steps)
-    {
-        Job job;
-        job.steps = &steps;
-        std::unique_lock lock(m_lock);
-        m_queue.push_back(&job);
-        while (!job.done) {
-            if (m_running) {
-                m_finished.wait(lock);
-                continue;
-            }
-            m_running = true;
-            const auto take = std::min(m_queue.size(), kMaxJobs);
-            std::vector<Job*> batch(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(take));
-            m_queue.erase(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(take));
-            lock.unlock();
-            run(pool, batch);
-            lock.lock();
-            for (Job* done : batch) {
-                if (done->again) { // a deadlock's victim: first in the next batch
-                    done->again = false;
-                    m_queue.insert(m_queue.begin(), done);
-                } else {
-                    done->done = true;
-                }
-            }
-            m_running = false;
-            m_finished.notify_all();
-        }
-        if (job.error) {
-            std::rethrow_exception(job.error);
-        }
-        return std::move(*job.response);
-    }
-
-    // One per store, made when its first order is batched (PgOrderStore's header is not this change's to extend;
-    // a member there is the better home). An entry outlives its store idle: empty queue, nothing running.
-    static OrderBatch& of(const void* store)
-    {
-        static std::mutex lock;
-        static std::unordered_map<const void*, std::unique_ptr<OrderBatch>> batches;
-        std::lock_guard guard(lock);
-        auto& batch = batches[store];
-        if (!batch) {
-            batch = std::make_unique<OrderBatch>();
-        }
-        return *batch;
-    }
-
-private:
-    // Two savepoints per order (the order's own and OrderWriter's) stay within PostgreSQL's 64 cached
-    // subtransactions per backend, past which every snapshot in the cluster gets slower.
-    static constexpr std::size_t kMaxJobs = 16;
-    static constexpr int kMaxRuns = 3;
-
-    struct Job
-    {
-        const Steps* steps = nullptr;
-        std::optional<OrderResponse> response;
-        std::exception_ptr error;
-        int runs = 0;
-        bool again = false;
-        bool done = false;
-    };
-
-    static void run(PgPool& pool, const std::vector<Job*>& batch)
-    {
-        std::optional<PgPool::Lease> db;
-        try {
-            db.emplace(pool.lease());
-            pqxx::work tx(**db);
-            // A batch of one needs no savepoint: if its order fails, the transaction is simply not committed.
-            const bool alone = batch.size() == 1;
-            bool failed = false;
-            for (Job* job : batch) {
-                ++job->runs;
-                if (!alone) {
-                    tx.exec0("SAVEPOINT order_job");
-                }
-                try {
-                    job->response = (*job->steps)(tx);
-                    continue;
-                } catch (const pqxx::broken_connection&) {
-                    throw; // the whole batch
-                } catch (const pqxx::deadlock_detected&) {
-                    job->again = job->runs < kMaxRuns;
-                    job->error = job->again ? nullptr : std::current_exception();
-                } catch (...) {
-                    job->error = std::current_exception();
-                }
-                failed = alone;
-                if (!alone) {
-                    tx.exec0("ROLLBACK TO order_job");
-                }
-            }
-            if (failed) {
-                return; // rolled back when tx goes
-            }
-            tx.commit();
-        } catch (const pqxx::broken_connection&) {
-            if (db) {
-                db->discard();
-            }
-            failAll(batch, std::current_exception());
-        } catch (...) {
-            failAll(batch, std::current_exception());
-        }
-    }
-
-    static void failAll(const std::vector<Job*>& batch, const std::exception_ptr& error)
-    {
-        for (Job* job : batch) {
-            job->response.reset();
-            job->error = error;
-            job->again = false;
-        }
-    }
-
-    std::mutex m_lock;
-    std::condition_variable m_finished;
-    std::vector<Job*> m_queue;
-    bool m_running = false;
-};
-
 } // namespace
 
 PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
@@ -184,6 +37,7 @@ PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& 
     , m_faults(faults)
     , m_clock(clock)
     , m_keyTtl(keyTtl)
+    , m_batch(std::make_unique<PgOrderBatch>(m_pool))
 {
     auto db = m_pool.lease();
     pgschema::create(*db, seedDemoClients);
@@ -198,6 +52,8 @@ PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& 
     m_instance = read.exec("SELECT value FROM server_meta WHERE name = 'instance'")[0][0].as<std::string>();
     m_webhookSecret = read.exec("SELECT value FROM server_meta WHERE name = 'webhook_secret'")[0][0].as<std::string>();
 }
+
+PgOrderStore::~PgOrderStore() = default;
 
 bool PgOrderStore::ready()
 {
@@ -273,7 +129,7 @@ OrderResponse PgOrderStore::placeOrder(const Client& client, const std::string& 
         // An armed fault and the teaching modes that get step 1 wrong keep a transaction of their own, as on SQLite.
         if (fault.kind == FaultKind::None && !modes.checkThenInsert && !modes.catchUniqueViolation) {
             db.reset(); // the batch has its own connection
-            return OrderBatch::of(this).place(m_pool, steps);
+            return m_batch->place(steps);
         }
         pqxx::work tx(**db);
         if (modes.checkThenInsert) { // the teaching mode that gets step 1 wrong

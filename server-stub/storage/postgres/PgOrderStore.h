@@ -17,11 +17,14 @@
 #include <pqxx/dbtransaction>
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace onceorder::server {
+
+class PgOrderBatch;
 
 class PgOrderStore : public OrderStore
 {
@@ -36,6 +39,7 @@ public:
         : PgOrderStore(uri, faults, clock, keyTtl, PgPool::Settings {.size = connections}, seedDemoClients)
     {
     }
+    ~PgOrderStore() override;
 
     std::optional<Client> clientForApiKey(const std::string& apiKey) const override { return m_clients.find(apiKey); }
     ClientKeys& clients() override { return m_clients; }
@@ -76,6 +80,9 @@ private:
     std::vector<std::string> m_products; // product ids; fixed after start
     std::string m_instance;
     std::string m_webhookSecret;
+    // The group commit of this store's orders (PgOrderBatch.h): a member, so its queue ends with the store and its
+    // pool. Not for the armed faults and the teaching modes that keep a transaction of their own.
+    std::unique_ptr<PgOrderBatch> m_batch;
 };
 
 } // namespace onceorder::server
