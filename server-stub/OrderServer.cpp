@@ -14,6 +14,7 @@
 #include "storage/SqliteOrderStore.h"
 #include "storage/Store.h"
 #include "storage/postgres/PgOrderStore.h"
+#include "storage/postgres/PgWorkTx.h"
 #include "teaching/Replication.h"
 #include "transport/HttpServer.h"
 
@@ -95,6 +96,8 @@ void guardPublishedKeys(OrderStore& store, const ServerOptions& options)
 
 std::unique_ptr<PgOrderStore> openPostgres(const ServerOptions& options, Faults& faults, const Clock& clock)
 {
+    // Unnamed statements only if asked: behind a transaction pooler (--db-prepare off).
+    PgWorkTx::usePreparedStatements(options.dbPrepare.value_or(true));
     try {
         // Unless --db-pool-size says otherwise: a connection per request worker, and one each for the reaper, the
         // completer and the webhook delivery.

@@ -95,6 +95,8 @@ std::string serverUsage()
            "  --db-wait-ms MS        PostgreSQL: how long a request waits for a free connection, or for a free\n"
            "                         slot on a server at max_connections, before it is answered 503 (default 5000)\n"
            "  --db-idle-ms MS        PostgreSQL: close a connection unused for MS milliseconds (default 30000)\n"
+           "  --db-prepare on|off    PostgreSQL: prepare statements once per connection (default on); off behind a\n"
+           "                         transaction pooler (PgBouncer in transaction mode)\n"
            "  --help                 show this help\n"
            "  --version              show the version\n\n"
            "When ready it prints \"listening on http://HOST:PORT\". SIGINT/SIGTERM finish in-flight requests and exit "
@@ -152,7 +154,7 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
         }
         if (arg != "--listen" && arg != "--db" && arg != "--key-ttl" && arg != "--threads" && arg != "--synchronous" &&
             arg != "--header-timeout" && arg != "--max-connections" && arg != "--db-pool-size" &&
-            arg != "--db-wait-ms" && arg != "--db-idle-ms") {
+            arg != "--db-wait-ms" && arg != "--db-idle-ms" && arg != "--db-prepare") {
             return OptionsError {"unknown option \"" + arg + "\" (see --help)"};
         }
         const auto v = value();
@@ -227,6 +229,11 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
                 return OptionsError {"--db-idle-ms wants milliseconds from 1 to 86400000, got \"" + *v + "\""};
             }
             options.dbIdle = std::chrono::milliseconds(*idle);
+        } else if (arg == "--db-prepare") {
+            if (*v != "on" && *v != "off") {
+                return OptionsError {"--db-prepare wants on or off, got \"" + *v + "\""};
+            }
+            options.dbPrepare = *v == "on";
         } else if (arg == "--synchronous") {
             if (*v != "full" && *v != "normal") {
                 return OptionsError {"--synchronous wants full or normal, got \"" + *v + "\""};

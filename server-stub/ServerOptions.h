@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -43,6 +44,9 @@ struct ServerOptions
     int dbPoolSize = 0;
     std::chrono::milliseconds dbWait {5'000};
     std::chrono::milliseconds dbIdle {30'000};
+    // PostgreSQL: named prepared statements (--db-prepare on, unset: on) or unnamed ones (off: behind a transaction
+    // pooler); storage/postgres/PgWorkTx.h.
+    std::optional<bool> dbPrepare;
     std::chrono::seconds reapInterval {60};
     // POST /checkout: a key row locked for longer than this is abandoned and may be taken over.
     std::chrono::milliseconds lockTimeout {30'000};

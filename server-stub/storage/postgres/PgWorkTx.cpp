@@ -9,7 +9,6 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 #include <unordered_map>
@@ -67,10 +66,7 @@ const Statement& statementFor(std::string_view sql)
 
 std::atomic<bool>& preparedSwitch()
 {
-    static std::atomic<bool> prepared = [] {
-        const char* value = std::getenv("ONCEORDER_PG_PREPARE");
-        return !(value && std::string_view(value) == "0");
-    }();
+    static std::atomic<bool> prepared = true;
     return prepared;
 }
 
@@ -138,7 +134,7 @@ pqxx::result PgWorkTx::run(pqxx::transaction_base& tx, std::string_view sql, con
                 std::fprintf(stderr,
                              "onceorder-server: a named prepared statement was missing or already there on "
                              "its connection (a transaction pooler?): statements are sent unnamed from now "
-                             "on (ONCEORDER_PG_PREPARE=0 says so at start)\n");
+                             "on (--db-prepare off says so at start)\n");
             }
             throw;
         }

@@ -6,7 +6,7 @@
 // connection first runs it and reused after: PostgreSQL parses and plans it once per connection instead of once per
 // use. Its name is a hash of its text, so two processes give one text one name. A transaction pooler (PgBouncer in
 // transaction mode) hands each transaction any server connection, where a statement prepared through another may be
-// missing or already there: usePreparedStatements(false), or ONCEORDER_PG_PREPARE=0 in the environment, sends every
+// missing or already there: usePreparedStatements(false) (onceorder-server --db-prepare off) sends every
 // statement unnamed (parsed and planned each time, as libpq's PQexecParams does), which works behind any pooler. If a
 // named statement is found missing or already there anyway (SQLSTATE 26000, 42P05: a pooler nobody mentioned), this
 // process switches to unnamed statements for good; the statement that found out fails as a transient failure.
