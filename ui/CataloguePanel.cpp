@@ -36,7 +36,7 @@ CataloguePanel::CataloguePanel(QWidget* parent)
     , m_table(TableCells::makeTable(QStringLiteral("catalogueTable"), {tr("Product"), tr("In stock")}))
 {
     m_productCombo->setObjectName(QStringLiteral("productCombo"));
-    m_productCombo->setMinimumContentsLength(12);
+    m_productCombo->setMinimumContentsLength(12); // until the names arrive (holdContentWidth)
     m_quantitySpin->setObjectName(QStringLiteral("quantitySpin"));
     m_quantitySpin->setRange(1, kMaxQuantity);
     m_addButton->setObjectName(QStringLiteral("addButton"));
@@ -85,7 +85,25 @@ bool CataloguePanel::showProducts(const QList<core::Product>& products)
     const int index = m_productCombo->findData(current);
     m_productCombo->setCurrentIndex(index >= 0 ? index : 0);
     limitQuantity(); // the stock of the product shown may have changed
+    holdContentWidth();
     return true;
+}
+
+void CataloguePanel::holdContentWidth()
+{
+    // The box's minimum follows its longest name, measured in its font now, or "Hrnek OnceOrder" is cut to
+    // "Hrnek OnceOrde" (a box sized on its first show, before the names arrived, stays that narrow).
+    int longest = 0;
+    for (int index = 0; index < m_productCombo->count(); ++index) {
+        longest = std::max(longest, m_productCombo->fontMetrics().horizontalAdvance(m_productCombo->itemText(index)));
+    }
+    // Counted in the box's own unit (an "X"). Its minimum is then held explicitly: QComboBox keeps the minimum it
+    // cached in the old font or before the names (Qt 6.4 resets only its preferred size).
+    const int perCharacter = std::max(1, m_productCombo->fontMetrics().horizontalAdvance(QLatin1Char('X')));
+    m_productCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_productCombo->setMinimumContentsLength(std::max(12, (longest + perCharacter - 1) / perCharacter));
+    m_productCombo->setMinimumWidth(m_productCombo->sizeHint().width());
+    TableCells::holdContentWidth(m_table);
 }
 
 QString CataloguePanel::productName(const QString& id) const

@@ -24,6 +24,8 @@ public:
 
     // Shows the products as the server reports them; the same list again changes nothing. Returns whether it changed.
     bool showProducts(const QList<core::Product>& products);
+    // The table and the product box as wide as the longest name needs in the current font (after a zoom too).
+    void holdContentWidth();
     // The product's display name; its id while the server has not named it.
     QString productName(const QString& id) const;
     // The most of a product the cart may hold: the stock the catalogue shows. A sold-out product still takes 1, so the

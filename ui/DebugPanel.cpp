@@ -17,7 +17,10 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStyle>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace onceorder::ui {
 
@@ -87,6 +90,7 @@ DebugPanel::DebugPanel(core::DebugControls* controls, bool externalServer, QWidg
 {
     setObjectName(QStringLiteral("debugPanel"));
     auto* content = new QWidget;
+    m_content = content;
     auto* layout = new QVBoxLayout(content);
     layout->addWidget(buildServerSection());
     layout->addWidget(buildGatewaySection());
@@ -97,7 +101,8 @@ DebugPanel::DebugPanel(core::DebugControls* controls, bool externalServer, QWidg
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Narrower than its widest row (a small screen at 200 %), the panel scrolls sideways instead of cutting it.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     scroll->setWidget(content);
     setWidget(scroll);
 
@@ -185,6 +190,7 @@ QGroupBox* DebugPanel::buildServerSection()
     layout->addLayout(faults);
     m_armedLabel = new QLabel(tr("Armed: nothing"));
     m_armedLabel->setObjectName(QStringLiteral("armedFaultLabel"));
+    m_armedLabel->setWordWrap(true);
     layout->addWidget(m_armedLabel);
 
     auto* modesTitle = new QLabel(tr("<b>Teaching modes</b> — the article's mistakes, made on purpose:"));
@@ -278,9 +284,9 @@ QGroupBox* DebugPanel::buildGatewaySection()
 
     m_checkoutCrashCombo = new QComboBox;
     m_checkoutCrashCombo->setObjectName(QStringLiteral("checkoutCrashCombo"));
-    // Its longest item must not widen the dock: the panel's explanations would be cut at the right edge.
+    // As wide as its longest item (the label sits above it so the row stays narrow): a cut crash point names the
+    // wrong phase. The dock scrolls sideways if it is narrower still.
     m_checkoutCrashCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_checkoutCrashCombo->setMinimumContentsLength(16);
     const struct
     {
         QString fault;
@@ -292,15 +298,19 @@ QGroupBox* DebugPanel::buildGatewaySection()
         {QStringLiteral("crash-after-payment-charged"), tr("after the payment (payment_charged)")},
         {QStringLiteral("crash-after-finished"), tr("after the stored answer (finished)")},
     };
+    qsizetype longest = 0;
     for (const auto& point : kCrashPoints) {
         m_checkoutCrashCombo->addItem(point.label, point.fault);
+        longest = std::max(longest, point.label.size());
     }
+    m_checkoutCrashCombo->setMinimumContentsLength(static_cast<int>(longest) + 2);
     auto* armCrash = new QPushButton(tr("Arm"));
     armCrash->setObjectName(QStringLiteral("armCheckoutCrashButton"));
     connect(armCrash, &QPushButton::clicked, this,
             [this] { armFault(m_checkoutCrashCombo->currentData().toString()); });
+    // The label above its box and button: beside them the row was wider than the dock at 200 %.
+    layout->addWidget(new QLabel(tr("Crash the server")));
     auto* crashRow = new QHBoxLayout;
-    crashRow->addWidget(new QLabel(tr("Crash the server")));
     crashRow->addWidget(m_checkoutCrashCombo, 1);
     crashRow->addWidget(armCrash);
     layout->addLayout(crashRow);
@@ -456,6 +466,15 @@ void DebugPanel::setServerState(const core::ServerState& state)
     m_gatewayArmedLabel->setText(gateway.isEmpty() ? tr("Armed: nothing")
                                                    : tr("Armed: %1").arg(gateway.join(QStringLiteral("; "))));
     PresentationZoom::setStyleSheetKeepingZoom(m_gatewayArmedLabel, gateway.isEmpty() ? QString() : alert);
+}
+
+int DebugPanel::preferredWidth() const
+{
+    // 46 average characters: an explanation beside its button reads in lines of a few words, not one per line.
+    const int readable = fontMetrics().averageCharWidth() * 46;
+    const int scrollBar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const int frame = 2 * style()->pixelMetric(QStyle::PM_DockWidgetFrameWidth);
+    return std::max(readable, m_content->minimumSizeHint().width()) + scrollBar + frame + 4;
 }
 
 QString DebugPanel::networkModeLabel(const QString& mode)

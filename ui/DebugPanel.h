@@ -35,6 +35,8 @@ public:
 
     // Keeps the checkboxes and the armed fault in step with what the server reports.
     void setServerState(const core::ServerState& state);
+    // As wide as the panel's explanations read well at the current font (the zoom's), and its widest row fits.
+    int preferredWidth() const;
     // The conditioner mode's name for people ("pass" → "Pass", translated).
     static QString networkModeLabel(const QString& mode);
 
@@ -54,6 +56,7 @@ private:
 
     core::DebugControls* m_controls;
     bool m_externalServer;
+    QWidget* m_content = nullptr;
 
     QSpinBox* m_countSpin = nullptr;
     QSpinBox* m_delaySpin = nullptr;

@@ -25,11 +25,16 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QResizeEvent>
+#include <QScreen>
+#include <QScrollArea>
+#include <QShowEvent>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <QWindow>
 
 #include <algorithm>
 
@@ -121,7 +126,14 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     layout->addWidget(buildHeader());
     layout->addLayout(columns, 1);
     layout->addWidget(timelineBox, 1);
-    setCentralWidget(central);
+    // Scrolls rather than forcing the window wider than the screen (at 200 % its minimum was 1738 px) or squeezing
+    // the docks to a sliver: on a small projector the window's middle scrolls, nothing is cut.
+    auto* centralScroll = new QScrollArea;
+    centralScroll->setObjectName(QStringLiteral("centralScroll"));
+    centralScroll->setWidgetResizable(true);
+    centralScroll->setFrameShape(QFrame::NoFrame);
+    centralScroll->setWidget(central);
+    setCentralWidget(centralScroll);
 
     addDockWidget(Qt::BottomDockWidgetArea, m_tablesDock);
     addDockWidget(Qt::RightDockWidgetArea, m_debugPanel);
@@ -148,6 +160,13 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     connect(m_zoom, &PresentationZoom::factorChanged, this, [this] {
         releaseStatusWidth(m_pendingLabel);
         releaseStatusWidth(m_conditionerLabel);
+        TableCells::fitColumns(m_ordersTable); // its columns were fitted to the old font
+        for (QTableView* table : {static_cast<QTableView*>(m_ordersTable), static_cast<QTableView*>(m_cartTable)}) {
+            TableCells::holdContentWidth(table);
+        }
+        m_catalogue->holdContentWidth();
+        m_tablesDock->refitColumns();
+        fitToScreen();
     });
     // Each scenario plays on its own fresh server and conditioner, so the session's data is never touched.
     auto* scenarios = menuBar()->addMenu(tr("&Scenarios"));
@@ -176,9 +195,12 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     // and froze the window for seconds.
     m_ordersTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_ordersTable->horizontalHeader()->setResizeContentsPrecision(kColumnFitRows);
+    TableCells::fitColumns(m_ordersTable); // the headers' words, before any order arrives
+    TableCells::holdContentWidth(m_ordersTable);
     setConditionerMode(QStringLiteral("pass"));
     setPendingCounts(0, 0);
     resize(1400, 900);
+    fitToScreen();
 
     connect(m_catalogue, &CataloguePanel::addRequested, this, &MainWindow::addToCart);
     connect(m_removeButton, &QPushButton::clicked, this, &MainWindow::removeSelectedLine);
@@ -215,6 +237,68 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     showCart();
 }
 
+void MainWindow::fitToScreen()
+{
+    if (QScreen* screen = this->screen(); screen && !isMaximized() && !isFullScreen()) {
+        const QRect available = screen->availableGeometry();
+        // The frame is known once the window is shown; before that, room for a title bar.
+        const QSize frame = isVisible() ? frameGeometry().size() - size() : QSize(0, 32);
+        const QSize room = available.size() - frame;
+        // 1400 × 900 at 100 %, grown with the zoom, as far as the screen allows.
+        const double scale = fontInfo().pointSizeF() / QApplication::font().pointSizeF();
+        resize(QSize(static_cast<int>(1400 * scale), static_cast<int>(900 * scale)).boundedTo(room));
+        // Back inside the screen if it spills over an edge.
+        QRect placed(pos(), size() + frame);
+        placed.moveRight(std::min(placed.right(), available.right()));
+        placed.moveBottom(std::min(placed.bottom(), available.bottom()));
+        placed.moveLeft(std::max(placed.left(), available.left()));
+        placed.moveTop(std::max(placed.top(), available.top()));
+        if (placed.topLeft() != pos()) {
+            move(placed.topLeft());
+        }
+    }
+    fitDocks(true);
+}
+
+void MainWindow::fitDocks(bool force)
+{
+    // The debug panel as wide as its explanations need at this zoom, but never more than 38 % of the window (it
+    // scrolls then); the tables at most a third of the height. On a window grown again (1024 px, then 1920 px) a
+    // dock squeezed before gets its width back.
+    const int dockWidth = std::min(m_debugPanel->preferredWidth(), width() * 38 / 100);
+    if (m_debugPanel->isVisible() && !m_debugPanel->isFloating() && (force || m_debugPanel->width() < dockWidth)) {
+        resizeDocks({m_debugPanel}, {dockWidth}, Qt::Horizontal);
+    }
+    // The tables' dock: what its titles and tabs need (wrapped at its width) and two rows, up to 38 % of the height.
+    const double scale = fontInfo().pointSizeF() / QApplication::font().pointSizeF();
+    QWidget* tables = m_tablesDock->widget();
+    const int needed = (tables->hasHeightForWidth() ? tables->heightForWidth(m_tablesDock->width())
+                                                    : tables->minimumSizeHint().height()) +
+        fontMetrics().height() * 2;
+    const int dockHeight = std::min(std::max(static_cast<int>(230 * scale), needed), height() * 38 / 100);
+    if (force && m_tablesDock->isVisible() && !m_tablesDock->isFloating()) {
+        resizeDocks({m_tablesDock}, {dockHeight}, Qt::Vertical);
+    }
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    if (event->oldSize().width() != event->size().width()) {
+        fitDocks(false);
+    }
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_screenWatched && windowHandle()) {
+        m_screenWatched = true;
+        connect(windowHandle(), &QWindow::screenChanged, this, &MainWindow::fitToScreen);
+        fitToScreen();
+    }
+}
+
 QString MainWindow::clientName(const QString& apiKey)
 {
     static const QString kDemoPrefix = QStringLiteral("demo-key-");
@@ -247,6 +331,8 @@ QWidget* MainWindow::buildHeader()
     layout->addWidget(m_identityLabel);
     layout->addSpacing(12);
     auto* title = new QLabel(tr("Places every order exactly once, whatever the network does."));
+    title->setObjectName(QStringLiteral("sloganLabel"));
+    title->setWordWrap(true); // two lines rather than a window wider than a projector
     QFont titleFont = title->font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.2);
     title->setFont(titleFont);
@@ -364,7 +450,8 @@ void MainWindow::showOrders(const QList<core::ServerOrderRow>& orders)
              false);
     }
     if (changed) {
-        m_ordersTable->resizeColumnsToContents();
+        TableCells::fitColumns(m_ordersTable);
+        TableCells::holdContentWidth(m_ordersTable);
     }
 }
 
@@ -576,6 +663,7 @@ void MainWindow::showCart()
         quantity->setEnabled(m_cartEditable);
     }
     m_cartTable->horizontalHeader()->resizeSection(1, 110);
+    TableCells::holdContentWidth(m_cartTable);
     m_orderButton->setEnabled(!m_cart.isEmpty());
     m_payByCardCheck->setEnabled(m_cartEditable);
     m_removeButton->setEnabled(!m_cart.isEmpty() && m_cartEditable);

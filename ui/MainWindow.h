@@ -49,6 +49,11 @@ public:
     // "A" for demo-key-A: who the server thinks is ordering.
     static QString clientName(const QString& apiKey);
 
+    // Keeps the window inside its screen's available area (a projector's 1024 × 700 as a 1920 × 1080 monitor) and
+    // gives the docks a width and height readable at the current zoom. Called on a zoom, a screen change and the
+    // first show; public so a test can place the window on a screen and ask again.
+    void fitToScreen();
+
 public Q_SLOTS:
     // Shows the current submission as the engine reports it (new attempt, result, next delay). A pending
     // submission freezes the cart; a placed one starts a new cart. Other submissions only update the counts.
@@ -57,7 +62,12 @@ public Q_SLOTS:
     void setPendingCounts(int count, int elsewhere);
     void setConditionerMode(const QString& mode);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
 private:
+    void fitDocks(bool force);
     QWidget* buildHeader();
     QWidget* buildCart();
     QWidget* buildOrders();
@@ -100,6 +110,7 @@ private:
     QLabel* m_pendingLabel;
     PresentationZoom* m_zoom = nullptr;
     WheelGuard* m_wheelGuard;
+    bool m_screenWatched = false;
     std::pair<int, int> m_shownPendingCounts {-1, -1}; // what the status bar shows: pending here, elsewhere
 };
 

@@ -77,6 +77,19 @@ void scaleWidget(QWidget* widget, double factor, double previous)
     }
 }
 
+// Some tables' headers kept the 100 % font while their table followed the zoom (Qt 6.4: in a dialog offscreen, and
+// the live tables' and the timeline's under X). Given their table's font explicitly, later zooms scale them as any
+// font of its own.
+void followingHeaders(QWidget* window)
+{
+    for (QHeaderView* header : window->findChildren<QHeaderView*>()) {
+        if (!header->testAttribute(Qt::WA_SetFont) && header->parentWidget() &&
+            header->font().pointSizeF() != header->parentWidget()->font().pointSizeF()) {
+            header->setFont(header->parentWidget()->font());
+        }
+    }
+}
+
 } // namespace
 
 PresentationZoom::PresentationZoom(QWidget* window)
@@ -174,6 +187,7 @@ void PresentationZoom::apply()
     font.setPointSizeF(font.pointSizeF() * m_factor);
     scale(m_window, m_appliedFactor);
     m_window->setFont(font);
+    followingHeaders(m_window);
     restyle(m_window);
     m_appliedFactor = m_factor;
 }
@@ -211,6 +225,7 @@ void PresentationZoom::scale(QWidget* widget, double previous) const
         QFont font = QApplication::font();
         font.setPointSizeF(font.pointSizeF() * m_factor);
         widget->setFont(font);
+        followingHeaders(widget);
         restyle(widget);
     }
 }

@@ -86,4 +86,21 @@ QChart* ScenarioChartBuilder::build(const core::ScenarioChart& data)
     return chart;
 }
 
+QChart* ScenarioChartBuilder::build(const core::ScenarioChart& data, const QFont& font)
+{
+    QChart* chart = build(data);
+    QFont title = font;
+    title.setPointSizeF(font.pointSizeF() * 1.4);
+    title.setBold(true);
+    chart->setTitleFont(title);
+    chart->legend()->setFont(font);
+    QFont axisTitle = font;
+    axisTitle.setBold(true);
+    for (QAbstractAxis* axis : chart->axes()) {
+        axis->setLabelsFont(font);
+        axis->setTitleFont(axisTitle);
+    }
+    return chart;
+}
+
 } // namespace onceorder::ui

@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScreen>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -48,8 +49,16 @@ ScenarioDialog::ScenarioDialog(core::Scenario scenario, QWidget* parent)
     explanation->setWordWrap(true);
     m_table->setObjectName(QStringLiteral("verdictTable"));
     m_table->setHorizontalHeaderLabels({tr("Step"), tr("Response"), tr("Orders"), tr("Expected"), tr("Verdict")});
+    // The long columns (the step, the response, what was expected) share the width and wrap; the short ones fit
+    // their contents, so the Verdict never scrolls out of view at 150 %.
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    for (const int column : {0, 1, 3}) {
+        m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::Stretch);
+    }
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setWordWrap(true);
+    m_table->setTextElideMode(Qt::ElideNone);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     buttons->addButton(m_playButton, QDialogButtonBox::ActionRole);
@@ -112,19 +121,50 @@ void ScenarioDialog::showResult(const core::ScenarioResult& result)
     }
     if (!result.chart.isEmpty()) {
         QChart* previous = m_chartView->chart();
-        m_chartView->setChart(ScenarioChartBuilder::build(result.chart)); // the view owns the new one
+        // In the dialog's font, so the chart's words grow with the presentation zoom.
+        m_chartView->setChart(ScenarioChartBuilder::build(result.chart, font())); // the view owns the new one
         delete previous;
         if (m_chartView->isHidden()) {
             m_chartView->show();
             resize(width(), std::max(height(), 860));
         }
     }
+    keepInsideScreen();
     m_status->setText(result.error.isEmpty() ? (result.passed() ? tr("PASS in %1 s") : tr("FAIL in %1 s"))
                                                    .arg(static_cast<double>(result.elapsedMs) / 1000.0, 0, 'f', 1)
                                              : tr("Could not finish: %1").arg(result.error));
     m_playButton->setEnabled(true);
     m_exportButton->setEnabled(true);
     Q_EMIT scenarioFinished(result);
+}
+
+void ScenarioDialog::keepInsideScreen()
+{
+    QScreen* screen = this->screen();
+    if (!screen) {
+        return;
+    }
+    const QRect available = screen->availableGeometry();
+    const QSize frame = isVisible() ? frameGeometry().size() - size() : QSize(0, 32);
+    const QSize room = available.size() - frame;
+    if (width() > room.width() || height() > room.height()) {
+        resize(size().boundedTo(room));
+    }
+    if (!isVisible()) {
+        return; // placed when shown: Qt centres a dialog over its window unless it was moved before
+    }
+    QRect placed(frameGeometry().topLeft(), size() + frame);
+    placed.moveRight(std::min(placed.right(), available.right()));
+    placed.moveBottom(std::min(placed.bottom(), available.bottom()));
+    placed.moveLeft(std::max(placed.left(), available.left()));
+    placed.moveTop(std::max(placed.top(), available.top()));
+    move(placed.topLeft());
+}
+
+void ScenarioDialog::showEvent(QShowEvent* event)
+{
+    QDialog::showEvent(event);
+    keepInsideScreen();
 }
 
 void ScenarioDialog::exportResult()

@@ -37,11 +37,18 @@ public:
     // where. False if a file could not be written (a message box says which).
     bool exportTo(const QString& folder);
 
+    // Shows a result: the runner's when it finishes (or one given, as a test does).
+    void showResult(const core::ScenarioResult& result);
+
 Q_SIGNALS:
     void scenarioFinished(const onceorder::core::ScenarioResult& result);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
-    void showResult(const core::ScenarioResult& result);
+    // Inside the screen's available area, however tall the chart made it.
+    void keepInsideScreen();
     void exportResult();
 
     core::Scenario m_scenario;

@@ -3,6 +3,7 @@
 #include "PresentationZoom.h"
 
 #include "ServerTableModel.h"
+#include "TableCells.h"
 #include "server/ServerMonitor.h"
 
 #include <QDateTime>
@@ -164,13 +165,21 @@ void ServerTablesDock::showState(const core::ServerState& state)
     showWaiting(state);
 }
 
+void ServerTablesDock::refitColumns()
+{
+    for (auto* view : findChildren<QTableView*>()) {
+        m_columnsToFit.insert(view);
+    }
+    fitVisibleColumns();
+}
+
 void ServerTablesDock::fitVisibleColumns()
 {
     // Measuring every cell of a table is the costliest part of a refresh: only tables that changed, and a table on a
     // tab behind another only once it is brought to the front.
     for (auto it = m_columnsToFit.begin(); it != m_columnsToFit.end();) {
         if ((*it)->isVisible()) {
-            (*it)->resizeColumnsToContents();
+            TableCells::fitColumns(*it);
             it = m_columnsToFit.erase(it);
         } else {
             ++it;

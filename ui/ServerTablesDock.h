@@ -39,6 +39,8 @@ public:
     ServerTableModel* webhooksModel() const { return m_webhooks; }
     // PostgreSQL: the statements waiting on a lock right now (hidden while none waits).
     QLabel* waitingLabel() const { return m_waitingLabel; }
+    // Fits every table's columns again (after a zoom: they were fitted to the old font).
+    void refitColumns();
 
 private:
     void showState(const core::ServerState& state);

@@ -1,0 +1,408 @@
+// Every zoom usable on the screens a teacher meets on projectors: the real window (real bundled server, an order
+// placed, a cart filled) and the Scenarios dialog with its chart are walked at 100 % on 1024 × 700, 150 % on
+// 1366 × 768 and 1600 × 1000 and 200 % on 1920 × 1080, in English and in Czech. A control cut, elided or outside the
+// screen fails, as does a text drawn smaller than the zoom or a debug panel too narrow to read; what lies beyond a
+// visible scroll bar is allowed (scrolling, not clipping). The screens are real QScreens: the offscreen platform is
+// given four of them side by side.
+#include "PresentationZoom.h"
+#include "ScenarioDialog.h"
+#include "ServerTableModel.h"
+#include "support/TemporaryHomeMain.h"
+#include "support/WindowDriver.h"
+#include "teaching/Scenario.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QLocale>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStyleOptionComboBox>
+#include <QTabBar>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryFile>
+#include <QTranslator>
+
+#include <algorithm>
+
+using namespace onceorder;
+using namespace onceorder::test;
+
+namespace {
+
+struct Setting
+{
+    double zoom;
+    QSize screen;
+};
+
+// In the order a class might meet them, and back: a dock squeezed on the small screen must recover on the big one.
+const QList<Setting> kSettings {
+    {1.0, {1024, 700}}, {1.5, {1366, 768}},  {1.5, {1600, 1000}}, {2.0, {1920, 1080}},
+    {1.0, {1024, 700}}, {1.5, {1600, 1000}}, {1.0, {1920, 1080}},
+};
+
+QString describe(const QWidget* widget)
+{
+    QString text;
+    if (const auto* label = qobject_cast<const QLabel*>(widget)) {
+        text = label->text();
+    } else if (const auto* button = qobject_cast<const QAbstractButton*>(widget)) {
+        text = button->text();
+    } else if (const auto* combo = qobject_cast<const QComboBox*>(widget)) {
+        text = combo->currentText();
+    } else if (const auto* box = qobject_cast<const QGroupBox*>(widget)) {
+        text = box->title();
+    }
+    if (const auto* header = qobject_cast<const QHeaderView*>(widget)) {
+        text = header->orientation() == Qt::Horizontal ? QStringLiteral("horizontal") : QStringLiteral("vertical");
+        text += QStringLiteral(" of ") + header->parentWidget()->objectName();
+    }
+    return QStringLiteral("%1 %2 \"%3\"")
+        .arg(QString::fromLatin1(widget->metaObject()->className()), widget->objectName(), text.left(40));
+}
+
+// Lets the layouts and the docks settle: posted layout requests, resizes and the screen change.
+void settle()
+{
+    for (int i = 0; i < 5; ++i) {
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
+    }
+}
+
+bool isControl(const QWidget* widget)
+{
+    if (widget->objectName().startsWith(u"qt_") || qobject_cast<const QTabBar*>(widget->parentWidget())) {
+        return false; // Qt's own parts (a scroll area's corner, a dock's float button, a tab bar's scroll arrows)
+    }
+    if (const auto* label = qobject_cast<const QLabel*>(widget)) {
+        return !label->text().isEmpty();
+    }
+    return qobject_cast<const QAbstractButton*>(widget) || qobject_cast<const QComboBox*>(widget) ||
+        qobject_cast<const QAbstractSpinBox*>(widget) || qobject_cast<const QLineEdit*>(widget) ||
+        qobject_cast<const QHeaderView*>(widget);
+}
+
+// Where the widget is cut by an ancestor that does not scroll that way; empty if it is whole (or can be scrolled to).
+QString clipping(const QWidget* widget)
+{
+    QRect rect = widget->rect();
+    const QWidget* child = widget;
+    for (const QWidget* parent = widget->parentWidget(); parent && !child->isWindow();
+         child = parent, parent = parent->parentWidget()) {
+        rect.translate(child->pos());
+        const QRect inside = rect.intersected(parent->rect());
+        if (inside == rect) {
+            continue;
+        }
+        const auto* area = qobject_cast<const QAbstractScrollArea*>(parent->parentWidget());
+        const bool viewport = area && area->viewport() == parent;
+        const bool horizontal = rect.left() < 0 || rect.right() >= parent->width();
+        const bool vertical = rect.top() < 0 || rect.bottom() >= parent->height();
+        if (viewport && (!horizontal || area->horizontalScrollBar()->isVisible()) &&
+            (!vertical || area->verticalScrollBar()->isVisible())) {
+            if (inside.isEmpty()) {
+                return {}; // scrolled out of view: the scroll bar brings it back whole
+            }
+            rect = inside;
+            continue;
+        }
+        return QStringLiteral("cut by %1 (%2 of %3 px wide, %4 of %5 high)")
+            .arg(describe(parent))
+            .arg(inside.width())
+            .arg(rect.width())
+            .arg(inside.height())
+            .arg(rect.height());
+    }
+    return {};
+}
+
+// What is wrong with one control: its text does not fit it, or it is cut.
+QStringList problemsOf(QWidget* widget, double expectedPointSize)
+{
+    QStringList problems;
+    const QString name = describe(widget);
+    if (widget->font().pointSizeF() < expectedPointSize * 0.95) {
+        problems << QStringLiteral("%1: text at %2 pt, the zoom asks for %3 pt")
+                        .arg(name)
+                        .arg(widget->font().pointSizeF())
+                        .arg(expectedPointSize);
+    }
+    if (auto* label = qobject_cast<QLabel*>(widget)) {
+        if (label->wordWrap() ? label->height() < label->heightForWidth(label->width())
+                              : label->width() < label->minimumSizeHint().width()) {
+            problems << QStringLiteral("%1: %2 × %3 px, its text needs %4 × %5")
+                            .arg(name)
+                            .arg(label->width())
+                            .arg(label->height())
+                            .arg(label->minimumSizeHint().width())
+                            .arg(label->wordWrap() ? label->heightForWidth(label->width())
+                                                   : label->minimumSizeHint().height());
+        }
+    } else if (qobject_cast<QAbstractButton*>(widget) || qobject_cast<QAbstractSpinBox*>(widget)) {
+        const QSize needed = widget->minimumSizeHint();
+        if (widget->width() < needed.width() || widget->height() < needed.height()) {
+            problems << QStringLiteral("%1: %2 × %3 px, needs %4 × %5")
+                            .arg(name)
+                            .arg(widget->width())
+                            .arg(widget->height())
+                            .arg(needed.width())
+                            .arg(needed.height());
+        }
+    } else if (auto* combo = qobject_cast<QComboBox*>(widget)) {
+        QStyleOptionComboBox option;
+        option.initFrom(combo);
+        option.editable = combo->isEditable();
+        const QRect field =
+            combo->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, combo);
+        const int needed = combo->fontMetrics().horizontalAdvance(combo->currentText());
+        if (field.width() < needed) {
+            problems << QStringLiteral("%1: %2 px for a text of %3 px").arg(name).arg(field.width()).arg(needed);
+        }
+    } else if (auto* header = qobject_cast<QHeaderView*>(widget); header && header->orientation() == Qt::Horizontal) {
+        for (int section = 0; section < header->count(); ++section) {
+            if (header->isSectionHidden(section)) {
+                continue;
+            }
+            const int needed = header->sectionSizeHint(section);
+            if (header->sectionSize(section) + 1 < needed) {
+                problems << QStringLiteral("%1: column \"%2\" %3 px wide, its title needs %4")
+                                .arg(name, header->model()->headerData(section, Qt::Horizontal).toString())
+                                .arg(header->sectionSize(section))
+                                .arg(needed);
+            }
+        }
+    }
+    if (const QString cut = clipping(widget); !cut.isEmpty()) {
+        problems << QStringLiteral("%1: %2").arg(name, cut);
+    }
+    return problems;
+}
+
+// QTableView's measure of a column's cells is protected; a pointer to it taken through a subclass is public.
+struct ColumnMeasure : QTableView
+{
+    using QTableView::sizeHintForColumn;
+};
+constexpr int (QTableView::*kSizeHintForColumn)(int) const = &ColumnMeasure::sizeHintForColumn;
+
+// Cells cut with "…": a column narrower than its contents in a view that elides.
+QStringList elidedCells(QTableView* view)
+{
+    QStringList problems;
+    if (view->textElideMode() == Qt::ElideNone || !view->model()) {
+        return problems;
+    }
+    for (int column = 0; column < view->model()->columnCount(); ++column) {
+        if (view->isColumnHidden(column) || view->model()->rowCount() == 0) {
+            continue;
+        }
+        const int needed = (view->*kSizeHintForColumn)(column);
+        if (view->columnWidth(column) + 1 < needed) {
+            problems << QStringLiteral("%1: column %2 is %3 px wide, its cells need %4 (elided)")
+                            .arg(describe(view))
+                            .arg(column)
+                            .arg(view->columnWidth(column))
+                            .arg(needed);
+        }
+    }
+    return problems;
+}
+
+QStringList problemsOfWindow(QWidget* window, const QRect& screen, double zoom)
+{
+    QStringList problems;
+    if (!screen.contains(window->frameGeometry())) {
+        problems << QStringLiteral("%1: frame %2,%3 %4 × %5 is not inside the screen %6 × %7")
+                        .arg(describe(window))
+                        .arg(window->frameGeometry().x() - screen.x())
+                        .arg(window->frameGeometry().y() - screen.y())
+                        .arg(window->frameGeometry().width())
+                        .arg(window->frameGeometry().height())
+                        .arg(screen.width())
+                        .arg(screen.height());
+    }
+    const double expected = QApplication::font().pointSizeF() * zoom;
+    for (QWidget* widget : window->findChildren<QWidget*>()) {
+        if (widget->window() != window || !widget->isVisible()) {
+            continue;
+        }
+        if (isControl(widget)) {
+            problems << problemsOf(widget, expected);
+        }
+        if (auto* view = qobject_cast<QTableView*>(widget)) {
+            problems << elidedCells(view);
+        }
+    }
+    return problems;
+}
+
+QString screenName(const QSize& size)
+{
+    return QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+}
+
+QScreen* screenOfSize(const QSize& size)
+{
+    for (QScreen* screen : QGuiApplication::screens()) {
+        if (screen->size() == size) {
+            return screen;
+        }
+    }
+    return nullptr;
+}
+
+// The Scenarios dialog with a chart, as the thundering herd leaves it, opened from the window at its zoom.
+core::ScenarioResult herdLikeResult()
+{
+    core::ScenarioResult result;
+    result.id = QStringLiteral("thundering-herd");
+    result.title = QStringLiteral("Thundering herd");
+    for (int i = 0; i < 4; ++i) {
+        core::VerdictRow row;
+        row.step = QStringLiteral("Ten carts retry after the server comes back, step %1").arg(i + 1);
+        row.response = QStringLiteral("201 Created, 503 Service Unavailable ×3");
+        row.orders = 10;
+        row.expected = QStringLiteral("at most the capacity per 100 ms, every cart placed once");
+        row.pass = true;
+        result.rows.append(row);
+    }
+    result.chart.title = QStringLiteral("Requests per 100 ms after the server comes back");
+    result.chart.xTitle = QStringLiteral("ms after the restart");
+    result.chart.yTitle = QStringLiteral("requests");
+    result.chart.series.append(core::ChartSeries {QStringLiteral("no jitter"), {10, 0, 0, 10, 0, 0, 0, 10, 0}});
+    result.chart.series.append(core::ChartSeries {QStringLiteral("full jitter"), {2, 3, 1, 2, 2, 1, 3, 1, 1}});
+    result.chart.capacity = 5;
+    result.chart.capacityName = QStringLiteral("capacity");
+    return result;
+}
+
+} // namespace
+
+class WindowGeometryTest : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void everyZoomFitsInEnglish();
+    void everyZoomFitsInCzech();
+
+private:
+    void walk(const QString& language);
+};
+
+void WindowGeometryTest::everyZoomFitsInEnglish()
+{
+    walk(QStringLiteral("en"));
+}
+
+void WindowGeometryTest::everyZoomFitsInCzech()
+{
+    QTranslator czech;
+    QVERIFY(czech.load(QStringLiteral(":/onceorder/i18n/onceorder_cs.qm")));
+    QCoreApplication::installTranslator(&czech);
+    const QLocale previous;
+    QLocale::setDefault(QLocale(QLocale::Czech, QLocale::CzechRepublic));
+    walk(QStringLiteral("cs"));
+    QLocale::setDefault(previous);
+    QCoreApplication::removeTranslator(&czech);
+}
+
+void WindowGeometryTest::walk(const QString& language)
+{
+    QCOMPARE(QGuiApplication::screens().size(), 4);
+    auto client = startClient(true);
+    QVERIFY(client);
+    auto* window = client->window.get();
+    // Something in every table: an order placed (the timeline's attempts, My orders, the live tables) and a new cart.
+    addToCart(*client, QStringLiteral("kniha"), 2);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    QVERIFY(settled.wait(30'000));
+    QTRY_COMPARE_WITH_TIMEOUT(client->find<QTableWidget>(QStringLiteral("ordersTable"))->rowCount(), 1, 10'000);
+    QTRY_COMPARE_WITH_TIMEOUT(window->serverTablesDock()->ordersModel()->rowCount(), 1, 10'000);
+    addToCart(*client, QStringLiteral("hrnek"), 1);
+
+    const QList<core::Scenario> scenarios = core::allScenarios();
+    const auto found = std::find_if(scenarios.begin(), scenarios.end(),
+                                    [](const core::Scenario& s) { return s.id == u"thundering-herd"; });
+    QVERIFY(found != scenarios.end());
+    const core::Scenario herd = *found;
+
+    QStringList problems;
+    for (const Setting& setting : kSettings) {
+        QScreen* screen = screenOfSize(setting.screen);
+        QVERIFY(screen);
+        const QString where = QStringLiteral("[%1, %2 %, %3] ")
+                                  .arg(language)
+                                  .arg(qRound(setting.zoom * 100))
+                                  .arg(screenName(setting.screen));
+        window->setScreen(screen);
+        window->move(screen->availableGeometry().topLeft());
+        window->zoom()->setFactor(setting.zoom);
+        window->fitToScreen();
+        settle();
+        for (const QString& problem : problemsOfWindow(window, screen->availableGeometry(), setting.zoom)) {
+            problems << where + problem;
+        }
+        // Readable, not a sliver: the debug panel at least 30 characters wide at this zoom.
+        auto* panel = window->debugPanel();
+        if (panel->width() < panel->fontMetrics().averageCharWidth() * 30) {
+            problems << where + QStringLiteral("the debug panel is %1 px wide").arg(panel->width());
+        }
+
+        ui::ScenarioDialog dialog(herd, window); // its paragraph in the language installed
+        window->zoom()->applyTo(&dialog);
+        dialog.show();
+        dialog.showResult(herdLikeResult());
+        settle();
+        for (const QString& problem : problemsOfWindow(&dialog, screen->availableGeometry(), setting.zoom)) {
+            problems << where + QStringLiteral("dialog: ") + problem;
+        }
+        // The chart's words grow with the zoom too.
+        QChart* chart = dialog.chartView()->chart();
+        const double expected = QApplication::font().pointSizeF() * setting.zoom * 0.95;
+        if (chart->titleFont().pointSizeF() < expected || chart->legend()->font().pointSizeF() < expected) {
+            problems << where + QStringLiteral("chart text at %1 pt").arg(chart->legend()->font().pointSizeF());
+        }
+        for (QAbstractAxis* axis : chart->axes()) {
+            if (axis->labelsFont().pointSizeF() < expected) {
+                problems << where + QStringLiteral("chart axis labels at %1 pt").arg(axis->labelsFont().pointSizeF());
+            }
+        }
+    }
+    window->zoom()->setFactor(1.0);
+    for (const QString& problem : problems) {
+        qWarning().noquote() << problem;
+    }
+    QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 problems, listed above").arg(problems.size())));
+}
+
+int main(int argc, char** argv)
+{
+    // Four screens side by side, the sizes a teacher meets, with the real frame margins of the offscreen platform.
+    QTemporaryFile config(QDir::tempPath() + QStringLiteral("/onceorder-screens-XXXXXX.json"));
+    if (!config.open()) {
+        return 2;
+    }
+    config.write(R"({"synchronousWindowSystemEvents": true, "windowFrameMargins": true, "screens": [
+        {"name": "projector", "x": 0, "y": 0, "width": 1024, "height": 700, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1},
+        {"name": "laptop", "x": 1024, "y": 0, "width": 1366, "height": 768, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1},
+        {"name": "monitor", "x": 2390, "y": 0, "width": 1600, "height": 1000, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1},
+        {"name": "full-hd", "x": 3990, "y": 0, "width": 1920, "height": 1080, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}
+    ]})");
+    config.close();
+    qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen:configfile=") + config.fileName().toUtf8());
+    return onceorder::test::runWithTemporaryHome<WindowGeometryTest>(argc, argv);
+}
+
+#include "WindowGeometryTest.moc"
