@@ -57,10 +57,11 @@ protected:
         db.reset();
     }
 
-    ServerProcess& startServer()
+    ServerProcess& startServer(const std::vector<std::string>& extra = {})
     {
-        servers.push_back(std::make_unique<ServerProcess>(
-            std::vector<std::string> {"--db", db->uri(), "--debug-endpoints", "--threads", "48"}));
+        std::vector<std::string> args {"--db", db->uri(), "--debug-endpoints", "--threads", "48"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        servers.push_back(std::make_unique<ServerProcess>(args));
         return *servers.back();
     }
 
@@ -331,4 +332,31 @@ TEST_F(PgOrderBatchEndToEndTest, ABatchWhoseConnectionDiesAnswers503ToAllItsOrde
         EXPECT_FALSE(retry.replayed()) << i;
     }
     EXPECT_EQ(stockOf("propiska"), before - kOrders);
+}
+
+// Behind a transaction pooler the statements go unnamed (--db-prepare off): the batch is the same batch.
+TEST_F(PgOrderBatchEndToEndTest, WithUnnamedStatementsTheBatchKeepsEveryOutcome)
+{
+    auto& server = startServer({"--db-prepare", "off"});
+    const long long before = stockOf("kniha");
+    scalar("WITH s AS (UPDATE products SET stock = 2 WHERE id = 'hrnek' RETURNING 1) SELECT count(*) FROM s");
+    std::vector<std::pair<std::string, std::string>> requests;
+    for (int i = 0; i < 20; ++i) {
+        requests.emplace_back("u" + std::to_string(i), orderOf(i % 5 == 0 ? "hrnek" : "kniha"));
+    }
+
+    const auto replies = burst(requests, {&server});
+
+    int created = 0;
+    int refused = 0;
+    for (const auto& [key, answers] : replies) {
+        const Reply& reply = answers.front();
+        created += reply.status == 201 ? 1 : 0;
+        refused += reply.status == 422 ? 1 : 0;
+    }
+    EXPECT_EQ(created, 18);
+    EXPECT_EQ(refused, 2) << "two of the four hrnek orders found no stock";
+    EXPECT_EQ(stockOf("kniha"), before - 16);
+    EXPECT_EQ(stockOf("hrnek"), 0);
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE idem_key LIKE 'u%'"), 18);
 }
