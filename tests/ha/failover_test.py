@@ -76,7 +76,7 @@ class Stats:
         self.no_retry_after = 0  # 503/409 without Retry-After
         self.acked = []  # (kind, client, key, order_id, quantities, t, port)
         self.failed = []  # (kind, client, key, last status, body): gave up or an unexpected answer
-        self.events = []  # (t, port, ok): every 201 (ok) for recovery times
+        self.events = []  # (t answered, port, t sent): every 201, for throughput and recovery times
 
     def count(self, what):
         with self.lock:
@@ -133,6 +133,7 @@ class Storm:
         last = None
         while True:
             port = self.ports[(index + n + attempt) % len(self.ports)]
+            sent = time.time()
             try:
                 status, h, text = request(port, "POST", path, body, headers, timeout=5.0)
                 self.stats.count(status)
@@ -141,7 +142,7 @@ class Storm:
                     order_id = json.loads(text)["order_id"]
                     with self.stats.lock:
                         self.stats.acked.append((kind, client, key, order_id, quantities, time.time(), port))
-                        self.stats.events.append((time.time(), port))
+                        self.stats.events.append((time.time(), port, sent))
                     return
                 if status in (503, 409):
                     if "retry-after" not in h:
@@ -262,8 +263,9 @@ def main():
         def recovered():
             with stats.lock:
                 firsts = {}
-                for t, port in stats.events:
-                    if t > killed_at and port not in firsts:
+                # a 201 to a request sent after the kill: an answer in flight at the kill does not count
+                for t, port, sent in stats.events:
+                    if sent > killed_at and port not in firsts:
                         firsts[port] = t
             return firsts if len(firsts) == len(ports) else None
 
@@ -280,7 +282,7 @@ def main():
                  "recovery_s": {str(p): round(t - killed_at, 1) for p, t in (firsts or {}).items()}}
         if not firsts:
             with stats.lock:
-                seen = {port for t, port in stats.events if t > killed_at}
+                seen = {port for t, port, sent in stats.events if sent > killed_at}
             entry["not_recovered"] = sorted(set(ports) - seen)
             problems.append(f"failover {i + 1}: servers {entry['not_recovered']} placed no order within "
                             f"{args.recovery_limit:.0f} s of the kill")
