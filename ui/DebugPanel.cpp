@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -33,6 +34,9 @@ QLabel* explanation(const QString& text)
     // Secondary text in the palette's own colour for it, so it reads on a dark desktop theme as on a light one (a
     // fixed #4a4a4a nearly vanished on dark grey).
     label->setForegroundRole(QPalette::PlaceholderText);
+    // A wrapping label asks for a wide minimum of its own; a few words are enough, so the panel's widest row stays
+    // within its dock at 200 % and the text wraps instead of running off its right edge.
+    label->setMinimumWidth(label->fontMetrics().averageCharWidth() * 14);
     return label;
 }
 
@@ -194,6 +198,7 @@ QGroupBox* DebugPanel::buildServerSection()
     layout->addWidget(m_armedLabel);
 
     auto* modesTitle = new QLabel(tr("<b>Teaching modes</b> — the article's mistakes, made on purpose:"));
+    modesTitle->setWordWrap(true); // on one line it was the panel's widest row: 750 px at 200 %
     layout->addWidget(modesTitle);
     auto* modes = explainedGrid();
     const struct
@@ -286,7 +291,7 @@ QGroupBox* DebugPanel::buildGatewaySection()
     m_checkoutCrashCombo->setObjectName(QStringLiteral("checkoutCrashCombo"));
     // As wide as its longest item (the label sits above it so the row stays narrow): a cut crash point names the
     // wrong phase. The dock scrolls sideways if it is narrower still.
-    m_checkoutCrashCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_checkoutCrashCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     const struct
     {
         QString fault;
@@ -298,12 +303,10 @@ QGroupBox* DebugPanel::buildGatewaySection()
         {QStringLiteral("crash-after-payment-charged"), tr("after the payment (payment_charged)")},
         {QStringLiteral("crash-after-finished"), tr("after the stored answer (finished)")},
     };
-    qsizetype longest = 0;
     for (const auto& point : kCrashPoints) {
         m_checkoutCrashCombo->addItem(point.label, point.fault);
-        longest = std::max(longest, point.label.size());
     }
-    m_checkoutCrashCombo->setMinimumContentsLength(static_cast<int>(longest) + 2);
+    holdCrashPointsWidth();
     auto* armCrash = new QPushButton(tr("Arm"));
     armCrash->setObjectName(QStringLiteral("armCheckoutCrashButton"));
     connect(armCrash, &QPushButton::clicked, this,
@@ -466,6 +469,21 @@ void DebugPanel::setServerState(const core::ServerState& state)
     m_gatewayArmedLabel->setText(gateway.isEmpty() ? tr("Armed: nothing")
                                                    : tr("Armed: %1").arg(gateway.join(QStringLiteral("; "))));
     PresentationZoom::setStyleSheetKeepingZoom(m_gatewayArmedLabel, gateway.isEmpty() ? QString() : alert);
+}
+
+void DebugPanel::holdCrashPointsWidth()
+{
+    // Measured from its items in its font now: QComboBox drops its preferred size on a font change (the zoom) but
+    // keeps the minimum it cached, so the minimum is held explicitly.
+    m_checkoutCrashCombo->setMinimumWidth(m_checkoutCrashCombo->sizeHint().width());
+}
+
+void DebugPanel::changeEvent(QEvent* event)
+{
+    QDockWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange && m_checkoutCrashCombo) {
+        holdCrashPointsWidth(); // the children have their new font by now
+    }
 }
 
 int DebugPanel::preferredWidth() const

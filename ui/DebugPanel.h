@@ -43,7 +43,11 @@ public:
 Q_SIGNALS:
     void keyStrategyChanged(onceorder::core::KeyStrategy strategy);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    void holdCrashPointsWidth();
     QGroupBox* buildServerSection();
     QGroupBox* buildGatewaySection();
     QGroupBox* buildNetworkSection();
