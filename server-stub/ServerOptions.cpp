@@ -53,6 +53,13 @@ void readEnvironment(ServerOptions& options)
     if (const char* secret = std::getenv("ONCEORDER_WEBHOOK_SECRET"); secret && *secret) {
         options.webhookSecret = secret;
     }
+    if (const char* prepare = std::getenv("ONCEORDER_DB_PREPARE")) {
+        if (std::string_view(prepare) == "off") {
+            options.dbPrepare = false;
+        } else if (std::string_view(prepare) == "on") {
+            options.dbPrepare = true;
+        }
+    }
     if (const char* retry = std::getenv("ONCEORDER_WEBHOOK_RETRY_MS"); retry && *retry) {
         readRedeliverySchedule(retry, options.webhookRedelivery);
     }

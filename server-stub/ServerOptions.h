@@ -45,7 +45,8 @@ struct ServerOptions
     std::chrono::milliseconds dbWait {5'000};
     std::chrono::milliseconds dbIdle {30'000};
     // PostgreSQL: named prepared statements (--db-prepare on, unset: on) or unnamed ones (off: behind a transaction
-    // pooler); storage/postgres/PgWorkTx.h.
+    // pooler); storage/postgres/PgWorkTx.h. ONCEORDER_DB_PREPARE=off in the environment is the default of the flag,
+    // for the servers that tests start behind PgBouncer (scripts/lib/with-pgbouncer); the flag overrides it.
     std::optional<bool> dbPrepare;
     std::chrono::seconds reapInterval {60};
     // POST /checkout: a key row locked for longer than this is abandoned and may be taken over.
