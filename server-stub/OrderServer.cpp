@@ -8,6 +8,7 @@
 #include "orders/OrderQueries.h"
 #include "orders/OrderService.h"
 #include "routes/HttpApi.h"
+#include "storage/DatabaseFailure.h"
 #include "storage/GroupCommitter.h"
 #include "storage/RunLease.h"
 #include "storage/SqlTx.h"
@@ -113,6 +114,23 @@ std::unique_ptr<PgOrderStore> openPostgres(const ServerOptions& options, Faults&
     }
 }
 
+// A database step of the start, tried once more if it meets a transient failure. Behind a transaction pooler the
+// first named statement can land on a server connection where another client prepared it, or where it was never
+// prepared (SQLSTATE 42P05, 26000): PgWorkTx then sends every statement unnamed, and the second try gets through.
+template<typename Step>
+void startStep(const char* what, Step step)
+{
+    try {
+        step();
+    } catch (const pqxx::sql_error& error) {
+        if (classifyDatabaseFailure(std::current_exception()) != DatabaseFailure::Transient) {
+            throw;
+        }
+        std::fprintf(stderr, "onceorder-server: %s failed (%s); trying once more\n", what, error.what());
+        step();
+    }
+}
+
 } // namespace
 
 OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
@@ -156,7 +174,7 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
         const auto high = static_cast<unsigned long long>(random()) & 0x7FFFFFFFu;
         return static_cast<long long>((high << 32) | random()) | 1; // positive, never 0 (0 stands for "none")
     });
-    m_lease->begin();
+    startStep("run lease", [this] { m_lease->begin(); });
     m_checkout->setRunLease(*m_lease);
     guardPublishedKeys(*m_orderStore, options);
     m_api = std::make_unique<HttpApi>(*m_orderStore, m_faults, m_metrics, options.debugEndpoints, options.threads);
@@ -169,7 +187,7 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
         [api = m_api.get()](const HttpRequest& head) { return api->checkHeader(head); });
     // Whoever held a checkout's lock before this start and is gone: its request can be resumed at once. On SQLite
     // that is every lock; on PostgreSQL only those whose run's lease has expired (other instances run on).
-    m_checkout->releaseLocks();
+    startStep("releasing dead runs' locks", [this] { m_checkout->releaseLocks(); });
     m_api->enableCheckout(*m_checkout, *m_webhooks, *m_gateway);
     if (m_replication) {
         m_api->enableReplication(*m_replication);

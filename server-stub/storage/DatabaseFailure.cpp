@@ -13,11 +13,14 @@ namespace {
 
 // SQLSTATE classes a retry can get past (PostgreSQL, Appendix A): connection exceptions, transaction rollbacks
 // (serialization failures, deadlocks), insufficient resources, operator intervention (shutdown, a starting server),
-// system errors; and a read-only transaction (connected to a standby after a failover).
+// system errors; a read-only transaction (connected to a standby after a failover); and a named prepared statement
+// missing (26000) or already there (42P05) on the connection a transaction pooler gave this transaction: PgWorkTx
+// sends its statements unnamed from then on, so the retry gets through.
 bool transientState(const std::string& state)
 {
     const std::string kind = state.substr(0, 2);
-    return kind == "08" || kind == "40" || kind == "53" || kind == "57" || kind == "58" || state == "25006";
+    return kind == "08" || kind == "40" || kind == "53" || kind == "57" || kind == "58" || state == "25006" ||
+        state == "26000" || state == "42P05";
 }
 
 bool transientSqlite(int code)
