@@ -1430,6 +1430,14 @@
         <source>Double-click a product, or press Enter on it, to add it to the cart</source>
         <translation>Produkt přidáte do košíku dvojklikem nebo klávesou Enter</translation>
     </message>
+    <message>
+        <source>Product to add</source>
+        <translation>Zboží k přidání</translation>
+    </message>
+    <message>
+        <source>Quantity to add</source>
+        <translation>Množství k přidání</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::DebugPanel</name>
@@ -1845,6 +1853,38 @@
         <source>The webhook is applied but the gateway never hears so: it delivers it again a few seconds later, and the repeat changes nothing.</source>
         <translation>Webhook se zpracuje, ale brána se o tom nedozví: za pár sekund ho doručí znovu a opakování nic nezmění.</translation>
     </message>
+    <message>
+        <source>Fault: number of requests hit</source>
+        <translation>Porucha: počet zasažených požadavků</translation>
+    </message>
+    <message>
+        <source>Fault: delay in milliseconds</source>
+        <translation>Porucha: zpoždění v milisekundách</translation>
+    </message>
+    <message>
+        <source>Fault: Retry-After in seconds</source>
+        <translation>Porucha: Retry-After v sekundách</translation>
+    </message>
+    <message>
+        <source>Checkout crash point</source>
+        <translation>Místo pádu pokladny</translation>
+    </message>
+    <message>
+        <source>Network mode</source>
+        <translation>Režim sítě</translation>
+    </message>
+    <message>
+        <source>Network delay in milliseconds</source>
+        <translation>Zpoždění sítě v milisekundách</translation>
+    </message>
+    <message>
+        <source>Network fault probability in percent</source>
+        <translation>Pravděpodobnost poruchy sítě v procentech</translation>
+    </message>
+    <message>
+        <source>Key strategy</source>
+        <translation>Strategie klíčů</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::HelpMenu</name>
@@ -2085,6 +2125,14 @@
         <source>&amp;Quit</source>
         <translation>&amp;Konec</translation>
     </message>
+    <message>
+        <source>My orders on the server</source>
+        <translation>Moje objednávky na serveru</translation>
+    </message>
+    <message>
+        <source>Quantity of %1 in the cart</source>
+        <translation>Množství zboží %1 v košíku</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::PresentationZoom</name>
@@ -2177,6 +2225,10 @@
     <message>
         <source>Saved %1 in %2</source>
         <translation>Uloženo: %1 ve složce %2</translation>
+    </message>
+    <message>
+        <source>Verdict table</source>
+        <translation>Tabulka verdiktů</translation>
     </message>
 </context>
 <context>
@@ -2395,6 +2447,38 @@
     <message>
         <source>PostgreSQL backend %1 has waited %2 ms on a lock (%3) held by %4: %5</source>
         <translation>Proces PostgreSQL %1 čeká %2 ms na zámek (%3), který drží %4: %5</translation>
+    </message>
+    <message>
+        <source>Key tables</source>
+        <translation>Tabulky klíčů</translation>
+    </message>
+    <message>
+        <source>Server table: idempotency keys</source>
+        <translation>Tabulka serveru: klíče idempotence</translation>
+    </message>
+    <message>
+        <source>Server table: checkout keys</source>
+        <translation>Tabulka serveru: klíče pokladny</translation>
+    </message>
+    <message>
+        <source>Stock, payment and webhook tables</source>
+        <translation>Tabulky skladu, plateb a webhooků</translation>
+    </message>
+    <message>
+        <source>Server table: stock</source>
+        <translation>Tabulka serveru: sklad</translation>
+    </message>
+    <message>
+        <source>Server table: payment gateway charges</source>
+        <translation>Tabulka serveru: platby v platební bráně</translation>
+    </message>
+    <message>
+        <source>Server table: webhooks</source>
+        <translation>Tabulka serveru: webhooky</translation>
+    </message>
+    <message>
+        <source>Server table: orders</source>
+        <translation>Tabulka serveru: objednávky</translation>
     </message>
 </context>
 <context>
@@ -2700,6 +2784,14 @@
     <message>
         <source>failed</source>
         <translation>selhalo</translation>
+    </message>
+    <message>
+        <source>Idempotency key of the last submission</source>
+        <translation>Klíč idempotence posledního odeslání</translation>
+    </message>
+    <message>
+        <source>Attempts of the last submission</source>
+        <translation>Pokusy posledního odeslání</translation>
     </message>
 </context>
 </TS>

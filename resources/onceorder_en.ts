@@ -1428,6 +1428,14 @@
         <source>Double-click a product, or press Enter on it, to add it to the cart</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Product to add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantity to add</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::DebugPanel</name>
@@ -1840,6 +1848,38 @@
         <source>The webhook is applied but the gateway never hears so: it delivers it again a few seconds later, and the repeat changes nothing.</source>
         <translation>The webhook is applied but the gateway never hears so: it delivers it again a few seconds later, and the repeat changes nothing.</translation>
     </message>
+    <message>
+        <source>Fault: number of requests hit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fault: delay in milliseconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fault: Retry-After in seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkout crash point</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Network mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Network delay in milliseconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Network fault probability in percent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key strategy</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::HelpMenu</name>
@@ -2080,6 +2120,14 @@
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>My orders on the server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantity of %1 in the cart</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::PresentationZoom</name>
@@ -2171,6 +2219,10 @@
     </message>
     <message>
         <source>Saved %1 in %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verdict table</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2387,6 +2439,38 @@
     </message>
     <message>
         <source>PostgreSQL backend %1 has waited %2 ms on a lock (%3) held by %4: %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key tables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server table: idempotency keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server table: checkout keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stock, payment and webhook tables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server table: stock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server table: payment gateway charges</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server table: webhooks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server table: orders</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2691,6 +2775,14 @@
     </message>
     <message>
         <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idempotency key of the last submission</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts of the last submission</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -36,10 +36,13 @@ CataloguePanel::CataloguePanel(QWidget* parent)
     , m_table(TableCells::makeTable(QStringLiteral("catalogueTable"), {tr("Product"), tr("In stock")}))
 {
     m_productCombo->setObjectName(QStringLiteral("productCombo"));
+    m_productCombo->setAccessibleName(tr("Product to add"));
     m_productCombo->setMinimumContentsLength(12); // until the names arrive (holdContentWidth)
     m_quantitySpin->setObjectName(QStringLiteral("quantitySpin"));
+    m_quantitySpin->setAccessibleName(tr("Quantity to add"));
     m_quantitySpin->setRange(1, kMaxQuantity);
     m_addButton->setObjectName(QStringLiteral("addButton"));
+    m_table->setAccessibleName(tr("Catalogue"));
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->setToolTip(tr("Double-click a product, or press Enter on it, to add it to the cart"));

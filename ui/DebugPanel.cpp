@@ -137,16 +137,19 @@ QGroupBox* DebugPanel::buildServerSection()
 
     m_countSpin = new QSpinBox;
     m_countSpin->setObjectName(QStringLiteral("faultCountSpin"));
+    m_countSpin->setAccessibleName(tr("Fault: number of requests hit"));
     m_countSpin->setRange(1, 50);
     m_countSpin->setToolTip(tr("How many of the next order requests the fault hits"));
     m_delaySpin = new QSpinBox;
     m_delaySpin->setObjectName(QStringLiteral("faultDelaySpin"));
+    m_delaySpin->setAccessibleName(tr("Fault: delay in milliseconds"));
     m_delaySpin->setRange(0, 120'000);
     m_delaySpin->setSingleStep(500);
     m_delaySpin->setValue(3000);
     m_delaySpin->setSuffix(tr(" ms"));
     m_retryAfterSpin = new QSpinBox;
     m_retryAfterSpin->setObjectName(QStringLiteral("faultRetryAfterSpin"));
+    m_retryAfterSpin->setAccessibleName(tr("Fault: Retry-After in seconds"));
     m_retryAfterSpin->setRange(0, 600);
     m_retryAfterSpin->setValue(2);
     m_retryAfterSpin->setSuffix(tr(" s"));
@@ -289,6 +292,7 @@ QGroupBox* DebugPanel::buildGatewaySection()
 
     m_checkoutCrashCombo = new QComboBox;
     m_checkoutCrashCombo->setObjectName(QStringLiteral("checkoutCrashCombo"));
+    m_checkoutCrashCombo->setAccessibleName(tr("Checkout crash point"));
     // As wide as its longest item (the label sits above it so the row stays narrow): a cut crash point names the
     // wrong phase. The dock scrolls sideways if it is narrower still.
     m_checkoutCrashCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -340,6 +344,7 @@ QGroupBox* DebugPanel::buildNetworkSection()
     auto* layout = new QVBoxLayout(box);
     m_networkModeCombo = new QComboBox;
     m_networkModeCombo->setObjectName(QStringLiteral("networkModeCombo"));
+    m_networkModeCombo->setAccessibleName(tr("Network mode"));
     const QList<NetworkMode> kModes = networkModes();
     for (const auto& mode : kModes) {
         m_networkModeCombo->addItem(mode.label, mode.mode);
@@ -349,12 +354,14 @@ QGroupBox* DebugPanel::buildNetworkSection()
     m_networkExplanation->setObjectName(QStringLiteral("networkExplanation"));
     m_networkDelaySpin = new QSpinBox;
     m_networkDelaySpin->setObjectName(QStringLiteral("networkDelaySpin"));
+    m_networkDelaySpin->setAccessibleName(tr("Network delay in milliseconds"));
     m_networkDelaySpin->setRange(0, 60'000);
     m_networkDelaySpin->setSingleStep(250);
     m_networkDelaySpin->setValue(2000);
     m_networkDelaySpin->setSuffix(tr(" ms"));
     m_probabilitySpin = new QDoubleSpinBox;
     m_probabilitySpin->setObjectName(QStringLiteral("networkProbabilitySpin"));
+    m_probabilitySpin->setAccessibleName(tr("Network fault probability in percent"));
     m_probabilitySpin->setRange(0, 100);
     m_probabilitySpin->setDecimals(0);
     m_probabilitySpin->setSingleStep(10);
@@ -401,6 +408,7 @@ QGroupBox* DebugPanel::buildClientSection()
 
     m_keyStrategyCombo = new QComboBox;
     m_keyStrategyCombo->setObjectName(QStringLiteral("keyStrategyCombo"));
+    m_keyStrategyCombo->setAccessibleName(tr("Key strategy"));
     m_keyStrategyCombo->addItem(tr("One key per cart (correct)"), static_cast<int>(core::KeyStrategy::PerCart));
     m_keyStrategyCombo->addItem(tr("A new key per click"), static_cast<int>(core::KeyStrategy::PerClick));
     m_keyStrategyCombo->addItem(tr("No key"), static_cast<int>(core::KeyStrategy::None));

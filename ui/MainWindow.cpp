@@ -346,6 +346,8 @@ QWidget* MainWindow::buildCart()
     m_cartTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_cartTable->horizontalHeader()->setStretchLastSection(false);
     m_cartTable->verticalHeader()->setDefaultSectionSize(m_cartTable->fontMetrics().height() + 16);
+    m_cartTable->setAccessibleName(tr("Cart"));
+    m_ordersTable->setAccessibleName(tr("My orders on the server"));
     m_removeButton->setObjectName(QStringLiteral("removeButton"));
     m_orderButton->setObjectName(QStringLiteral("orderButton"));
     m_orderButton->setDefault(true);
@@ -657,6 +659,7 @@ void MainWindow::showCart()
             m_cartTable->setCellWidget(row, 1, quantity);
         }
         quantity->setObjectName(name);
+        quantity->setAccessibleName(tr("Quantity of %1 in the cart").arg(m_catalogue->productName(line.product)));
         const QSignalBlocker blocker(quantity); // showing the cart's quantity is not the user changing it
         quantity->setRange(1, std::max(line.quantity, m_catalogue->maxQuantity(line.product)));
         quantity->setValue(line.quantity);

@@ -48,6 +48,7 @@ ScenarioDialog::ScenarioDialog(core::Scenario scenario, QWidget* parent)
     auto* explanation = new QLabel(m_scenario.explanation, this);
     explanation->setWordWrap(true);
     m_table->setObjectName(QStringLiteral("verdictTable"));
+    m_table->setAccessibleName(tr("Verdict table"));
     m_table->setHorizontalHeaderLabels({tr("Step"), tr("Response"), tr("Orders"), tr("Expected"), tr("Verdict")});
     // The long columns (the step, the response, what was expected) share the width and wrap; the short ones fit
     // their contents, so the Verdict never scrolls out of view at 150 %.

@@ -18,10 +18,11 @@ namespace onceorder::ui {
 
 namespace {
 
-QTableView* makeView(const QString& objectName, ServerTableModel* model)
+QTableView* makeView(const QString& objectName, const QString& accessibleName, ServerTableModel* model)
 {
     auto* view = new QTableView;
     view->setObjectName(objectName);
+    view->setAccessibleName(accessibleName);
     view->setModel(model);
     view->verticalHeader()->hide();
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -61,33 +62,37 @@ ServerTablesDock::ServerTablesDock(core::ServerMonitor* monitor, QWidget* parent
 
     m_keyTabs->setObjectName(QStringLiteral("keyTabs"));
     m_keyTabs->setDocumentMode(true);
+    m_keyTabs->tabBar()->setAccessibleName(tr("Key tables"));
     m_keyTabs->addTab(titled(tr("Idempotency keys"),
                              tr("One row per (client, key): taken first, completed with the stored answer."),
-                             makeView(QStringLiteral("keysView"), m_keys)),
+                             makeView(QStringLiteral("keysView"), tr("Server table: idempotency keys"), m_keys)),
                       QString());
-    m_keyTabs->addTab(titled(tr("Checkout keys"),
-                             tr("POST /checkout in phases: each row remembers how far it got (the recovery point)."),
-                             makeView(QStringLiteral("checkoutKeysView"), m_checkoutKeys)),
-                      QString());
+    m_keyTabs->addTab(
+        titled(tr("Checkout keys"),
+               tr("POST /checkout in phases: each row remembers how far it got (the recovery point)."),
+               makeView(QStringLiteral("checkoutKeysView"), tr("Server table: checkout keys"), m_checkoutKeys)),
+        QString());
     m_sideTabs->setObjectName(QStringLiteral("sideTabs"));
     m_sideTabs->setDocumentMode(true);
+    m_sideTabs->tabBar()->setAccessibleName(tr("Stock, payment and webhook tables"));
     m_sideTabs->addTab(titled(tr("Stock"), tr("Decremented in the order's transaction."),
-                              makeView(QStringLiteral("stockView"), m_stock)),
+                              makeView(QStringLiteral("stockView"), tr("Server table: stock"), m_stock)),
                        QString());
-    m_sideTabs->addTab(titled(tr("Payment gateway"),
-                              tr("Its own books: one charge per key we send it. Amber: charged, not yet recorded "
-                                 "by us."),
-                              makeView(QStringLiteral("chargesView"), m_charges)),
-                       QString());
+    m_sideTabs->addTab(
+        titled(tr("Payment gateway"),
+               tr("Its own books: one charge per key we send it. Amber: charged, not yet recorded "
+                  "by us."),
+               makeView(QStringLiteral("chargesView"), tr("Server table: payment gateway charges"), m_charges)),
+        QString());
     m_sideTabs->addTab(titled(tr("Webhooks"), tr("Every event id once; a repeat or a twin changes nothing."),
-                              makeView(QStringLiteral("webhooksView"), m_webhooks)),
+                              makeView(QStringLiteral("webhooksView"), tr("Server table: webhooks"), m_webhooks)),
                        QString());
     showTabCounts(core::ServerState {});
 
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(m_keyTabs);
     splitter->addWidget(titled(tr("Orders"), tr("What was really ordered. Red rows: one cart ordered twice."),
-                               makeView(QStringLiteral("ordersView"), m_orders)));
+                               makeView(QStringLiteral("ordersView"), tr("Server table: orders"), m_orders)));
     splitter->addWidget(m_sideTabs);
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 4);

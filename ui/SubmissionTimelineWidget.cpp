@@ -104,12 +104,14 @@ SubmissionTimelineWidget::SubmissionTimelineWidget(const core::Clock* clock, QWi
     m_stateLabel->setFont(badgeFont);
     m_stateLabel->setStyleSheet(kBadgeSheet);
     m_keyEdit->setObjectName(QStringLiteral("keyEdit"));
+    m_keyEdit->setAccessibleName(tr("Idempotency key of the last submission"));
     m_keyEdit->setReadOnly(true);
     m_keyEdit->setPlaceholderText(tr("no submission yet"));
     m_keyEdit->setToolTip(tr("The Idempotency-Key: the same on every attempt of this cart"));
     m_copyKeyButton->setObjectName(QStringLiteral("copyKeyButton"));
     m_copyKeyButton->setToolTip(tr("Copy the key, e.g. to find it in the server's tables or log"));
     m_attemptsTable->setObjectName(QStringLiteral("attemptsTable"));
+    m_attemptsTable->setAccessibleName(tr("Attempts of the last submission"));
     m_attemptsTable->setHorizontalHeaderLabels(
         {tr("#"), tr("Time"), tr("Took"), tr("Outcome"), tr("HTTP"), tr("Replayed"), tr("Then waited"), tr("Why")});
     m_attemptsTable->verticalHeader()->hide();
