@@ -15,9 +15,11 @@
 #include <QTimer>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <set>
+#include <string>
 
 using namespace onceorder::core;
 using namespace onceorder::test;
@@ -91,6 +93,17 @@ protected:
     {
         SQLite::Database db(serverDb, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
         return db.execAndGet("SELECT count(*) FROM orders").getInt64();
+    }
+    // Every Idempotency-Key the server has been sent (it keeps one row per key it saw).
+    std::set<std::string> keysTheServerSaw() const
+    {
+        SQLite::Database db(serverDb, SQLite::OPEN_READONLY, kReadBusyTimeoutMs);
+        SQLite::Statement keys(db, "SELECT idem_key FROM idempotency_keys");
+        std::set<std::string> seen;
+        while (keys.executeStep()) {
+            seen.insert(keys.getColumn(0).getString());
+        }
+        return seen;
     }
 
     static inline int s_argc = 1;
@@ -219,4 +232,134 @@ TEST_F(OutboxUpgradeTest, AnOutboxOfANewerClientIsRefusedWithAClearError)
         EXPECT_NE(std::string(error.what()).find("newer"), std::string::npos) << error.what();
     }
     EXPECT_EQ(userVersion(folder), 99) << "left as it was";
+}
+
+// outbox-v2.db: the previous release's file (f055c94, schema version 2), its leases on the wall clock.
+constexpr qint64 kV2LeasedId = 1; // pending, attempt in flight, another live process's lease for one more minute
+constexpr qint64 kV2PastDeadlineId = 2; // pending, made 25 h ago, window over
+constexpr qint64 kV2GaveUpId = 3;
+constexpr qint64 kV2PlacedId = 4; // order 7
+constexpr qint64 kV2LeaseUntilMs = kFixtureNowMs + 60'000;
+
+TEST_F(OutboxUpgradeTest, TheVersion2OutboxBecomesVersion3AndItsRowsKeepTheirStatesKeysAndLeases)
+{
+    TempDir state;
+    const QString folder = stateFrom(state, "outbox-v2.db");
+    ASSERT_EQ(userVersion(folder), 2);
+    Outbox outbox(folder);
+    EXPECT_EQ(userVersion(folder), 3);
+
+    const Submission leased = *outbox.find(kV2LeasedId);
+    EXPECT_EQ(leased.state, SubmissionState::Pending);
+    EXPECT_EQ(leased.key.toStdString(), "key-v2-leased");
+    EXPECT_EQ(leased.deadlineMs, kFixtureNowMs - 120'000 + kLegacyWindowMs) << "a fitting deadline is kept";
+    EXPECT_TRUE(leased.createdBoot.isEmpty()) << "its age was never measured on the monotonic clock";
+    ASSERT_EQ(leased.attempts.size(), 1);
+    EXPECT_EQ(leased.attempts.first().outcome, AttemptOutcome::InFlight) << "opening the file settles nothing";
+    const Submission past = *outbox.find(kV2PastDeadlineId);
+    EXPECT_EQ(past.state, SubmissionState::Pending);
+    EXPECT_EQ(past.key.toStdString(), "key-v2-past-deadline");
+    EXPECT_LT(past.deadlineMs, kFixtureNowMs);
+    EXPECT_EQ(outbox.find(kV2GaveUpId)->state, SubmissionState::GaveUp);
+    EXPECT_FALSE(outbox.find(kV2GaveUpId)->overruled);
+    EXPECT_EQ(outbox.find(kV2PlacedId)->state, SubmissionState::Placed);
+    EXPECT_EQ(outbox.find(kV2PlacedId)->orderId, 7);
+
+    // The other process's lease as it wrote it: a wall-clock time with no boot, so it is judged on the wall clock.
+    SQLite::Database raw(QDir(folder).filePath(QStringLiteral("client.db")).toStdString(), SQLite::OPEN_READONLY,
+                         kReadBusyTimeoutMs);
+    SQLite::Statement lease(raw,
+                            "SELECT lease_owner, lease_pid, lease_until, lease_boot, overruled FROM submissions "
+                            "WHERE id = 1");
+    ASSERT_TRUE(lease.executeStep());
+    EXPECT_EQ(lease.getColumn(0).getString(), "1/0b5c1a52-5e0f-4a8e-9c1d-2f6f3c7a9e10");
+    EXPECT_EQ(lease.getColumn(1).getInt64(), 1);
+    EXPECT_EQ(lease.getColumn(2).getInt64(), kV2LeaseUntilMs);
+    EXPECT_TRUE(lease.getColumn(3).isNull());
+    EXPECT_TRUE(lease.getColumn(4).isNull());
+
+    Outbox again(folder);
+    EXPECT_EQ(userVersion(folder), 3);
+    EXPECT_EQ(again.find(kV2LeasedId)->attempts.size(), 1);
+}
+
+TEST_F(OutboxUpgradeTest, AVersion2LeaseIsRespectedOnTheWallClockThenResumeSendsTheSameKey)
+{
+    TempDir state;
+    Outbox outbox(stateFrom(state, "outbox-v2.db"));
+    {
+        // "Try again" now, and 59 s later, while the previous release's process still holds the lease: refused
+        // before anything is written or sent (startAttempt runs synchronously in retryNow).
+        ServerApi api(QUrl(QString::fromStdString(server.url())), QStringLiteral("demo-key-A"));
+        SubmissionEngine engine(outbox, &api, QStringLiteral("bundled"), clock, random, EngineConfig {});
+        engine.retryNow(kV2LeasedId);
+        clock.setMs(kV2LeaseUntilMs - 1'000);
+        engine.retryNow(kV2LeasedId);
+        const Submission held = *outbox.find(kV2LeasedId);
+        EXPECT_EQ(held.state, SubmissionState::Pending);
+        ASSERT_EQ(held.attempts.size(), 1) << "an attempt was started under another process's lease";
+        EXPECT_EQ(held.attempts.first().outcome, AttemptOutcome::InFlight);
+        EXPECT_TRUE(keysTheServerSaw().empty());
+    }
+
+    // Its lease is over (the wall clock passed it): resume takes the submission over with its stored key.
+    clock.setMs(kV2LeaseUntilMs + 1'000);
+    resumeAgainstTheServer(outbox);
+    const Submission s = *outbox.find(kV2LeasedId);
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.key.toStdString(), "key-v2-leased");
+    ASSERT_EQ(s.attempts.size(), 2);
+    EXPECT_NE(s.attempts.first().outcome, AttemptOutcome::InFlight) << "the interrupted attempt was closed";
+    EXPECT_GE(s.attempts.last().startedMs, kV2LeaseUntilMs);
+    EXPECT_EQ(ordersFor("cart-v2-leased"), 1);
+    EXPECT_EQ(keysTheServerSaw(), std::set<std::string> {"key-v2-leased"}) << "a new key was sent";
+}
+
+TEST_F(OutboxUpgradeTest, ResumingTheVersion2OutboxSendsNoKeyPastItsDeadlineOrTheKeyTtlAndKeepsTheFinalStates)
+{
+    TempDir state;
+    Outbox outbox(stateFrom(state, "outbox-v2.db"));
+    clock.setMs(kV2LeaseUntilMs + 1'000); // the leased one is sent too: both are resumed in one run
+    resumeAgainstTheServer(outbox);
+
+    const Submission past = *outbox.find(kV2PastDeadlineId);
+    EXPECT_EQ(past.state, SubmissionState::GaveUp) << past.problemDetail.toStdString();
+    EXPECT_EQ(past.key.toStdString(), "key-v2-past-deadline");
+    EXPECT_EQ(past.attempts.size(), 1) << "an attempt after the deadline";
+    EXPECT_EQ(ordersFor("cart-v2-past-deadline"), 0);
+
+    const Submission gaveUp = *outbox.find(kV2GaveUpId);
+    EXPECT_EQ(gaveUp.state, SubmissionState::GaveUp);
+    EXPECT_EQ(gaveUp.attempts.size(), 1);
+    const Submission placed = *outbox.find(kV2PlacedId);
+    EXPECT_EQ(placed.state, SubmissionState::Placed);
+    EXPECT_EQ(placed.orderId, 7);
+    EXPECT_EQ(placed.attempts.size(), 1);
+
+    // Only the key made two minutes ago reached the server; none made 25 h ago (beyond its 24 h TTL), none new.
+    EXPECT_EQ(keysTheServerSaw(), std::set<std::string> {"key-v2-leased"});
+    EXPECT_EQ(orders(), 1);
+}
+
+TEST_F(OutboxUpgradeTest, AVersion2RowIsNotSentWhileTheWallClockIsBehindATimeStoredWithIt)
+{
+    // Its holder has exited (the lease released); this machine's wall clock is now 3 min behind: before the row's
+    // creation and its attempt. The previous release measured no age on the monotonic clock, so how long ago that
+    // was is unknown, and its window counts as over: not sent with the old key, given up and read back instead.
+    TempDir state;
+    const QString folder = stateFrom(state, "outbox-v2.db");
+    {
+        SQLite::Database raw(QDir(folder).filePath(QStringLiteral("client.db")).toStdString(), SQLite::OPEN_READWRITE,
+                             kReadBusyTimeoutMs);
+        raw.exec("UPDATE submissions SET lease_owner = NULL, lease_pid = 0, lease_until = 0 WHERE id = 1");
+    }
+    Outbox outbox(folder);
+    clock.setMs(kFixtureNowMs - 180'000);
+    ServerApi api(QUrl(QString::fromStdString(server.url())), QStringLiteral("demo-key-A"));
+    SubmissionEngine engine(outbox, &api, QStringLiteral("bundled"), clock, random, EngineConfig {});
+    engine.retryNow(kV2LeasedId);
+    const Submission s = *outbox.find(kV2LeasedId);
+    EXPECT_EQ(s.state, SubmissionState::GaveUp) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.attempts.size(), 1) << "sent while the clock was behind its stored times";
+    EXPECT_TRUE(keysTheServerSaw().empty());
 }
