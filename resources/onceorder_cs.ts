@@ -2133,6 +2133,22 @@
         <source>Quantity of %1 in the cart</source>
         <translation>Množství zboží %1 v košíku</translation>
     </message>
+    <message>
+        <source>The outbox cannot be written, so nothing is sent: %1</source>
+        <translation>Do odchozí fronty nelze zapisovat, proto se nic neodesílá: %1</translation>
+    </message>
+    <message>
+        <source>Order %1 placed after all (it had been given up).</source>
+        <translation>Objednávka %1 přece jen vytvořena (klient ji předtím vzdal).</translation>
+    </message>
+    <message>
+        <source>Order %1 placed after all (it had been abandoned).</source>
+        <translation>Objednávka %1 přece jen vytvořena (předtím byla opuštěna).</translation>
+    </message>
+    <message>
+        <source>Order %1 placed after all (it had been rejected).</source>
+        <translation>Objednávka %1 přece jen vytvořena (předtím byla odmítnuta).</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::PresentationZoom</name>

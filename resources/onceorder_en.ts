@@ -2128,6 +2128,22 @@
         <source>Quantity of %1 in the cart</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The outbox cannot be written, so nothing is sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Order %1 placed after all (it had been given up).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Order %1 placed after all (it had been abandoned).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Order %1 placed after all (it had been rejected).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::PresentationZoom</name>

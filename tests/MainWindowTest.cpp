@@ -56,6 +56,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <memory>
 #include <optional>
 #include <sys/resource.h>
@@ -99,6 +100,9 @@ private Q_SLOTS:
     void lessonStep1ANewKeyPerClickOrdersOncePerAttemptAndOneKeyPerCartOnce();
     void lessonStep3CheckThenInsertOrdersTheCartTwice();
     // It installs the Czech translator for the rest of its process (each slot runs as its own ctest).
+    void anAnswerAfterAbandonIsShownAsPlacedAfterAll();
+    void anOutboxThatCannotBeWrittenStopsOrderingAndSaysWhy();
+    // Installs the Czech translation: the slots after it run in Czech.
     void czechShowsCzechStrings();
     void everyControlHasAnAccessibleName();
 };
@@ -1220,6 +1224,74 @@ void MainWindowTest::everyControlHasAnAccessibleName()
     }
     QVERIFY2(problems.isEmpty(),
              qPrintable(QStringLiteral("%1 controls without a name or with a shared one").arg(problems.size())));
+}
+
+void MainWindowTest::anAnswerAfterAbandonIsShownAsPlacedAfterAll()
+{
+    // The server holds the order for 3 s; the user abandons the cart meanwhile. The 201 that comes afterwards is
+    // evidence of the order: the result line says it was placed after all, not "Abandoned".
+    auto client = startClient();
+    QVERIFY(client);
+    clickDebugButton(*client, QStringLiteral("arm_delay"));
+    addToCart(*client, QStringLiteral("kniha"), 1);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    auto* abandonButton = client->find<QPushButton>(QStringLiteral("abandonButton"));
+    QTRY_VERIFY_WITH_TIMEOUT(abandonButton->isEnabled(), 10'000);
+    QTest::mouseClick(abandonButton, Qt::LeftButton);
+    QAbstractButton* confirm = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (confirm = client->window->findChild<QAbstractButton*>(QStringLiteral("confirmAbandonButton"))) != nullptr,
+        5000);
+    QTest::mouseClick(confirm, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(settled.size() == 2, 20'000);
+    QCOMPARE(settled.first().first().value<core::Submission>().state, core::SubmissionState::Abandoned);
+    const auto late = settled.last().first().value<core::Submission>();
+    QCOMPARE(late.state, core::SubmissionState::Placed);
+    QCOMPARE(late.overruled, std::optional(core::SubmissionState::Abandoned));
+    QCOMPARE(resultText(*client), QStringLiteral("Order 1 placed after all (it had been abandoned)."));
+}
+
+void MainWindowTest::anOutboxThatCannotBeWrittenStopsOrderingAndSaysWhy()
+{
+    auto client = startClient();
+    QVERIFY(client);
+    addToCart(*client, QStringLiteral("kniha"), 1);
+    auto* order = client->find<QPushButton>(QStringLiteral("orderButton"));
+    QVERIFY(order->isEnabled());
+
+    // From now on no file of this process can be written past its first byte (RLIMIT_FSIZE, as a full disk or a
+    // file size limit would): the outbox cannot record the cart. The bundled server, a child started before, can.
+    rlimit previous {};
+    QCOMPARE(getrlimit(RLIMIT_FSIZE, &previous), 0);
+    const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+    const rlimit oneByte {1, previous.rlim_max};
+    QCOMPARE(setrlimit(RLIMIT_FSIZE, &oneByte), 0);
+    auto restore = qScopeGuard([&] {
+        setrlimit(RLIMIT_FSIZE, &previous);
+        std::signal(SIGXFSZ, previousHandler);
+    });
+    QTest::mouseClick(order, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(client->session->engine()->isStorageBroken(), 20'000);
+    QTRY_VERIFY_WITH_TIMEOUT(!order->isEnabled(), 10'000);
+    restore.dismiss();
+    setrlimit(RLIMIT_FSIZE, &previous);
+    std::signal(SIGXFSZ, previousHandler);
+
+    // The teacher sees why, in red, and the cart is still there but cannot be ordered or retried.
+    QVERIFY2(resultText(*client).startsWith(QStringLiteral("The outbox cannot be written, so nothing is sent: ")),
+             qPrintable(resultText(*client)));
+    QCOMPARE(client->find<QLabel>(QStringLiteral("resultLabel"))->palette().color(QPalette::WindowText),
+             QColor(0xb3, 0x26, 0x1e));
+    QVERIFY(client->window->statusBar()->currentMessage().startsWith(QStringLiteral("The outbox cannot be written")));
+    QCOMPARE(client->find<QTableWidget>(QStringLiteral("cartTable"))->rowCount(), 1);
+    QVERIFY(!client->find<QPushButton>(QStringLiteral("retryNowButton"))->isEnabled());
+    addToCart(*client, QStringLiteral("hrnek"), 1);
+    QVERIFY(!order->isEnabled());
+    // Nothing reached the server.
+    const auto state = settledServerState(*client);
+    QVERIFY(state);
+    QCOMPARE(state->totalOrders, 0);
 }
 
 int main(int argc, char** argv)

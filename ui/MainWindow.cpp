@@ -219,8 +219,12 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     connect(session->engine(), &core::SubmissionEngine::submissionChanged, this, &MainWindow::showSubmission);
     connect(session->engine(), &core::SubmissionEngine::pendingCountsChanged, this, &MainWindow::setPendingCounts);
     connect(session->engine(), &core::SubmissionEngine::submitRefused, this, &MainWindow::showRefusal);
-    connect(session->engine(), &core::SubmissionEngine::storageFailed, this,
-            [this](const QString& reason) { statusBar()->showMessage(reason, 10'000); });
+    connect(session->engine(), &core::SubmissionEngine::storageBroken, this, &MainWindow::showStorageBroken);
+    connect(session->engine(), &core::SubmissionEngine::storageFailed, this, [this](const QString& reason) {
+        if (m_storageBroken.isEmpty()) { // once broken, the status bar keeps saying why
+            statusBar()->showMessage(reason, 10'000);
+        }
+    });
     connect(m_monitor, &core::ServerMonitor::productsReceived, this, &MainWindow::showProducts);
     connect(m_monitor, &core::ServerMonitor::ordersChanged, this, &MainWindow::showOrders);
     connect(m_monitor, &core::ServerMonitor::stateChanged, this, &MainWindow::showServerState);
@@ -519,10 +523,22 @@ void MainWindow::placeOrder()
     m_session->submit(m_cart);
 }
 
+void MainWindow::showStorageBroken(const QString& reason)
+{
+    // The engine has stopped: it sends, retries and gives up nothing more. Ordering is off until a restart with a
+    // working outbox, and the result line and the status bar say why (in red: it does not go away by waiting).
+    m_storageBroken = tr("The outbox cannot be written, so nothing is sent: %1").arg(reason);
+    m_resultLabel->setText(m_storageBroken);
+    setTextColour(m_resultLabel, QColor(0xb3, 0x26, 0x1e));
+    statusBar()->showMessage(m_storageBroken);
+    m_timeline->setSendingStopped(true);
+    showCart();
+}
+
 void MainWindow::showRefusal(const QString& cartId, const QString& message)
 {
-    if (cartId != m_cart.cartId()) {
-        return;
+    if (cartId != m_cart.cartId() || !m_storageBroken.isEmpty()) {
+        return; // a cart refused because the outbox broke: showStorageBroken says why
     }
     // Pending for another server, or with other lines: nothing was sent; say why.
     m_resultLabel->setText(tr("Not sent: %1").arg(message));
@@ -532,7 +548,10 @@ void MainWindow::showRefusal(const QString& cartId, const QString& message)
 void MainWindow::showSubmission(const core::Submission& submission)
 {
     const bool ofThisCart = submission.cartId == m_cart.cartId();
-    if (submission.id != m_currentId && !ofThisCart) {
+    // Placed after all (evidence came after the cart was given up, abandoned or rejected): shown whichever cart it
+    // is, since the last thing the window said about it was wrong.
+    const bool placedAfterAll = submission.state == core::SubmissionState::Placed && submission.overruled;
+    if (submission.id != m_currentId && !ofThisCart && !placedAfterAll) {
         // Another submission (resumed from an earlier run, or an earlier cart still retrying): the orders change
         // only when it settles. Shown in the timeline while nothing newer is.
         if (submission.state != core::SubmissionState::Pending) {
@@ -555,7 +574,23 @@ void MainWindow::showSubmission(const core::Submission& submission)
         colour = QColor(0x8a, 0x4b, 0x00);
         break;
     case core::SubmissionState::Placed:
-        if (submission.path == u"/checkout") {
+        if (placedAfterAll) {
+            switch (*submission.overruled) {
+            case core::SubmissionState::GaveUp:
+                text = tr("Order %1 placed after all (it had been given up).").arg(submission.orderId);
+                break;
+            case core::SubmissionState::Abandoned:
+                text = tr("Order %1 placed after all (it had been abandoned).").arg(submission.orderId);
+                break;
+            case core::SubmissionState::Rejected:
+                text = tr("Order %1 placed after all (it had been rejected).").arg(submission.orderId);
+                break;
+            case core::SubmissionState::Pending:
+            case core::SubmissionState::Placed:
+                text = tr("Order %1 placed.").arg(submission.orderId);
+                break;
+            }
+        } else if (submission.path == u"/checkout") {
             text = submission.replayed
                 ? tr("Order %1 placed and paid (replayed by the server).").arg(submission.orderId)
                 : tr("Order %1 placed and paid.").arg(submission.orderId);
@@ -579,8 +614,10 @@ void MainWindow::showSubmission(const core::Submission& submission)
         colour = m_resultLabel->palette().color(QPalette::PlaceholderText); // greyed out, on any palette
         break;
     }
-    m_resultLabel->setText(text);
-    setTextColour(m_resultLabel, colour);
+    if (m_storageBroken.isEmpty()) { // once the outbox broke, the result line keeps saying why
+        m_resultLabel->setText(text);
+        setTextColour(m_resultLabel, colour);
+    }
     if (ofThisCart) {
         setCartEditable(submission.state != core::SubmissionState::Pending);
     }
@@ -667,7 +704,7 @@ void MainWindow::showCart()
     }
     m_cartTable->horizontalHeader()->resizeSection(1, 110);
     TableCells::holdContentWidth(m_cartTable);
-    m_orderButton->setEnabled(!m_cart.isEmpty());
+    m_orderButton->setEnabled(!m_cart.isEmpty() && m_storageBroken.isEmpty());
     m_payByCardCheck->setEnabled(m_cartEditable);
     m_removeButton->setEnabled(!m_cart.isEmpty() && m_cartEditable);
     m_catalogue->setAddEnabled(m_cartEditable);

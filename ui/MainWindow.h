@@ -80,6 +80,7 @@ private:
     void removeSelectedLine();
     void placeOrder();
     void showRefusal(const QString& cartId, const QString& message);
+    void showStorageBroken(const QString& reason);
     void showCart();
     void setCartEditable(bool editable);
 
@@ -89,6 +90,7 @@ private:
     qint64 m_currentId = 0; // the submission the timeline shows; 0: none yet
     bool m_resumed = false;
     bool m_cartEditable = true;
+    QString m_storageBroken; // what the window says once the engine stopped on a broken outbox; empty: it works
 
     core::ServerMonitor* m_monitor;
     core::DebugControls* m_debugControls;

@@ -324,11 +324,18 @@ void SubmissionTimelineWidget::updateCountdown()
     }
 }
 
+void SubmissionTimelineWidget::setSendingStopped(bool stopped)
+{
+    m_sendingStopped = stopped;
+    updateButtons();
+}
+
 void SubmissionTimelineWidget::updateButtons()
 {
     const bool pending = m_hasSubmission && m_submission.state == core::SubmissionState::Pending;
-    m_retryNowButton->setEnabled(pending);
-    m_abandonButton->setEnabled(pending || (m_hasSubmission && m_submission.state == core::SubmissionState::GaveUp));
+    m_retryNowButton->setEnabled(pending && !m_sendingStopped);
+    m_abandonButton->setEnabled(!m_sendingStopped &&
+                                (pending || (m_hasSubmission && m_submission.state == core::SubmissionState::GaveUp)));
     m_copyKeyButton->setEnabled(m_hasSubmission && !m_submission.key.isEmpty());
 }
 

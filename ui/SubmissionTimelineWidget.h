@@ -30,6 +30,8 @@ public:
     explicit SubmissionTimelineWidget(const core::Clock* clock, QWidget* parent = nullptr);
 
     void setSubmission(const core::Submission& submission);
+    // The engine stopped (its outbox cannot be written): nothing can be retried or abandoned from here.
+    void setSendingStopped(bool stopped);
     void clear();
     bool hasSubmission() const { return m_hasSubmission; }
     const core::Submission& submission() const { return m_submission; }
@@ -55,6 +57,7 @@ private:
     const core::Clock* m_clock;
     core::Submission m_submission;
     bool m_hasSubmission = false;
+    bool m_sendingStopped = false;
 
     QLabel* m_stateLabel;
     QLineEdit* m_keyEdit;
