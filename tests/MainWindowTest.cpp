@@ -982,6 +982,12 @@ void MainWindowTest::theCartsQuantityIsLimitedByTheStockShown()
 namespace {
 
 // Ticks a teaching mode in the debug panel, as a teacher does, and waits until the server has it.
+// What the debug panel says is armed at the server (from the server's own state).
+QString armedFault(const Client& client)
+{
+    return client.window->debugPanel()->findChild<QLabel*>(QStringLiteral("armedFaultLabel"))->text();
+}
+
 bool tickTeachingMode(const Client& client, const QString& mode)
 {
     QSignalSpy applied(client.window->findChild<core::DebugControls*>(), &core::DebugControls::succeeded);
@@ -1088,6 +1094,8 @@ void MainWindowTest::lessonStep3CheckThenInsertOrdersTheCartTwice()
     QVERIFY(tickTeachingMode(*client, QStringLiteral("check_then_insert")));
     QVERIFY(tickTeachingMode(*client, QStringLiteral("business_key_off")));
     clickDebugButton(*client, QStringLiteral("arm_delay")); // Slow transaction
+    // Armed at the server before the double click (once, in a loaded CI run, neither copy was slowed: one order).
+    QTRY_VERIFY_WITH_TIMEOUT(armedFault(*client).contains(u"delay"), 10'000);
     addToCart(*client, QStringLiteral("kniha"), 1);
     QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
     auto* order = client->find<QPushButton>(QStringLiteral("orderButton"));
@@ -1108,6 +1116,7 @@ void MainWindowTest::lessonStep3CheckThenInsertOrdersTheCartTwice()
     clickDebugButton(*client, QStringLiteral("resetServerButton"));
     QTRY_VERIFY_WITH_TIMEOUT(!client->find<QCheckBox>(QStringLiteral("mode_check_then_insert"))->isChecked(), 10'000);
     clickDebugButton(*client, QStringLiteral("arm_delay"));
+    QTRY_VERIFY_WITH_TIMEOUT(armedFault(*client).contains(u"delay"), 10'000);
     addToCart(*client, QStringLiteral("kniha"), 1);
     settled.clear();
     QTest::mouseClick(order, Qt::LeftButton);
