@@ -4,6 +4,7 @@
 #include "checkout/CheckoutService.h"
 #include "checkout/StubPaymentGateway.h"
 #include "checkout/WebhookHandler.h"
+#include "support/LatchedGateway.h"
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Database.h>
@@ -16,6 +17,7 @@
 #include <thread>
 
 using namespace onceorder::server;
+using onceorder::test::LatchedGateway;
 using onceorder::test::TempDir;
 
 namespace {
@@ -29,30 +31,6 @@ constexpr const char* kSecret = "whsec_test";
 // What a crash-after-* fault does in process: leave, with whatever the phases committed.
 struct SimulatedCrash
 {
-};
-
-// A gateway that stops inside charge() until the test lets it go: a request caught mid-flight, no sleeping.
-class LatchedGateway final : public PaymentGateway
-{
-public:
-    explicit LatchedGateway(PaymentGateway& real)
-        : m_real(real)
-    {
-    }
-    ChargeResult charge(const std::string& key, long long amount, const std::string& method) override
-    {
-        m_entered.set_value();
-        m_release.get_future().wait();
-        return m_real.charge(key, amount, method);
-    }
-    void waitUntilEntered() { m_enteredFuture.wait(); }
-    void release() { m_release.set_value(); }
-
-private:
-    PaymentGateway& m_real;
-    std::promise<void> m_entered;
-    std::future<void> m_enteredFuture = m_entered.get_future();
-    std::promise<void> m_release;
 };
 
 class CheckoutServiceTest : public ::testing::Test

@@ -6,6 +6,7 @@
 #include "checkout/CheckoutService.h"
 #include "checkout/StubPaymentGateway.h"
 #include "storage/SqlTx.h"
+#include "support/LatchedGateway.h"
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Database.h>
@@ -15,6 +16,7 @@
 #include <thread>
 
 using namespace onceorder::server;
+using onceorder::test::LatchedGateway;
 using onceorder::test::TempDir;
 
 namespace {
@@ -23,30 +25,6 @@ constexpr std::int64_t kStart = 1'790'000'000'000;
 constexpr std::chrono::seconds kTtl {3600};
 constexpr std::chrono::milliseconds kLockTimeout {30'000};
 constexpr const char* kOne = R"({"product":"kniha","quantity":1,"payment_method":"card"})";
-
-// A gateway that stops inside charge() until the test lets it go (as in CheckoutServiceTest).
-class LatchedGateway final : public PaymentGateway
-{
-public:
-    explicit LatchedGateway(PaymentGateway& real)
-        : m_real(real)
-    {
-    }
-    ChargeResult charge(const std::string& key, long long amount, const std::string& method) override
-    {
-        m_entered.set_value();
-        m_release.get_future().wait();
-        return m_real.charge(key, amount, method);
-    }
-    void waitUntilEntered() { m_enteredFuture.wait(); }
-    void release() { m_release.set_value(); }
-
-private:
-    PaymentGateway& m_real;
-    std::promise<void> m_entered;
-    std::future<void> m_enteredFuture = m_entered.get_future();
-    std::promise<void> m_release;
-};
 
 class RunLeaseTest : public ::testing::Test
 {
