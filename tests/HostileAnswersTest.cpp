@@ -99,8 +99,8 @@ protected:
     }
 
     // An earlier submission of this cart that gave up after an attempt that may have reached the server: ordering the
-    // cart again reads its orders back before the new key's first POST.
-    void earlierGaveUp(const Cart& cart)
+    // cart again reads its orders back before the new key's first POST. `out`: the earlier submission, if wanted.
+    void earlierGaveUp(const Cart& cart, Submission* out = nullptr)
     {
         Submission earlier;
         earlier.key = QStringLiteral("earlier-key");
@@ -124,6 +124,9 @@ protected:
                                          {}});
         earlier.state = SubmissionState::GaveUp;
         ASSERT_TRUE(outbox.settle(earlier, SubmissionState::Pending));
+        if (out) {
+            *out = earlier;
+        }
     }
 
     bool wasEver(SubmissionState state) const { return std::find(states.begin(), states.end(), state) != states.end(); }
@@ -313,27 +316,8 @@ TEST_F(HostileAnswersTest, AReadBackThatIsNotTheOrderListIsUnknownNeverNoOrder)
     // is asked again, and the real list settles it without a second order.
     Cart cart = cartOf(QStringLiteral("kniha"), 1);
     Submission earlier;
-    earlier.key = QStringLiteral("earlier-key");
-    earlier.cartId = cart.cartId();
-    earlier.body = cart.toRequestBody();
-    earlier.target = QUrl(QStringLiteral("test"));
-    earlier.createdMs = clock.nowMs() - 60'000;
-    earlier.deadlineMs = clock.nowMs() - 1000;
-    outbox.create(earlier, QStringLiteral("demo-key-A"));
-    outbox.recordAttemptStart(earlier.id,
-                              Attempt {1, earlier.createdMs, 0, AttemptOutcome::InFlight, 0, false, {}, -1, {}});
-    outbox.recordAttemptEnd(earlier.id,
-                            Attempt {1,
-                                     earlier.createdMs,
-                                     earlier.createdMs + 10,
-                                     AttemptOutcome::MaybeSent,
-                                     0,
-                                     false,
-                                     QStringLiteral("reset"),
-                                     -1,
-                                     {}});
-    earlier.state = SubmissionState::GaveUp;
-    ASSERT_TRUE(outbox.settle(earlier, SubmissionState::Pending));
+    earlierGaveUp(cart, &earlier);
+    ASSERT_FALSE(HasFatalFailure());
 
     const QList<QByteArray> unfit {
         ScriptedPeer::answer(200, "OK", "<html>Please log in</html>", "text/html"),
