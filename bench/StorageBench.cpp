@@ -4,7 +4,7 @@
 // The HTTP numbers of bench/run-server are judged against these, measured in the same run.
 #include "orders/OrderCommand.h"
 #include "orders/OrderService.h"
-#include "storage/Store.h"
+#include "storage/sqlite/Store.h"
 #include "teaching/Faults.h"
 
 #include <SQLiteCpp/Statement.h>

@@ -2,9 +2,9 @@
 
 #include "ServerOptions.h"
 #include "auth/ApiKeys.h"
-#include "storage/Store.h"
 #include "storage/postgres/PgOrderStore.h"
 #include "storage/postgres/PgSchema.h"
+#include "storage/sqlite/Store.h"
 #include "support/Clock.h"
 #include "teaching/Faults.h"
 

@@ -63,7 +63,7 @@ private:
     // SQLite: the store, the three steps and the read side behind m_orderStore. PostgreSQL: m_orderStore alone.
     // Both: the multi-phase flow below, on m_checkoutDatabase (PostgreSQL, or the SQLite store's).
     std::unique_ptr<Store> m_store;
-    // Group commit for POST /orders (storage/GroupCommitter.h); none with ONCEORDER_GROUP_COMMIT=0.
+    // Group commit for POST /orders (storage/sqlite/GroupCommitter.h); none with ONCEORDER_GROUP_COMMIT=0.
     std::unique_ptr<GroupCommitter> m_committer;
     std::unique_ptr<OrderService> m_orders;
     std::unique_ptr<OrderQueries> m_queries;

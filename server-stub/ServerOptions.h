@@ -2,7 +2,7 @@
 #pragma once
 
 #include "checkout/WebhookOutbox.h"
-#include "storage/Store.h"
+#include "storage/sqlite/Store.h"
 
 #include <chrono>
 #include <cstddef>
@@ -60,7 +60,7 @@ struct ServerOptions
     // Settings from the environment, not the command line (benchmarks and tests set them around a server they
     // start). parseServerOptions reads them with the flags, so the server itself never looks at its environment.
     // ONCEORDER_GROUP_COMMIT=0: on SQLite each POST /orders commits on its own instead of in a group
-    // (storage/GroupCommitter.h), for side-by-side benchmarks; any other value, or none, keeps group commit.
+    // (storage/sqlite/GroupCommitter.h), for side-by-side benchmarks; any other value, or none, keeps group commit.
     bool groupCommit = true;
     // ONCEORDER_GROUP_COMMIT_GATHER=N: every group commit waits until N orders are queued (0 and 1: no waiting), the
     // tests' hook for putting a known set of requests into one batch without sleeping.

@@ -1,5 +1,5 @@
 // Connection's statement cache: prepared once, lent out reset and with cleared bindings, closed before its database.
-#include "storage/Connection.h"
+#include "storage/sqlite/Connection.h"
 #include "support/ServerProcess.h"
 
 #include <gtest/gtest.h>

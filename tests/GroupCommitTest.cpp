@@ -2,7 +2,7 @@
 // Store on a fresh SQLite file, one batch holding a normal order, a refusal, a transient failure and a duplicate;
 // and with the real server process, a batch that a crash fault kills before and after its commit.
 #include "orders/OrderService.h"
-#include "storage/GroupCommitter.h"
+#include "storage/sqlite/GroupCommitter.h"
 #include "support/Http.h"
 #include "support/ServerProcess.h"
 #include "support/SqliteReads.h"

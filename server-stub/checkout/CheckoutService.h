@@ -19,7 +19,7 @@
 #include "checkout/PaymentGateway.h"
 #include "orders/OrderService.h"
 #include "storage/SqlTx.h"
-#include "storage/Store.h"
+#include "storage/sqlite/Store.h"
 #include "support/Clock.h"
 #include "teaching/Faults.h"
 

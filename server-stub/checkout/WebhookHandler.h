@@ -7,7 +7,7 @@
 
 #include "orders/OrderService.h"
 #include "storage/SqlTx.h"
-#include "storage/Store.h"
+#include "storage/sqlite/Store.h"
 #include "support/Clock.h"
 
 #include <chrono>

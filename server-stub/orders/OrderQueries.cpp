@@ -2,7 +2,7 @@
 
 #include "orders/OrderRows.h"
 #include "orders/OrderService.h"
-#include "storage/WriteTransaction.h"
+#include "storage/sqlite/WriteTransaction.h"
 #include "support/Json.h"
 
 #include <SQLiteCpp/Statement.h>

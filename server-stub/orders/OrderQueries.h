@@ -2,7 +2,7 @@
 #pragma once
 
 #include "orders/OrderRows.h"
-#include "storage/Store.h"
+#include "storage/sqlite/Store.h"
 #include "support/Json.h"
 #include "teaching/Faults.h"
 

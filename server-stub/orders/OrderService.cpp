@@ -1,8 +1,8 @@
 #include "orders/OrderService.h"
 
 #include "orders/OrderWriter.h"
-#include "storage/SqliteLeaseTx.h"
-#include "storage/WriteTransaction.h"
+#include "storage/sqlite/SqliteLeaseTx.h"
+#include "storage/sqlite/WriteTransaction.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"

@@ -2,16 +2,16 @@
 // the same on PostgreSQL; what both decide alike is in OrderSteps).
 //
 // With a GroupCommitter, steps 1-3 of concurrent requests run in one shared transaction, each in a savepoint of its
-// own, and are answered after its one COMMIT (see storage/GroupCommitter.h); the answers are the same as without.
-// Without one, and for the delay fault and the check-then-insert teaching mode, each request has a transaction of
-// its own (WriteTransaction), as before.
+// own, and are answered after its one COMMIT (see storage/sqlite/GroupCommitter.h); the answers are the same as
+// without. Without one, and for the delay fault and the check-then-insert teaching mode, each request has a transaction
+// of its own (WriteTransaction), as before.
 #pragma once
 
 #include "orders/OrderCommand.h"
 #include "orders/OrderResponse.h"
 #include "orders/OrderSteps.h"
-#include "storage/GroupCommitter.h"
-#include "storage/Store.h"
+#include "storage/sqlite/GroupCommitter.h"
+#include "storage/sqlite/Store.h"
 #include "support/Clock.h"
 #include "support/Problem.h"
 #include "teaching/Faults.h"

@@ -7,7 +7,7 @@
 #include "orders/OrderCommand.h"
 #include "orders/OrderQueries.h"
 #include "orders/OrderResponse.h"
-#include "storage/Store.h"
+#include "storage/sqlite/Store.h"
 #include "teaching/Faults.h"
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 #include "storage/SqlTx.h"
 
-#include "storage/SqliteLeaseTx.h"
-#include "storage/WriteTransaction.h"
 #include "storage/postgres/PgPool.h"
 #include "storage/postgres/PgWorkTx.h"
+#include "storage/sqlite/SqliteLeaseTx.h"
+#include "storage/sqlite/WriteTransaction.h"
 
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "storage/SqlDialect.h"
-#include "storage/Store.h"
+#include "storage/sqlite/Store.h"
 
 #include <SQLiteCpp/Database.h>
 

@@ -10,8 +10,8 @@
 #include "orders/OrderQueries.h"
 #include "orders/OrderService.h"
 #include "routes/HttpApi.h"
-#include "storage/SqliteOrderStore.h"
-#include "storage/Store.h"
+#include "storage/sqlite/SqliteOrderStore.h"
+#include "storage/sqlite/Store.h"
 #include "support/FuzzCheck.h"
 #include "support/Json.h"
 

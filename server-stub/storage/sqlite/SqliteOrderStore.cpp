@@ -1,4 +1,4 @@
-#include "storage/SqliteOrderStore.h"
+#include "storage/sqlite/SqliteOrderStore.h"
 
 namespace onceorder::server {
 

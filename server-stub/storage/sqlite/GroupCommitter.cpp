@@ -1,4 +1,4 @@
-#include "storage/GroupCommitter.h"
+#include "storage/sqlite/GroupCommitter.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Exception.h>

@@ -32,7 +32,7 @@
 // in the server process), so a test can put a known set of requests into one batch without sleeping.
 #pragma once
 
-#include "storage/Store.h"
+#include "storage/sqlite/Store.h"
 
 #include <condition_variable>
 #include <cstddef>

@@ -3,7 +3,7 @@
 // writer queues on the lock (not on SQLITE_BUSY) and none holds the lock without its connection.
 #pragma once
 
-#include "storage/Store.h"
+#include "storage/sqlite/Store.h"
 
 #include <SQLiteCpp/Transaction.h>
 

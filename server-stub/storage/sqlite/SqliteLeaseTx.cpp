@@ -1,4 +1,4 @@
-#include "storage/SqliteLeaseTx.h"
+#include "storage/sqlite/SqliteLeaseTx.h"
 
 #include <stdexcept>
 

@@ -1,9 +1,9 @@
-#include "storage/Store.h"
+#include "storage/sqlite/Store.h"
 
 #include "auth/ApiKeys.h"
 
 #include "storage/DemoData.h"
-#include "storage/WriteTransaction.h"
+#include "storage/sqlite/WriteTransaction.h"
 
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>

@@ -5,7 +5,7 @@
 #include "orders/OrderQueries.h"
 #include "orders/OrderService.h"
 #include "orders/OrderStore.h"
-#include "storage/Store.h"
+#include "storage/sqlite/Store.h"
 
 namespace onceorder::server {
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "storage/SqlTx.h"
-#include "storage/Store.h"
+#include "storage/sqlite/Store.h"
 
 #include <SQLiteCpp/Statement.h>
 

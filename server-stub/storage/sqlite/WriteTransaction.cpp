@@ -1,4 +1,4 @@
-#include "storage/WriteTransaction.h"
+#include "storage/sqlite/WriteTransaction.h"
 
 namespace onceorder::server {
 

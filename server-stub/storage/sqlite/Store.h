@@ -7,7 +7,7 @@
 #pragma once
 
 #include "auth/ClientKeys.h"
-#include "storage/Connection.h"
+#include "storage/sqlite/Connection.h"
 
 #include <SQLiteCpp/Database.h>
 

@@ -1,4 +1,4 @@
-#include "storage/Connection.h"
+#include "storage/sqlite/Connection.h"
 
 #include <stdexcept>
 #include <utility>
