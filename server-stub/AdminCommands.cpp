@@ -1,20 +1,10 @@
 #include "AdminCommands.h"
 
-#include "ServerOptions.h"
 #include "auth/ApiKeys.h"
-#include "storage/postgres/PgOrderStore.h"
-#include "storage/postgres/PgSchema.h"
-#include "storage/sqlite/Store.h"
-#include "support/Clock.h"
-#include "teaching/Faults.h"
+#include "storage/Backend.h"
 
 #include <algorithm>
-#include <chrono>
-#include <filesystem>
 #include <iostream>
-
-#include <pqxx/connection>
-#include <pqxx/except>
 
 namespace onceorder::server {
 
@@ -47,20 +37,7 @@ int runClientsCommand(const std::vector<std::string>& args)
     }
     const std::string key = apikeys::generate();
     try {
-        bool added = false;
-        if (isPostgresUri(db)) {
-            Faults faults;
-            SystemClock clock;
-            PgOrderStore store(db, faults, clock, std::chrono::seconds(86400), 1, false);
-            added = store.addClient(name, apikeys::hash(key), false);
-        } else {
-            if (db != ":memory:") {
-                std::error_code ignored;
-                std::filesystem::create_directories(std::filesystem::absolute(db).parent_path(), ignored);
-            }
-            Store store(db, Synchronous::Full, 1, false);
-            added = store.addClient(name, apikeys::hash(key), false);
-        }
+        const bool added = backendFor(db).addClient(db, name, apikeys::hash(key));
         if (!added) {
             std::cerr << "onceorder-server: a client named \"" << name << "\" exists already; nothing was changed\n";
             return 1;
@@ -82,36 +59,12 @@ int runMigrateCommand(const std::vector<std::string>& args)
         return 2;
     }
     const std::string& db = args[1];
-    try {
-        if (!isPostgresUri(db)) {
-            Store store(db, Synchronous::Full, 1, false); // SQLite migrates itself when it opens
-            std::cout << "the SQLite database is current (it migrates itself whenever a server opens it)" << std::endl;
-            return 0;
-        }
-        pqxx::connection connection(db);
-        const auto before = pgschema::check(connection);
-        if (before.state == pgschema::SchemaState::Newer) {
-            std::cerr << "onceorder-server: the database's schema is version " << before.version
-                      << ", newer than this server's " << pgschema::kSchemaVersion << "; nothing was changed\n";
-            return 1;
-        }
-        pgschema::migrate(connection);
-        std::cout << "schema version " << pgschema::kSchemaVersion
-                  << (before.state == pgschema::SchemaState::Absent    ? " created"
-                          : before.state == pgschema::SchemaState::Old ? " (upgraded from " + before.version + ")"
-                                                                       : " (already current)")
-                  << std::endl;
-    } catch (const pqxx::insufficient_privilege&) {
-        std::cerr << "onceorder-server: this role may not change the tables: run migrate as their owner\n";
-        return 1;
-    } catch (const pqxx::broken_connection&) {
-        std::cerr << "onceorder-server: cannot connect to the database given by --db\n";
-        return 1;
-    } catch (const std::exception& error) {
-        std::cerr << "onceorder-server: cannot migrate: " << error.what() << "\n";
-        return 1;
+    const Backend* backend = findBackend(db);
+    if (backend == nullptr) {
+        std::cerr << "onceorder-server: --db takes " << backendsTaken() << ", got \"" << db << "\"\n";
+        return 2;
     }
-    return 0;
+    return backend->migrate(db);
 }
 
 } // namespace onceorder::server

@@ -5,21 +5,13 @@
 #include "checkout/HttpWebhookSink.h"
 #include "checkout/StubPaymentGateway.h"
 #include "checkout/WebhookHandler.h"
-#include "orders/OrderQueries.h"
-#include "orders/OrderService.h"
+#include "orders/OrderStore.h"
 #include "routes/HttpApi.h"
+#include "storage/Backend.h"
 #include "storage/DatabaseFailure.h"
 #include "storage/RunLease.h"
-#include "storage/SqlTx.h"
-#include "storage/postgres/PgOrderStore.h"
-#include "storage/postgres/PgWorkTx.h"
-#include "storage/sqlite/GroupCommitter.h"
-#include "storage/sqlite/SqliteOrderStore.h"
-#include "storage/sqlite/Store.h"
 #include "teaching/Replication.h"
 #include "transport/HttpServer.h"
-
-#include <pqxx/except>
 
 #include <algorithm>
 #include <cstdio>
@@ -36,17 +28,6 @@ constexpr int kReapBatch = 500;
 int ioThreads()
 {
     return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
-}
-
-// Group commit for POST /orders unless it is off (ONCEORDER_GROUP_COMMIT=0, for side-by-side benchmarks).
-std::unique_ptr<GroupCommitter> groupCommitter(Store& store, const ServerOptions& options)
-{
-    if (!options.groupCommit) {
-        return nullptr;
-    }
-    auto committer = std::make_unique<GroupCommitter>(store);
-    committer->gatherAtLeast(options.groupCommitGather);
-    return committer;
 }
 
 // The secret the gateway signs webhooks with: the one configured (ONCEORDER_WEBHOOK_SECRET), else the one made for
@@ -95,25 +76,6 @@ void guardPublishedKeys(OrderStore& store, const ServerOptions& options)
     std::fprintf(stderr, "operator key (shown only now; the database keeps its hash): %s\n", key.c_str());
 }
 
-std::unique_ptr<PgOrderStore> openPostgres(const ServerOptions& options, Faults& faults, const Clock& clock)
-{
-    // Unnamed statements only if asked: behind a transaction pooler (--db-prepare off).
-    PgWorkTx::usePreparedStatements(options.dbPrepare.value_or(true));
-    try {
-        // Unless --db-pool-size says otherwise: a connection per request worker, and one each for the reaper, the
-        // completer and the webhook delivery.
-        const PgPool::Settings pool {.size = options.dbPoolSize > 0 ? options.dbPoolSize : options.threads + 5,
-                                     .wait = options.dbWait,
-                                     .idle = options.dbIdle};
-        return std::make_unique<PgOrderStore>(options.dbPath, faults, clock, options.keyTtl, pool,
-                                              seedsDemoClients(options));
-    } catch (const pqxx::broken_connection& error) {
-        // libpq's own words name the host and port it tried; the URI is not repeated, it may hold a password.
-        throw std::runtime_error("cannot connect to the PostgreSQL database given by --db: " +
-                                 std::string(error.what()));
-    }
-}
-
 // A database step of the start, tried once more if it meets a transient failure. Behind a transaction pooler the
 // first named statement can land on a server connection where another client prepared it, or where it was never
 // prepared (SQLSTATE 42P05, 26000): PgWorkTx then sends every statement unnamed, and the second try gets through.
@@ -122,7 +84,7 @@ void startStep(const char* what, Step step)
 {
     try {
         step();
-    } catch (const pqxx::sql_error& error) {
+    } catch (const std::exception& error) {
         if (classifyDatabaseFailure(std::current_exception()) != DatabaseFailure::Transient) {
             throw;
         }
@@ -137,47 +99,27 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     : m_options(options)
     , m_clock(clock)
 {
-    if (isPostgresUri(options.dbPath)) {
-        auto pg = openPostgres(options, m_faults, clock);
-        m_checkoutDatabase = postgresDatabase(pg->pool());
-        // Not the URI: it may hold a password.
-        m_webhookSecret = webhookSecret(options, pg->webhookSecret(), "the PostgreSQL database");
-        m_gateway = std::make_unique<StubPaymentGateway>(pg->pool(), m_faults, clock, m_webhookSecret,
-                                                         options.webhookRedelivery);
-        m_checkout = std::make_unique<CheckoutService>(*m_checkoutDatabase, pg->instanceId(), *m_gateway, m_faults,
-                                                       clock, options.keyTtl, options.lockTimeout);
-        m_webhooks = std::make_unique<WebhookHandler>(*m_checkoutDatabase, pg->instanceId(), clock, m_webhookSecret);
-        m_orderStore = std::move(pg);
-    } else {
-        m_store = std::make_unique<Store>(options.dbPath, options.synchronous, options.threads + 2,
-                                          seedsDemoClients(options));
-        m_committer = groupCommitter(*m_store, options);
-        m_orders = std::make_unique<OrderService>(*m_store, m_faults, clock, options.keyTtl, m_committer.get());
-        m_queries = std::make_unique<OrderQueries>(*m_store);
-        m_orderStore = std::make_unique<SqliteOrderStore>(*m_store, *m_orders, *m_queries);
-        m_webhookSecret = webhookSecret(options, m_store->webhookSecret(), options.dbPath);
-        m_gateway = std::make_unique<StubPaymentGateway>(gatewayDatabasePath(options.dbPath), m_faults, clock,
-                                                         m_webhookSecret, options.webhookRedelivery);
-        m_checkout = std::make_unique<CheckoutService>(*m_store, *m_gateway, m_faults, clock, options.keyTtl,
-                                                       options.lockTimeout);
-        m_webhooks = std::make_unique<WebhookHandler>(*m_store, clock, m_webhookSecret);
-        m_checkoutDatabase = sqliteStoreDatabase(*m_store);
-        if (options.debugEndpoints && options.dbPath != ":memory:") {
-            m_replication = std::make_unique<Replication>(options.dbPath);
-            m_store->onCommit([replication = m_replication.get()] { replication->committed(); });
-        }
+    m_database = backendFor(options.dbPath).open(options, m_faults, clock, seedsDemoClients(options));
+    m_webhookSecret = webhookSecret(options, m_database->webhookSecret(), m_database->webhookSecretPlace());
+    m_gateway = m_database->openGateway(m_faults, clock, m_webhookSecret);
+    m_checkout = std::make_unique<CheckoutService>(m_database->sql(), m_database->instanceId(), *m_gateway, m_faults,
+                                                   clock, options.keyTtl, options.lockTimeout);
+    m_webhooks = std::make_unique<WebhookHandler>(m_database->sql(), m_database->instanceId(), clock, m_webhookSecret);
+    if (options.debugEndpoints) {
+        m_replication = m_database->openReplication();
     }
     // This process's run lease: its row is renewed by the heartbeat thread; every checkout lock it takes names the
     // run, and lives as long as the lease (on PostgreSQL, another instance takes the lock over once it has expired).
-    m_lease = std::make_unique<RunLease>(*m_checkoutDatabase, [] {
+    m_lease = std::make_unique<RunLease>(m_database->sql(), [] {
         std::random_device random;
         const auto high = static_cast<unsigned long long>(random()) & 0x7FFFFFFFu;
         return static_cast<long long>((high << 32) | random()) | 1; // positive, never 0 (0 stands for "none")
     });
     startStep("run lease", [this] { m_lease->begin(); });
     m_checkout->setRunLease(*m_lease);
-    guardPublishedKeys(*m_orderStore, options);
-    m_api = std::make_unique<HttpApi>(*m_orderStore, m_faults, m_metrics, options.debugEndpoints, options.threads);
+    guardPublishedKeys(m_database->orders(), options);
+    m_api =
+        std::make_unique<HttpApi>(m_database->orders(), m_faults, m_metrics, options.debugEndpoints, options.threads);
     m_http = std::make_unique<HttpServer>(
         [api = m_api.get()](HttpRequest request, Responder respond) {
             api->handle(std::move(request), std::move(respond));
@@ -256,7 +198,7 @@ int OrderServer::reapExpiredKeys()
 {
     int total = 0;
     while (true) {
-        const int reaped = m_orderStore->reapExpiredKeys(m_clock.nowMs(), kReapBatch);
+        const int reaped = m_database->orders().reapExpiredKeys(m_clock.nowMs(), kReapBatch);
         total += reaped;
         if (reaped < kReapBatch) {
             break;

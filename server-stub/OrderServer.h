@@ -1,6 +1,6 @@
-// OrderServer: the whole server assembled (store, service, HTTP, reaper, completer), for main() and in-process tests.
-// With a postgresql:// --db the order path is PgOrderStore's, and the checkout, the stub gateway and the webhooks run
-// on the same database through its pool (see docs/postgresql.md).
+// OrderServer: the whole server assembled (database, checkout, HTTP, reaper, completer), for main() and in-process
+// tests. The database is whichever backend takes --db (storage/Backend.h): the order path, the checkout, the stub
+// gateway and the webhooks all run on it.
 #pragma once
 
 #include "ServerOptions.h"
@@ -15,16 +15,11 @@
 
 namespace onceorder::server {
 
-class Store;
-class GroupCommitter;
-class OrderStore;
-class SqlDatabase;
+class OpenedDatabase;
 class RunLease;
-class OrderService;
 class CheckoutService;
 class StubPaymentGateway;
 class WebhookHandler;
-class OrderQueries;
 class HttpApi;
 class HttpServer;
 class Replication;
@@ -60,15 +55,8 @@ private:
     const Clock& m_clock;
     Faults m_faults;
     Metrics m_metrics;
-    // SQLite: the store, the three steps and the read side behind m_orderStore. PostgreSQL: m_orderStore alone.
-    // Both: the multi-phase flow below, on m_checkoutDatabase (PostgreSQL, or the SQLite store's).
-    std::unique_ptr<Store> m_store;
-    // Group commit for POST /orders (storage/sqlite/GroupCommitter.h); none with ONCEORDER_GROUP_COMMIT=0.
-    std::unique_ptr<GroupCommitter> m_committer;
-    std::unique_ptr<OrderService> m_orders;
-    std::unique_ptr<OrderQueries> m_queries;
-    std::unique_ptr<OrderStore> m_orderStore;
-    std::unique_ptr<SqlDatabase> m_checkoutDatabase;
+    // The order path, the read side and the SQL the checkout runs on, on the backend --db names.
+    std::unique_ptr<OpenedDatabase> m_database;
     // This process's run in server_runs, renewed by the heartbeat thread: while it lives, the checkout locks it holds
     // are alive (storage/RunLease).
     std::unique_ptr<RunLease> m_lease;
@@ -76,7 +64,7 @@ private:
     std::unique_ptr<StubPaymentGateway> m_gateway;
     std::unique_ptr<CheckoutService> m_checkout;
     std::unique_ptr<WebhookHandler> m_webhooks;
-    // SQLite with --debug-endpoints: the standby of the failover lesson (teaching/Replication.h).
+    // A SQLite file with --debug-endpoints: the standby of the failover lesson (teaching/Replication.h).
     std::unique_ptr<Replication> m_replication;
     std::unique_ptr<HttpApi> m_api;
     std::unique_ptr<HttpServer> m_http;

@@ -1,5 +1,7 @@
 #include "ServerOptions.h"
 
+#include "storage/Backend.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -117,11 +119,6 @@ std::string serverUsage()
            "                         needs only SELECT/INSERT/UPDATE/DELETE)\n";
 }
 
-bool isPostgresUri(const std::string& db)
-{
-    return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0;
-}
-
 std::string defaultDatabasePath()
 {
     if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) {
@@ -183,17 +180,12 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
             if (v->empty()) {
                 return OptionsError {"--db needs a path"};
             }
-            // SPEC §3: a scheme other than PostgreSQL's is a usage error, not a file name.
-            const auto scheme = v->find("://");
-            const bool urlLike =
-                scheme != std::string::npos && scheme > 0 &&
-                std::all_of(v->begin(), v->begin() + static_cast<std::ptrdiff_t>(scheme), [](char c) {
-                    return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
-                });
-            if (urlLike && !isPostgresUri(*v)) {
-                return OptionsError {"--db takes a SQLite file or a postgresql:// URI, got \"" + *v + "\""};
+            // SPEC §3: a scheme no backend takes is a usage error, not a file name.
+            const Backend* backend = findBackend(*v);
+            if (backend == nullptr) {
+                return OptionsError {"--db takes " + backendsTaken() + ", got \"" + *v + "\""};
             }
-            options.dbPath = isPostgresUri(*v) ? withConnectTimeout(*v) : *v;
+            options.dbPath = backend->normalise(*v);
         } else if (arg == "--key-ttl") {
             const auto ttl = parseNumber(*v, 1, 365LL * 86400);
             if (!ttl) {

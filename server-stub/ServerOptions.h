@@ -86,8 +86,6 @@ using ParsedOptions = std::variant<ServerOptions, ShowHelp, ShowVersion, Options
 // The command line, and the environment settings named in ServerOptions.
 ParsedOptions parseServerOptions(const std::vector<std::string>& args);
 std::string serverUsage();
-// A PostgreSQL connection URI (postgresql://… or postgres://…) rather than a SQLite file.
-bool isPostgresUri(const std::string& db);
 // $XDG_DATA_HOME/onceorder/server.db, else ~/.local/share/onceorder/server.db
 std::string defaultDatabasePath();
 

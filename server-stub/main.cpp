@@ -7,7 +7,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <pthread.h>
 #include <string_view>
@@ -40,10 +39,6 @@ int main(int argc, char** argv)
     ServerOptions options = std::get<ServerOptions>(parsed);
     if (options.dbPath.empty()) {
         options.dbPath = defaultDatabasePath();
-    }
-    if (options.dbPath != ":memory:" && !isPostgresUri(options.dbPath)) {
-        std::error_code ignored;
-        std::filesystem::create_directories(std::filesystem::absolute(options.dbPath).parent_path(), ignored);
     }
 
     // Every connection is a descriptor, and a slow client keeps its own for up to the header timeout: take all the

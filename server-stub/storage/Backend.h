@@ -1,0 +1,73 @@
+// Backend: one database the server can run on, and the one place that picks it from --db. Each folder under storage/
+// (sqlite/, postgres/) registers one in storage/Backends.cpp; OrderServer, the admin commands and the option parser
+// ask backendFor(db) and never which database it is. A new database is one folder with its Backend, one line in
+// Backends.cpp and one test parameter (tests/support/PostgresDatabase.h's kBothDatabases).
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace onceorder::server {
+
+class Clock;
+class Faults;
+class OrderStore;
+class Replication;
+class SqlDatabase;
+class StubPaymentGateway;
+struct ServerOptions;
+
+// One database opened for serving: what OrderServer assembles the server from.
+class OpenedDatabase
+{
+public:
+    virtual ~OpenedDatabase() = default;
+
+    // POST /orders, the read side, the clients, the key reaper and the debug state.
+    virtual OrderStore& orders() = 0;
+    // The checkout, its webhooks and the run lease: the SQL written once over SqlTx.
+    virtual SqlDatabase& sql() = 0;
+    // server_meta's 'instance': names this database's checkouts at the gateway.
+    virtual std::string instanceId() const = 0;
+    // server_meta's 'webhook_secret', made for this database, and where an operator finds it (never the URI: it may
+    // hold a password).
+    virtual std::string webhookSecret() const = 0;
+    virtual std::string webhookSecretPlace() const = 0;
+    // The stub gateway, in this database or beside it, redelivering on --db's options' schedule.
+    virtual std::unique_ptr<StubPaymentGateway> openGateway(Faults& faults, const Clock& clock,
+                                                            std::string webhookSecret) = 0;
+    // The failover lesson's standby where the database has one (a SQLite file); none elsewhere.
+    virtual std::unique_ptr<Replication> openReplication();
+};
+
+struct Backend
+{
+    std::string_view name;
+    // What --db takes for it, for the usage error ("a SQLite file", "a postgresql:// URI").
+    std::string_view takes;
+    bool (*accepts)(const std::string& db);
+    // --db as the server opens it (PostgreSQL: a connect timeout added unless the URI has one).
+    std::string (*normalise)(const std::string& db);
+    // Opens (and creates or migrates) the database for serving; throws with the reason if it cannot.
+    std::unique_ptr<OpenedDatabase> (*open)(const ServerOptions& options, Faults& faults, const Clock& clock,
+                                            bool seedDemoClients);
+    // `clients add`: stores a client's key hash; false if the name is taken. Throws if the database cannot be opened.
+    bool (*addClient)(const std::string& db, const std::string& name, const std::string& keyHash);
+    // `migrate`: creates or upgrades the schema and says so; returns the process's exit code (0 done, 1 failed).
+    int (*migrate)(const std::string& db);
+};
+
+// Every registered backend, in the order they are asked.
+std::span<const Backend* const> backends();
+// The backend that takes `db`, or nullptr (a URI whose scheme no backend knows).
+const Backend* findBackend(const std::string& db);
+// The same, throwing std::invalid_argument with backendsTaken() if none.
+const Backend& backendFor(const std::string& db);
+// What --db takes, from the registrations: "a SQLite file or a postgresql:// URI".
+std::string backendsTaken();
+// Whether `db` starts with a URI scheme ("name://").
+bool looksLikeUri(const std::string& db);
+
+} // namespace onceorder::server

@@ -1,0 +1,128 @@
+#include "storage/postgres/PgBackend.h"
+
+#include "ServerOptions.h"
+#include "checkout/StubPaymentGateway.h"
+#include "storage/SqlTx.h"
+#include "storage/postgres/PgOrderStore.h"
+#include "storage/postgres/PgSchema.h"
+#include "storage/postgres/PgWorkTx.h"
+#include "support/Clock.h"
+#include "teaching/Faults.h"
+
+#include <pqxx/connection>
+#include <pqxx/except>
+
+#include <iostream>
+
+namespace onceorder::server {
+
+namespace {
+
+class OpenedPostgres final : public OpenedDatabase
+{
+public:
+    OpenedPostgres(std::unique_ptr<PgOrderStore> store, WebhookOutbox::Schedule redelivery)
+        : m_store(std::move(store))
+        , m_sql(postgresDatabase(m_store->pool()))
+        , m_redelivery(redelivery)
+    {
+    }
+
+    OrderStore& orders() override { return *m_store; }
+    SqlDatabase& sql() override { return *m_sql; }
+    std::string instanceId() const override { return m_store->instanceId(); }
+    std::string webhookSecret() const override { return m_store->webhookSecret(); }
+    std::string webhookSecretPlace() const override { return "the PostgreSQL database"; }
+    std::unique_ptr<StubPaymentGateway> openGateway(Faults& faults, const Clock& clock,
+                                                    std::string webhookSecret) override
+    {
+        return std::make_unique<StubPaymentGateway>(m_store->pool(), faults, clock, std::move(webhookSecret),
+                                                    m_redelivery);
+    }
+
+private:
+    std::unique_ptr<PgOrderStore> m_store;
+    std::unique_ptr<SqlDatabase> m_sql;
+    WebhookOutbox::Schedule m_redelivery;
+};
+
+bool accepts(const std::string& db)
+{
+    return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0;
+}
+
+std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, Faults& faults, const Clock& clock,
+                                     bool seedDemoClients)
+{
+    // Unnamed statements only if asked: behind a transaction pooler (--db-prepare off).
+    PgWorkTx::usePreparedStatements(options.dbPrepare.value_or(true));
+    try {
+        // Unless --db-pool-size says otherwise: a connection per request worker, and one each for the reaper, the
+        // completer and the webhook delivery.
+        const PgPool::Settings pool {.size = options.dbPoolSize > 0 ? options.dbPoolSize : options.threads + 5,
+                                     .wait = options.dbWait,
+                                     .idle = options.dbIdle};
+        return std::make_unique<OpenedPostgres>(
+            std::make_unique<PgOrderStore>(options.dbPath, faults, clock, options.keyTtl, pool, seedDemoClients),
+            options.webhookRedelivery);
+    } catch (const pqxx::broken_connection& error) {
+        // libpq's own words name the host and port it tried; the URI is not repeated, it may hold a password.
+        throw std::runtime_error("cannot connect to the PostgreSQL database given by --db: " +
+                                 std::string(error.what()));
+    }
+}
+
+bool addClient(const std::string& db, const std::string& name, const std::string& keyHash)
+{
+    Faults faults;
+    SystemClock clock;
+    PgOrderStore store(db, faults, clock, std::chrono::seconds(86400), 1, false);
+    return store.addClient(name, keyHash, false);
+}
+
+int migrate(const std::string& db)
+{
+    try {
+        pqxx::connection connection(db);
+        const auto before = pgschema::check(connection);
+        if (before.state == pgschema::SchemaState::Newer) {
+            std::cerr << "onceorder-server: the database's schema is version " << before.version
+                      << ", newer than this server's " << pgschema::kSchemaVersion << "; nothing was changed\n";
+            return 1;
+        }
+        pgschema::migrate(connection);
+        std::cout << "schema version " << pgschema::kSchemaVersion
+                  << (before.state == pgschema::SchemaState::Absent    ? " created"
+                          : before.state == pgschema::SchemaState::Old ? " (upgraded from " + before.version + ")"
+                                                                       : " (already current)")
+                  << std::endl;
+    } catch (const pqxx::insufficient_privilege&) {
+        std::cerr << "onceorder-server: this role may not change the tables: run migrate as their owner\n";
+        return 1;
+    } catch (const pqxx::broken_connection&) {
+        std::cerr << "onceorder-server: cannot connect to the database given by --db\n";
+        return 1;
+    } catch (const std::exception& error) {
+        std::cerr << "onceorder-server: cannot migrate: " << error.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace
+
+const Backend& postgresBackend()
+{
+    static const Backend backend {
+        .name = "postgresql",
+        .takes = "a postgresql:// URI",
+        .accepts = accepts,
+        .normalise = withConnectTimeout,
+        .open = open,
+        .addClient = addClient,
+        .migrate = migrate,
+    };
+    return backend;
+}
+
+} // namespace onceorder::server
