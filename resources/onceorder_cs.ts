@@ -1170,12 +1170,16 @@
         <translation>SQLite: dvě instance nad jedním souborem na sebe čekají, ať je klíč jakýkoli</translation>
     </message>
     <message>
-        <source>The article&apos;s warning: SQLite locks the whole database for writing, so infer nothing about concurrency from it. Two instances share one SQLite file. Client A&apos;s order holds instance 1&apos;s write transaction open for 11 s; client B places an unrelated order (another client, another key) on instance 2. On PostgreSQL it would go in at once; here it waits for the file&apos;s write lock until the 10 s busy timeout and fails with &quot;database is locked&quot; (503, nothing stored, a retry succeeds).</source>
-        <translation>Varování z článku: SQLite zamyká pro zápis celou databázi, takže z něj o souběhu nic nevyvozujte. Dvě instance sdílejí jeden soubor SQLite. Objednávka klienta A drží zápisovou transakci instance 1 otevřenou 11 s; klient B zadá na instanci 2 nesouvisející objednávku (jiný klient, jiný klíč). Na PostgreSQL by prošla hned; tady čeká na zámek souboru až do 10s limitu (busy timeout) a selže s „database is locked“ (503, nic neuloženo, opakování uspěje).</translation>
+        <source>The article&apos;s warning: SQLite locks the whole database for writing, so infer nothing about concurrency from it. Two instances share one SQLite file. Client A&apos;s order holds instance 1&apos;s write transaction open for %1 s; client B places an unrelated order (another client, another key) on instance 2. On PostgreSQL it would go in at once; here it waits for the file&apos;s write lock until the 10 s busy timeout and fails with &quot;database is locked&quot; (503, nothing stored, a retry succeeds).</source>
+        <translation>Varování z článku: SQLite zamyká pro zápis celou databázi, takže z něj o souběhu nic nevyvozujte. Dvě instance sdílejí jeden soubor SQLite. Objednávka klienta A drží zápisovou transakci instance 1 otevřenou %1 s; klient B zadá na instanci 2 nesouvisející objednávku (jiný klient, jiný klíč). Na PostgreSQL by prošla hned; tady čeká na zámek souboru až do 10s limitu (busy timeout) a selže s „database is locked“ (503, nic neuloženo, opakování uspěje).</translation>
     </message>
     <message>
-        <source>the next transaction stays open for 11 s</source>
-        <translation>příští transakce zůstane 11 s otevřená</translation>
+        <source>the next transaction stays open for %1 s</source>
+        <translation>příští transakce zůstane %1 s otevřená</translation>
+    </message>
+    <message>
+        <source>instance 1 holding the file&apos;s write lock</source>
+        <translation>instance 1 drží zámek souboru pro zápis</translation>
     </message>
     <message>
         <source>A&apos;s request taking the fault</source>

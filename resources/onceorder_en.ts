@@ -1168,11 +1168,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The article&apos;s warning: SQLite locks the whole database for writing, so infer nothing about concurrency from it. Two instances share one SQLite file. Client A&apos;s order holds instance 1&apos;s write transaction open for 11 s; client B places an unrelated order (another client, another key) on instance 2. On PostgreSQL it would go in at once; here it waits for the file&apos;s write lock until the 10 s busy timeout and fails with &quot;database is locked&quot; (503, nothing stored, a retry succeeds).</source>
+        <source>The article&apos;s warning: SQLite locks the whole database for writing, so infer nothing about concurrency from it. Two instances share one SQLite file. Client A&apos;s order holds instance 1&apos;s write transaction open for %1 s; client B places an unrelated order (another client, another key) on instance 2. On PostgreSQL it would go in at once; here it waits for the file&apos;s write lock until the 10 s busy timeout and fails with &quot;database is locked&quot; (503, nothing stored, a retry succeeds).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the next transaction stays open for 11 s</source>
+        <source>the next transaction stays open for %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>instance 1 holding the file&apos;s write lock</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
