@@ -104,6 +104,20 @@ QStringList expectedScenarios()
     return kScenarios + kPostgresScenarios;
 }
 
+// The sections ("## title (`id`)" up to the next one) of the scenarios that failed, so that a failure message ends
+// with their tables: a long run's log is often read from its last lines only.
+std::string failedSections(const QString& out, const QString& failWord = QStringLiteral("FAIL"))
+{
+    QString failed;
+    for (const QString& section : out.split(QStringLiteral("\n## "))) {
+        if (section.contains(QStringLiteral("| %1 |").arg(failWord)) ||
+            section.contains(QStringLiteral("**%1**").arg(failWord)) || section.contains(u"**Could not finish:**")) {
+            failed += QStringLiteral("\n## ") + section;
+        }
+    }
+    return failed.isEmpty() ? std::string() : "\nthe failed scenarios again:" + failed.toStdString();
+}
+
 } // namespace
 
 TEST(ScenarioTest, AllScenariosPassHeadlessAndPrintTheirTables)
@@ -113,7 +127,7 @@ TEST(ScenarioTest, AllScenariosPassHeadlessAndPrintTheirTables)
     const ProcessRun run = runOnceorder(
         {QStringLiteral("--scenario"), QStringLiteral("all"), QStringLiteral("--export-dir"), exportDir.path()});
     ASSERT_TRUE(run.finished) << run.out.toStdString();
-    EXPECT_EQ(run.exitCode, 0) << run.out.toStdString() << run.err.toStdString();
+    EXPECT_EQ(run.exitCode, 0) << run.out.toStdString() << run.err.toStdString() << failedSections(run.out);
     const QStringList expected = expectedScenarios();
     for (const QString& id : expected) {
         EXPECT_TRUE(run.out.contains(QStringLiteral("(`%1`)").arg(id))) << id.toStdString() << " has no table";
@@ -121,9 +135,9 @@ TEST(ScenarioTest, AllScenariosPassHeadlessAndPrintTheirTables)
         EXPECT_TRUE(QFileInfo::exists(QDir(exportDir.path()).filePath(id + QStringLiteral(".csv"))))
             << id.toStdString();
     }
-    EXPECT_FALSE(run.out.contains(QStringLiteral("| FAIL |"))) << run.out.toStdString();
+    EXPECT_FALSE(run.out.contains(QStringLiteral("| FAIL |"))) << run.out.toStdString() << failedSections(run.out);
     EXPECT_TRUE(run.out.contains(QStringLiteral("Summary: %1/%1 scenarios passed").arg(expected.size())))
-        << run.out.toStdString();
+        << run.out.toStdString() << failedSections(run.out);
 }
 
 TEST(ScenarioTest, CzechTablesAndTheHerdChartAreExported)
@@ -138,7 +152,8 @@ TEST(ScenarioTest, CzechTablesAndTheHerdChartAreExported)
     EXPECT_TRUE(run.out.contains(QStringLiteral("| # | krok | odpověď | objednávky | očekáváno | verdikt |")));
     EXPECT_TRUE(run.out.contains(QStringLiteral("## Tabulka z článku (`the-article-table`)"))); // the id stays
     EXPECT_TRUE(run.out.contains(QStringLiteral("| PROŠLO |")));
-    EXPECT_FALSE(run.out.contains(QStringLiteral("| SELHALO |"))) << run.out.toStdString();
+    EXPECT_FALSE(run.out.contains(QStringLiteral("| SELHALO |")))
+        << run.out.toStdString() << failedSections(run.out, QStringLiteral("SELHALO"));
     EXPECT_FALSE(run.out.contains(QStringLiteral("| PASS |"))) << "an English verdict in the Czech table";
     EXPECT_TRUE(run.out.contains(QStringLiteral("Shrnutí: prošlo %1/%1 scénářů").arg(expectedScenarios().size())))
         << run.out.right(300).toStdString();
