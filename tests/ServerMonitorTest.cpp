@@ -3,15 +3,16 @@
 #include "server/ServerMonitor.h"
 #include "net/ServerApi.h"
 #include "support/Http.h"
+#include "support/ScriptedPeer.h"
 #include "support/ServerProcess.h"
 #include "support/TcpRelay.h"
 
 #include <QCoreApplication>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
+#include <QElapsedTimer>
 #include <QSemaphore>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -115,10 +116,8 @@ TEST_F(ServerMonitorTest, AnOlderAnswerArrivingLastDoesNotHideANewerOrder)
     QObject::connect(&relayed, &ServerMonitor::ordersChanged,
                      [&](const QList<ServerOrderRow>& changed) { shown.append(changed); });
     int ordersAnswered = 0;
-    auto* network = relayedApi.findChild<QNetworkAccessManager*>();
-    ASSERT_NE(network, nullptr);
-    QObject::connect(network, &QNetworkAccessManager::finished,
-                     [&](QNetworkReply* reply) { ordersAnswered += reply->url().path() == u"/orders"; });
+    QObject::connect(&relayedApi, &ServerApi::exchangeFinished,
+                     [&](const QByteArray&, const QUrl& url, int) { ordersAnswered += url.path() == u"/orders"; });
     placeOrder("demo-key-A", "a-1", "kniha");
 
     relay.holdAnswerTo("GET /orders");
@@ -183,10 +182,8 @@ TEST_F(ServerMonitorTest, APollAnsweredAroundADebugCommandIsAskedAgain)
     QObject::connect(&relayed, &ServerMonitor::stateChanged,
                      [&](const ServerState& changed) { shown.append(changed); });
     int polls = 0;
-    auto* network = relayedApi.findChild<QNetworkAccessManager*>();
-    ASSERT_NE(network, nullptr);
-    QObject::connect(network, &QNetworkAccessManager::finished,
-                     [&](QNetworkReply* reply) { polls += reply->url().path() == u"/_debug/state"; });
+    QObject::connect(&relayedApi, &ServerApi::exchangeFinished,
+                     [&](const QByteArray&, const QUrl& url, int) { polls += url.path() == u"/_debug/state"; });
     relayed.setIntervalMs(60'000); // only the polls this test asks for
     relay.holdAnswerTo("GET /_debug/state");
     relayed.setActive(true);
@@ -206,4 +203,56 @@ TEST_F(ServerMonitorTest, APollAnsweredAroundADebugCommandIsAskedAgain)
     EXPECT_EQ(shown.size(), 1) << "the held state was shown after the debug command's";
     ASSERT_TRUE(relayed.lastState());
     EXPECT_EQ(relayed.lastState()->orders.size(), 1);
+}
+
+TEST_F(ServerMonitorTest, ADebugStatePollThatTricklesEndsAtItsDeadlineWithAClearError)
+{
+    // Through QNetworkAccessManager the poll had only a transfer timeout, which every byte restarts: a server that
+    // trickles kept the poll in flight (and every later one waiting) for as long as it trickled, and said nothing.
+    // Every call now goes through HttpExchange with a total deadline: the poll's 3 s.
+    ScriptedPeer peer([](const PeerRequest&) { return ScriptedPeer::hold(); });
+    ASSERT_TRUE(peer.listening);
+    ServerApi peerApi(peer.url(), QStringLiteral("demo-key-A"));
+    ServerMonitor trickled(&peerApi);
+    std::optional<QString> reason;
+    QObject::connect(&trickled, &ServerMonitor::unavailable, [&](const QString& why, int) { reason = why; });
+    int written = 0;
+    QTimer trickle; // the peer's pace, not the test's synchronisation
+    QObject::connect(&trickle, &QTimer::timeout, [&] {
+        if (peer.heldCount() == 1) {
+            peer.trickle(0, written++ == 0 ? QByteArray("HTTP/1.1 200 OK\r\nX-Slow: ") : QByteArray("x"));
+        }
+    });
+    trickle.start(50);
+    QElapsedTimer elapsed;
+    elapsed.start();
+    trickled.pollNow();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return reason.has_value(); }, 10'000)) << "the trickling poll never ended";
+    EXPECT_LT(elapsed.elapsed(), 8'000);
+    EXPECT_GT(written, 10) << "the peer kept sending bytes until the deadline";
+    EXPECT_TRUE(reason->contains(u"timed out", Qt::CaseInsensitive)) << reason->toStdString();
+}
+
+TEST_F(ServerMonitorTest, ADebugStateOverTheSizeCapIsNotReadAndSaysSo)
+{
+    // A valid state padded to 5 MiB: QNetworkAccessManager read it whole (in the report a 1.5 GB answer took
+    // 1.5 GB of memory) and showed it. Over HttpExchange's cap nothing is read beyond it and the monitor says why.
+    auto client = server.client();
+    const Reply now = get(*client, "/_debug/state", "demo-key-A");
+    ASSERT_EQ(now.status, 200);
+    const QByteArray padded = QByteArray::fromStdString(now.body) + QByteArray(5 * 1024 * 1024, ' ');
+    ASSERT_TRUE(ServerState::fromJson(padded)) << "a valid state, only large";
+    ScriptedPeer peer([&](const PeerRequest&) { return ScriptedPeer::answer(200, "OK", padded); });
+    ASSERT_TRUE(peer.listening);
+    ServerApi peerApi(peer.url(), QStringLiteral("demo-key-A"));
+    ServerMonitor oversized(&peerApi);
+    std::optional<QString> reason;
+    bool shown = false;
+    QObject::connect(&oversized, &ServerMonitor::unavailable, [&](const QString& why, int) { reason = why; });
+    QObject::connect(&oversized, &ServerMonitor::stateChanged, [&](const ServerState&) { shown = true; });
+    oversized.pollNow();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return reason.has_value() || shown; }, 10'000));
+    EXPECT_FALSE(shown) << "an answer over the size cap was read and shown";
+    ASSERT_TRUE(reason.has_value());
+    EXPECT_TRUE(reason->contains(u"larger than")) << reason->toStdString();
 }

@@ -1,24 +1,22 @@
-// ServerApi: the client's HTTP calls to the server, one QNetworkReply each, answered through a callback.
-// It sends exactly what it is given; deciding whether to retry is not its job.
+// ServerApi: the client's HTTP calls to the server (order POSTs, read-backs, the catalogue, the monitor's polls, the
+// debug commands), each one HttpExchange: libcurl, one request on a fresh connection, answered through a callback.
+// One set of limits for all of them: no byte for the transfer timeout ends a call, every call ends by its total
+// deadline however slowly bytes trickle, and no answer over HttpExchange::kMaxResponseBytes is read (an error, nothing
+// learnt). Nothing here blocks its thread: the exchanges run on the event loop. It sends exactly what it is given;
+// deciding whether to retry is not its job.
 #pragma once
 
+#include "net/HttpExchange.h"
 #include "net/HttpReply.h"
 
 #include <QByteArray>
 #include <QList>
-#include <QNetworkReply>
 #include <QObject>
 #include <QString>
 #include <QUrl>
 
 #include <functional>
 #include <optional>
-
-class QNetworkAccessManager;
-
-namespace onceorder::core {
-class HttpExchange;
-}
 
 namespace onceorder::core {
 
@@ -40,29 +38,33 @@ public:
     void setBaseUrl(const QUrl& url) { m_baseUrl = url; }
     const QString& apiKey() const { return m_apiKey; }
 
+    // Every call below is exactly one request on a fresh connection; the exchange is owned by this object, and
+    // `done` is called once, on this object's thread (not if this object is deleted first). timeoutMs: no byte for
+    // this long ends it; totalTimeoutMs: it ends by then whatever happens (0: by timeoutMs, so no call is unbounded).
+
     // POST to path ("/orders" or "/checkout") with this Idempotency-Key (empty: none is sent) and these exact body
-    // bytes. Every call is exactly one request on a fresh connection; the exchange is owned by this object.
-    // timeoutMs: no byte for this long ends it; totalTimeoutMs (0: none): it ends by then whatever happens.
+    // bytes.
     HttpExchange* postIdempotent(const QString& path, const QString& idempotencyKey, const QByteArray& body,
                                  int timeoutMs, std::function<void(const HttpReply&)> done, int totalTimeoutMs = 0);
-    // A GET relative to the base URL, authenticated, through HttpExchange (libcurl, as the order POSTs) with its
-    // limits: no byte for timeoutMs ends it, the whole exchange ends by totalTimeoutMs however slowly bytes trickle,
-    // and an answer over HttpExchange::kMaxResponseBytes is not read (an error: nothing learnt). The engine's
-    // read-backs go this way.
-    HttpExchange* getBounded(const QString& path, int timeoutMs, int totalTimeoutMs,
-                             std::function<void(const HttpReply&)> done);
-    // Any GET relative to the base URL, authenticated.
-    QNetworkReply* get(const QString& path, int timeoutMs, std::function<void(const HttpReply&)> done);
-    QNetworkReply* postJson(const QString& path, const QByteArray& body, int timeoutMs,
-                            std::function<void(const HttpReply&)> done);
+    // A GET relative to the base URL (a query allowed), authenticated.
+    HttpExchange* get(const QString& path, int timeoutMs, std::function<void(const HttpReply&)> done,
+                      int totalTimeoutMs = 0);
+    // A POST of JSON without an Idempotency-Key (the debug commands).
+    HttpExchange* postJson(const QString& path, const QByteArray& body, int timeoutMs,
+                           std::function<void(const HttpReply&)> done, int totalTimeoutMs = 0);
 
     static QList<Product> parseProducts(const QByteArray& json);
 
-private:
-    QNetworkReply* send(QNetworkReply* reply, std::function<void(const HttpReply&)> done);
-    QNetworkRequest request(const QString& path, int timeoutMs) const;
+Q_SIGNALS:
+    // After each call's `done`: what was asked (for a test or a log that counts answers).
+    void exchangeFinished(const QByteArray& method, const QUrl& url, int httpStatus);
 
-    QNetworkAccessManager* m_network;
+private:
+    QUrl urlFor(const QString& path) const;
+    HttpExchange* exchange(const QByteArray& method, const QString& path, HttpExchange::Headers headers,
+                           const QByteArray& body, int timeoutMs, std::function<void(const HttpReply&)> done,
+                           int totalTimeoutMs);
+
     QUrl m_baseUrl;
     QString m_apiKey;
 };
