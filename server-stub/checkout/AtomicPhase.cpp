@@ -1,11 +1,9 @@
 #include "checkout/AtomicPhase.h"
 
 #include "checkout/CheckoutStateError.h"
+#include "storage/DatabaseFailure.h"
 #include "storage/RunLease.h"
 #include "support/Problems.h"
-
-#include <SQLiteCpp/Exception.h>
-#include <pqxx/except>
 
 #include <stdexcept>
 
@@ -52,25 +50,23 @@ std::optional<OrderResponse> AtomicPhase::run(CheckoutKey& key, RecoveryPoint at
 
 OrderResponse AtomicPhase::guard(const CheckoutKey& key, const std::function<OrderResponse()>& steps)
 {
-    auto failed = [&](const std::exception& error) {
+    try {
+        return steps();
+    } catch (const LostLock&) {
+        return OrderResponse::inProgress();
+    } catch (...) {
+        // A broken connection, a deadlock, a commit whose outcome was lost, a row not as the phases left it: the phase
+        // rolled back (or is replayed), and the lock is let go for a retry. Anything else is a bug: the route's 500.
+        const std::exception_ptr error = std::current_exception();
+        if (!rolledBackFailure(error)) {
+            throw;
+        }
         try {
             releaseLock(key);
         } catch (const std::exception&) {
             // The lock then times out by itself.
         }
-        return OrderResponse::fromProblem(problems::checkoutTransientFailure(databaseFailure(error)));
-    };
-    try {
-        return steps();
-    } catch (const LostLock&) {
-        return OrderResponse::inProgress();
-    } catch (const CheckoutStateError& error) {
-        return failed(error);
-    } catch (const SQLite::Exception& error) {
-        return failed(error);
-    } catch (const pqxx::failure& error) {
-        // A broken connection, a deadlock, a commit whose outcome was lost: the phase rolled back (or is replayed).
-        return failed(error);
+        return OrderResponse::fromProblem(failureAnswer(error, problems::checkoutTransientFailure));
     }
 }
 

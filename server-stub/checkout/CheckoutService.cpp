@@ -3,13 +3,11 @@
 #include "checkout/CheckoutStateError.h"
 #include "checkout/OrderPayments.h"
 #include "orders/OrderWriter.h"
+#include "storage/DatabaseFailure.h"
 #include "storage/RunLease.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
-
-#include <SQLiteCpp/Exception.h>
-#include <pqxx/except>
 
 #include <cstdio>
 #include <stdexcept>
@@ -148,12 +146,11 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
             resumed = true;
         }
         tx->commit();
-    } catch (const CheckoutStateError& error) {
-        return OrderResponse::fromProblem(problems::checkoutTransientFailure(error.what()));
-    } catch (const SQLite::Exception& error) {
-        return OrderResponse::fromProblem(problems::checkoutTransientFailure(databaseFailure(error)));
-    } catch (const pqxx::failure& error) {
-        return OrderResponse::fromProblem(problems::checkoutTransientFailure(databaseFailure(error)));
+    } catch (...) {
+        if (!rolledBackFailure(std::current_exception())) {
+            throw;
+        }
+        return OrderResponse::fromProblem(failureAnswer(std::current_exception(), problems::checkoutTransientFailure));
     }
     if (!resumed) {
         crashIf(fault.kind, FaultKind::CrashAfterStarted);

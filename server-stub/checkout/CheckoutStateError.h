@@ -3,14 +3,14 @@
 // answered 503 like a transient database failure, its lock let go, and a retry (or the completer) looks again.
 #pragma once
 
-#include <stdexcept>
+#include "storage/DatabaseFailure.h"
 
 namespace onceorder::server {
 
-class CheckoutStateError : public std::runtime_error
+class CheckoutStateError : public TransientFailure
 {
 public:
-    using std::runtime_error::runtime_error;
+    using TransientFailure::TransientFailure;
 };
 
 } // namespace onceorder::server

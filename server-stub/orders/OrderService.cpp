@@ -158,23 +158,7 @@ std::optional<OrderResponse> OrderService::answerWithoutBatch(Request& request)
 
 OrderResponse OrderService::failureResponse(const std::exception_ptr& error)
 {
-    try {
-        std::rethrow_exception(error);
-    } catch (const TransientFailure& failure) {
-        return orderSteps::transientFailure(failure.what());
-    } catch (const SQLite::Exception& failure) {
-        if (failure.getErrorCode() == SQLITE_BUSY) {
-            // Another process on the same file (a second server) held SQLite's one write lock past the busy timeout.
-            databaseFailure(failure); // logged
-            return orderSteps::transientFailure("database is locked: another process held the database's write lock "
-                                                "past the busy timeout");
-        }
-        return orderSteps::transientFailure(databaseFailure(failure));
-    } catch (const std::exception& failure) {
-        return OrderResponse::fromProblem(problems::internalError(failure.what()), "internal-error");
-    } catch (...) {
-        return OrderResponse::fromProblem(problems::internalError("unknown error"), "internal-error");
-    }
+    return OrderResponse::fromProblem(failureAnswer(error, problems::transientFailure));
 }
 
 OrderResponse OrderService::writeOrder(Store::Lease& db, const Client& client, const KeyClaim& key,

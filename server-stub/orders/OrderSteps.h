@@ -7,6 +7,7 @@
 #include "orders/OrderCommand.h"
 #include "orders/OrderResponse.h"
 #include "orders/OrderWriter.h"
+#include "storage/DatabaseFailure.h"
 #include "teaching/Faults.h"
 
 #include <chrono>
@@ -35,13 +36,6 @@ struct StoredKey
     std::string status; // 'started' or 'completed'
     int responseCode = 0;
     std::string responseBody;
-};
-
-// A failure that may well not happen on the next attempt: rolled back, answered 503, never stored.
-class TransientFailure : public std::runtime_error
-{
-public:
-    using std::runtime_error::runtime_error;
 };
 
 namespace orderSteps {

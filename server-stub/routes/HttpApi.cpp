@@ -14,39 +14,15 @@ namespace onceorder::server {
 
 namespace {
 
-// What an exception says, for the 500 problem.
-std::string describe(const std::exception_ptr& error)
-{
-    try {
-        std::rethrow_exception(error);
-    } catch (const std::exception& thrown) {
-        return thrown.what();
-    } catch (...) {
-        return "unknown error";
-    }
-}
-
-// What a handler's exception is answered with: a database that is down, restarting or busy is 503 with Retry-After
-// (on every route: a load balancer and a client may retry); any other failure is a 500. No answer quotes a
-// database's words, which name its host, port and SQL: those go to the server's log.
+// What a handler's exception is answered with (storage/DatabaseFailure.h, the same mapping on every route): a
+// database that is down, restarting or busy is 503 with Retry-After (a load balancer and a client may retry); any
+// other failure is a 500.
 void answerFailure(const std::exception_ptr& error, HttpResponse& res, Exchange& exchange)
 {
     res = {};
-    const DatabaseFailure failure = classifyDatabaseFailure(error);
-    if (failure != DatabaseFailure::None) {
-        std::fprintf(stderr, "database error: %s\n", describe(error).c_str());
-    }
-    if (failure == DatabaseFailure::Transient) {
-        answer(res, problems::databaseUnavailable(), exchange);
-        exchange.outcome = "database-unavailable";
-        return;
-    }
-    answer(res,
-           problems::internalError(failure == DatabaseFailure::Permanent
-                                       ? "a database error; the server's log has the details"
-                                       : describe(error)),
-           exchange);
-    exchange.outcome = "internal-error";
+    const Problem problem = failureAnswer(error);
+    answer(res, problem, exchange);
+    exchange.outcome = problem.slug;
 }
 
 // Runs a handler with the catch-all: whatever it throws is answered by answerFailure.

@@ -1,10 +1,13 @@
 #include "storage/DatabaseFailure.h"
 
+#include "support/Problems.h"
+
 #include <SQLiteCpp/Exception.h>
 #include <pqxx/except>
 
 #include <sqlite3.h>
 
+#include <cstdio>
 #include <string>
 
 namespace onceorder::server {
@@ -59,6 +62,72 @@ DatabaseFailure classifyDatabaseFailure(const std::exception_ptr& error)
     } catch (...) {
         return DatabaseFailure::None;
     }
+}
+
+namespace {
+
+// What an exception says, for the log and a 500's detail.
+std::string describe(const std::exception_ptr& error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const std::exception& thrown) {
+        return thrown.what();
+    } catch (...) {
+        return "unknown error";
+    }
+}
+
+bool lockedByAnotherProcess(const std::exception_ptr& error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const SQLite::Exception& sqlite) {
+        return sqlite.getErrorCode() == SQLITE_BUSY;
+    } catch (...) {
+        return false;
+    }
+}
+
+} // namespace
+
+bool rolledBackFailure(const std::exception_ptr& error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const TransientFailure&) {
+        return true;
+    } catch (...) {
+        return classifyDatabaseFailure(error) != DatabaseFailure::None;
+    }
+}
+
+Problem failureAnswer(const std::exception_ptr& error, const RolledBack& rolledBack)
+{
+    const DatabaseFailure failure = classifyDatabaseFailure(error);
+    if (failure != DatabaseFailure::None) {
+        std::fprintf(stderr, "database error: %s\n", describe(error).c_str());
+    }
+    if (rolledBack) {
+        try {
+            std::rethrow_exception(error);
+        } catch (const TransientFailure& ours) {
+            return rolledBack(ours.what());
+        } catch (...) {
+        }
+        if (lockedByAnotherProcess(error)) {
+            // Another process on the same file (a second server) held SQLite's one write lock past the busy timeout.
+            return rolledBack("database is locked: another process held the database's write lock past the busy "
+                              "timeout");
+        }
+        if (failure != DatabaseFailure::None) {
+            return rolledBack("the database could not complete the request");
+        }
+    } else if (failure == DatabaseFailure::Transient) {
+        return problems::databaseUnavailable();
+    }
+    return problems::internalError(
+        failure == DatabaseFailure::Permanent ? "a database error; the server's log has the details" : describe(error));
 }
 
 } // namespace onceorder::server

@@ -1,11 +1,17 @@
-// DatabaseFailure: what an exception from either database means for the request that met it. Transient: the
-// database is down, restarting, failing over, out of room or locked, or the transaction lost a conflict; nothing was
-// committed that a retry with the same key would not replay, so the request is answered 503 with Retry-After.
-// Permanent: a database error that a retry would meet again (a bug in our SQL, a missing table): 500. Neither kind's
-// answer quotes the database's words, which name its host, port and SQL; they go to the server's log.
+// DatabaseFailure: what an exception from either database means for the request that met it, and the one place a
+// failure becomes an answer, for every route. Transient: the database is down, restarting, failing over, out of room
+// or locked, or the transaction lost a conflict; nothing was committed that a retry with the same key would not
+// replay, so the request is answered 503 with Retry-After. Permanent: a database error that a retry would meet again
+// (a bug in our SQL, a missing table): 500. Neither kind's answer quotes the database's words, which name its host,
+// port and SQL; they go to the server's log.
 #pragma once
 
+#include "support/Problem.h"
+
 #include <exception>
+#include <functional>
+#include <stdexcept>
+#include <string>
 
 namespace onceorder::server {
 
@@ -17,5 +23,26 @@ enum class DatabaseFailure
 };
 
 DatabaseFailure classifyDatabaseFailure(const std::exception_ptr& error);
+
+// A failure this server's own code finds inside a transaction that the next attempt may well not meet (a key row
+// that vanished between two statements, the fail-before-commit fault): rolled back, answered 503, never stored. Its
+// words are ours, so the answer may quote them.
+class TransientFailure : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// The route's 503 for a request whose own transaction rolled back, worded by the route (/orders and /checkout say
+// what a retry with the same key does).
+using RolledBack = std::function<Problem(const std::string& detail)>;
+
+// What `error` is answered with, on every route. With `rolledBack` (the order and checkout paths, whose transaction
+// rolled back): a TransientFailure or any database exception is that route's 503; without (a route's catch-all): a
+// transient database failure is 503 database-unavailable, a permanent one 500. Anything else is a 500 naming it.
+// Logs the database's own words.
+Problem failureAnswer(const std::exception_ptr& error, const RolledBack& rolledBack = {});
+// Whether failureAnswer answers `error` as a rolled-back request's 503: a TransientFailure or a database exception.
+bool rolledBackFailure(const std::exception_ptr& error);
 
 } // namespace onceorder::server
