@@ -2,9 +2,14 @@
 // the real server behind the network conditioner, under a seeded random schedule of faults: conditioner modes
 // switching, the server killed with SIGKILL and restarted on the same database, clients killed with SIGKILL (a real
 // signal, or ONCEORDER_CRASH_AT) and resumed, several client processes on one outbox at once, a key TTL shorter
-// than some outages, and clock steps (ONCEORDER_TEST_CLOCK_OFFSET_MS). Afterwards a checker compares the server's
-// database with the outbox: at most one order per cart, every cart placed unless its window ended, every state
-// agreeing with the server, no process crashed by itself or hung.
+// than some outages, and clock steps (ONCEORDER_TEST_CLOCK_OFFSET_MS). What the client meets outside the lab too
+// (issue 28): per-process clock steps of minutes and hours (a CLI started with its clock +20 min or -3 h, the core's
+// clock stepped while it runs), CLIs stopped with SIGSTOP longer than their lease and continued, a CLI whose files
+// stop growing (RLIMIT_FSIZE set on the running process, then lifted), a read-only moment of the outbox folder (the
+// CLIs run without CAP_DAC_OVERRIDE, so file modes bind them as they bind a user), and a hostile relay in front of
+// the server (tests/support/HostileRelay.h) that answers a share of the order requests with a lie after the server
+// acted. Afterwards a checker compares the server's database with the outbox: at most one order per cart, every cart
+// placed unless its window ended, every state agreeing with the server, no process crashed by itself or hung.
 //
 // ONCEORDER_CHAOS_CARTS (default 200) and ONCEORDER_CHAOS_SEED (default: from the time, printed) set the run;
 // a failing seed replays with the same schedule of decisions (the timing of the machine still varies).
@@ -13,6 +18,7 @@
 #include "submission/Cart.h"
 #include "submission/Outbox.h"
 #include "submission/SubmissionEngine.h"
+#include "support/HostileRelay.h"
 #include "support/Http.h"
 #include "support/ServerProcess.h"
 
@@ -21,16 +27,24 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QProcess>
 #include <QTimer>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <csignal>
 #include <iostream>
 #include <map>
 #include <random>
+
+#include <linux/capability.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 using namespace onceorder::core;
 using namespace onceorder::test;
@@ -43,6 +57,23 @@ constexpr int kMaxClis = 3; // CLI processes at once (2 cores)
 constexpr qint64 kProcessTimeoutMs = 90'000; // a client still running after this has hung
 constexpr qint64 kRunTimeoutMs = 170'000; // for the default 200 carts; longer runs get 0.7 s per cart
 constexpr qint64 kLargestClockStepMs = 6000; // some resumes run with their clock this far ahead
+constexpr qint64 kMinuteMs = 60'000;
+constexpr qint64 kHourMs = 60 * kMinuteMs;
+// Steps outside the lab (issue 28): a clock 20 min ahead, 3 h behind, 2 min ahead (longer than a lease).
+constexpr qint64 kWildClockSteps[] = {20 * kMinuteMs, -3 * kHourMs, 2 * kMinuteMs};
+constexpr double kHostileShare = 0.08; // of the answers to order requests
+
+// The wall clock with a step the run sets and takes back while the engine runs: one process's clock stepping.
+class SteppedClock final : public Clock
+{
+public:
+    qint64 nowMs() const override { return QDateTime::currentMSecsSinceEpoch() + m_stepMs.load(); }
+    void setStepMs(qint64 ms) { m_stepMs = ms; }
+    qint64 stepMs() const { return m_stepMs.load(); }
+
+private:
+    std::atomic<qint64> m_stepMs {0};
+};
 
 quint64 seedFromEnvironment()
 {
@@ -66,6 +97,7 @@ protected:
 
     void TearDown() override
     {
+        restoreWritable();
         // A failed run may leave clients running: stop them without their finished() reaching a dying fixture.
         for (auto& [process, run] : m_runs) {
             QObject::disconnect(process, nullptr, &m_owner, nullptr);
@@ -80,6 +112,8 @@ protected:
     {
         QString what;
         bool killedOnPurpose = false; // SIGKILL from us or an armed crash point
+        bool storageFault = false; // its files stopped growing, or it started while the outbox was read-only
+        bool stopped = false; // SIGSTOP, not yet SIGCONT
     };
 
     double uniform() { return std::uniform_real_distribution<double>(0.0, 1.0)(m_rng); }
@@ -89,7 +123,7 @@ protected:
     {
         m_server = std::make_unique<ServerProcess>(std::vector<std::string> {
             "--db", m_dbPath, "--debug-endpoints", "--key-ttl", std::to_string(kKeyTtlSeconds)});
-        m_relay.setUpstream(QUrl(QString::fromStdString(m_server->url())));
+        m_hostile->setBackend(m_server->port());
         auto http = m_server->client();
         http->Put("/products/propiska/stock", {{"Authorization", "Bearer demo-key-admin"}}, R"({"stock":1000000})",
                   "application/json");
@@ -122,10 +156,21 @@ protected:
         }
         if (clockOffsetMs != 0) {
             env.insert(QStringLiteral("ONCEORDER_TEST_CLOCK_OFFSET_MS"), QString::number(clockOffsetMs));
-            ++m_faults["clock step"];
+            ++m_faults[std::abs(clockOffsetMs) >= kMinuteMs ? QStringLiteral("cli clock %1%2 min")
+                                                                  .arg(clockOffsetMs > 0 ? "+" : "")
+                                                                  .arg(clockOffsetMs / kMinuteMs)
+                                                            : QStringLiteral("clock step")];
+            m_largestForwardStepMs = std::max(m_largestForwardStepMs, clockOffsetMs);
         }
         process->setProcessEnvironment(env);
-        m_runs[process] = Run {what, !crashAt.isEmpty()};
+        process->setChildProcessModifier([] {
+            // A write past RLIMIT_FSIZE fails (EFBIG, as a full disk fails with ENOSPC) instead of killing the CLI.
+            std::signal(SIGXFSZ, SIG_IGN);
+            // Root overrides file modes: without CAP_DAC_OVERRIDE (dropped from the bounding set, so the exec does
+            // not give it back) the read-only moment binds the CLI as it binds a user.
+            ::prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0);
+        });
+        m_runs[process] = Run {what, !crashAt.isEmpty(), m_readOnly, false};
         auto* watchdog = new QTimer(process);
         watchdog->setSingleShot(true);
         QObject::connect(watchdog, &QTimer::timeout, process, [this, process] {
@@ -152,6 +197,9 @@ protected:
             if (!run.killedOnPurpose) {
                 m_failures << QStringLiteral("%1 crashed by itself (exit %2): %3").arg(run.what).arg(code).arg(err);
             }
+        } else if (code == 3 && run.storageFault) {
+            // The outbox could not be written: the CLI said why and stopped (fail closed); a later resume goes on.
+            ++m_faults["cli stopped on a failing outbox (exit 3)"];
         } else if (code != 0 && code != 2) {
             // 1 rejected, 3 state database, 4 refused, 134 abort: none is expected here.
             m_failures << QStringLiteral("%1 exited %2: %3").arg(run.what).arg(code).arg(err);
@@ -196,6 +244,8 @@ protected:
             qint64 offset = 0;
             if (uniform() < 0.15) {
                 offset = uniform() < 0.5 ? -400 : 400;
+            } else if (uniform() < 0.04) {
+                offset = kWildClockSteps[between(0, 2)];
             }
             startCli({"submit", "--product", "propiska", "--quantity", "1", "--cart-id", cartId},
                      QStringLiteral("submit %1").arg(cartId), crashAt, offset);
@@ -229,17 +279,128 @@ protected:
         } else if (roll < 0.71 && runningClis() < kMaxClis + 1) {
             // A resume beside the submits: two or more client processes on one outbox.
             // Some resumes run with the clock far ahead: every deadline they see has passed.
+            const double clockRoll = uniform();
             startCli({"resume"}, QStringLiteral("resume"), {},
-                     uniform() < 0.2 ? (uniform() < 0.5 ? kLargestClockStepMs : -400) : 0);
+                     clockRoll < 0.1       ? kLargestClockStepMs
+                         : clockRoll < 0.2 ? -400
+                         : clockRoll < 0.3 ? kWildClockSteps[between(0, 2)]
+                                           : 0);
             ++m_faults["concurrent resume"];
         } else if (roll < 0.74) {
             m_engine->resumePending();
             ++m_faults["core resume"];
+        } else if (roll < 0.80) {
+            stopACli();
+        } else if (roll < 0.84 && m_clock.stepMs() == 0) {
+            // The core's wall clock steps while it runs, and is set right again.
+            const qint64 step = kWildClockSteps[between(0, 2)];
+            m_clock.setStepMs(step);
+            m_largestForwardStepMs = std::max(m_largestForwardStepMs, step);
+            ++m_faults[QStringLiteral("core clock %1%2 min").arg(step > 0 ? "+" : "").arg(step / kMinuteMs)];
+            QTimer::singleShot(between(200, 4000), &m_owner, [this] { m_clock.setStepMs(0); });
+        } else if (roll < 0.88) {
+            limitFileSize();
+        } else if (roll < 0.91 && !m_readOnly) {
+            readOnlyMoment();
+        }
+    }
+
+    // SIGSTOP to a running CLI (Ctrl-Z, a suspended laptop), SIGCONT 0.5-12 s later: often longer than its lease
+    // (attempt timeout + 5 s), so another process may take the cart over meanwhile.
+    void stopACli()
+    {
+        std::vector<QProcess*> running;
+        for (const auto& [process, run] : m_runs) {
+            if (!run.stopped && process->processId() > 0) {
+                running.push_back(process);
+            }
+        }
+        if (running.empty()) {
+            return;
+        }
+        QProcess* process = running[static_cast<size_t>(between(0, static_cast<int>(running.size()) - 1))];
+        m_runs[process].stopped = true;
+        ::kill(static_cast<pid_t>(process->processId()), SIGSTOP);
+        const int stopMs = between(500, 12'000);
+        ++m_faults[stopMs > 7000 ? QStringLiteral("cli SIGSTOP > 7 s") : QStringLiteral("cli SIGSTOP")];
+        QTimer::singleShot(stopMs, process, [this, process] {
+            const auto it = m_runs.find(process);
+            if (it != m_runs.end()) {
+                it->second.stopped = false;
+                ::kill(static_cast<pid_t>(process->processId()), SIGCONT);
+            }
+        });
+    }
+
+    // The disk fills under a running CLI: its files may not grow past their first byte (RLIMIT_FSIZE on the live
+    // process), and in two of three cases room comes back 0.2-3 s later.
+    void limitFileSize()
+    {
+        if (m_runs.empty()) {
+            return;
+        }
+        auto it = m_runs.begin();
+        std::advance(it, between(0, static_cast<int>(m_runs.size()) - 1));
+        QProcess* process = it->first;
+        const pid_t pid = static_cast<pid_t>(process->processId());
+        const rlimit full {1, 1};
+        if (pid <= 0 || ::prlimit(pid, RLIMIT_FSIZE, &full, nullptr) != 0) {
+            return;
+        }
+        it->second.storageFault = true;
+        ++m_faults["cli disk full (RLIMIT_FSIZE)"];
+        if (uniform() < 0.67) {
+            QTimer::singleShot(between(200, 3000), process, [this, process] {
+                if (m_runs.count(process) != 0 && process->processId() > 0) {
+                    const rlimit room {RLIM_INFINITY, RLIM_INFINITY};
+                    ::prlimit(static_cast<pid_t>(process->processId()), RLIMIT_FSIZE, &room, nullptr);
+                }
+            });
+        }
+    }
+
+    // The outbox folder and its files read-only for 0.3-2 s (a remount, a backup tool's lock, a user's chmod).
+    // Open descriptors keep their access, as they do on a real system; what opens meanwhile cannot write.
+    void readOnlyMoment()
+    {
+        m_readOnly = true;
+        ++m_faults["outbox read-only moment"];
+        // A CLI running now may open its outbox only now (it was just started): each may meet the moment.
+        for (auto& [process, run] : m_runs) {
+            run.storageFault = true;
+        }
+        const QDir dir(m_stateDir);
+        for (const QString& name : dir.entryList(QDir::Files)) {
+            ::chmod(QFile::encodeName(dir.filePath(name)).constData(), 0444);
+        }
+        ::chmod(QFile::encodeName(m_stateDir).constData(), 0555);
+        QTimer::singleShot(between(300, 2000), &m_owner, [this] { restoreWritable(); });
+    }
+
+    void restoreWritable()
+    {
+        if (!m_readOnly) {
+            return;
+        }
+        m_readOnly = false;
+        ::chmod(QFile::encodeName(m_stateDir).constData(), 0755);
+        const QDir dir(m_stateDir);
+        for (const QString& name : dir.entryList(QDir::Files)) {
+            ::chmod(QFile::encodeName(dir.filePath(name)).constData(), 0644);
         }
     }
 
     void settleEverything()
     {
+        restoreWritable();
+        m_clock.setStepMs(0);
+        m_hostile->setShare(0.0);
+        for (auto& [process, run] : m_runs) {
+            if (run.stopped) {
+                run.stopped = false;
+                ::kill(static_cast<pid_t>(process->processId()), SIGCONT);
+            }
+        }
         m_relay.setMode(ConditionerMode::Pass);
         if (!m_server->isRunning()) {
             startServer();
@@ -276,12 +437,15 @@ protected:
     int m_carts = 0;
     int m_nextCart = 0;
     int m_processesRun = 0;
+    bool m_readOnly = false;
+    qint64 m_largestForwardStepMs = kLargestClockStepMs;
     QObject m_owner;
+    std::unique_ptr<HostileRelay> m_hostile;
     NetworkConditioner m_relay;
     std::unique_ptr<ServerProcess> m_server;
     std::unique_ptr<Outbox> m_outbox;
     std::unique_ptr<ServerApi> m_api;
-    SystemClock m_clock;
+    SteppedClock m_clock;
     std::unique_ptr<SeededRandom> m_engineRandom;
     std::unique_ptr<SubmissionEngine> m_engine;
     std::map<QProcess*, Run> m_runs;
@@ -315,7 +479,9 @@ TEST_F(ChaosTest, EveryCartIsOrderedAtMostOnceAndTheOutboxAgreesWithTheServer)
               << (m_businessKeyOff ? "off" : "on") << " (replay: ONCEORDER_CHAOS_SEED=" << seed << ")" << std::endl;
     SCOPED_TRACE("ONCEORDER_CHAOS_SEED=" + std::to_string(seed));
 
-    ASSERT_TRUE(m_relay.listen(QUrl(QStringLiteral("http://127.0.0.1:1"))));
+    m_hostile = std::make_unique<HostileRelay>(seed ^ 0x2828282828282828ULL);
+    m_hostile->setShare(kHostileShare);
+    ASSERT_TRUE(m_relay.listen(QUrl(QString::fromStdString(m_hostile->url()))));
     SeededRandom relayRandom(seed ^ 0x9e3779b97f4a7c15ULL);
     m_relay.setRandomSource(&relayRandom);
     m_relay.setDelayMs(300);
@@ -361,8 +527,9 @@ TEST_F(ChaosTest, EveryCartIsOrderedAtMostOnceAndTheOutboxAgreesWithTheServer)
         EXPECT_NE(s.state, SubmissionState::Rejected)
             << s.cartId.toStdString() << ": " << s.problemDetail.toStdString();
         if (s.state == SubmissionState::GaveUp || s.state == SubmissionState::Abandoned) {
-            // Inside its window only as far as a client's clock was ahead (a resume with its clock 6 s ahead).
-            EXPECT_LE(s.deadlineMs, now + kLargestClockStepMs)
+            // Inside its window only as far as a client's clock was ahead (a resume with its clock 6 s ahead, a CLI
+            // or the core with theirs 20 min ahead).
+            EXPECT_LE(s.deadlineMs, now + m_largestForwardStepMs)
                 << s.cartId.toStdString() << " gave up inside its window: " << s.problemDetail.toStdString();
         }
     }
@@ -426,11 +593,13 @@ TEST_F(ChaosTest, EveryCartIsOrderedAtMostOnceAndTheOutboxAgreesWithTheServer)
         }
     }
     int duplicates = 0;
+    int acknowledgedButLost = 0; // an order at the server that no submission of its cart knows as placed
     for (const auto& [cartId, orders] : ordersByCart) {
         if (!cartId.startsWith(u"chaos-")) {
             continue;
         }
         duplicates += orders.size() > 1 ? 1 : 0;
+        acknowledgedButLost += placedSubmissions[cartId] == 0 ? 1 : 0;
         EXPECT_LE(orders.size(), 1u) << cartId.toStdString() << " has " << orders.size() << " orders";
         EXPECT_GE(placedSubmissions[cartId], 1) << cartId.toStdString() << " has an order no submission knows";
         if (placedSubmissions[cartId] == 0) {
@@ -451,10 +620,13 @@ TEST_F(ChaosTest, EveryCartIsOrderedAtMostOnceAndTheOutboxAgreesWithTheServer)
         std::cout << state.toStdString() << " " << count << ", ";
     }
     std::cout << reconciled << " reconciled at the end), " << ordersByCart.size() << " carts with orders, "
-              << duplicates << " duplicated, " << m_processesRun << " client processes, " << chaosMs / 1000.0
-              << " s\nChaosTest: faults:";
+              << duplicates << " duplicated, " << acknowledgedButLost << " acknowledged-but-lost, " << m_processesRun
+              << " client processes, " << chaosMs / 1000.0 << " s\nChaosTest: faults:";
     for (const auto& [fault, count] : m_faults) {
         std::cout << " " << fault.toStdString() << " ×" << count << ";";
+    }
+    for (const auto& [lie, count] : m_hostile->counts()) {
+        std::cout << " hostile " << lie << " ×" << count << ";";
     }
     std::cout << std::endl;
 }
