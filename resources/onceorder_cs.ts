@@ -42,6 +42,81 @@
     </message>
 </context>
 <context>
+    <name>onceorder::core::CliProgress</name>
+    <message>
+        <source>no order (%1) after %2 s; attempts made: %3</source>
+        <translation>žádná objednávka (%1) po %2 s; pokusů: %3</translation>
+    </message>
+    <message>
+        <source>Stopped because: %1</source>
+        <translation>Skončeno, protože: %1</translation>
+    </message>
+    <message>
+        <source>HTTP %1</source>
+        <translation>HTTP %1</translation>
+    </message>
+    <message>
+        <source>HTTP %1: %2</source>
+        <translation>HTTP %1: %2</translation>
+    </message>
+    <message>
+        <source>no connection to %1 within the time allowed (nothing was sent)</source>
+        <translation>spojení s %1 se nenavázalo v povoleném čase (nic nebylo odesláno)</translation>
+    </message>
+    <message>
+        <source>no answer from %1 within the time allowed; the server may have received the order</source>
+        <translation>%1 v povoleném čase neodpověděl; server mohl objednávku přijmout</translation>
+    </message>
+    <message>
+        <source>connection refused: nothing accepts connections at %1 (is the server running?)</source>
+        <translation>spojení odmítnuto: na %1 nic nepřijímá spojení (běží server?)</translation>
+    </message>
+    <message>
+        <source>host not found: %1 does not resolve</source>
+        <translation>počítač nenalezen: název %1 nelze přeložit</translation>
+    </message>
+    <message>
+        <source>the connection to %1 closed without an answer; the server may have received the order</source>
+        <translation>spojení s %1 se zavřelo bez odpovědi; server mohl objednávku přijmout</translation>
+    </message>
+    <message>
+        <source>the secure connection to %1 failed (%2)</source>
+        <translation>zabezpečené spojení s %1 selhalo (%2)</translation>
+    </message>
+    <message>
+        <source> (cart %1)</source>
+        <translation> (košík %1)</translation>
+    </message>
+    <message>
+        <source>waiting to send the order%1 to %2</source>
+        <translation>čekám na odeslání objednávky%1 na %2</translation>
+    </message>
+    <message>
+        <source>waiting for %1 to answer attempt %2%3 (sent %4 s ago; no answer within %5 s ends the attempt)</source>
+        <translation>čekám, až %1 odpoví na pokus %2%3 (odeslán před %4 s; bez odpovědi do %5 s pokus končí)</translation>
+    </message>
+    <message>
+        <source>waiting for an order%1 from %2: attempt %3 is on its way; the attempt before it failed: %4</source>
+        <translation>čekám na objednávku%1 od %2: pokus %3 je na cestě; předchozí pokus selhal: %4</translation>
+    </message>
+    <message>
+        <source>waiting for an order%1 from %2: attempt %3 failed: %4</source>
+        <translation>čekám na objednávku%1 od %2: pokus %3 selhal: %4</translation>
+    </message>
+    <message>
+        <source>attempt %1 in %2 s</source>
+        <translation>pokus %1 za %2 s</translation>
+    </message>
+    <message>
+        <source>gives up at %1</source>
+        <translation>vzdá to v %1</translation>
+    </message>
+    <message>
+        <source>waiting for the bundled onceorder-server to start (%1 s so far)</source>
+        <translation>čekám na spuštění přibaleného onceorder-serveru (zatím %1 s)</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::ClientSession</name>
     <message>
         <source>the network conditioner cannot listen on loopback</source>

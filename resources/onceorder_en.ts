@@ -42,6 +42,81 @@
     </message>
 </context>
 <context>
+    <name>onceorder::core::CliProgress</name>
+    <message>
+        <source>no order (%1) after %2 s; attempts made: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped because: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP %1</source>
+        <translation type="unfinished">HTTP %1</translation>
+    </message>
+    <message>
+        <source>HTTP %1: %2</source>
+        <translation type="unfinished">HTTP %1: %2</translation>
+    </message>
+    <message>
+        <source>no connection to %1 within the time allowed (nothing was sent)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer from %1 within the time allowed; the server may have received the order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connection refused: nothing accepts connections at %1 (is the server running?)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>host not found: %1 does not resolve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the connection to %1 closed without an answer; the server may have received the order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the secure connection to %1 failed (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (cart %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting to send the order%1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for %1 to answer attempt %2%3 (sent %4 s ago; no answer within %5 s ends the attempt)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for an order%1 from %2: attempt %3 is on its way; the attempt before it failed: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for an order%1 from %2: attempt %3 failed: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attempt %1 in %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gives up at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for the bundled onceorder-server to start (%1 s so far)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::ClientSession</name>
     <message>
         <source>the network conditioner cannot listen on loopback</source>

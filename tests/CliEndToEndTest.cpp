@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSet>
+#include <QTcpServer>
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -357,4 +358,97 @@ TEST(CliEndToEndTest, AFailingDiskStopsSendingAndGivingUpWithAClearMessageAndRes
     EXPECT_EQ(resumed.exitCode, 0) << resumed.stderrText.toStdString();
     EXPECT_EQ(resumed.line.value("state").toString(), QStringLiteral("placed"));
     EXPECT_EQ(ordersOf(dir.file("server.db"), "c-full-disk"), 1);
+}
+
+// Issue 29: against a server that is down the CLI used to print nothing until it gave up, and its give-up did not say
+// "connection refused". Now a wait past a second is said on stderr, and the give-up names the cause; in Czech too.
+namespace {
+
+// A port on loopback where nothing listens: taken from the kernel, then let go.
+QString downServerUrl()
+{
+    QTcpServer probe;
+    EXPECT_TRUE(probe.listen(QHostAddress::LocalHost, 0));
+    const quint16 port = probe.serverPort();
+    probe.close();
+    return QStringLiteral("http://127.0.0.1:%1").arg(port);
+}
+
+// Short waits, so the retry window (2 s) is what the run waits through: no attempt is ever a second long, the
+// whole wait always is (the engine gives up only when the next attempt would start after the window).
+QStringList againstADownServer(const QString& url, const TempDir& dir)
+{
+    return {"submit",
+            "--product",
+            "kniha",
+            "--server",
+            url,
+            "--state",
+            QString::fromStdString(dir.file("client")),
+            "--retry-window",
+            "2",
+            "--base-delay-ms",
+            "50",
+            "--max-delay-ms",
+            "50"};
+}
+
+} // namespace
+
+TEST(CliEndToEndTest, ADownServerIsSaidWhileWaitingAndItsRefusalNamedWhenGivingUp)
+{
+    TempDir dir;
+    const QString url = downServerUrl();
+    const CliRun run = runCli(againstADownServer(url, dir) + QStringList {"--lang", "en"});
+    EXPECT_EQ(run.exitCode, 2) << run.stderrText.toStdString();
+    EXPECT_EQ(run.line.value("state").toString(), QStringLiteral("gave-up"));
+    const QStringList lines = run.stderrText.split(u'\n', Qt::SkipEmptyParts);
+    ASSERT_GE(lines.size(), 2) << "a line while waiting and one when giving up: " << run.stderrText.toStdString();
+    EXPECT_TRUE(
+        lines.first().startsWith(QStringLiteral("onceorder-cli: waiting for an order from %1: attempt ").arg(url)))
+        << run.stderrText.toStdString();
+    EXPECT_TRUE(lines.first().contains(QStringLiteral("connection refused"))) << run.stderrText.toStdString();
+    EXPECT_TRUE(lines.last().startsWith(QStringLiteral("onceorder-cli: no order (gave-up) after ")))
+        << run.stderrText.toStdString();
+    EXPECT_TRUE(lines.last().contains(QStringLiteral("connection refused: nothing accepts connections at %1").arg(url)))
+        << run.stderrText.toStdString();
+    EXPECT_FALSE(run.stderrText.contains(QStringLiteral("Couldn't connect"))) << "libcurl's words stay out";
+}
+
+TEST(CliEndToEndTest, ADownServerIsSaidInCzechWithLangCs)
+{
+    TempDir dir;
+    const QString url = downServerUrl();
+    const CliRun run = runCli(againstADownServer(url, dir) + QStringList {"--lang", "cs"});
+    EXPECT_EQ(run.exitCode, 2) << run.stderrText.toStdString();
+    EXPECT_TRUE(run.stderrText.contains(QStringLiteral("čekám na objednávku od %1: pokus ").arg(url)))
+        << run.stderrText.toStdString();
+    EXPECT_TRUE(run.stderrText.contains(QStringLiteral("spojení odmítnuto: na %1 nic nepřijímá spojení").arg(url)))
+        << run.stderrText.toStdString();
+    EXPECT_TRUE(run.stderrText.contains(QStringLiteral("žádná objednávka (gave-up) po ")))
+        << run.stderrText.toStdString();
+    for (const QString& english : {QStringLiteral("waiting"), QStringLiteral("connection refused"),
+                                   QStringLiteral("no order"), QStringLiteral("attempt ")}) {
+        EXPECT_FALSE(run.stderrText.contains(english))
+            << english.toStdString() << " in " << run.stderrText.toStdString();
+    }
+}
+
+TEST(CliEndToEndTest, AnAttemptTheServerLeavesUnansweredIsSaidAfterASecond)
+{
+    // Listening but never accepting: the kernel completes the connection, the request goes out, no answer comes. The
+    // attempt is in flight for its 1.5 s timeout (the retry window, 3 s, does not cut it short).
+    QTcpServer silent;
+    ASSERT_TRUE(silent.listen(QHostAddress::LocalHost, 0));
+    const QString url = QStringLiteral("http://127.0.0.1:%1").arg(silent.serverPort());
+    TempDir dir;
+    const CliRun run =
+        runCli({"submit", "--product", "kniha", "--server", url, "--state", QString::fromStdString(dir.file("client")),
+                "--retry-window", "3", "--timeout-ms", "1500", "--lang", "en"});
+    EXPECT_EQ(run.exitCode, 2) << run.stderrText.toStdString();
+    EXPECT_TRUE(
+        run.stderrText.startsWith(QStringLiteral("onceorder-cli: waiting for %1 to answer attempt 1 (sent ").arg(url)))
+        << run.stderrText.toStdString();
+    EXPECT_TRUE(run.stderrText.contains(QStringLiteral("no answer from %1 within the time allowed").arg(url)))
+        << run.stderrText.toStdString();
 }

@@ -2,6 +2,7 @@
 // stored), a state folder that cannot be opened (exit 3), and `status` on an outbox with pending and settled work.
 // Commands that talk to a server: CliEndToEndTest and CrashMatrixTest (the real processes).
 #include "session/CliRunner.h"
+#include "session/CliProgress.h"
 #include "submission/Outbox.h"
 
 #include <QCoreApplication>
@@ -191,4 +192,128 @@ TEST_F(CliRunnerTest, StatusListsEverySubmissionWithItsStateAndServer)
     EXPECT_EQ(second.value("problem_type").toString(), QStringLiteral("/problems/payment-declined"));
     EXPECT_EQ(second.value("detail").toString(), QStringLiteral("card declined"));
     EXPECT_FALSE(second.contains("order_id")) << "a rejection without an order names none";
+}
+
+// CliProgress with the time as numbers: what a person at the terminal hears while the CLI waits (issue 29).
+namespace {
+
+const QUrl kDownServer(QStringLiteral("http://127.0.0.1:19001"));
+
+Submission pendingSubmission()
+{
+    Submission s;
+    s.id = 7;
+    s.cartId = QStringLiteral("c-7");
+    s.target = kDownServer;
+    s.deadlineMs = 100'000;
+    return s;
+}
+
+Attempt refusedAttempt(int number, qint64 startedMs, qint64 delayAfterMs)
+{
+    Attempt a;
+    a.number = number;
+    a.startedMs = startedMs;
+    a.endedMs = startedMs + 1;
+    a.outcome = AttemptOutcome::NotSent;
+    // libcurl 7.88's words for ECONNREFUSED, as HttpExchange passes them on.
+    a.error = QStringLiteral("Failed to connect to 127.0.0.1 port 19001 after 0 ms: Couldn't connect to server");
+    a.delayAfterMs = delayAfterMs;
+    return a;
+}
+
+} // namespace
+
+TEST(CliProgressTest, ADownServerIsSaidOnceAWaitPassesASecondAndAgainOnlyWhenItChangesOrAfterTenSeconds)
+{
+    CliProgress progress(10'000);
+    Submission s = pendingSubmission();
+    progress.update(s, 0);
+    s.attempts.append(refusedAttempt(1, 10, 300));
+    progress.update(s, 11);
+    EXPECT_TRUE(progress.tick(500).isEmpty()) << "a wait under a second is not worth a line";
+    EXPECT_TRUE(progress.tick(999).isEmpty());
+
+    const QStringList first = progress.tick(1000);
+    ASSERT_EQ(first.size(), 1);
+    EXPECT_TRUE(first.first().contains(QStringLiteral("connection refused"))) << first.first().toStdString();
+    EXPECT_TRUE(first.first().contains(QStringLiteral("http://127.0.0.1:19001"))) << first.first().toStdString();
+    EXPECT_TRUE(first.first().contains(QStringLiteral("attempt 1 failed"))) << first.first().toStdString();
+    EXPECT_FALSE(first.first().contains(QStringLiteral("Couldn't connect"))) << "libcurl's words stay out";
+
+    // More refusals of the same kind: nothing new to say until ten seconds later.
+    for (int n = 2; n < 20; ++n) {
+        s.attempts.append(refusedAttempt(n, 1000 + n * 100, 50));
+        progress.update(s, 1001 + n * 100);
+        EXPECT_TRUE(progress.tick(1002 + n * 100).isEmpty()) << n;
+    }
+    const QStringList repeated = progress.tick(11'000);
+    ASSERT_EQ(repeated.size(), 1);
+    EXPECT_TRUE(repeated.first().contains(QStringLiteral("attempt 19 failed"))) << repeated.first().toStdString();
+}
+
+TEST(CliProgressTest, AnAttemptUnansweredForASecondSaysWhatItWaitsFor)
+{
+    CliProgress progress(1500);
+    Submission s = pendingSubmission();
+    Attempt a;
+    a.number = 1;
+    a.startedMs = 0;
+    s.attempts.append(a);
+    progress.update(s, 0);
+    EXPECT_TRUE(progress.tick(900).isEmpty());
+    const QStringList lines = progress.tick(1100);
+    ASSERT_EQ(lines.size(), 1);
+    EXPECT_EQ(lines.first(),
+              QStringLiteral("waiting for http://127.0.0.1:19001 to answer attempt 1 (sent 1.1 s ago; "
+                             "no answer within 1.5 s ends the attempt)"));
+}
+
+TEST(CliProgressTest, TheBundledServerStartingIsAWaitToo)
+{
+    CliProgress progress(10'000);
+    progress.serverStarting(0);
+    EXPECT_TRUE(progress.tick(999).isEmpty());
+    const QStringList lines = progress.tick(1200);
+    ASSERT_EQ(lines.size(), 1);
+    EXPECT_TRUE(lines.first().contains(QStringLiteral("bundled onceorder-server"))) << lines.first().toStdString();
+    EXPECT_TRUE(progress.tick(5000).isEmpty()) << "said once";
+}
+
+TEST(CliProgressTest, GivingUpNamesTheCauseOfTheLastFailure)
+{
+    CliProgress progress(10'000);
+    Submission s = pendingSubmission();
+    progress.update(s, 0);
+    s.attempts.append(refusedAttempt(1, 0, 100));
+    s.attempts.append(refusedAttempt(2, 101, -1));
+    s.state = SubmissionState::GaveUp;
+    s.problemDetail = QStringLiteral("retry window of 4 s is over");
+    const auto line = progress.settled(s, 3500);
+    ASSERT_TRUE(line);
+    EXPECT_TRUE(line->contains(QStringLiteral("connection refused"))) << line->toStdString();
+    EXPECT_TRUE(line->contains(QStringLiteral("gave-up"))) << line->toStdString();
+    EXPECT_TRUE(line->contains(QStringLiteral("retry window of 4 s is over"))) << line->toStdString();
+    EXPECT_TRUE(progress.tick(20'000).isEmpty()) << "settled: nothing more about it";
+
+    s.state = SubmissionState::Placed;
+    EXPECT_FALSE(progress.settled(s, 3600)) << "a placed order needs no cause";
+}
+
+TEST(CliProgressTest, EachKindOfNetworkFailureHasItsSentence)
+{
+    Attempt a;
+    a.outcome = AttemptOutcome::MaybeSent;
+    a.error = QStringLiteral("no data for 1500 ms (transfer timeout)");
+    EXPECT_TRUE(CliProgress::cause(a, kDownServer).startsWith(QStringLiteral("no answer from")));
+    a.error = QStringLiteral("Empty reply from server");
+    EXPECT_TRUE(CliProgress::cause(a, kDownServer).contains(QStringLiteral("closed without an answer")));
+    a.outcome = AttemptOutcome::NotSent;
+    a.error = QStringLiteral("Could not resolve host: shop.invalid");
+    EXPECT_EQ(CliProgress::cause(a, QUrl(QStringLiteral("http://shop.invalid"))),
+              QStringLiteral("host not found: shop.invalid does not resolve"));
+    a.outcome = AttemptOutcome::RetryLater;
+    a.httpStatus = 503;
+    a.error = QStringLiteral("Service unavailable");
+    EXPECT_EQ(CliProgress::cause(a, kDownServer), QStringLiteral("HTTP 503: Service unavailable"));
 }

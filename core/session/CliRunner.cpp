@@ -1,7 +1,9 @@
 #include "session/CliRunner.h"
 
+#include "session/CliProgress.h"
 #include "session/ClientOptions.h"
 #include "session/ClientSession.h"
+#include "session/Translations.h"
 #include "submission/Outbox.h"
 
 #include <SQLiteCpp/Exception.h>
@@ -13,6 +15,7 @@
 #include <QJsonObject>
 #include <QSet>
 #include <QTextStream>
+#include <QTimer>
 
 namespace onceorder::core {
 
@@ -168,6 +171,10 @@ int runCli(const QStringList& arguments)
     if (const QString error = ClientOptions::readFrom(parser, options); !error.isEmpty()) {
         return usage(error);
     }
+    if (auto* app = QCoreApplication::instance()) {
+        // What the CLI says to a person (its waits, the causes) in --lang; its JSON keys and states stay as they are.
+        Translations::install(*app, options.language);
+    }
     EngineConfig config;
     if (const QString error = readEngineConfig(parser, config); !error.isEmpty()) {
         return usage(error);
@@ -221,9 +228,27 @@ int runCli(const QStringList& arguments)
     SubmissionEngine* engine = session->engine();
     QSet<qint64> waitingFor;
     int exitCode = Placed;
+    // A person at the terminal hears what a wait longer than a second is for, and why an order did not come.
+    CliProgress progress(config.policy.transferTimeoutMs);
+    const Clock& clock = session->clock();
+    QTimer progressTimer;
+    progressTimer.setInterval(200);
+    QObject::connect(&progressTimer, &QTimer::timeout, session.get(), [&] {
+        for (const QString& line : progress.tick(clock.nowMs())) {
+            QTextStream(stderr) << "onceorder-cli: " << line << Qt::endl;
+        }
+    });
+    QObject::connect(engine, &SubmissionEngine::submissionChanged, session.get(), [&](const Submission& submission) {
+        if (waitingFor.contains(submission.id)) {
+            progress.update(submission, clock.nowMs());
+        }
+    });
     QObject::connect(engine, &SubmissionEngine::settled, session.get(), [&](const Submission& submission) {
         if (!waitingFor.remove(submission.id)) {
             return;
+        }
+        if (const auto line = progress.settled(submission, clock.nowMs())) {
+            QTextStream(stderr) << "onceorder-cli: " << *line << Qt::endl;
         }
         printLine(submissionJson(submission));
         exitCode = std::max(exitCode, exitCodeFor(submission.state));
@@ -251,6 +276,7 @@ int runCli(const QStringList& arguments)
         QCoreApplication::exit(StateError);
     });
     QObject::connect(session.get(), &ClientSession::serverReady, session.get(), [&] {
+        progress.serverReady();
         if (command == u"submit") {
             const SubmitResult result = engine->trySubmit(cart);
             if (result.id == 0) {
@@ -263,6 +289,9 @@ int runCli(const QStringList& arguments)
                 return;
             }
             waitingFor.insert(result.id);
+            if (const auto submission = session->submission(result.id)) {
+                progress.update(*submission, clock.nowMs());
+            }
             return;
         }
         if (const int elsewhere = engine->pendingElsewhereCount(); elsewhere > 0) {
@@ -285,7 +314,16 @@ int runCli(const QStringList& arguments)
             QCoreApplication::exit(Placed);
             return;
         }
+        for (const qint64 id : *resumed) {
+            if (const auto submission = session->submission(id)) {
+                progress.update(*submission, clock.nowMs());
+            }
+        }
     });
+    if (options.server.isEmpty()) {
+        progress.serverStarting(clock.nowMs());
+    }
+    progressTimer.start();
     session->start();
     return QCoreApplication::exec();
 }
