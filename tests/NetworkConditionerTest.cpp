@@ -1,4 +1,4 @@
-// NetworkConditioner between a real ServerApi (QNetworkAccessManager) and the real onceorder-server process: each
+// NetworkConditioner between a real ServerApi (HttpExchange) and the real onceorder-server process: each
 // mode breaks the exchange where it says, and the server's SQLite file shows what the server actually saw.
 #include "net/NetworkConditioner.h"
 #include "net/HttpExchange.h"
@@ -10,6 +10,9 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
 #include <QTimer>
 #include <QUuid>
 #include <SQLiteCpp/Database.h>
@@ -85,10 +88,27 @@ protected:
         });
     }
 
-    // Through QNetworkAccessManager, which keeps its connection alive between requests.
+    // Through a QNetworkAccessManager of the test's own, which keeps its connection alive between requests (the
+    // client never does: every ServerApi call is a fresh connection), so a connection carries several requests.
     HttpReply get(const QString& path)
     {
-        return await([&](auto done) { return api->get(path, 10'000, std::move(done)); });
+        return await([&](auto done) {
+            QUrl url = conditioner.url();
+            url.setPath(path);
+            QNetworkRequest request(url);
+            request.setRawHeader("Authorization", "Bearer demo-key-A");
+            QNetworkReply* reply = keepAlive.get(request);
+            QObject::connect(reply, &QNetworkReply::finished, reply, [reply, done = std::move(done)] {
+                reply->deleteLater();
+                HttpReply result;
+                result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+                result.body = reply->readAll();
+                result.error = reply->error();
+                result.errorString = reply->errorString();
+                done(result);
+            });
+            return reply;
+        });
     }
 
     long long orders() const
@@ -109,6 +129,7 @@ protected:
     std::unique_ptr<ServerProcess> server = std::make_unique<ServerProcess>(std::vector<std::string> {"--db", dbPath});
     NetworkConditioner conditioner;
     std::unique_ptr<ServerApi> api;
+    QNetworkAccessManager keepAlive;
     std::vector<ConditionerAction> actions;
 };
 
