@@ -4,6 +4,7 @@
 // or stretches a retry window, and a 201 that comes after the cart was given up or abandoned makes it placed after
 // all. The peer is tests/support/ScriptedPeer.h: it holds an order POST open until the test answers it.
 #include "submission/SubmissionEngine.h"
+#include "net/ServerApi.h"
 #include "support/ScriptedPeer.h"
 #include "support/ServerProcess.h"
 

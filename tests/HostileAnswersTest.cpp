@@ -4,6 +4,7 @@
 // The clock is a ManualClock (the retry window never runs out by itself); the retry delays are the policy's own
 // few milliseconds, and every wait is on an event with a guard against hangs.
 #include "submission/SubmissionEngine.h"
+#include "net/ServerApi.h"
 #include "support/ScriptedPeer.h"
 #include "support/ServerProcess.h"
 

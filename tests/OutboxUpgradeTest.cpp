@@ -4,6 +4,7 @@
 // The clock is a ManualClock at the fixtures' "now"; every wait is on a signal, with a guard against hangs.
 #include "submission/Outbox.h"
 #include "submission/SubmissionEngine.h"
+#include "net/ServerApi.h"
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Database.h>

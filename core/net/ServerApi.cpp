@@ -8,7 +8,7 @@
 namespace onceorder::core {
 
 ServerApi::ServerApi(QUrl baseUrl, QString apiKey, QObject* parent)
-    : QObject(parent)
+    : ServerCalls(parent)
     , m_baseUrl(std::move(baseUrl))
     , m_apiKey(std::move(apiKey))
 {
@@ -70,6 +70,21 @@ HttpExchange* ServerApi::postJson(const QString& path, const QByteArray& body, i
 {
     return exchange("POST", path, {{"Content-Type", "application/json"}}, body, timeoutMs, std::move(done),
                     totalTimeoutMs);
+}
+
+void ServerApi::postOrder(const QString& path, const QString& idempotencyKey, const QByteArray& body, CallLimits limits,
+                          std::function<void()> sent, std::function<void(const HttpReply&)> done)
+{
+    HttpExchange* exchange =
+        postIdempotent(path, idempotencyKey, body, limits.transferTimeoutMs, std::move(done), limits.totalTimeoutMs);
+    if (sent) {
+        connect(exchange, &HttpExchange::requestSent, this, std::move(sent));
+    }
+}
+
+void ServerApi::getOrders(const QString& path, CallLimits limits, std::function<void(const HttpReply&)> done)
+{
+    get(path, limits.transferTimeoutMs, std::move(done), limits.totalTimeoutMs);
 }
 
 QList<Product> ServerApi::parseProducts(const QByteArray& json)

@@ -3,11 +3,12 @@
 // One set of limits for all of them: no byte for the transfer timeout ends a call, every call ends by its total
 // deadline however slowly bytes trickle, and no answer over HttpExchange::kMaxResponseBytes is read (an error, nothing
 // learnt). Nothing here blocks its thread: the exchanges run on the event loop. It sends exactly what it is given;
-// deciding whether to retry is not its job.
+// deciding whether to retry is not its job. It is the real ServerCalls of the submission engine.
 #pragma once
 
 #include "net/HttpExchange.h"
 #include "net/HttpReply.h"
+#include "net/ServerCalls.h"
 
 #include <QByteArray>
 #include <QList>
@@ -27,7 +28,7 @@ struct Product
     qint64 stock = 0;
 };
 
-class ServerApi : public QObject
+class ServerApi : public ServerCalls
 {
     Q_OBJECT
 
@@ -36,7 +37,7 @@ public:
 
     const QUrl& baseUrl() const { return m_baseUrl; }
     void setBaseUrl(const QUrl& url) { m_baseUrl = url; }
-    const QString& apiKey() const { return m_apiKey; }
+    QString apiKey() const override { return m_apiKey; }
 
     // Every call below is exactly one request on a fresh connection; the exchange is owned by this object, and
     // `done` is called once, on this object's thread (not if this object is deleted first). timeoutMs: no byte for
@@ -52,6 +53,11 @@ public:
     // A POST of JSON without an Idempotency-Key (the debug commands).
     HttpExchange* postJson(const QString& path, const QByteArray& body, int timeoutMs,
                            std::function<void(const HttpReply&)> done, int totalTimeoutMs = 0);
+
+    // ServerCalls, for the submission engine: postIdempotent() and get() with these limits.
+    void postOrder(const QString& path, const QString& idempotencyKey, const QByteArray& body, CallLimits limits,
+                   std::function<void()> sent, std::function<void(const HttpReply&)> done) override;
+    void getOrders(const QString& path, CallLimits limits, std::function<void(const HttpReply&)> done) override;
 
     static QList<Product> parseProducts(const QByteArray& json);
 

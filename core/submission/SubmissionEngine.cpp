@@ -1,6 +1,5 @@
 #include "submission/SubmissionEngine.h"
 
-#include "net/HttpExchange.h"
 #include "net/OrderAnswers.h"
 #include "submission/CrashPoint.h"
 #include "submission/SubmissionRules.h"
@@ -67,7 +66,7 @@ QString keyStrategyName(KeyStrategy strategy)
     return QStringLiteral("per-cart");
 }
 
-SubmissionEngine::SubmissionEngine(Outbox& outbox, ServerApi* api, QString target, const Clock& clock,
+SubmissionEngine::SubmissionEngine(Outbox& outbox, ServerCalls* api, QString target, const Clock& clock,
                                    RandomSource& random, EngineConfig config, QObject* parent)
     : QObject(parent)
     , m_outbox(outbox)
@@ -476,17 +475,17 @@ void SubmissionEngine::sendAttempt(qint64 id, Send how)
         ++m_inFlight[id];
         const int number = submission.attempts.last().number;
         const qint64 attemptMs = RetryPolicy::attemptBudgetMs(submission, now, m_config.policy.attemptTimeoutMs);
-        HttpExchange* exchange = m_api->postIdempotent(
-            submission.path, submission.key, submission.body, m_config.policy.transferTimeoutMs,
+        m_api->postOrder(
+            submission.path, submission.key, submission.body,
+            CallLimits {m_config.policy.transferTimeoutMs, static_cast<int>(attemptMs)},
+            [] { CrashPoint::reached("after-send"); },
             [self = QPointer(this), id, number](const HttpReply& answer) {
                 // The engine may be gone (shutdown aborts replies): then the attempt stays in flight in the outbox,
                 // and resume settles it.
                 if (self) {
                     self->guarded(id, [&] { self->onReply(id, number, answer); });
                 }
-            },
-            static_cast<int>(attemptMs));
-        connect(exchange, &HttpExchange::requestSent, this, [] { CrashPoint::reached("after-send"); });
+            });
     });
 }
 

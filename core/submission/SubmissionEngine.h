@@ -2,13 +2,14 @@
 // same key and bytes on every attempt, asks RetryPolicy when to try again, spends the shared RetryBudget, and
 // resumes what a crashed run left pending. Emits typed signals; the window and the CLI only listen.
 //
-// It works on whichever thread it lives on, with its Outbox connection, its timers and its ServerApi on that same
-// thread: the CLI and the tests drive it on theirs, the window's session runs it on a worker thread
-// (ClientSession::useWorkerThread) so the outbox's synchronous commits never stall the window. Its signals carry
+// It talks to the server only through ServerCalls (ServerApi in the client; a scripted fake in the tests, which drive
+// it with no server process). It works on whichever thread it lives on, with its Outbox connection, its timers and its
+// ServerCalls on that same thread: the CLI and the tests drive it on theirs, the window's session runs it on a worker
+// thread (ClientSession::useWorkerThread) so the outbox's synchronous commits never stall the window. Its signals carry
 // Submission values (copies), so a listener on another thread needs nothing else from it.
 #pragma once
 
-#include "net/ServerApi.h"
+#include "net/ServerCalls.h"
 #include "retry/Clock.h"
 #include "retry/RetryBudget.h"
 #include "retry/RetryPolicy.h"
@@ -61,7 +62,7 @@ class SubmissionEngine : public QObject
 
 public:
     // `target` names the server the submissions belong to ("bundled" or the external URL); `api` sends to it.
-    SubmissionEngine(Outbox& outbox, ServerApi* api, QString target, const Clock& clock, RandomSource& random,
+    SubmissionEngine(Outbox& outbox, ServerCalls* api, QString target, const Clock& clock, RandomSource& random,
                      EngineConfig config = {}, QObject* parent = nullptr);
 
     // Orders a cart. If the cart already has a pending submission, sends it again now with its key (a
@@ -137,6 +138,8 @@ private:
     // POST, the server is asked whether it holds an order for the cart (SubmissionReadBack.cpp).
     void readBackBeforeFirstSend(const Submission& submission);
     void onReadBackBeforeFirstSend(qint64 id, const HttpReply& reply);
+    // A read-back's limits: the same as an attempt's.
+    CallLimits readBackLimits() const;
     // GET /orders?cart_id=… for this submission's cart, answered to `done` while this engine lives.
     void askForCartOrders(const Submission& submission, std::function<void(SubmissionEngine&, const HttpReply&)> done);
     void noticeSettledElsewhere(const Submission& submission);
@@ -155,7 +158,7 @@ private:
     void countPending();
 
     Outbox& m_outbox;
-    QPointer<ServerApi> m_api;
+    QPointer<ServerCalls> m_api;
     QString m_target;
     const Clock& m_clock;
     const Clock& m_mono;

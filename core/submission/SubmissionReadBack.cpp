@@ -208,32 +208,32 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
     }
 }
 
+CallLimits SubmissionEngine::readBackLimits() const
+{
+    return {m_config.policy.transferTimeoutMs, m_config.policy.attemptTimeoutMs};
+}
+
 void SubmissionEngine::askForCartOrders(const Submission& submission,
                                         std::function<void(SubmissionEngine&, const HttpReply&)> done)
 {
     const QString path =
         QStringLiteral("/orders?cart_id=%1").arg(QString::fromLatin1(QUrl::toPercentEncoding(submission.cartId)));
     // The same limits as an attempt: a trickling or endless answer cannot keep the cart (or the CLI) waiting.
-    m_api->get(
-        path, m_config.policy.transferTimeoutMs,
-        [self = QPointer(this), done = std::move(done)](const HttpReply& reply) {
-            if (self) {
-                done(*self, reply);
-            }
-        },
-        m_config.policy.attemptTimeoutMs);
+    m_api->getOrders(path, readBackLimits(), [self = QPointer(this), done = std::move(done)](const HttpReply& reply) {
+        if (self) {
+            done(*self, reply);
+        }
+    });
 }
 
 void SubmissionEngine::confirmAlreadyPlaced(qint64 id, int attemptNumber, qint64 orderId)
 {
-    m_api->get(
-        QStringLiteral("/orders/%1").arg(orderId), m_config.policy.transferTimeoutMs,
-        [self = QPointer(this), id, attemptNumber, orderId](const HttpReply& reply) {
-            if (self) {
-                self->guarded(id, [&] { self->onAlreadyPlacedOrder(id, attemptNumber, orderId, reply); });
-            }
-        },
-        m_config.policy.attemptTimeoutMs);
+    m_api->getOrders(QStringLiteral("/orders/%1").arg(orderId), readBackLimits(),
+                     [self = QPointer(this), id, attemptNumber, orderId](const HttpReply& reply) {
+                         if (self) {
+                             self->guarded(id, [&] { self->onAlreadyPlacedOrder(id, attemptNumber, orderId, reply); });
+                         }
+                     });
 }
 
 void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply)

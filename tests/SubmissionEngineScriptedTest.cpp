@@ -1,0 +1,325 @@
+// SubmissionEngine with no server process (issue 28): its ServerCalls are tests/support/ScriptedServerCalls.h, which
+// answer only when the test says so, and its wall and monotonic clocks are ManualClocks. Two engines on one outbox file
+// stand for two processes (each Outbox is its own connection with its own lease name). No socket, no sleep, no event
+// loop turned: every step below happens because the test made it happen, so each interleaving is exact.
+//
+// The evidence-beats-time cases of EvidenceBeatsTimeTest (which runs them against a hand-written peer over loopback)
+// in this form: a 201 or a read-back finding the order wins over "abandoned" and "gave up", whenever it comes and in
+// whichever process; no process gives a cart up while another has an attempt on the wire; no clock step shortens a
+// lease or stretches the retry window.
+#include "submission/SubmissionEngine.h"
+#include "support/ScriptedServerCalls.h"
+#include "support/ServerProcess.h"
+
+#include <QCoreApplication>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+using namespace onceorder::core;
+using namespace onceorder::test;
+
+namespace {
+
+constexpr qint64 kMinuteMs = 60'000;
+constexpr qint64 kHourMs = 60 * kMinuteMs;
+constexpr qint64 kT0 = 1'790'000'000'000;
+
+// One client process: its own outbox connection, wall clock, scripted server calls and engine; all it said.
+struct Process
+{
+    std::unique_ptr<Outbox> outbox;
+    ManualClock wall;
+    SeededRandom random {28};
+    ScriptedServerCalls server;
+    std::unique_ptr<SubmissionEngine> engine;
+    std::vector<Submission> settled;
+    std::vector<SubmissionState> states;
+
+    bool hasSettled(qint64 id) const
+    {
+        return std::any_of(settled.begin(), settled.end(), [id](const Submission& s) { return s.id == id; });
+    }
+    bool wasEver(SubmissionState state) const { return std::find(states.begin(), states.end(), state) != states.end(); }
+    Submission stored(qint64 id) const { return outbox->find(id).value_or(Submission {}); }
+};
+
+Cart oneBook()
+{
+    Cart cart;
+    cart.add(QStringLiteral("kniha"), 1);
+    return cart;
+}
+
+class SubmissionEngineScriptedTest : public ::testing::Test
+{
+protected:
+    // Timers the engine starts (its retry schedule) exist but never fire: no event loop is turned here.
+    static void SetUpTestSuite() { s_app = std::make_unique<QCoreApplication>(s_argc, s_argv); }
+    static void TearDownTestSuite() { s_app.reset(); }
+
+    // A process on the shared outbox whose wall clock reads `wallMs`; the machine's monotonic clock is shared.
+    std::unique_ptr<Process> start(qint64 wallMs, qint64 retryWindowMs)
+    {
+        auto process = std::make_unique<Process>();
+        process->wall.setMs(wallMs);
+        process->outbox = std::make_unique<Outbox>(QString::fromStdString(dir.file("client")));
+        EngineConfig config;
+        config.policy.baseDelayMs = 5;
+        config.policy.maxDelayMs = 40;
+        config.policy.retryWindowMs = retryWindowMs;
+        config.policy.transferTimeoutMs = 20'000;
+        config.budget.capacity = 1000;
+        config.resumeSpreadMs = 0;
+        config.monotonicClock = &machine;
+        process->engine = std::make_unique<SubmissionEngine>(*process->outbox, &process->server, QStringLiteral("test"),
+                                                             process->wall, process->random, config);
+        Process* p = process.get();
+        QObject::connect(p->engine.get(), &SubmissionEngine::settled,
+                         [p](const Submission& s) { p->settled.push_back(s); });
+        QObject::connect(p->engine.get(), &SubmissionEngine::submissionChanged,
+                         [p](const Submission& s) { p->states.push_back(s.state); });
+        return process;
+    }
+
+    static inline int s_argc = 1;
+    static inline char s_name[] = "SubmissionEngineScriptedTest";
+    static inline char* s_argv[] = {s_name, nullptr};
+    static inline std::unique_ptr<QCoreApplication> s_app;
+
+    TempDir dir;
+    ManualClock machine {5 * kHourMs}; // the machine's monotonic clock, as every process on it shares the real one
+};
+
+} // namespace
+
+TEST_F(SubmissionEngineScriptedTest, TheAttemptCarriesTheKeyTheBytesAndTheLimits)
+{
+    // What the engine hands to its ServerCalls: one POST per attempt with the stored key and bytes, bounded by the
+    // transfer timeout and the attempt's total time, and nothing else.
+    auto a = start(kT0, 15 * kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_GT(id, 0);
+    ASSERT_EQ(a->server.calls.size(), 1);
+    const ScriptedServerCalls::Call& post = a->server.calls.first();
+    EXPECT_EQ(post.method, "POST");
+    EXPECT_EQ(post.path, cart.requestPath());
+    EXPECT_EQ(post.body, cart.toRequestBody());
+    EXPECT_EQ(post.idempotencyKey, a->stored(id).key);
+    EXPECT_EQ(post.limits.transferTimeoutMs, 20'000);
+    EXPECT_EQ(post.limits.totalTimeoutMs, 60'000);
+    EXPECT_EQ(a->engine->inFlightCount(), 1);
+
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::created(5, cart.cartId())));
+    EXPECT_EQ(a->stored(id).state, SubmissionState::Placed);
+    EXPECT_EQ(a->stored(id).orderId, 5);
+    EXPECT_EQ(a->engine->inFlightCount(), 0);
+    ASSERT_TRUE(a->hasSettled(id));
+    EXPECT_EQ(a->server.calls.size(), 1);
+}
+
+TEST_F(SubmissionEngineScriptedTest, A201ThatComesAfterTheCartWasAbandonedMakesItPlacedAfterAll)
+{
+    auto a = start(kT0, 15 * kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_GT(id, 0);
+    a->engine->abandon(id); // the window's Abandon while the attempt is on the wire
+    ASSERT_EQ(a->stored(id).state, SubmissionState::Abandoned);
+
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::created(41, cart.cartId())));
+    const Submission s = a->stored(id);
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.orderId, 41);
+    EXPECT_EQ(s.overruled, SubmissionState::Abandoned);
+    ASSERT_FALSE(a->settled.empty());
+    EXPECT_EQ(a->settled.back().state, SubmissionState::Placed) << "the window hears it";
+    EXPECT_EQ(a->settled.back().overruled, SubmissionState::Abandoned);
+}
+
+// Which process has the stepped wall clock: the one sending (A) or the one beside it (B).
+struct Step
+{
+    const char* name;
+    qint64 senderOffsetMs;
+    qint64 otherOffsetMs;
+};
+
+class ScriptedClockStepTest : public SubmissionEngineScriptedTest, public ::testing::WithParamInterface<Step>
+{
+};
+
+TEST_P(ScriptedClockStepTest, NoProcessGivesACartUpOrSendsWhileAnotherHasAnAttemptOnTheWire)
+{
+    // B's wall clock says A's one-minute window is over (B 20 min ahead, or A 3 h behind) and that A's lease has run
+    // out: B neither gives the cart up nor sends the key itself. A's 201 settles it; B, looking again, hears it.
+    auto a = start(kT0 + GetParam().senderOffsetMs, kMinuteMs);
+    auto b = start(kT0 + GetParam().otherOffsetMs, kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_GT(id, 0);
+    ASSERT_EQ(a->server.count("POST"), 1);
+
+    b->engine->retryNow(id);
+    EXPECT_EQ(b->stored(id).state, SubmissionState::Pending) << "given up with A's attempt on the wire";
+    EXPECT_EQ(b->stored(id).attempts.size(), 1) << "B started an attempt under A's lease";
+    EXPECT_TRUE(b->server.calls.isEmpty()) << "B asked the server anything while A's attempt was out";
+
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::created(7, cart.cartId())));
+    const Submission s = a->stored(id);
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.orderId, 7);
+    EXPECT_FALSE(s.overruled) << "it was never given up";
+    EXPECT_TRUE(a->hasSettled(id));
+
+    b->engine->retryNow(id); // what B's lease recheck does when its timer fires
+    ASSERT_TRUE(b->hasSettled(id));
+    EXPECT_EQ(b->settled.back().state, SubmissionState::Placed);
+    EXPECT_FALSE(a->wasEver(SubmissionState::GaveUp));
+    EXPECT_FALSE(b->wasEver(SubmissionState::GaveUp));
+    EXPECT_TRUE(b->server.calls.isEmpty());
+}
+
+INSTANTIATE_TEST_SUITE_P(OneOfTwoProcesses, ScriptedClockStepTest,
+                         ::testing::Values(Step {"OtherTwentyMinutesAhead", 0, 20 * kMinuteMs},
+                                           Step {"SenderThreeHoursBehind", -3 * kHourMs, 0}),
+                         [](const ::testing::TestParamInfo<Step>& step) { return std::string(step.param.name); });
+
+TEST_F(SubmissionEngineScriptedTest, A201ForACartAnotherProcessGaveUpAfterTheLeaseEndedIsPlacedAfterAll)
+{
+    // A was stopped (SIGSTOP) longer than its lease: B rightly took over, its deadline had passed, it gave the cart
+    // up and read back nothing yet. Then A's 201 came: evidence, so the cart is placed after all, in both processes.
+    auto a = start(kT0, kMinuteMs);
+    auto b = start(kT0, kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_GT(id, 0);
+
+    machine.advanceMs(5 * kMinuteMs); // A's lease (one attempt's time and a margin) is over
+    b->wall.advanceMs(5 * kMinuteMs);
+    b->engine->retryNow(id);
+    EXPECT_EQ(b->server.count("POST"), 0) << "a key sent past its window";
+    const int readBack = b->server.waiting("GET");
+    ASSERT_GE(readBack, 0) << "given up without asking the server";
+    EXPECT_TRUE(b->server.calls[readBack].path.startsWith(u"/orders?cart_id="));
+    ASSERT_TRUE(b->server.answer(readBack, ScriptedServerCalls::reply(200, "[]"))); // nothing yet
+    ASSERT_TRUE(b->hasSettled(id));
+    ASSERT_EQ(b->settled.back().state, SubmissionState::GaveUp) << b->settled.back().problemDetail.toStdString();
+
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::created(12, cart.cartId())));
+    const Submission s = a->stored(id);
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.orderId, 12);
+    EXPECT_EQ(s.overruled, SubmissionState::GaveUp);
+    ASSERT_TRUE(a->hasSettled(id));
+    EXPECT_EQ(a->settled.back().state, SubmissionState::Placed) << "A reports what became of it";
+}
+
+TEST_F(SubmissionEngineScriptedTest, AReadBackThatFindsTheOrderAfterAGiveUpMakesItPlacedAfterAll)
+{
+    // The attempt's connection closed after the request went out (the server may have placed it); the window ended
+    // before the next attempt. The give-up reads the cart back, and the order it finds beats "gave up".
+    auto a = start(kT0, 15 * kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_GT(id, 0);
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::lost()));
+    ASSERT_EQ(a->stored(id).state, SubmissionState::Pending);
+
+    machine.advanceMs(16 * kMinuteMs);
+    a->wall.advanceMs(16 * kMinuteMs);
+    a->engine->retryNow(id); // its retry timer, fired late (a laptop's sleep)
+    EXPECT_EQ(a->server.count("POST"), 1) << "a key sent past its window";
+    const int readBack = a->server.waiting("GET");
+    ASSERT_GE(readBack, 0);
+    ASSERT_TRUE(a->server.answer(
+        readBack, ScriptedServerCalls::reply(200, "[" + ScriptedServerCalls::orderJson(3, cart.cartId()) + "]")));
+    const Submission s = a->stored(id);
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.orderId, 3);
+    EXPECT_EQ(s.overruled, SubmissionState::GaveUp);
+    ASSERT_TRUE(a->hasSettled(id));
+    EXPECT_EQ(a->settled.back().state, SubmissionState::Placed);
+}
+
+TEST_F(SubmissionEngineScriptedTest, AReadBackThatIsNotTheOrderListLeavesTheCartGivenUpNotAbandoned)
+{
+    // A read-back answered 200 with a proxy's page is no answer: the cart stays "gave up" (not "nothing was
+    // placed"), and a later read-back that finds the order still makes it placed after all.
+    auto a = start(kT0, 15 * kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::lost()));
+    machine.advanceMs(16 * kMinuteMs);
+    a->wall.advanceMs(16 * kMinuteMs);
+    a->engine->retryNow(id);
+    ASSERT_TRUE(a->server.answer(a->server.waiting("GET"), ScriptedServerCalls::reply(200, "<html>proxy</html>")));
+    ASSERT_EQ(a->stored(id).state, SubmissionState::GaveUp);
+
+    a->engine->reconcile(id);
+    const int again = a->server.waiting("GET");
+    ASSERT_GE(again, 0);
+    ASSERT_TRUE(a->server.answer(
+        again, ScriptedServerCalls::reply(200, "[" + ScriptedServerCalls::orderJson(4, cart.cartId()) + "]")));
+    EXPECT_EQ(a->stored(id).state, SubmissionState::Placed);
+    EXPECT_EQ(a->stored(id).overruled, SubmissionState::GaveUp);
+    EXPECT_EQ(a->server.count("POST"), 1);
+}
+
+TEST_F(SubmissionEngineScriptedTest, AClockSetBackThreeHoursDoesNotStretchTheRetryWindow)
+{
+    // A made the submission and got a 503; three hours and ten minutes later B resumes it with a wall clock set back
+    // three hours: by B's wall clock the 15-minute window is still open. The machine's monotonic clock knows the
+    // submission's true age: nothing is sent, the cart is given up and read back.
+    auto a = start(kT0, 15 * kMinuteMs);
+    const qint64 id = a->engine->submit(oneBook());
+    ASSERT_GT(id, 0);
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::reply(503, "{}", "1")));
+    ASSERT_EQ(a->stored(id).state, SubmissionState::Pending);
+    a.reset(); // the process exits (its lease with it)
+
+    machine.advanceMs(3 * kHourMs + 10 * kMinuteMs);
+    auto b = start(kT0 + 10 * kMinuteMs, 15 * kMinuteMs);
+    b->engine->retryNow(id);
+    EXPECT_EQ(b->server.count("POST"), 0) << "sent 3 h 10 min after it was made";
+    EXPECT_EQ(b->stored(id).attempts.size(), 1);
+    ASSERT_TRUE(b->server.answer(b->server.waiting("GET"), ScriptedServerCalls::reply(200, "[]")));
+    ASSERT_TRUE(b->hasSettled(id));
+    EXPECT_EQ(b->settled.back().state, SubmissionState::GaveUp);
+}
+
+TEST_F(SubmissionEngineScriptedTest, AClockSetBackWithinTheProcessDoesNotStretchTheRetryWindow)
+{
+    // 16 minutes after the submission was made its wall clock is set back 10 minutes (it reads 6 minutes after). The
+    // window still ends 15 minutes after the submission by the monotonic clock, not 25: the next attempt is not sent.
+    auto a = start(kT0, 15 * kMinuteMs);
+    const qint64 id = a->engine->submit(oneBook());
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::reply(503, "{}")));
+    a->wall.advanceMs(6 * kMinuteMs);
+    machine.advanceMs(16 * kMinuteMs);
+    a->engine->retryNow(id);
+    EXPECT_EQ(a->server.count("POST"), 1) << "an attempt started after the window by the true time";
+    ASSERT_TRUE(a->server.answer(a->server.waiting("GET"), ScriptedServerCalls::reply(200, "[]")));
+    ASSERT_TRUE(a->hasSettled(id));
+    EXPECT_EQ(a->settled.back().state, SubmissionState::GaveUp) << a->settled.back().problemDetail.toStdString();
+}
+
+TEST_F(SubmissionEngineScriptedTest, WithinTheWindowARetryGoesOutWithTheSameKeyAndBytes)
+{
+    // The other side of the window: 5 minutes after a 503 by both clocks, the next attempt is the same request.
+    auto a = start(kT0, 15 * kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::reply(503, "{}")));
+    a->wall.advanceMs(5 * kMinuteMs);
+    machine.advanceMs(5 * kMinuteMs);
+    a->engine->retryNow(id);
+    ASSERT_EQ(a->server.count("POST"), 2);
+    EXPECT_EQ(a->server.calls[1].idempotencyKey, a->server.calls[0].idempotencyKey);
+    EXPECT_EQ(a->server.calls[1].body, a->server.calls[0].body);
+    ASSERT_TRUE(a->server.answer(1, ScriptedServerCalls::created(8, cart.cartId())));
+    EXPECT_EQ(a->stored(id).state, SubmissionState::Placed);
+}
