@@ -1,16 +1,14 @@
+// SubmissionEngine: submitting, resuming, sending and scheduling attempts, giving up, the storage guard. What an
+// attempt's answer does is in SubmissionAnswer.cpp, reading back what the server holds in SubmissionReadBack.cpp.
 #include "submission/SubmissionEngine.h"
 
-#include "net/OrderAnswers.h"
 #include "submission/CrashPoint.h"
 #include "submission/SubmissionRules.h"
 
 #include <SQLiteCpp/Exception.h>
-#include <SQLiteCpp/Transaction.h>
 #include <sqlite3.h>
 
 #include <QDateTime>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QTimer>
 #include <QUuid>
 
@@ -28,27 +26,11 @@ constexpr qint64 kLeaseSlackMs = 5000;
 constexpr qint64 kLeaseRecheckMinMs = 200;
 constexpr qint64 kLeaseRecheckMaxMs = 1000;
 
-// Whether any attempt may have reached the server: answered at all, or ended in a way that does not rule it out.
-bool mayHaveReachedServer(const Submission& submission)
-{
-    return std::any_of(submission.attempts.begin(), submission.attempts.end(), [](const Attempt& attempt) {
-        return attempt.httpStatus != 0 ||
-            (attempt.outcome != AttemptOutcome::NotSent && attempt.outcome != AttemptOutcome::Failed);
-    });
-}
-
 // A storage failure that waiting mends: the outbox locked by another process for longer than the busy timeout.
 bool passesWithTime(const std::exception& error)
 {
     const auto* sqlite = dynamic_cast<const SQLite::Exception*>(&error);
     return sqlite && (sqlite->getErrorCode() == SQLITE_BUSY || sqlite->getErrorCode() == SQLITE_LOCKED);
-}
-
-QString problemTitle(const HttpReply& reply)
-{
-    const QJsonObject problem = QJsonDocument::fromJson(reply.body).object();
-    const QString title = problem.value("title").toString();
-    return title.isEmpty() ? QStringLiteral("HTTP %1").arg(reply.status) : title;
 }
 
 } // namespace
@@ -149,6 +131,11 @@ qint64 SubmissionEngine::defendedNow(const Submission& submission) const
 void SubmissionEngine::recheckLease(qint64 id, qint64 leaseUntilMs)
 {
     schedule(id, std::clamp<qint64>(leaseUntilMs - m_mono.nowMs(), kLeaseRecheckMinMs, kLeaseRecheckMaxMs));
+}
+
+void SubmissionEngine::recheckLeaseSoon(qint64 id)
+{
+    recheckLease(id, m_mono.nowMs() + kLeaseRecheckMaxMs);
 }
 
 qint64 SubmissionEngine::leaseUntil(qint64 nowMs, qint64 dueInMs) const
@@ -344,7 +331,7 @@ void SubmissionEngine::giveUpBeforeSending(Submission submission)
     case Outbox::Claim::Started:
         break;
     case Outbox::Claim::LeasedElsewhere:
-        recheckLease(submission.id, m_mono.nowMs() + kLeaseRecheckMaxMs);
+        recheckLeaseSoon(submission.id);
         return;
     case Outbox::Claim::NotPending:
         noticeSettledElsewhere(*m_outbox.find(submission.id));
@@ -354,49 +341,6 @@ void SubmissionEngine::giveUpBeforeSending(Submission submission)
     }
     Q_EMIT submissionChanged(submission);
     reconcileAutomatically(submission.id); // settled() follows with what the server says
-}
-
-void SubmissionEngine::placedAfterAll(Submission stored, qint64 orderId, const HttpReply& reply)
-{
-    const SubmissionState from = stored.state;
-    stored.state = SubmissionState::Placed;
-    stored.orderId = orderId;
-    stored.replayed = reply.replayed;
-    stored.httpStatus = reply.status;
-    stored.problemType.clear();
-    stored.nextAttemptMs = 0;
-    switch (from) {
-    case SubmissionState::GaveUp:
-        stored.problemDetail =
-            tr("placed after all: the server's answer (order %1) came after the cart was given up").arg(orderId);
-        break;
-    case SubmissionState::Abandoned:
-        stored.problemDetail =
-            tr("placed after all: the server's answer (order %1) came after the cart was abandoned").arg(orderId);
-        break;
-    case SubmissionState::Rejected:
-        stored.problemDetail =
-            tr("placed after all: the server placed order %1 for this cart with this key after all").arg(orderId);
-        break;
-    case SubmissionState::Pending:
-    case SubmissionState::Placed:
-        return;
-    }
-    if (!m_outbox.settle(stored, from)) {
-        if (auto current = m_outbox.find(stored.id); current && current->state != from) {
-            if (current->state == SubmissionState::Placed) {
-                noticeSettledElsewhere(*current);
-            } else {
-                placedAfterAll(*current, orderId, reply); // changed meanwhile (abandoned just now): once more
-            }
-        }
-        return;
-    }
-    stored.overruled = from;
-    cancelTimer(stored.id);
-    m_budget.remove(stored.id);
-    Q_EMIT submissionChanged(stored);
-    Q_EMIT settled(stored);
 }
 
 void SubmissionEngine::sendAttempt(qint64 id, Send how)
@@ -487,157 +431,6 @@ void SubmissionEngine::sendAttempt(qint64 id, Send how)
                 }
             });
     });
-}
-
-void SubmissionEngine::endAttempt(Submission& submission, const Attempt& attempt, bool announce)
-{
-    const qint64 dueIn = submission.state == SubmissionState::Pending
-        ? std::max<qint64>(0, submission.nextAttemptMs - defendedNow(submission))
-        : 0;
-    const qint64 monoNow = m_mono.nowMs();
-    if (!m_outbox.endAttempt(attempt, submission, leaseUntil(monoNow, dueIn), monoNow)) {
-        auto stored = m_outbox.find(submission.id);
-        if (!stored) {
-            return;
-        }
-        if (stored->state == SubmissionState::Pending) {
-            // Not given up: another process holds the lease now (this one was stopped past its lease) and may
-            // have an attempt on the wire. Its answer settles the cart; this process looks again until then.
-            submission = *stored;
-            recheckLease(submission.id, monoNow + kLeaseRecheckMaxMs);
-            return;
-        }
-        if (submission.state == SubmissionState::Placed && stored->state != SubmissionState::Placed) {
-            // Settled meanwhile without the order (given up or abandoned elsewhere): this answer is the evidence.
-            HttpReply evidence;
-            evidence.status = attempt.httpStatus;
-            evidence.replayed = attempt.replayed;
-            const qint64 orderId = submission.orderId;
-            submission = *stored;
-            placedAfterAll(submission, orderId, evidence);
-            return;
-        }
-        // Settled meanwhile (another process, an abandon): the stored state is the truth.
-        submission = *stored;
-        noticeSettledElsewhere(submission);
-        return;
-    }
-    Q_EMIT submissionChanged(submission);
-    if (submission.state != SubmissionState::Pending && announce) {
-        Q_EMIT settled(submission);
-    }
-}
-
-void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& reply)
-{
-    CrashPoint::reached("after-response");
-    if (--m_inFlight[id] <= 0) {
-        m_inFlight.remove(id);
-    }
-    auto submission = m_outbox.find(id);
-    const auto numbered = [&](const Attempt& a) {
-        return a.number == attemptNumber;
-    };
-    if (!submission || std::none_of(submission->attempts.begin(), submission->attempts.end(), numbered)) {
-        return;
-    }
-    const qint64 now = defendedNow(*submission);
-    Attempt& attempt = *std::find_if(submission->attempts.begin(), submission->attempts.end(), numbered);
-    attempt.endedMs = now;
-    attempt.outcome = RetryPolicy::classifyOrderAnswer(reply, submission->cartId);
-    attempt.httpStatus = reply.status;
-    attempt.replayed = reply.replayed;
-    attempt.error = reply.status == 0 ? reply.errorString : reply.status >= 300 ? problemTitle(reply) : QString();
-    if (reply.status >= 200 && reply.status < 300 && attempt.outcome != AttemptOutcome::Placed) {
-        attempt.error =
-            tr("HTTP %1 without an order of this cart in its body: what the server did is unknown").arg(reply.status);
-    } else if (reply.status >= 400 && reply.status < 500 && attempt.outcome == AttemptOutcome::Failed) {
-        attempt.error = tr("HTTP %1 that is not the server's problem answer (a proxy's page?): what the server did "
-                           "is unknown")
-                            .arg(reply.status);
-    }
-
-    if (submission->state != SubmissionState::Pending) {
-        m_outbox.recordAttemptEnd(id, attempt);
-        if (attempt.outcome == AttemptOutcome::Placed && submission->state != SubmissionState::Placed) {
-            // Evidence beats time: given up (the deadline, here or in another process), abandoned or rejected
-            // before this 201 came, the order exists all the same.
-            placedAfterAll(*submission, placedOrderId(reply.body, submission->cartId).value_or(0), reply);
-            return;
-        }
-        // Another attempt (a second click, or another process while this one was stopped past its lease) settled it
-        // first; this one is only history. Whoever here waits for the submission hears how it ended.
-        if (m_inFlight.contains(id) || m_announced.contains(id)) {
-            Q_EMIT submissionChanged(*submission);
-        } else {
-            noticeSettledElsewhere(*submission);
-        }
-        return;
-    }
-
-    const QJsonObject body = QJsonDocument::fromJson(reply.body).object();
-    switch (attempt.outcome) {
-    case AttemptOutcome::Placed:
-        submission->state = SubmissionState::Placed;
-        submission->orderId = placedOrderId(reply.body, submission->cartId).value_or(0);
-        submission->replayed = reply.replayed;
-        submission->httpStatus = reply.status;
-        submission->nextAttemptMs = 0;
-        endAttempt(*submission, attempt);
-        return;
-    case AttemptOutcome::Rejected:
-        submission->state = SubmissionState::Rejected;
-        submission->replayed = reply.replayed;
-        submission->httpStatus = reply.status;
-        submission->problemType = body.value("type").toString();
-        submission->problemDetail = body.value("detail").toString();
-        submission->orderId = body.value("order_id").toInteger(); // a declined checkout names its cancelled order
-        submission->nextAttemptMs = 0;
-        endAttempt(*submission, attempt);
-        return;
-    case AttemptOutcome::AlreadyPlaced:
-        // The cart was placed under another key (an earlier submission that gave up, or was abandoned, after the
-        // server had placed it): read the order back before calling it ours.
-        m_outbox.recordAttemptEnd(id, attempt);
-        confirmAlreadyPlaced(id, attemptNumber, body.value("order_id").toInteger());
-        return;
-    default:
-        break;
-    }
-
-    if (m_inFlight.contains(id)) {
-        // A parallel attempt is still out; its answer will decide what comes next.
-        m_outbox.recordAttemptEnd(id, attempt);
-        Q_EMIT submissionChanged(*submission);
-        return;
-    }
-    // Whether, when and why to try again is RetryPolicy's alone: the submission's history (and its stored deadline)
-    // and this reply say it all.
-    const RetryDecision decision = m_policy.decide(*submission, reply, now, m_random);
-    if (!decision.retry) {
-        attempt.delayReason = decision.reason;
-        submission->state = SubmissionState::GaveUp;
-        submission->httpStatus = reply.status;
-        submission->problemDetail = attempt.outcome == AttemptOutcome::Failed
-            ? decision.reason + QStringLiteral(": ") + attempt.error
-            : decision.reason;
-        submission->nextAttemptMs = 0;
-        // Whenever an attempt may have reached the server (a redirect is an answer too: something took the
-        // request), the cart's orders are asked for: never a silent give-up on an order that may exist.
-        const bool reconcile = attempt.outcome != AttemptOutcome::Failed || mayHaveReachedServer(*submission);
-        endAttempt(*submission, attempt, !reconcile);
-        if (reconcile && submission->state == SubmissionState::GaveUp) {
-            reconcileAutomatically(id); // settled() follows with what the server says
-        }
-        return;
-    }
-    attempt.delayAfterMs = decision.delayMs;
-    attempt.delayReason = decision.reason;
-    submission->nextAttemptMs = now + decision.delayMs;
-    endAttempt(*submission, attempt);
-    if (submission->state == SubmissionState::Pending) {
-        schedule(id, decision.delayMs);
-    }
 }
 
 void SubmissionEngine::schedule(qint64 id, qint64 delayMs)

@@ -119,6 +119,8 @@ private:
         Admitted, // the retry budget let it through
     };
     void sendAttempt(qint64 id, Send how);
+    // What an attempt's answer does (SubmissionAnswer.cpp, with placedAfterAll() and endAttempt()): settles the
+    // submission, or schedules the next attempt.
     void onReply(qint64 id, int attemptNumber, const HttpReply& reply);
     void giveUpBeforeSending(Submission submission);
     // Evidence of the order (a 201, a replay) for a submission already settled otherwise (gave up, abandoned,
@@ -128,6 +130,8 @@ private:
     qint64 defendedNow(const Submission& submission) const;
     // Looks at a submission another process holds the lease on again soon: it settles there, or its lease ends.
     void recheckLease(qint64 id, qint64 leaseUntilMs);
+    // The same, when the lease's end is not known here: as soon as recheckLease() ever looks.
+    void recheckLeaseSoon(qint64 id);
     // Reading back what the server holds (SubmissionReadBack.cpp): a 422 naming our cart's order, a reconcile.
     void confirmAlreadyPlaced(qint64 id, int attemptNumber, qint64 orderId);
     void onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply);
