@@ -6,6 +6,7 @@
 #include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
+#include "teaching/TeachingLesson.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -67,12 +68,6 @@ std::string OrderService::fingerprint(const OrderCommand& command)
     return sha256Hex("POST\n/orders\n" + command.canonical());
 }
 
-std::string OrderService::keyScope(const Client& client) const
-{
-    // The mistake of the teaching mode: one namespace of keys for everybody.
-    return m_faults.modes().unscopedKeys ? std::string("*") : client.id;
-}
-
 OrderResponse OrderService::placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command)
 {
     std::mutex lock;
@@ -93,20 +88,24 @@ struct OrderService::Request
     Client client;
     KeyClaim key;
     OrderCommand command;
-    ArmedFault fault;
+    std::shared_ptr<const OrderLesson> lesson;
     OrderResponse response;
 };
 
 void OrderService::placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,
                                    Answer answered)
 {
-    const ArmedFault fault = m_faults.takeAny();
-    if (auto refused = orderSteps::refusedByFault(fault)) {
+    auto lesson = TeachingLesson::next(m_faults);
+    if (auto refused = lesson->refusal()) {
         answered(std::move(*refused));
         return;
     }
-    auto request = std::make_shared<Request>(Request {
-        client, orderSteps::claim(keyScope(client), idemKey, command, m_clock.nowMs(), m_keyTtl), command, fault, {}});
+    auto request = std::make_shared<Request>(
+        Request {client,
+                 orderSteps::claim(lesson->keyScope(client), idemKey, command, m_clock.nowMs(), m_keyTtl),
+                 command,
+                 lesson,
+                 {}});
     std::optional<OrderResponse> now;
     try {
         now = answerWithoutBatch(*request);
@@ -117,20 +116,11 @@ void OrderService::placeOrderAsync(const Client& client, const std::string& idem
         answered(std::move(*now));
         return;
     }
-    std::function<void()> afterCommit;
-    if (fault.kind == FaultKind::CrashAfterCommit) {
-        afterCommit = [request] {
-            orderSteps::crashAt(request->fault, FaultKind::CrashAfterCommit);
-        };
-    }
-    m_committer->submit(
-        [this, request](Store::Lease& db) {
-            request->response = writeOrder(db, request->client, request->key, request->command, request->fault);
-        },
-        std::move(afterCommit),
-        [request, answered = std::move(answered)](std::exception_ptr error) {
-            answered(error ? failureResponse(error) : std::move(request->response));
-        });
+    m_committer->submit([this, request](Store::Lease& db) { request->response = writeOrder(db, *request); },
+                        [request] { request->lesson->afterCommit(); },
+                        [request, answered = std::move(answered)](std::exception_ptr error) {
+                            answered(error ? failureResponse(error) : std::move(request->response));
+                        });
 }
 
 std::optional<OrderResponse> OrderService::answerWithoutBatch(Request& request)
@@ -140,17 +130,15 @@ std::optional<OrderResponse> OrderService::answerWithoutBatch(Request& request)
     if (auto answer = storedAnswer(db, request.key); answer && answer->outcome != "in-progress") {
         return answer;
     }
-    if (m_faults.modes().checkThenInsert) { // the teaching mode that gets step 1 wrong
-        return placeOrderCheckThenInsert(db, request.client, request.key, request.command, request.fault);
+    if (auto instead =
+            request.lesson->placeInstead(m_store, db, request.key, [&] { return createOrder(db, request); })) {
+        return instead;
     }
-    // A delay (the delay fault, or fail-before-commit with delay_ms) holds the writer lock for its own transaction,
-    // as it always did: it stays out of a batch (it would hold up everyone in it, and the key row it holds would not
-    // be "in progress" to anyone).
-    if (!m_committer || orderSteps::delays(request.fault)) {
+    if (!m_committer || request.lesson->ownTransaction()) {
         WriteTransaction tx(m_store, db);
-        OrderResponse response = writeOrder(db, request.client, request.key, request.command, request.fault);
+        OrderResponse response = writeOrder(db, request);
         tx.commit();
-        orderSteps::crashAt(request.fault, FaultKind::CrashAfterCommit);
+        request.lesson->afterCommit();
         return response;
     }
     return std::nullopt; // to the batch; the connection goes back, the committer writes on a connection of its own
@@ -161,29 +149,28 @@ OrderResponse OrderService::failureResponse(const std::exception_ptr& error)
     return OrderResponse::fromProblem(failureAnswer(error, problems::transientFailure));
 }
 
-OrderResponse OrderService::writeOrder(Store::Lease& db, const Client& client, const KeyClaim& key,
-                                       const OrderCommand& command, const ArmedFault& fault)
+OrderResponse OrderService::writeOrder(Store::Lease& db, const Request& request)
 {
     // 1. The key is the first write. The primary key (client_id, idem_key) decides who was first.
-    if (!claimKey(db, key)) {
-        if (auto answer = storedAnswer(db, key)) {
+    if (!claimKey(db, request.key, *request.lesson)) {
+        if (auto answer = storedAnswer(db, request.key)) {
             return *answer;
         }
         throw TransientFailure("the idempotency key row vanished between insert and read");
     }
-    orderSteps::delayForFault(fault);
+    request.lesson->afterClaim();
 
     // 2. The order itself: lines, stock. A definitive business refusal is an answer too.
-    OrderResponse response = createOrder(db, client, key, command, fault);
+    OrderResponse response = createOrder(db, request);
 
     // 3. The response, stored in the same transaction as the order it describes.
-    storeResponse(db, key, response);
+    storeResponse(db, request.key, response);
 
-    orderSteps::crashAt(fault, FaultKind::CrashBeforeCommit);
+    request.lesson->beforeCommit();
     return response;
 }
 
-bool OrderService::claimKey(Store::Lease& db, const KeyClaim& key)
+bool OrderService::claimKey(Store::Lease& db, const KeyClaim& key, const OrderLesson& lesson)
 {
     // An expired key counts as absent: forget it first, inside the same transaction.
     auto forget = db.statement("DELETE FROM idempotency_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ?");
@@ -192,45 +179,33 @@ bool OrderService::claimKey(Store::Lease& db, const KeyClaim& key)
     forget->bind(3, static_cast<int64_t>(key.now));
     forget->exec();
 
-    // The new key row's values, the same for the right INSERT and the teaching mode's wrong one.
-    auto bindKeyRow = [&key](SQLite::Statement& insert) {
-        insert.bind(1, key.scope);
-        insert.bind(2, key.idemKey);
-        insert.bind(3, key.fingerprint);
-        insert.bind(4, static_cast<int64_t>(key.now));
-        insert.bind(5, static_cast<int64_t>(key.expiresAt));
-        insert.bind(6, static_cast<int64_t>(key.now));
-    };
-    if (m_faults.modes().catchUniqueViolation) {
-        // The teaching mode's way (see TeachingModes): a plain INSERT and its unique violation caught. On SQLite
-        // the error ends only this statement, so the transaction goes on and the stored answer is read.
-        auto insert = db.statement("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
-                                   "created_at, expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?)");
-        bindKeyRow(*insert);
-        try {
-            return insert->exec() == 1;
-        } catch (const SQLite::Exception& error) {
-            if (error.getErrorCode() != SQLITE_CONSTRAINT) {
-                throw;
-            }
-            return false;
-        }
+    if (auto claimed = lesson.claimInstead(db, key)) {
+        return *claimed;
     }
-
     auto claim = db.statement("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, "
                               "expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?) "
                               "ON CONFLICT (client_id, idem_key) DO NOTHING");
-    bindKeyRow(*claim);
+    bindKeyRow(*claim, key);
     return claim->exec() == 1;
 }
 
-OrderResponse OrderService::createOrder(Store::Lease& db, const Client& client, const KeyClaim& key,
-                                        const OrderCommand& command, const ArmedFault& fault)
+void bindKeyRow(SQLite::Statement& insert, const KeyClaim& key)
+{
+    insert.bind(1, key.scope);
+    insert.bind(2, key.idemKey);
+    insert.bind(3, key.fingerprint);
+    insert.bind(4, static_cast<int64_t>(key.now));
+    insert.bind(5, static_cast<int64_t>(key.expiresAt));
+    insert.bind(6, static_cast<int64_t>(key.now));
+}
+
+OrderResponse OrderService::createOrder(Store::Lease& db, const Request& request)
 {
     SqliteLeaseTx tx(db);
-    OrderWriter writer(tx, m_faults.modes());
-    const auto written = writer.write(client.id, key.idemKey, command, "placed", key.now);
-    return orderSteps::settle(writer, written, command, key.now, fault, m_faults.modes());
+    OrderWriter writer(tx, request.lesson->writerRules());
+    const auto written =
+        writer.write(request.client.id, request.key.idemKey, request.command, "placed", request.key.now);
+    return request.lesson->settle(writer, written, request.command, request.key.now);
 }
 
 void OrderService::storeResponse(Store::Lease& db, const KeyClaim& key, const OrderResponse& response)
@@ -262,37 +237,6 @@ std::optional<OrderResponse> OrderService::storedAnswer(Store::Lease& db, const 
     return orderSteps::answerFor({stored->getColumn(0).getString(), stored->getColumn(1).getString(),
                                   stored->getColumn(2).getInt(), stored->getColumn(3).getString()},
                                  key);
-}
-
-OrderResponse OrderService::placeOrderCheckThenInsert(Store::Lease& db, const Client& client, const KeyClaim& key,
-                                                      const OrderCommand& command, const ArmedFault& fault)
-{
-    // DELIBERATELY WRONG (teaching mode "check-then-insert"): the look (step 0) and the insert are two steps, and
-    // the key row is written last. Two copies of one request can both look before either inserts, and both place
-    // an order.
-    orderSteps::delayForFault(fault); // widens the window between the look and the insert
-
-    WriteTransaction tx(m_store, db);
-    OrderResponse response = createOrder(db, client, key, command, fault);
-    auto remember = db.statement("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
-                                 "response_code, response_body, order_id, created_at, expires_at) "
-                                 "VALUES (?, ?, ?, 'completed', ?, ?, ?, ?, ?) "
-                                 "ON CONFLICT (client_id, idem_key) DO UPDATE SET response_code = "
-                                 "excluded.response_code, response_body = excluded.response_body, "
-                                 "order_id = excluded.order_id");
-    remember->bind(1, key.scope);
-    remember->bind(2, key.idemKey);
-    remember->bind(3, key.fingerprint);
-    remember->bind(4, response.status);
-    remember->bind(5, response.body);
-    if (response.orderId && response.status < 300) {
-        remember->bind(6, static_cast<int64_t>(*response.orderId));
-    }
-    remember->bind(7, static_cast<int64_t>(key.now));
-    remember->bind(8, static_cast<int64_t>(key.expiresAt));
-    remember->exec();
-    tx.commit();
-    return response;
 }
 
 } // namespace onceorder::server

@@ -3,11 +3,15 @@
 //
 // With a GroupCommitter, steps 1-3 of concurrent requests run in one shared transaction, each in a savepoint of its
 // own, and are answered after its one COMMIT (see storage/sqlite/GroupCommitter.h); the answers are the same as
-// without. Without one, and for the delay fault and the check-then-insert teaching mode, each request has a transaction
-// of its own (WriteTransaction), as before.
+// without. Without one each request has a transaction of its own (WriteTransaction).
+//
+// What the debug panel arms (faults, teaching modes) is not written here: each request gets its lesson
+// (orders/OrderLesson.h), the plain pattern unless something is armed, then teaching/TeachingLesson, which makes the
+// mistakes at the seams the steps below ask it about.
 #pragma once
 
 #include "orders/OrderCommand.h"
+#include "orders/OrderLesson.h"
 #include "orders/OrderResponse.h"
 #include "orders/OrderSteps.h"
 #include "storage/sqlite/GroupCommitter.h"
@@ -19,6 +23,7 @@
 #include <chrono>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -44,22 +49,17 @@ public:
 
 private:
     struct Request;
-    // Everything before the batch: step 0, the teaching mode, the unbatched path. Nothing: write in a batch.
+    // Everything before the batch: step 0, the unbatched path. Nothing: write in a batch.
     std::optional<OrderResponse> answerWithoutBatch(Request& request);
     static OrderResponse failureResponse(const std::exception_ptr& error);
-    OrderResponse placeOrderCheckThenInsert(Store::Lease& db, const Client& client, const KeyClaim& key,
-                                            const OrderCommand& command, const ArmedFault& fault);
-    // Steps 1-3 inside a transaction (or a batch's savepoint) that is open on `db`; dies at crash-before-commit.
-    OrderResponse writeOrder(Store::Lease& db, const Client& client, const KeyClaim& key, const OrderCommand& command,
-                             const ArmedFault& fault);
-    bool claimKey(Store::Lease& db, const KeyClaim& key);
-    OrderResponse createOrder(Store::Lease& db, const Client& client, const KeyClaim& key, const OrderCommand& command,
-                              const ArmedFault& fault);
+    // Steps 1-3 inside a transaction (or a batch's savepoint) that is open on `db`.
+    OrderResponse writeOrder(Store::Lease& db, const Request& request);
+    bool claimKey(Store::Lease& db, const KeyClaim& key, const OrderLesson& lesson);
+    OrderResponse createOrder(Store::Lease& db, const Request& request);
     void storeResponse(Store::Lease& db, const KeyClaim& key, const OrderResponse& response);
     // What the unexpired key row says to a request with this fingerprint: the stored answer (replayed), 422 for
     // another payload, 409 while unfinished; nothing if there is no such row.
     std::optional<OrderResponse> storedAnswer(Store::Lease& db, const KeyClaim& key);
-    std::string keyScope(const Client& client) const;
 
     Store& m_store;
     Faults& m_faults;

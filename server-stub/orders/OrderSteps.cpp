@@ -40,6 +40,15 @@ OrderResponse settle(OrderWriter& writer, const std::variant<long long, Problem>
         writer.undo();
         return OrderResponse::fromProblem(problems::transientFailureStored(), "transient-failure-stored");
     }
+    return settle(writer, written, command, nowMs);
+}
+
+OrderResponse settle(OrderWriter& writer, const std::variant<long long, Problem>& written, const OrderCommand& command,
+                     std::int64_t nowMs)
+{
+    if (const auto* refusal = std::get_if<Problem>(&written)) {
+        return OrderResponse::fromProblem(*refusal);
+    }
     writer.keep();
     return created(std::get<long long>(written), command, nowMs);
 }

@@ -49,7 +49,11 @@ KeyClaim claim(std::string scope, const std::string& idemKey, const OrderCommand
 OrderResponse answerFor(const StoredKey& row, const KeyClaim& key);
 // 201 with the new order.
 OrderResponse created(long long orderId, const OrderCommand& command, std::int64_t nowMs);
-// What a written order answers (OrderWriter::write's result, its savepoint still open): the refusal as it is; with
+// What a written order answers (OrderWriter::write's result, its savepoint still open): the refusal as it is, else
+// the order kept, and 201.
+OrderResponse settle(OrderWriter& writer, const std::variant<long long, Problem>& written, const OrderCommand& command,
+                     std::int64_t nowMs);
+// The same with what the debug panel armed (teaching/TeachingLesson, PgOrderStore): the refusal as it is; with
 // the fail-before-commit fault armed, a TransientFailure thrown (the transaction rolls back), or in the teaching mode
 // store_transient that failure as the stored answer, the order undone; else the order kept, and 201.
 OrderResponse settle(OrderWriter& writer, const std::variant<long long, Problem>& written, const OrderCommand& command,

@@ -6,9 +6,9 @@
 
 namespace onceorder::server {
 
-OrderWriter::OrderWriter(SqlTx& db, const TeachingModes& modes)
+OrderWriter::OrderWriter(SqlTx& db, Rules rules)
     : m_db(db)
-    , m_businessKeyOff(modes.businessKeyOff)
+    , m_rules(rules)
 {
 }
 
@@ -20,10 +20,10 @@ std::variant<long long, Problem> OrderWriter::write(const std::string& clientId,
     // The business key is enough on its own: one order per cart, whatever key the retry carries. Its unique index
     // decides: an INSERT that would break it inserts nothing. On PostgreSQL it first waits for an order of the same
     // cart that another transaction (on any instance) is writing right now, and inserts nothing if that one commits.
-    // The teaching mode business_key_off leaves cart_key NULL: the partial index then has nothing to compare, and two
-    // keys for one cart place two orders.
+    // Without the business key (the teaching mode business_key_off) cart_key stays NULL: the partial index then has
+    // nothing to compare, and two keys for one cart place two orders.
     const SqlValue cartId = command.cartId ? SqlValue(*command.cartId) : SqlValue(nullptr);
-    const bool businessKey = command.cartId && !m_businessKeyOff;
+    const bool businessKey = command.cartId && m_rules.businessKey;
     const auto orderId = m_db.insertReturningId("INSERT INTO orders (client_id, cart_id, cart_key, idem_key, status, "
                                                 "created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                                                 {clientId, cartId, businessKey ? cartId : SqlValue(nullptr), idemKey,

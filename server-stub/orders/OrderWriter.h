@@ -18,10 +18,22 @@
 
 namespace onceorder::server {
 
+// How an order is written. businessKey: one order per cart (the cart's unique index decides).
+struct OrderWriterRules
+{
+    bool businessKey = true;
+};
+
 class OrderWriter
 {
 public:
-    OrderWriter(SqlTx& db, const TeachingModes& modes);
+    using Rules = OrderWriterRules;
+    explicit OrderWriter(SqlTx& db, Rules rules = {});
+    // The teaching mode business_key_off as its rules (PgOrderStore and the checkout).
+    OrderWriter(SqlTx& db, const TeachingModes& modes)
+        : OrderWriter(db, Rules {.businessKey = !modes.businessKeyOff})
+    {
+    }
 
     // The new order's id, or the refusal (with the partial order already undone). `status` is the new order's:
     // "placed" for POST /orders, "pending" for a checkout until it is paid.
@@ -37,7 +49,7 @@ private:
     Problem refuse(Problem problem);
 
     SqlTx& m_db;
-    bool m_businessKeyOff;
+    Rules m_rules;
 };
 
 } // namespace onceorder::server

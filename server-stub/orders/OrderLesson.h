@@ -1,0 +1,69 @@
+// OrderLesson: what the debug panel has armed for one POST /orders request (a fault, the teaching modes), as the
+// SQLite order path meets it: the seams of OrderService's steps. This base is the pattern itself: each seam does
+// nothing, or the right thing. teaching/TeachingLesson (installed when something is armed) makes the article's
+// mistakes and the faults there, in its own file; OrderService asks its request's lesson and never which one it is.
+#pragma once
+
+#include "auth/Client.h"
+#include "orders/OrderCommand.h"
+#include "orders/OrderResponse.h"
+#include "orders/OrderSteps.h"
+#include "orders/OrderWriter.h"
+#include "storage/sqlite/Store.h"
+
+#include <SQLiteCpp/Statement.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace onceorder::server {
+
+// Binds a new key row's values (scope, key, fingerprint, created, expires, locked) to an INSERT into
+// idempotency_keys (client_id, idem_key, fingerprint, status, created_at, expires_at, locked_at), the right one and
+// the teaching modes' wrong one alike.
+void bindKeyRow(SQLite::Statement& insert, const KeyClaim& key);
+
+class OrderLesson
+{
+public:
+    virtual ~OrderLesson() = default;
+
+    // An answer before the database is touched; nothing: go on.
+    virtual std::optional<OrderResponse> refusal() const { return std::nullopt; }
+    // Whose keys a client's Idempotency-Key is one of: the client's own.
+    virtual std::string keyScope(const Client& client) const { return client.id; }
+    // Whether the steps keep a write transaction of their own instead of joining a group commit.
+    virtual bool ownTransaction() const { return false; }
+
+    // Steps 1-3 done another way, on `db` before any transaction is open (`createOrder` is step 2 as written);
+    // nothing: the steps as written.
+    using CreateOrder = std::function<OrderResponse()>;
+    virtual std::optional<OrderResponse> placeInstead(Store& /*store*/, Store::Lease& /*db*/, const KeyClaim& /*key*/,
+                                                      const CreateOrder& /*createOrder*/) const
+    {
+        return std::nullopt;
+    }
+    // Step 1's key row claimed another way (true: claimed); nothing: the INSERT … ON CONFLICT DO NOTHING as written.
+    virtual std::optional<bool> claimInstead(Store::Lease& /*db*/, const KeyClaim& /*key*/) const
+    {
+        return std::nullopt;
+    }
+    // Between the claim and the order (the key row is held meanwhile).
+    virtual void afterClaim() const { }
+    // How the order is written (its business key).
+    virtual OrderWriter::Rules writerRules() const { return {}; }
+    // What a written order answers (OrderWriter::write's result, its savepoint still open).
+    virtual OrderResponse settle(OrderWriter& writer, const std::variant<long long, Problem>& written,
+                                 const OrderCommand& command, std::int64_t nowMs) const
+    {
+        return orderSteps::settle(writer, written, command, nowMs);
+    }
+    // With the steps written and the transaction still open; and after its COMMIT, before the answer.
+    virtual void beforeCommit() const { }
+    virtual void afterCommit() const { }
+};
+
+} // namespace onceorder::server
