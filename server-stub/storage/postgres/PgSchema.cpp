@@ -2,6 +2,7 @@
 
 #include "auth/ApiKeys.h"
 #include "storage/DemoData.h"
+#include "storage/RunLease.h"
 #include "support/Sha256.h"
 
 #include <pqxx/except>
@@ -88,19 +89,7 @@ CREATE TABLE IF NOT EXISTS checkout_keys (
     UNIQUE (client_id, idem_key)
 );
 CREATE INDEX IF NOT EXISTS checkout_keys_unfinished ON checkout_keys (recovery_point, locked_at);
--- Version 3: one row per server process run (storage/RunLease), alive while heartbeat_at + lease_ms is in the future
--- by PostgreSQL's clock; renewed in short transactions, so a restart or a pooler takes nothing away.
-CREATE TABLE IF NOT EXISTS server_runs (
-    run_id       BIGINT PRIMARY KEY,
-    started_at   BIGINT NOT NULL,
-    heartbeat_at BIGINT NOT NULL,
-    lease_ms     BIGINT NOT NULL,
-    -- The process, so that a run on the same machine sees at once that it is gone (RunLease): the kernel's boot id
-    -- and pid namespace, the pid, and the pid's start time.
-    machine      TEXT NOT NULL DEFAULT '',
-    pid          BIGINT,
-    pid_start    TEXT
-);
+-- Version 3: server_runs, RunLease::createTable (the same table on every database), run after this text.
 CREATE TABLE IF NOT EXISTS payments (
     seq         BIGINT GENERATED ALWAYS AS IDENTITY, -- the order they were recorded in (SQLite's rowid)
     charge_id   TEXT PRIMARY KEY,
@@ -197,6 +186,7 @@ DO $$ BEGIN
     END IF;
 END $$)sql");
     tx.exec0(kSchema);
+    tx.exec0(RunLease::createTable("BIGINT"));
     tx.exec_params0("INSERT INTO server_meta (name, value) VALUES ('schema_version', $1) "
                     "ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value",
                     std::string(kSchemaVersion));

@@ -3,6 +3,7 @@
 #include "auth/ApiKeys.h"
 
 #include "storage/DemoData.h"
+#include "storage/RunLease.h"
 #include "storage/sqlite/WriteTransaction.h"
 
 #include <SQLiteCpp/Statement.h>
@@ -81,19 +82,7 @@ CREATE TABLE IF NOT EXISTS checkout_keys (
     UNIQUE (client_id, idem_key)
 );
 CREATE INDEX IF NOT EXISTS checkout_keys_unfinished ON checkout_keys (recovery_point, locked_at);
--- One row per server process run (storage/RunLease): alive while heartbeat_at + lease_ms is in the future by the
--- database's clock. The same table as on PostgreSQL, so the checkout's SQL is the same on both.
-CREATE TABLE IF NOT EXISTS server_runs (
-    run_id       INTEGER PRIMARY KEY,
-    started_at   INTEGER NOT NULL,
-    heartbeat_at INTEGER NOT NULL,
-    lease_ms     INTEGER NOT NULL,
-    -- The process, so that a run on the same machine sees at once that it is gone (RunLease): the kernel's boot id
-    -- and pid namespace, the pid, and the pid's start time.
-    machine      TEXT NOT NULL DEFAULT '',
-    pid          INTEGER,
-    pid_start    TEXT
-);
+-- server_runs: RunLease::createTable, the same table on every database.
 CREATE TABLE IF NOT EXISTS payments (
     charge_id   TEXT PRIMARY KEY, -- a payment is recorded once per charge, whoever reports it first
     order_id    INTEGER NOT NULL REFERENCES orders (id),
@@ -209,6 +198,7 @@ void Store::createSchema(SQLite::Database& db, bool seedDemoClients)
         }
     }
     db.exec(kSchema);
+    db.exec(RunLease::createTable("INTEGER"));
     // Checkout rows locked before run leases: locked_by names the run that holds a row's lock.
     if (db.execAndGet("SELECT count(*) FROM pragma_table_info('checkout_keys') WHERE name = 'locked_by'").getInt() ==
         0) {
