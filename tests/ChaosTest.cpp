@@ -35,11 +35,16 @@
 #include <QTimer>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <random>
+#include <thread>
 
 #include <linux/capability.h>
 #include <sys/prctl.h>
@@ -73,6 +78,75 @@ public:
 
 private:
     std::atomic<qint64> m_stepMs {0};
+};
+
+// Sends SIGCONT to stopped CLIs at their time, from a thread of its own: the test's event loop may be blocked
+// meanwhile, in the in-process engine's SQLite busy wait for the very write lock a stopped CLI holds (a process
+// stopped inside a transaction holds it until it continues), so a QTimer there would fire only after that wait.
+class Continuer
+{
+public:
+    Continuer()
+        : m_thread([this] { run(); })
+    {
+    }
+    ~Continuer()
+    {
+        continueAllNow();
+        {
+            std::lock_guard guard(m_lock);
+            m_stopping = true;
+        }
+        m_wake.notify_all();
+        m_thread.join();
+    }
+    Continuer(const Continuer&) = delete;
+    Continuer& operator=(const Continuer&) = delete;
+
+    void continueAfter(pid_t pid, int ms)
+    {
+        std::lock_guard guard(m_lock);
+        m_due.emplace(std::chrono::steady_clock::now() + std::chrono::milliseconds(ms), pid);
+        m_wake.notify_all();
+    }
+    void continueAllNow()
+    {
+        std::lock_guard guard(m_lock);
+        for (const auto& [when, pid] : m_due) {
+            ::kill(pid, SIGCONT);
+        }
+        m_due.clear();
+    }
+    bool isStopped(pid_t pid) const
+    {
+        std::lock_guard guard(m_lock);
+        return std::any_of(m_due.begin(), m_due.end(), [pid](const auto& due) { return due.second == pid; });
+    }
+
+private:
+    void run()
+    {
+        std::unique_lock guard(m_lock);
+        while (!m_stopping) {
+            if (m_due.empty()) {
+                m_wake.wait(guard);
+                continue;
+            }
+            const auto first = m_due.begin();
+            if (std::chrono::steady_clock::now() >= first->first) {
+                ::kill(first->second, SIGCONT);
+                m_due.erase(first);
+                continue;
+            }
+            m_wake.wait_until(guard, first->first);
+        }
+    }
+
+    mutable std::mutex m_lock;
+    std::condition_variable m_wake;
+    std::multimap<std::chrono::steady_clock::time_point, pid_t> m_due;
+    bool m_stopping = false;
+    std::thread m_thread;
 };
 
 quint64 seedFromEnvironment()
@@ -113,7 +187,6 @@ protected:
         QString what;
         bool killedOnPurpose = false; // SIGKILL from us or an armed crash point
         bool storageFault = false; // its files stopped growing, or it started while the outbox was read-only
-        bool stopped = false; // SIGSTOP, not yet SIGCONT
     };
 
     double uniform() { return std::uniform_real_distribution<double>(0.0, 1.0)(m_rng); }
@@ -170,7 +243,7 @@ protected:
             // not give it back) the read-only moment binds the CLI as it binds a user.
             ::prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0);
         });
-        m_runs[process] = Run {what, !crashAt.isEmpty(), m_readOnly, false};
+        m_runs[process] = Run {what, !crashAt.isEmpty(), m_readOnly};
         auto* watchdog = new QTimer(process);
         watchdog->setSingleShot(true);
         QObject::connect(watchdog, &QTimer::timeout, process, [this, process] {
@@ -309,27 +382,21 @@ protected:
     // (attempt timeout + 5 s), so another process may take the cart over meanwhile.
     void stopACli()
     {
-        std::vector<QProcess*> running;
+        std::vector<pid_t> running;
         for (const auto& [process, run] : m_runs) {
-            if (!run.stopped && process->processId() > 0) {
-                running.push_back(process);
+            const auto pid = static_cast<pid_t>(process->processId());
+            if (pid > 0 && !m_continuer.isStopped(pid)) {
+                running.push_back(pid);
             }
         }
         if (running.empty()) {
             return;
         }
-        QProcess* process = running[static_cast<size_t>(between(0, static_cast<int>(running.size()) - 1))];
-        m_runs[process].stopped = true;
-        ::kill(static_cast<pid_t>(process->processId()), SIGSTOP);
+        const pid_t pid = running[static_cast<size_t>(between(0, static_cast<int>(running.size()) - 1))];
         const int stopMs = between(500, 12'000);
+        ::kill(pid, SIGSTOP);
+        m_continuer.continueAfter(pid, stopMs);
         ++m_faults[stopMs > 7000 ? QStringLiteral("cli SIGSTOP > 7 s") : QStringLiteral("cli SIGSTOP")];
-        QTimer::singleShot(stopMs, process, [this, process] {
-            const auto it = m_runs.find(process);
-            if (it != m_runs.end()) {
-                it->second.stopped = false;
-                ::kill(static_cast<pid_t>(process->processId()), SIGCONT);
-            }
-        });
     }
 
     // The disk fills under a running CLI: its files may not grow past their first byte (RLIMIT_FSIZE on the live
@@ -395,12 +462,7 @@ protected:
         restoreWritable();
         m_clock.setStepMs(0);
         m_hostile->setShare(0.0);
-        for (auto& [process, run] : m_runs) {
-            if (run.stopped) {
-                run.stopped = false;
-                ::kill(static_cast<pid_t>(process->processId()), SIGCONT);
-            }
-        }
+        m_continuer.continueAllNow();
         m_relay.setMode(ConditionerMode::Pass);
         if (!m_server->isRunning()) {
             startServer();
@@ -449,6 +511,7 @@ protected:
     std::unique_ptr<SeededRandom> m_engineRandom;
     std::unique_ptr<SubmissionEngine> m_engine;
     std::map<QProcess*, Run> m_runs;
+    Continuer m_continuer;
     QStringList m_resubmits;
     QStringList m_failures;
     std::map<QString, int> m_faults;
