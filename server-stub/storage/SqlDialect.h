@@ -35,6 +35,14 @@ struct SqlDialect
     // Whether one server process has the database to itself (SQLite): then whatever an earlier process held is gone
     // when a process starts, and every lock it finds is let go at once. PostgreSQL: other instances may be running.
     bool oneProcess;
+    // POST /orders' steps 2 and 3 after the key is claimed (the order, its lines taking their stock, the 201 stored in
+    // the key row) as ONE statement, for a database where every statement is a round trip to another process while
+    // the order holds its products' rows until COMMIT (PostgreSQL); empty where the steps one by one cost no more
+    // (SQLite, in process). Parameters: client, cart, cart_key, key, now (the order); the items as
+    // OrderCommand::itemsJson(); the 201 body before and after the order id; scope, key (the claimed key row). One
+    // row: the new order's id (NULL if none), the lines inserted, the key rows completed. Anything but (id, one per
+    // line, 1) is not a plain new order (a cart already ordered, not enough stock), and what it wrote must be undone.
+    std::string_view placeOrderAtOnce;
 
     static const SqlDialect& of(Dialect dialect);
 };
@@ -50,6 +58,7 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
         // 'now' stays the same within one statement.
         .nowMs = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
         .oneProcess = true,
+        .placeOrderAtOnce = "",
     };
     static constexpr SqlDialect postgres {
         .forUpdate = " FOR UPDATE",
@@ -60,6 +69,22 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
         // The statement's start, so that one statement compares every row with the same instant.
         .nowMs = "CAST(extract(epoch FROM statement_timestamp()) * 1000 AS BIGINT)",
         .oneProcess = false,
+        // The data-modifying parts see one snapshot and each other's RETURNING only: the stock follows the order,
+        // the lines follow the stock, the key row follows the order. The stock is OrderWriter's conditional UPDATE:
+        // a row another transaction holds is waited for, and checked again against what it committed.
+        .placeOrderAtOnce =
+            "WITH o AS (INSERT INTO orders (client_id, cart_id, cart_key, idem_key, status, created_at) "
+            "VALUES (?, ?, ?, ?, 'placed', ?) ON CONFLICT DO NOTHING RETURNING id), "
+            "s AS (UPDATE products AS p SET stock = p.stock - l.quantity "
+            "FROM json_to_recordset(?::json) AS l (product text, quantity integer), o "
+            "WHERE p.id = l.product AND p.stock >= l.quantity RETURNING o.id AS order_id, p.id AS product_id, "
+            "l.quantity), "
+            "i AS (INSERT INTO order_lines (order_id, product_id, quantity) SELECT order_id, product_id, quantity "
+            "FROM s RETURNING 1), "
+            "k AS (UPDATE idempotency_keys SET status = 'completed', response_code = 201, "
+            "response_body = ?::text || o.id::text || ?::text, order_id = o.id, locked_at = NULL FROM o "
+            "WHERE client_id = ? AND idem_key = ? RETURNING 1) "
+            "SELECT (SELECT id FROM o), (SELECT count(*) FROM i), (SELECT count(*) FROM k)",
     };
     return dialect == Dialect::Postgres ? postgres : sqlite;
 }

@@ -43,11 +43,40 @@ OrderResponse PgOrderBatch::place(const Steps& steps)
     return std::move(*job.response);
 }
 
+bool PgOrderBatch::runWithoutSavepoints(pqxx::connection& connection, const std::vector<Job*>& batch)
+{
+    pqxx::work tx(connection);
+    for (Job* job : batch) {
+        try {
+            job->response = (*job->steps)(tx, job->oneByOne);
+        } catch (const pqxx::broken_connection&) {
+            throw; // the whole batch
+        } catch (const Undo&) {
+            job->oneByOne = true;
+            return false;
+        } catch (...) {
+            return false; // the order's failure, as the pass with savepoints finds it again
+        }
+    }
+    tx.commit();
+    return true;
+}
+
 void PgOrderBatch::run(const std::vector<Job*>& batch)
 {
     std::optional<PgPool::Lease> db;
     try {
         db.emplace(m_pool.lease());
+        // First every order straight on (one round trip less per order: the savepoint); if one of them fails or has
+        // to be undone, nothing of this transaction stays, and the batch runs again with a savepoint per order.
+        if (batch.size() > 1) {
+            if (runWithoutSavepoints(**db, batch)) {
+                return;
+            }
+            for (Job* job : batch) {
+                job->response.reset();
+            }
+        }
         pqxx::work tx(**db);
         // A batch of one needs no savepoint: if its order fails, the transaction is simply not committed.
         const bool alone = batch.size() == 1;
@@ -58,7 +87,20 @@ void PgOrderBatch::run(const std::vector<Job*>& batch)
                 tx.exec0("SAVEPOINT order_job");
             }
             try {
-                job->response = (*job->steps)(tx);
+                try {
+                    job->response = (*job->steps)(tx, job->oneByOne);
+                    continue;
+                } catch (const Undo&) {
+                    job->oneByOne = true;
+                    if (alone) { // nothing to roll back to but the batch: the order again, next batch, one by one
+                        --job->runs;
+                        job->again = true;
+                        failed = true;
+                        continue;
+                    }
+                    tx.exec0("ROLLBACK TO order_job"); // the order's own savepoint stays: the steps run in it
+                }
+                job->response = (*job->steps)(tx, true);
                 continue;
             } catch (const pqxx::broken_connection&) {
                 throw; // the whole batch

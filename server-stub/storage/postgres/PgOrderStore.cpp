@@ -3,6 +3,7 @@
 #include "orders/OrderRows.h"
 #include "orders/OrderSteps.h"
 #include "orders/OrderWriter.h"
+#include "storage/SqlDialect.h"
 #include "storage/postgres/PgOrderBatch.h"
 #include "storage/postgres/PgRetry.h"
 #include "storage/postgres/PgRows.h"
@@ -103,7 +104,7 @@ OrderResponse PgOrderStore::placeOrder(const Client& client, const std::string& 
     const KeyClaim key = orderSteps::claim(modes.unscopedKeys ? std::string("*") : client.id, idemKey, command,
                                            m_clock.nowMs(), m_keyTtl);
     // The three steps, in the caller's transaction.
-    const auto steps = [&](pqxx::dbtransaction& tx) {
+    const auto steps = [&](pqxx::dbtransaction& tx, bool oneByOne) {
         // 1. The key is the first write. A copy of this request in flight elsewhere holds the index entry: this
         //    INSERT waits for its transaction, then inserts nothing (it committed) or goes on (it rolled back).
         if (!claimKey(tx, key)) {
@@ -111,6 +112,13 @@ OrderResponse PgOrderStore::placeOrder(const Client& client, const std::string& 
                 return *answer;
             }
             throw TransientFailure("the idempotency key row vanished between insert and read");
+        }
+        // 2. and 3. at once: a plain new order as one statement (a refusal throws PgOrderBatch::Undo, and the batch
+        //    runs the steps again one by one).
+        if (!oneByOne) {
+            if (auto placed = placeOrderAtOnce(tx, client, key, command, !modes.businessKeyOff)) {
+                return *placed;
+            }
         }
         // 2. The order itself: lines, stock. A definitive business refusal is an answer too.
         OrderResponse response = createOrder(tx, client, key, command, fault);
@@ -135,7 +143,7 @@ OrderResponse PgOrderStore::placeOrder(const Client& client, const std::string& 
         if (modes.checkThenInsert) { // the teaching mode that gets step 1 wrong
             return placeOrderCheckThenInsert(tx, client, key, command, fault);
         }
-        OrderResponse response = steps(tx);
+        OrderResponse response = steps(tx, true);
         orderSteps::crashAt(fault, FaultKind::CrashBeforeCommit);
         tx.commit();
         orderSteps::crashAt(fault, FaultKind::CrashAfterCommit);
@@ -151,6 +159,29 @@ OrderResponse PgOrderStore::placeOrder(const Client& client, const std::string& 
         // A serialization failure, a deadlock, a commit whose outcome was lost: rolled back (or replayed on retry).
         return orderSteps::transientFailure(databaseFailure(error));
     }
+}
+
+std::optional<OrderResponse> PgOrderStore::placeOrderAtOnce(pqxx::dbtransaction& tx, const Client& client,
+                                                            const KeyClaim& key, const OrderCommand& command,
+                                                            bool businessKey)
+{
+    // The 201 this order answers if it is placed, its id left out: the statement stores these bytes around the id
+    // it gets, and the answer returned is the same function's with that id.
+    static constexpr std::string_view kBefore = R"({"order_id":)";
+    const std::string blank = orderSteps::created(0, command, key.now).body;
+    const std::string_view sql = SqlDialect::of(Dialect::Postgres).placeOrderAtOnce;
+    if (sql.empty() || !blank.starts_with(std::string(kBefore) + "0,")) {
+        return std::nullopt;
+    }
+    const SqlValue cartId = command.cartId ? SqlValue(*command.cartId) : SqlValue(nullptr);
+    const auto row = PgWorkTx::run(tx, sql,
+                                   {client.id, cartId, businessKey ? cartId : SqlValue(nullptr), key.idemKey, key.now,
+                                    command.itemsJson(), std::string(kBefore), blank.substr(kBefore.size() + 1),
+                                    key.scope, key.idemKey})[0];
+    if (row[0].is_null() || row[1].as<std::size_t>() != command.lines.size() || row[2].as<long long>() != 1) {
+        throw PgOrderBatch::Undo {}; // a cart already ordered, not enough stock: the steps one by one say which
+    }
+    return orderSteps::created(row[0].as<long long>(), command, key.now);
 }
 
 bool PgOrderStore::claimKey(pqxx::dbtransaction& tx, const KeyClaim& key)
