@@ -79,6 +79,12 @@ private Q_SLOTS:
     void clearShowsNothing();
     void aStateChangeRecoloursTheBadgeWithoutANewFont();
     void anUpdateRewritesOnlyTheCellsThatChanged();
+    void aNewKeyPerClickIsShownAsAKeyPerAttempt();
+    void noKeySaysNoKey();
+    void sentAndUnansweredIsNotCalledLost();
+    void theWaitShownIsTheRealGap();
+    void networkFailuresAreSentencesWithLibcurlInTheTooltip();
+    void numbersFollowTheLocale();
 };
 
 void SubmissionTimelineWidgetTest::showsEveryAttemptWithItsOutcomeStatusReplayAndDelay()
@@ -91,7 +97,10 @@ void SubmissionTimelineWidgetTest::showsEveryAttemptWithItsOutcomeStatusReplayAn
     auto* table = widget.findChild<QTableWidget*>(QStringLiteral("attemptsTable"));
     QCOMPARE(table->rowCount(), 3);
     QCOMPARE(table->item(0, 3)->text(), QStringLiteral("maybe sent"));
-    QVERIFY(table->item(0, 7)->text().contains(QStringLiteral("Operation canceled")));
+    // libcurl's words are not the Why: a sentence is, and libcurl's text waits in the tooltip.
+    QVERIFY(!table->item(0, 7)->text().contains(QStringLiteral("Operation canceled")));
+    QVERIFY(table->item(0, 7)->text().contains(QStringLiteral("cancelled before its answer arrived")));
+    QVERIFY(table->item(0, 7)->toolTip().contains(QStringLiteral("Operation canceled")));
     QVERIFY(table->item(0, 7)->text().contains(QStringLiteral("backoff 2^0, full jitter")));
     // The long "Why" wraps (it is never cut off) and its tooltip holds the whole text.
     QVERIFY(table->wordWrap());
@@ -267,6 +276,184 @@ void SubmissionTimelineWidgetTest::anUpdateRewritesOnlyTheCellsThatChanged()
     QCOMPARE(table->item(2, 5)->text(), QString());
     QVERIFY(!table->item(2, 5)->font().bold());
     QVERIFY(table->item(2, 5)->toolTip().isEmpty());
+}
+
+namespace {
+
+// The window sees a submission grow: each attempt is reported when it starts (with the key it carries) and again
+// when it ends. Under "a new key per click" the outbox's key changes with every attempt.
+void feed(ui::SubmissionTimelineWidget& widget, core::Submission whole, const QStringList& keys)
+{
+    core::Submission growing = whole;
+    growing.attempts.clear();
+    growing.state = core::SubmissionState::Pending;
+    for (int i = 0; i < whole.attempts.size(); ++i) {
+        growing.key = keys.at(i);
+        core::Attempt started = whole.attempts.at(i);
+        started.outcome = core::AttemptOutcome::InFlight;
+        started.endedMs = 0;
+        growing.attempts.append(started);
+        widget.setSubmission(growing);
+        growing.attempts.last() = whole.attempts.at(i);
+        widget.setSubmission(growing);
+    }
+    whole.key = keys.last();
+    widget.setSubmission(whole);
+}
+
+const QStringList kThreeKeys = {QStringLiteral("aaaaaaaa-0000-4000-8000-000000000001"),
+                                QStringLiteral("bbbbbbbb-0000-4000-8000-000000000002"),
+                                QStringLiteral("cccccccc-0000-4000-8000-000000000003")};
+
+} // namespace
+
+void SubmissionTimelineWidgetTest::aNewKeyPerClickIsShownAsAKeyPerAttempt()
+{
+    // The Keys table showed a new key for every attempt while the timeline said "3 attempts, one key".
+    core::ManualClock clock(kStart + 4000);
+    ui::SubmissionTimelineWidget widget(&clock);
+    QSignalSpy headlines(&widget, &ui::SubmissionTimelineWidget::headlineChanged);
+    widget.setKeyStrategy(core::KeyStrategy::PerClick);
+    widget.show();
+    feed(widget, threeAttempts(), kThreeKeys);
+
+    auto* countdown = widget.findChild<QLabel*>(QStringLiteral("countdownLabel"));
+    QCOMPARE(countdown->text(), QStringLiteral("3 attempt(s), a new key for each."));
+    QCOMPARE(widget.headline(), QStringLiteral("Current submission: a new key for every attempt"));
+    QVERIFY(!headlines.isEmpty());
+    QCOMPARE(headlines.last().at(0).toString(), widget.headline());
+    QCOMPARE(widget.findChild<QLabel*>(QStringLiteral("keyLabel"))->text(), QStringLiteral("Key of attempt 3:"));
+    auto* table = widget.findChild<QTableWidget*>(QStringLiteral("attemptsTable"));
+    QVERIFY(!table->isColumnHidden(8));
+    QCOMPARE(table->horizontalHeaderItem(8)->text(), QStringLiteral("Key"));
+    QCOMPARE(table->horizontalHeader()->visualIndex(8), 1); // right after "#"
+    for (int row = 0; row < 3; ++row) {
+        QCOMPARE(table->item(row, 8)->text(), kThreeKeys.at(row).left(8) + QStringLiteral("…"));
+        QVERIFY(table->item(row, 8)->toolTip().contains(kThreeKeys.at(row)));
+    }
+    QVERIFY(!widget.findChild<QPushButton*>(QStringLiteral("retryNowButton"))->toolTip().contains(u"same key"));
+
+    // Pending after attempt 2: the result line says the next one gets a new key, never "the same key".
+    core::Submission twoOfThem = pending(kStart + 5000);
+    widget.clear();
+    feed(widget, twoOfThem, kThreeKeys.mid(0, 2));
+    QVERIFY(widget.progressText().contains(QStringLiteral("Retrying with a new key")));
+    QVERIFY(!widget.progressText().contains(QStringLiteral("same key")));
+
+    // Even the first attempt, before a second key shows it, is described by the strategy in use.
+    core::Submission one = threeAttempts();
+    one.attempts = {one.attempts.first()};
+    one.state = core::SubmissionState::Pending;
+    widget.clear();
+    feed(widget, one, kThreeKeys.mid(0, 1));
+    QCOMPARE(widget.keyUse(), ui::SubmissionTimelineWidget::KeyUse::KeyPerAttempt);
+
+    // The correct strategy, with the same attempts: one key, and no Key column.
+    ui::SubmissionTimelineWidget correct(&clock);
+    feed(correct, threeAttempts(), {threeAttempts().key, threeAttempts().key, threeAttempts().key});
+    QCOMPARE(correct.findChild<QLabel*>(QStringLiteral("countdownLabel"))->text(),
+             QStringLiteral("3 attempt(s), one key."));
+    QCOMPARE(correct.headline(), QStringLiteral("Current submission: every attempt, one key"));
+    QVERIFY(correct.findChild<QTableWidget*>(QStringLiteral("attemptsTable"))->isColumnHidden(8));
+}
+
+void SubmissionTimelineWidgetTest::noKeySaysNoKey()
+{
+    core::ManualClock clock(kStart + 4000);
+    ui::SubmissionTimelineWidget widget(&clock);
+    widget.setKeyStrategy(core::KeyStrategy::None);
+    core::Submission s = threeAttempts();
+    s.key.clear();
+    s.attempts = {s.attempts.last()};
+    s.attempts[0].number = 1;
+    widget.setSubmission(s);
+    QCOMPARE(widget.findChild<QLabel*>(QStringLiteral("countdownLabel"))->text(),
+             QStringLiteral("1 attempt(s), no key."));
+    QCOMPARE(widget.headline(), QStringLiteral("Current submission: no key on any attempt"));
+    QVERIFY(widget.findChild<QLineEdit*>(QStringLiteral("keyEdit"))->text().startsWith(QStringLiteral("none")));
+    QVERIFY(!widget.findChild<QPushButton*>(QStringLiteral("copyKeyButton"))->isEnabled());
+}
+
+void SubmissionTimelineWidgetTest::sentAndUnansweredIsNotCalledLost()
+{
+    // "Attempt 1 did not get through" was said of an attempt the server had committed (its answer was lost) and of a
+    // 503 (an answer).
+    core::ManualClock clock(kStart + 3000);
+    ui::SubmissionTimelineWidget widget(&clock);
+    core::Submission maybe = pending(kStart + 5000);
+    maybe.attempts.removeLast();
+    widget.setSubmission(maybe);
+    QCOMPARE(widget.progressText(),
+             QStringLiteral("Attempt 1 was sent, but no answer came: the server may have placed the order. Retrying "
+                            "with the same key…"));
+    widget.setSubmission(pending(kStart + 5000)); // attempt 2 answered 503
+    QCOMPARE(widget.progressText(),
+             QStringLiteral("Attempt 2 was answered with HTTP 503: the server asks to try again later. Retrying with "
+                            "the same key…"));
+    core::Submission refused = maybe;
+    refused.attempts[0].outcome = core::AttemptOutcome::NotSent;
+    widget.setSubmission(refused);
+    QVERIFY(widget.progressText().startsWith(QStringLiteral("Attempt 1 did not reach the server.")));
+}
+
+void SubmissionTimelineWidgetTest::theWaitShownIsTheRealGap()
+{
+    // Planned 18 s, but the next attempt started 13 s later (Retry now): "Then waited" said 18 s.
+    core::ManualClock clock(kStart + 40'000);
+    ui::SubmissionTimelineWidget widget(&clock);
+    core::Submission s = threeAttempts();
+    s.attempts[0].delayAfterMs = 18'000;
+    s.attempts[1].startedMs = s.attempts[0].endedMs + 13'000;
+    s.attempts[1].endedMs = s.attempts[1].startedMs + 120;
+    s.attempts[2].startedMs = s.attempts[1].endedMs + 2000;
+    widget.setSubmission(s);
+    auto* table = widget.findChild<QTableWidget*>(QStringLiteral("attemptsTable"));
+    QCOMPARE(table->item(0, 6)->text(), QStringLiteral("13 s (planned 18 s)"));
+    QVERIFY(table->item(0, 6)->toolTip().contains(QStringLiteral("attempt 2 started 13 s after")));
+    QCOMPARE(table->item(1, 6)->text(), QStringLiteral("2.0 s")); // the plan, kept
+}
+
+void SubmissionTimelineWidgetTest::networkFailuresAreSentencesWithLibcurlInTheTooltip()
+{
+    core::ManualClock clock(kStart + 4000);
+    ui::SubmissionTimelineWidget widget(&clock);
+    core::Submission s = pending(kStart + 5000);
+    s.attempts[0].outcome = core::AttemptOutcome::NotSent;
+    s.attempts[0].error = QStringLiteral("Failed to connect to 127.0.0.1 port 38841 after 0 ms: Couldn't connect to "
+                                         "server");
+    s.attempts[0].delayReason = QStringLiteral("backoff after attempt 1, full jitter");
+    s.attempts[1] = attempt(2, kStart + 1000, core::AttemptOutcome::MaybeSent, 0, 2000,
+                            QStringLiteral("backoff after attempt 2, full jitter"));
+    s.attempts[1].error = QStringLiteral("Empty reply from server");
+    widget.setSubmission(s);
+    auto* table = widget.findChild<QTableWidget*>(QStringLiteral("attemptsTable"));
+    const QString refused = table->item(0, 7)->text();
+    QVERIFY2(refused.startsWith(QStringLiteral("The server refused the connection")), qPrintable(refused));
+    QVERIFY2(!refused.contains(QStringLiteral("127.0.0.1")) && !refused.contains(QStringLiteral("Failed to connect")),
+             qPrintable(refused));
+    QVERIFY(table->item(0, 7)->toolTip().contains(QStringLiteral("<code>Failed to connect to 127.0.0.1 port 38841")));
+    const QString empty = table->item(1, 7)->text();
+    QVERIFY2(empty.startsWith(QStringLiteral("The server closed the connection without an answer: it may have "
+                                             "received the order.")),
+             qPrintable(empty));
+    QVERIFY2(!empty.contains(QStringLiteral("Empty reply")), qPrintable(empty));
+    QVERIFY(table->item(1, 7)->toolTip().contains(QStringLiteral("Empty reply from server")));
+}
+
+void SubmissionTimelineWidgetTest::numbersFollowTheLocale()
+{
+    // "PROŠLO za 2.8 s" beside "0,6 s": every number of the timeline goes through QLocale.
+    const QLocale before;
+    QLocale::setDefault(QLocale(QLocale::Czech, QLocale::CzechRepublic));
+    core::ManualClock clock(kStart + 3000);
+    ui::SubmissionTimelineWidget widget(&clock);
+    widget.setSubmission(pending(kStart + 5500));
+    auto* table = widget.findChild<QTableWidget*>(QStringLiteral("attemptsTable"));
+    const QString delay = table->item(0, 6)->text();
+    const QString countdown = widget.findChild<QLabel*>(QStringLiteral("countdownLabel"))->text();
+    QLocale::setDefault(before);
+    QCOMPARE(delay, QStringLiteral("0,8 s"));
+    QVERIFY2(countdown.contains(QStringLiteral("2,5 s")), qPrintable(countdown));
 }
 
 #include "SubmissionTimelineWidgetTest.moc"

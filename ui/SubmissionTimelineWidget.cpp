@@ -1,5 +1,6 @@
 #include "SubmissionTimelineWidget.h"
 
+#include "net/HttpReplyText.h"
 #include "retry/Clock.h"
 
 #include <QApplication>
@@ -12,11 +13,16 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSet>
 #include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cstdlib>
 
 namespace onceorder::ui {
 
@@ -32,6 +38,7 @@ enum Column
     Replayed,
     Delay,
     Details,
+    Key, // shown only when every attempt has its own key; placed after "#"
     ColumnCount
 };
 
@@ -82,7 +89,19 @@ QString badgeState(core::SubmissionState state)
 
 QString seconds(qint64 ms)
 {
-    return SubmissionTimelineWidget::tr("%1 s").arg(static_cast<double>(ms) / 1000.0, 0, 'f', ms < 10'000 ? 1 : 0);
+    return SubmissionTimelineWidget::tr("%1 s").arg(
+        QLocale().toString(static_cast<double>(ms) / 1000.0, 'f', std::abs(ms) < 10'000 ? 1 : 0));
+}
+
+// A real gap this close to the planned delay is the plan kept (timers and the attempt's own work add a little).
+bool keptThePlan(qint64 gapMs, qint64 plannedMs)
+{
+    return std::abs(gapMs - plannedMs) <= std::max<qint64>(250, plannedMs / 10);
+}
+
+QString shortKey(const QString& key)
+{
+    return key.size() > 8 ? key.left(8) + QStringLiteral("…") : key;
 }
 
 } // namespace
@@ -91,6 +110,7 @@ SubmissionTimelineWidget::SubmissionTimelineWidget(const core::Clock* clock, QWi
     : QWidget(parent)
     , m_clock(clock)
     , m_stateLabel(new QLabel)
+    , m_keyLabel(new QLabel)
     , m_keyEdit(new QLineEdit)
     , m_copyKeyButton(new QPushButton(tr("Copy")))
     , m_attemptsTable(new QTableWidget(0, ColumnCount))
@@ -107,13 +127,17 @@ SubmissionTimelineWidget::SubmissionTimelineWidget(const core::Clock* clock, QWi
     m_keyEdit->setAccessibleName(tr("Idempotency key of the last submission"));
     m_keyEdit->setReadOnly(true);
     m_keyEdit->setPlaceholderText(tr("no submission yet"));
-    m_keyEdit->setToolTip(tr("The Idempotency-Key: the same on every attempt of this cart"));
+    m_keyLabel->setObjectName(QStringLiteral("keyLabel"));
+    m_keyLabel->setBuddy(m_keyEdit);
     m_copyKeyButton->setObjectName(QStringLiteral("copyKeyButton"));
     m_copyKeyButton->setToolTip(tr("Copy the key, e.g. to find it in the server's tables or log"));
     m_attemptsTable->setObjectName(QStringLiteral("attemptsTable"));
     m_attemptsTable->setAccessibleName(tr("Attempts of the last submission"));
-    m_attemptsTable->setHorizontalHeaderLabels(
-        {tr("#"), tr("Time"), tr("Took"), tr("Outcome"), tr("HTTP"), tr("Replayed"), tr("Then waited"), tr("Why")});
+    m_attemptsTable->setHorizontalHeaderLabels({tr("#"), tr("Time"), tr("Took"), tr("Outcome"), tr("HTTP"),
+                                                tr("Replayed"), tr("Then waited"), tr("Why"), tr("Key")});
+    // The key column is the last model column (the others keep their numbers) shown right after "#".
+    m_attemptsTable->horizontalHeader()->moveSection(Key, Number + 1);
+    m_attemptsTable->setColumnHidden(Key, true);
     m_attemptsTable->verticalHeader()->hide();
     m_attemptsTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_attemptsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -129,14 +153,13 @@ SubmissionTimelineWidget::SubmissionTimelineWidget(const core::Clock* clock, QWi
     countdownFont.setBold(true);
     m_countdownLabel->setFont(countdownFont);
     m_retryNowButton->setObjectName(QStringLiteral("retryNowButton"));
-    m_retryNowButton->setToolTip(tr("Send the next attempt now instead of waiting (same key, same bytes)"));
     m_abandonButton->setObjectName(QStringLiteral("abandonButton"));
     m_abandonButton->setToolTip(tr("Stop retrying; the order may already exist on the server"));
 
     auto* keyRow = new QHBoxLayout;
     keyRow->addWidget(m_stateLabel);
     keyRow->addSpacing(12);
-    keyRow->addWidget(new QLabel(tr("Idempotency-Key:")));
+    keyRow->addWidget(m_keyLabel);
     keyRow->addWidget(m_keyEdit, 1);
     keyRow->addWidget(m_copyKeyButton);
 
@@ -171,13 +194,166 @@ void SubmissionTimelineWidget::setSubmission(const core::Submission& submission)
         m_stateLabel->style()->polish(m_stateLabel);
     }
     m_stateLabel->show();
-    m_keyEdit->setText(submission.key.isEmpty() ? tr("(no key: the \"no key\" strategy)") : submission.key);
-    m_keyEdit->setToolTip(
-        tr("Idempotency-Key of cart %1, sent to %2").arg(submission.cartId, submission.target.toString()));
-    m_keyEdit->setCursorPosition(0);
+    if (submission.id != m_keysOf) {
+        m_keysOf = submission.id;
+        m_attemptKeys.clear();
+    }
+    if (!submission.attempts.isEmpty()) {
+        // The outbox changes the key only when an attempt starts: the latest attempt went out with today's key.
+        m_attemptKeys.insert(submission.attempts.last().number, submission.key);
+    }
+    updateKeyWords();
     showAttempts();
     updateButtons();
     updateCountdown();
+}
+
+void SubmissionTimelineWidget::setKeyStrategy(core::KeyStrategy strategy)
+{
+    m_strategy = strategy;
+    updateKeyWords();
+    if (m_hasSubmission) {
+        showAttempts();
+        updateCountdown();
+    }
+}
+
+SubmissionTimelineWidget::KeyUse SubmissionTimelineWidget::keyUse() const
+{
+    if (!m_hasSubmission) {
+        return m_strategy == core::KeyStrategy::None    ? KeyUse::NoKey
+            : m_strategy == core::KeyStrategy::PerClick ? KeyUse::KeyPerAttempt
+                                                        : KeyUse::OneKey;
+    }
+    if (m_submission.key.isEmpty()) {
+        return KeyUse::NoKey;
+    }
+    // What the attempts show decides; the strategy only when they show nothing yet (one attempt, or attempts whose
+    // keys were sent before this window saw them).
+    QSet<QString> keys;
+    for (const core::Attempt& attempt : m_submission.attempts) {
+        if (m_attemptKeys.contains(attempt.number)) {
+            keys.insert(m_attemptKeys.value(attempt.number));
+        }
+    }
+    if (keys.size() > 1) {
+        return KeyUse::KeyPerAttempt;
+    }
+    const bool provenOne = m_attemptKeys.size() > 1 && m_attemptKeys.size() == m_submission.attempts.size();
+    return !provenOne && m_strategy == core::KeyStrategy::PerClick ? KeyUse::KeyPerAttempt : KeyUse::OneKey;
+}
+
+QString SubmissionTimelineWidget::headline() const
+{
+    switch (keyUse()) {
+    case KeyUse::OneKey:
+        return tr("Current submission: every attempt, one key");
+    case KeyUse::KeyPerAttempt:
+        return tr("Current submission: a new key for every attempt");
+    case KeyUse::NoKey:
+        return tr("Current submission: no key on any attempt");
+    }
+    return {};
+}
+
+QString SubmissionTimelineWidget::keyOfAttempt(int number) const
+{
+    return m_attemptKeys.value(number);
+}
+
+void SubmissionTimelineWidget::updateKeyWords()
+{
+    const KeyUse use = keyUse();
+    switch (use) {
+    case KeyUse::OneKey:
+        m_keyLabel->setText(tr("Idempotency-Key:"));
+        m_keyEdit->setToolTip(m_hasSubmission
+                                  ? tr("The Idempotency-Key of cart %1, the same on every attempt, sent to %2")
+                                        .arg(m_submission.cartId, m_submission.target.toString())
+                                  : tr("The Idempotency-Key: the same on every attempt of this cart"));
+        break;
+    case KeyUse::KeyPerAttempt:
+        m_keyLabel->setText(m_hasSubmission && !m_submission.attempts.isEmpty()
+                                ? tr("Key of attempt %1:").arg(m_submission.attempts.last().number)
+                                : tr("Key of the latest attempt:"));
+        m_keyEdit->setToolTip(tr("The mistake \"a new key per click\": every attempt, automatic retries included, "
+                                 "carries a new Idempotency-Key, so the server cannot tell a retry from a new order. "
+                                 "The Key column shows each attempt's key."));
+        break;
+    case KeyUse::NoKey:
+        m_keyLabel->setText(tr("Idempotency-Key:"));
+        m_keyEdit->setToolTip(tr("The mistake \"no key\": no attempt carries an Idempotency-Key, so the server cannot "
+                                 "recognise a retry."));
+        break;
+    }
+    if (m_hasSubmission) {
+        m_keyEdit->setText(use == KeyUse::NoKey ? tr("none: no Idempotency-Key is sent") : m_submission.key);
+        m_keyEdit->setCursorPosition(0);
+    }
+    m_attemptsTable->setColumnHidden(Key, use != KeyUse::KeyPerAttempt);
+    m_retryNowButton->setToolTip(
+        use == KeyUse::OneKey              ? tr("Send the next attempt now instead of waiting (same key, same bytes)")
+            : use == KeyUse::KeyPerAttempt ? tr("Send the next attempt now instead of waiting (same bytes, a new key)")
+                                           : tr("Send the next attempt now instead of waiting (same bytes, no key)"));
+    if (const QString title = headline(); title != m_headline) {
+        m_headline = title;
+        Q_EMIT headlineChanged(title);
+    }
+}
+
+QString SubmissionTimelineWidget::progressText() const
+{
+    if (!m_hasSubmission || m_submission.state != core::SubmissionState::Pending) {
+        return {};
+    }
+    const auto& attempts = m_submission.attempts;
+    if (attempts.isEmpty() || attempts.last().outcome == core::AttemptOutcome::InFlight) {
+        return tr("Sending the order… (attempt %1)").arg(attempts.size());
+    }
+    const core::Attempt& last = attempts.last();
+    QString known;
+    switch (last.outcome) {
+    case core::AttemptOutcome::NotSent:
+        known = tr("Attempt %1 did not reach the server.").arg(last.number);
+        break;
+    case core::AttemptOutcome::MaybeSent:
+        known = tr("Attempt %1 was sent, but no answer came: the server may have placed the order.").arg(last.number);
+        break;
+    case core::AttemptOutcome::RetryLater:
+        known = tr("Attempt %1 was answered with HTTP %2: the server asks to try again later.")
+                    .arg(last.number)
+                    .arg(last.httpStatus);
+        break;
+    case core::AttemptOutcome::AlreadyPlaced:
+        return tr("Attempt %1: this cart was already ordered; reading the order back…").arg(last.number);
+    default:
+        known = tr("Attempt %1 ended without an order.").arg(last.number);
+        break;
+    }
+    switch (keyUse()) {
+    case KeyUse::OneKey:
+        return known + QLatin1Char(' ') + tr("Retrying with the same key…");
+    case KeyUse::KeyPerAttempt:
+        return known + QLatin1Char(' ') + tr("Retrying with a new key…");
+    case KeyUse::NoKey:
+        return known + QLatin1Char(' ') + tr("Retrying without a key…");
+    }
+    return known;
+}
+
+QString SubmissionTimelineWidget::endingText(const core::Submission& submission)
+{
+    if (submission.state == core::SubmissionState::Rejected && !submission.problemType.isEmpty()) {
+        QString title;
+        if (!submission.attempts.isEmpty()) {
+            title = submission.attempts.last().error;
+        }
+        const QString text = core::problemText(submission.problemType, title, submission.problemDetail);
+        if (!text.isEmpty()) {
+            return text;
+        }
+    }
+    return core::retryReasonText(submission.problemDetail);
 }
 
 void SubmissionTimelineWidget::clear()
@@ -186,6 +362,9 @@ void SubmissionTimelineWidget::clear()
     m_hasSubmission = false;
     m_stateLabel->hide();
     m_keyEdit->clear();
+    m_keysOf = 0;
+    m_attemptKeys.clear();
+    updateKeyWords();
     m_attemptsTable->setRowCount(0);
     m_countdownLabel->setText(tr("Place an order to see each attempt here."));
     m_tick.stop();
@@ -244,19 +423,50 @@ void SubmissionTimelineWidget::showAttempts()
         QStringList cells(ColumnCount);
         cells[Number] = QString::number(attempt.number);
         cells[Time] = m_submission.createdMs > 0 ? tr("%1 (+%2)").arg(time, seconds(sinceStart)) : time;
-        cells[Took] = attempt.endedMs > 0 ? tr("%1 ms").arg(attempt.endedMs - attempt.startedMs) : QStringLiteral("…");
+        cells[Took] = attempt.endedMs > 0 ? tr("%1 ms").arg(QLocale().toString(attempt.endedMs - attempt.startedMs))
+                                          : QStringLiteral("…");
         cells[Outcome] = outcomeText(attempt.outcome);
         cells[Status] = attempt.httpStatus ? QString::number(attempt.httpStatus) : QStringLiteral("—");
         cells[Replayed] = attempt.replayed ? tr("yes") : QString();
-        cells[Delay] = attempt.delayAfterMs >= 0 ? seconds(attempt.delayAfterMs) : QStringLiteral("—");
+        // The wait as it really was: from this attempt's end to the next one's start (a click on Retry now or on
+        // Order, a timer that fired late, a restart all change it). A gap that kept the plan shows the plan.
+        QString delayTip;
+        const core::Attempt* next = row + 1 < attempts.size() ? &attempts.at(row + 1) : nullptr;
+        const qint64 gap =
+            next ? std::max<qint64>(0, next->startedMs - std::max(attempt.startedMs, attempt.endedMs)) : -1;
+        if (attempt.delayAfterMs >= 0 && (!next || keptThePlan(gap, attempt.delayAfterMs))) {
+            cells[Delay] = seconds(attempt.delayAfterMs);
+            delayTip = tr("Planned wait: %1.").arg(seconds(attempt.delayAfterMs));
+        } else if (next && attempt.delayAfterMs >= 0) {
+            cells[Delay] = tr("%1 (planned %2)").arg(seconds(gap), seconds(attempt.delayAfterMs));
+            delayTip = tr("Planned %1, but attempt %2 started %3 after this one ended (Retry now, a click on Order, "
+                          "a timer that fired late or a restart).")
+                           .arg(seconds(attempt.delayAfterMs))
+                           .arg(next->number)
+                           .arg(seconds(gap));
+        } else if (next) {
+            cells[Delay] = seconds(gap);
+            delayTip = tr("Attempt %1 started %2 after this one ended.").arg(next->number).arg(seconds(gap));
+        } else {
+            cells[Delay] = QStringLiteral("—");
+        }
         QStringList why;
+        QStringList technical;
         if (!attempt.error.isEmpty()) {
-            why.append(attempt.error);
+            why.append(core::attemptErrorText(attempt.error, attempt.httpStatus));
+            if (why.last() != attempt.error) {
+                technical.append(attempt.error);
+            }
         }
         if (!attempt.delayReason.isEmpty()) {
-            why.append(attempt.delayReason);
+            why.append(core::retryReasonText(attempt.delayReason));
+            if (why.last() != attempt.delayReason) {
+                technical.append(attempt.delayReason);
+            }
         }
         cells[Details] = why.join(QStringLiteral(" · "));
+        const QString key = keyOfAttempt(attempt.number);
+        cells[Key] = key.isEmpty() ? QStringLiteral("?") : shortKey(key);
         const QBrush background(outcomeColour(attempt.outcome));
         for (int column = 0; column < ColumnCount; ++column) {
             // The items stay and are written in place: an unchanged value is no change to the model, so an update
@@ -278,8 +488,20 @@ void SubmissionTimelineWidget::showAttempts()
             if (column == Replayed && attempt.replayed) {
                 toolTip = tr("Idempotent-Replayed: true — the server answered from the stored response");
             } else if (column == Details && !cells.at(column).isEmpty()) {
-                // Rich text, so a long reason wraps in the tooltip instead of running off the screen.
+                // Rich text, so a long reason wraps in the tooltip instead of running off the screen. The technical
+                // words (libcurl's, the server's, the retry policy's) follow as they were, marked as code.
                 toolTip = QStringLiteral("<p>%1</p>").arg(cells.at(column).toHtmlEscaped());
+                if (!technical.isEmpty()) {
+                    toolTip += QStringLiteral("<p>%1 <code>%2</code></p>")
+                                   .arg(tr("Technical detail:").toHtmlEscaped(),
+                                        technical.join(QStringLiteral(" · ")).toHtmlEscaped());
+                }
+            } else if (column == Delay) {
+                toolTip = delayTip;
+            } else if (column == Key) {
+                toolTip = key.isEmpty() ? tr("Not known: this attempt was sent before the window saw it; the client "
+                                             "keeps only the latest key.")
+                                        : tr("Idempotency-Key of attempt %1: %2").arg(attempt.number).arg(key);
             }
             item->setToolTip(toolTip);
             if (column == Replayed && item->font().bold() != attempt.replayed) {
@@ -311,8 +533,18 @@ void SubmissionTimelineWidget::updateCountdown()
             m_countdownLabel->setText(inFlight ? tr("Attempt %1 is on its way…").arg(m_submission.attempts.size())
                                                : tr("Sending…"));
         } else {
-            m_countdownLabel->setText(
-                tr("%n attempt(s), one key.", nullptr, static_cast<int>(m_submission.attempts.size())));
+            const int count = static_cast<int>(m_submission.attempts.size());
+            switch (keyUse()) {
+            case KeyUse::OneKey:
+                m_countdownLabel->setText(tr("%n attempt(s), one key.", nullptr, count));
+                break;
+            case KeyUse::KeyPerAttempt:
+                m_countdownLabel->setText(tr("%n attempt(s), a new key for each.", nullptr, count));
+                break;
+            case KeyUse::NoKey:
+                m_countdownLabel->setText(tr("%n attempt(s), no key.", nullptr, count));
+                break;
+            }
         }
         return;
     }

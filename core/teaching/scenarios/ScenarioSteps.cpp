@@ -1,6 +1,7 @@
 // The steps and checks the scenarios share (see ScenarioSteps.h).
 #include "teaching/scenarios/ScenarioSteps.h"
 
+#include "net/HttpReplyText.h"
 #include "net/NetworkConditioner.h"
 
 #include <memory>
@@ -57,7 +58,7 @@ QString attemptText(const Attempt& attempt)
         text += ScenarioText::tr(" (replayed)");
     }
     if (attempt.httpStatus == 0 && !attempt.error.isEmpty()) {
-        text += QStringLiteral(": ") + attempt.error;
+        text += QStringLiteral(": ") + networkFailureText(attempt.error); // libcurl's words as a sentence
     }
     if (attempt.delayAfterMs >= 0) {
         text += ScenarioText::tr("; next in %1 ms").arg(attempt.delayAfterMs);
