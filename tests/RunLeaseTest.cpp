@@ -6,6 +6,7 @@
 #include "checkout/CheckoutService.h"
 #include "checkout/StubPaymentGateway.h"
 #include "storage/SqlTx.h"
+#include "storage/sqlite/SqliteSqlTx.h"
 #include "support/LatchedGateway.h"
 #include "support/ServerProcess.h"
 

@@ -5,6 +5,7 @@
 #include "orders/OrderWriter.h"
 #include "storage/DatabaseFailure.h"
 #include "storage/RunLease.h"
+#include "storage/sqlite/SqliteSqlTx.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"

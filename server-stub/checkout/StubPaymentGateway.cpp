@@ -2,6 +2,8 @@
 
 #include "orders/OrderService.h"
 #include "storage/postgres/PgRetry.h"
+#include "storage/postgres/PgSqlTx.h"
+#include "storage/sqlite/SqliteSqlTx.h"
 #include "support/Json.h"
 #include "support/Sha256.h"
 

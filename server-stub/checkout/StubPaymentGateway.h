@@ -21,6 +21,8 @@
 
 namespace onceorder::server {
 
+class PgPool;
+
 class StubPaymentGateway final : public PaymentGateway
 {
 public:

@@ -1,6 +1,7 @@
 #include "checkout/WebhookHandler.h"
 
 #include "checkout/OrderPayments.h"
+#include "storage/sqlite/SqliteSqlTx.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"

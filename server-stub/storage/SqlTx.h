@@ -8,14 +8,10 @@
 #pragma once
 
 #include "storage/SqlDialect.h"
-#include "storage/sqlite/Store.h"
-
-#include <SQLiteCpp/Database.h>
 
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,8 +19,6 @@
 #include <vector>
 
 namespace onceorder::server {
-
-class PgPool;
 
 // A bound value: NULL, an integer or text (PostgreSQL infers each parameter's type from where it stands).
 using SqlValue = std::variant<std::nullptr_t, long long, std::string>;
@@ -102,12 +96,7 @@ public:
     virtual std::unique_ptr<SqlTx> read() = 0;
 };
 
-// The server's own SQLite database (its pool, its cached statements, its writer lock).
-std::unique_ptr<SqlDatabase> sqliteStoreDatabase(Store& store);
-// A single SQLite connection guarded by `lock` (the stub gateway's own file).
-std::unique_ptr<SqlDatabase> sqliteConnectionDatabase(SQLite::Database& db, std::mutex& lock);
-// PostgreSQL through this process's pool.
-std::unique_ptr<SqlDatabase> postgresDatabase(PgPool& pool);
+// Each database's own: storage/sqlite/SqliteSqlTx.h, storage/postgres/PgSqlTx.h.
 
 // "… ? … ?" -> "… $1 … $2" (the statements hold no `?` inside literals).
 std::string numberedPlaceholders(std::string_view sql);

@@ -5,6 +5,7 @@
 #include "storage/SqlTx.h"
 #include "storage/postgres/PgOrderStore.h"
 #include "storage/postgres/PgSchema.h"
+#include "storage/postgres/PgSqlTx.h"
 #include "storage/postgres/PgWorkTx.h"
 #include "support/Clock.h"
 #include "teaching/Faults.h"

@@ -7,6 +7,7 @@
 #include "storage/SqlTx.h"
 #include "storage/sqlite/GroupCommitter.h"
 #include "storage/sqlite/SqliteOrderStore.h"
+#include "storage/sqlite/SqliteSqlTx.h"
 #include "storage/sqlite/Store.h"
 #include "teaching/Replication.h"
 
