@@ -149,6 +149,15 @@ private:
     std::thread m_thread;
 };
 
+QString copyOf(const QString& binary, const std::string& to)
+{
+    const QString copy = QString::fromStdString(to);
+    if (!QFile::copy(binary, copy)) {
+        throw std::runtime_error("cannot copy " + binary.toStdString());
+    }
+    return copy;
+}
+
 quint64 seedFromEnvironment()
 {
     bool ok = false;
@@ -194,8 +203,10 @@ protected:
 
     void startServer()
     {
-        m_server = std::make_unique<ServerProcess>(std::vector<std::string> {
-            "--db", m_dbPath, "--debug-endpoints", "--key-ttl", std::to_string(kKeyTtlSeconds)});
+        m_server =
+            std::make_unique<ServerProcess>(std::vector<std::string> {"--db", m_dbPath, "--debug-endpoints",
+                                                                      "--key-ttl", std::to_string(kKeyTtlSeconds)},
+                                            m_serverBin);
         m_hostile->setBackend(m_server->port());
         auto http = m_server->client();
         http->Put("/products/propiska/stock", {{"Authorization", "Bearer demo-key-admin"}}, R"({"stock":1000000})",
@@ -257,7 +268,17 @@ protected:
         QObject::connect(
             process, &QProcess::finished, &m_owner,
             [this, process](int code, QProcess::ExitStatus status) { onCliFinished(process, code, status); });
-        process->start(QStringLiteral(ONCEORDER_CLI_BIN), args + cliCommon());
+        QObject::connect(process, &QProcess::errorOccurred, &m_owner, [this, process](QProcess::ProcessError error) {
+            if (error == QProcess::FailedToStart && m_runs.count(process) != 0) {
+                // No finished() follows: forget it here, or a later fault would signal process id 0 (our group).
+                m_failures
+                    << QStringLiteral("%1 could not start: %2").arg(m_runs[process].what, process->errorString());
+                m_runs.erase(process);
+                process->deleteLater();
+                pump();
+            }
+        });
+        process->start(m_cliBin, args + cliCommon());
     }
 
     void onCliFinished(QProcess* process, int code, QProcess::ExitStatus status)
@@ -346,9 +367,12 @@ protected:
         } else if (roll < 0.65 && !m_runs.empty()) {
             auto it = m_runs.begin();
             std::advance(it, between(0, static_cast<int>(m_runs.size()) - 1));
-            it->second.killedOnPurpose = true;
-            ::kill(static_cast<pid_t>(it->first->processId()), SIGKILL);
-            ++m_faults["client kill -9"];
+            const auto pid = static_cast<pid_t>(it->first->processId());
+            if (pid > 0) { // never 0: kill(0, …) would signal our whole process group
+                it->second.killedOnPurpose = true;
+                ::kill(pid, SIGKILL);
+                ++m_faults["client kill -9"];
+            }
         } else if (roll < 0.71 && runningClis() < kMaxClis + 1) {
             // A resume beside the submits: two or more client processes on one outbox.
             // Some resumes run with the clock far ahead: every deadline they see has passed.
@@ -492,6 +516,11 @@ protected:
 
     TempDir m_dir;
     std::string m_dbPath = m_dir.file("server.db");
+    // The run's own copies of the binaries: a build of the shared tree that replaces them meanwhile (a CLI that
+    // cannot start, a server that is not the one the run began with) is not a fault of the client's.
+    QString m_cliBin = copyOf(QStringLiteral(ONCEORDER_CLI_BIN), m_dir.file("onceorder-cli"));
+    std::string m_serverBin =
+        copyOf(QStringLiteral(ONCEORDER_SERVER_BIN), m_dir.file("onceorder-server")).toStdString();
     QString m_stateDir = QString::fromStdString(m_dir.file("client"));
     QString m_homeDir = QString::fromStdString(m_dir.file("home"));
     std::mt19937_64 m_rng;
