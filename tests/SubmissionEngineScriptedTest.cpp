@@ -323,3 +323,76 @@ TEST_F(SubmissionEngineScriptedTest, WithinTheWindowARetryGoesOutWithTheSameKeyA
     ASSERT_TRUE(a->server.answer(1, ScriptedServerCalls::created(8, cart.cartId())));
     EXPECT_EQ(a->stored(id).state, SubmissionState::Placed);
 }
+
+TEST_F(SubmissionEngineScriptedTest, AGiveUpWhoseReadBackWasNeverRecordedIsReadBackAtTheNextStart)
+{
+    // The give-up is committed, then the outbox fails (a full disk: the engine stops) or the process ends before the
+    // read-back's answer can be recorded. The row said "gave up" until someone reconciled it by hand, although the
+    // server held the order. The next start reads it back and finds the order: placed after all.
+    auto a = start(kT0, 15 * kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::lost())); // the server placed it; the answer was lost
+    machine.advanceMs(16 * kMinuteMs);
+    a->wall.advanceMs(16 * kMinuteMs);
+    a->engine->retryNow(id);
+    ASSERT_EQ(a->stored(id).state, SubmissionState::GaveUp);
+    ASSERT_GE(a->server.waiting("GET"), 0) << "the give-up asks the server";
+    a.reset(); // its read-back is never answered here
+
+    auto b = start(kT0 + 17 * kMinuteMs, 15 * kMinuteMs);
+    machine.advanceMs(kMinuteMs);
+    const auto resumed = b->engine->resumePending();
+    ASSERT_TRUE(resumed);
+    EXPECT_TRUE(resumed->isEmpty()) << "nothing pending: nothing to send";
+    const int readBack = b->server.waiting("GET");
+    ASSERT_GE(readBack, 0) << "the given-up row was not read back at the start";
+    EXPECT_TRUE(b->server.calls[readBack].path.startsWith(u"/orders?cart_id="));
+    EXPECT_EQ(b->server.count("POST"), 0);
+    ASSERT_TRUE(b->server.answer(
+        readBack, ScriptedServerCalls::reply(200, "[" + ScriptedServerCalls::orderJson(6, cart.cartId()) + "]")));
+    const Submission s = b->stored(id);
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.orderId, 6);
+    EXPECT_EQ(s.overruled, SubmissionState::GaveUp);
+    ASSERT_TRUE(b->hasSettled(id)) << "the window hears it";
+    EXPECT_EQ(b->settled.back().state, SubmissionState::Placed);
+
+    b.reset();
+    auto c = start(kT0 + 18 * kMinuteMs, 15 * kMinuteMs);
+    ASSERT_TRUE(c->engine->resumePending());
+    EXPECT_TRUE(c->server.calls.isEmpty()) << "a placed row is not read back again";
+}
+
+TEST_F(SubmissionEngineScriptedTest, AtAStartAGivenUpCartThatFoundNoOrderStaysGivenUpAndNothingIsSent)
+{
+    // The same read-back at a start, when the server has no order (or does not answer): the row stays as it was, no
+    // key is sent, and nobody is told anything new. A cart given up before any attempt could reach the server (a
+    // refused connection) is not read back.
+    auto a = start(kT0, 15 * kMinuteMs);
+    const qint64 maybeSent = a->engine->submit(oneBook());
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::lost()));
+    Cart other;
+    other.add(QStringLiteral("hrnek"), 1);
+    const qint64 neverSent = a->engine->submit(other);
+    HttpReply refused;
+    refused.error = QNetworkReply::ConnectionRefusedError;
+    refused.errorString = QStringLiteral("Connection refused");
+    ASSERT_TRUE(a->server.answer(1, refused));
+    machine.advanceMs(16 * kMinuteMs);
+    a->wall.advanceMs(16 * kMinuteMs);
+    a->engine->retryNow(maybeSent);
+    a->engine->retryNow(neverSent);
+    ASSERT_EQ(a->stored(maybeSent).state, SubmissionState::GaveUp);
+    ASSERT_EQ(a->stored(neverSent).state, SubmissionState::GaveUp);
+    a.reset();
+
+    auto b = start(kT0 + 17 * kMinuteMs, 15 * kMinuteMs);
+    ASSERT_TRUE(b->engine->resumePending());
+    ASSERT_EQ(b->server.count("GET"), 1) << "only the cart whose attempt may have reached the server";
+    ASSERT_TRUE(b->server.answer(b->server.waiting("GET"), ScriptedServerCalls::reply(200, "[]")));
+    EXPECT_EQ(b->stored(maybeSent).state, SubmissionState::GaveUp);
+    EXPECT_EQ(b->stored(neverSent).state, SubmissionState::GaveUp);
+    EXPECT_TRUE(b->settled.empty());
+    EXPECT_EQ(b->server.count("POST"), 0);
+}

@@ -15,15 +15,6 @@ namespace onceorder::core {
 
 namespace {
 
-// Whether any attempt may have reached the server: answered at all, or ended in a way that does not rule it out.
-bool mayHaveReachedServer(const Submission& submission)
-{
-    return std::any_of(submission.attempts.begin(), submission.attempts.end(), [](const Attempt& attempt) {
-        return attempt.httpStatus != 0 ||
-            (attempt.outcome != AttemptOutcome::NotSent && attempt.outcome != AttemptOutcome::Failed);
-    });
-}
-
 QString problemTitle(const HttpReply& reply)
 {
     const QJsonObject problem = QJsonDocument::fromJson(reply.body).object();
@@ -32,6 +23,14 @@ QString problemTitle(const HttpReply& reply)
 }
 
 } // namespace
+
+bool SubmissionEngine::mayHaveReachedServer(const Submission& submission)
+{
+    return std::any_of(submission.attempts.begin(), submission.attempts.end(), [](const Attempt& attempt) {
+        return attempt.httpStatus != 0 ||
+            (attempt.outcome != AttemptOutcome::NotSent && attempt.outcome != AttemptOutcome::Failed);
+    });
+}
 
 void SubmissionEngine::placedAfterAll(Submission stored, qint64 orderId, const HttpReply& reply)
 {

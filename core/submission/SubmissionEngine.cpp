@@ -221,6 +221,7 @@ std::optional<QList<qint64>> SubmissionEngine::resumePending()
             schedule(submission.id, m_policy.resumeDelayMs(submission, now) + jitter);
             Q_EMIT submissionChanged(submission);
         }
+        readBackGivenUp();
     });
     m_countTimer->start(); // also when nothing here is pending: the counts include the other servers' carts
     return resumed;

@@ -73,7 +73,8 @@ public:
     qint64 submit(const Cart& cart) { return trySubmit(cart).id; }
     // Picks up the pending submissions of this target and client left by an earlier run. Returns their ids (each
     // will be settled() here, also when another process settles it first), or nullopt if the outbox could not be
-    // read (storageFailed() says why).
+    // read (storageFailed() says why). Also reads back the recent given-up ones whose read-back may never have been
+    // recorded: one found placed is settled() as placed after all; those are not in the list.
     std::optional<QList<qint64>> resumePending();
     void retryNow(qint64 id);
     // Stops retrying. The order may already exist on the server: reconcile() finds out.
@@ -123,6 +124,8 @@ private:
     // submission, or schedules the next attempt.
     void onReply(qint64 id, int attemptNumber, const HttpReply& reply);
     void giveUpBeforeSending(Submission submission);
+    // Whether any attempt may have reached the server: answered at all, or ended in a way that does not rule it out.
+    static bool mayHaveReachedServer(const Submission& submission);
     // Evidence of the order (a 201, a replay) for a submission already settled otherwise (gave up, abandoned,
     // rejected, here or in another process): it is placed after all.
     void placedAfterAll(Submission stored, qint64 orderId, const HttpReply& reply);
@@ -138,6 +141,9 @@ private:
     // True if it settled the submission from the server's orders (and emitted settled()).
     bool settleFromOrders(qint64 id, const HttpReply& reply, bool automatic);
     void reconcileAutomatically(qint64 id);
+    // At a start (resumePending): the recent given-up submissions of this target and client are read back again, for a
+    // give-up committed whose read-back could not be recorded (the outbox failed between them, or the process ended).
+    void readBackGivenUp();
     // An earlier submission of this cart ended without an answer (gave up, abandoned): before this one's first
     // POST, the server is asked whether it holds an order for the cart (SubmissionReadBack.cpp).
     void readBackBeforeFirstSend(const Submission& submission);

@@ -66,6 +66,24 @@ void SubmissionEngine::reconcileAutomatically(qint64 id)
     });
 }
 
+void SubmissionEngine::readBackGivenUp()
+{
+    // A give-up is committed before its read-back is sent: if the outbox failed between the two (a full disk) or the
+    // process ended, the row says "gave up" though the order may exist, and nothing else would ask. Each start asks
+    // again for the ones given up within the key's lifetime (older ones had as many starts to be read back): an order
+    // found makes the row placed after all (settled() then); no order, or no answer, leaves it as it was, silently.
+    for (const Submission& submission : m_outbox.all()) {
+        if (submission.state != SubmissionState::GaveUp || submission.target != QUrl(m_target) ||
+            submission.apiKey != m_api->apiKey() || !mayHaveReachedServer(submission) ||
+            defendedNow(submission) - submission.createdMs > RetryPolicy::kServerKeyTtlMs) {
+            continue;
+        }
+        askForCartOrders(submission, [id = submission.id](SubmissionEngine& self, const HttpReply& reply) {
+            self.guarded(0, [&] { static_cast<void>(self.settleFromOrders(id, reply, true)); });
+        });
+    }
+}
+
 bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool automatic)
 {
     auto current = m_outbox.find(id);
