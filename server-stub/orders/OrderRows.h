@@ -4,7 +4,7 @@
 // state for both databases.
 #pragma once
 
-#include "orders/OrderService.h"
+#include "support/IsoTime.h"
 #include "support/Json.h"
 #include "teaching/Faults.h"
 

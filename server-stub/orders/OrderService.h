@@ -17,6 +17,7 @@
 #include "storage/sqlite/GroupCommitter.h"
 #include "storage/sqlite/Store.h"
 #include "support/Clock.h"
+#include "support/IsoTime.h"
 #include "support/Problem.h"
 #include "teaching/Faults.h"
 
@@ -67,8 +68,5 @@ private:
     std::chrono::seconds m_keyTtl;
     GroupCommitter* m_committer;
 };
-
-// RFC 3339 UTC time for a millisecond timestamp.
-std::string isoTime(std::int64_t ms);
 
 } // namespace onceorder::server

@@ -1,6 +1,7 @@
 #include "orders/OrderSteps.h"
 
 #include "orders/OrderService.h"
+#include "support/IsoTime.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 

@@ -4,10 +4,12 @@
 // process) and PgOrderStore (storage/postgres/, several server processes on one database).
 #pragma once
 
+#include "auth/Client.h"
+#include "auth/ClientKeys.h"
 #include "orders/OrderCommand.h"
 #include "orders/OrderQueries.h"
 #include "orders/OrderResponse.h"
-#include "storage/sqlite/Store.h"
+#include "orders/OrderSteps.h"
 #include "teaching/Faults.h"
 
 #include <cstdint>
