@@ -360,3 +360,66 @@ TEST_F(PgOrderBatchEndToEndTest, WithUnnamedStatementsTheBatchKeepsEveryOutcome)
     EXPECT_EQ(stockOf("hrnek"), 0);
     EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE idem_key LIKE 'u%'"), 18);
 }
+
+// A plain new order in a batch is one statement after its key (SqlDialect::placeOrderAtOnce); a cart already ordered
+// is undone and answered by the steps one by one, and an order of several lines takes every line's stock and stores
+// every line.
+TEST_F(PgOrderBatchEndToEndTest, KeysForOneCartAndOrdersOfSeveralLinesInOneBurstKeepOneOrderPerCartAndEveryLine)
+{
+    auto& server = startServer();
+    const long long knihaBefore = stockOf("kniha");
+    const long long hrnekBefore = stockOf("hrnek");
+    const std::string cart = R"({"cart_id":"cart-b","items":[{"product":"kniha","quantity":1}]})";
+    const std::string twoLines = R"({"items":[{"product":"kniha","quantity":2},{"product":"hrnek","quantity":1}]})";
+    std::vector<std::pair<std::string, std::string>> requests;
+    for (int i = 0; i < 6; ++i) {
+        requests.emplace_back("c" + std::to_string(i), cart);
+        requests.emplace_back("l" + std::to_string(i), twoLines);
+    }
+
+    const auto replies = burst(requests, {&server});
+
+    auto http = server.client();
+    std::optional<std::string> cartOrder;
+    int refused = 0;
+    for (int i = 0; i < 6; ++i) {
+        const std::string key = "c" + std::to_string(i);
+        const Reply& reply = replies.at(key).front();
+        if (reply.status == 201) {
+            EXPECT_FALSE(cartOrder) << "a second order for one cart: " << reply.body;
+            cartOrder = reply.field("order_id");
+        } else {
+            ++refused;
+            EXPECT_EQ(reply.status, 422) << key << ": " << reply.body;
+            EXPECT_EQ(reply.problemType(), "/problems/cart-already-ordered") << key;
+        }
+        const Reply again = postOrder(*http, kA, key, cart);
+        EXPECT_EQ(again.status, reply.status) << key;
+        EXPECT_TRUE(again.replayed()) << key;
+        EXPECT_EQ(again.body, reply.body) << key;
+    }
+    ASSERT_TRUE(cartOrder);
+    EXPECT_EQ(refused, 5);
+    for (int i = 0; i < 6; ++i) {
+        const std::string key = "c" + std::to_string(i);
+        if (replies.at(key).front().status != 201) {
+            EXPECT_EQ(replies.at(key).front().field("order_id"), *cartOrder) << key << " names the cart's order";
+        }
+        const std::string lines = "l" + std::to_string(i);
+        const Reply& reply = replies.at(lines).front();
+        EXPECT_EQ(reply.status, 201) << lines << ": " << reply.body;
+        const Reply again = postOrder(*http, kA, lines, twoLines);
+        EXPECT_TRUE(again.replayed()) << lines;
+        EXPECT_EQ(again.body, reply.body) << lines;
+    }
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE cart_id = 'cart-b'"), 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE idem_key LIKE 'l%'"), 6);
+    EXPECT_EQ(scalar("SELECT count(*) FROM order_lines AS l JOIN orders AS o ON o.id = l.order_id "
+                     "WHERE o.idem_key LIKE 'l%'"),
+              12);
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys WHERE idem_key ~ '^[cl][0-9]$' AND status = 'completed' "
+                     "AND locked_at IS NULL"),
+              12);
+    EXPECT_EQ(stockOf("kniha"), knihaBefore - 1 - 12);
+    EXPECT_EQ(stockOf("hrnek"), hrnekBefore - 6);
+}
