@@ -35,13 +35,13 @@ int main(int argc, char** argv)
     parser.addVersionOption();
     onceorder::core::ClientOptions::addTo(parser);
     parser.process(app);
+    // Before the options are read: an error in them (a wrong --server) is said in --lang too.
+    onceorder::core::Translations::install(app, parser.value(QStringLiteral("lang")));
     onceorder::core::ClientOptions options;
     if (const QString error = onceorder::core::ClientOptions::readFrom(parser, options); !error.isEmpty()) {
         QMessageBox::critical(nullptr, QStringLiteral("OnceOrder"), error);
         return 64;
     }
-
-    onceorder::core::Translations::install(app, options.language);
 
     onceorder::core::ClientSession session(options);
     session.enableConditioner(); // the debug panel's network controls act on it

@@ -1,5 +1,7 @@
 #include "session/CliProgress.h"
 
+#include "net/HttpReplyText.h"
+
 #include <QDateTime>
 #include <QLocale>
 
@@ -79,7 +81,7 @@ std::optional<QString> CliProgress::settled(const Submission& submission, qint64
         line += QStringLiteral(": ") + lastCause;
     }
     if (!submission.problemDetail.isEmpty()) {
-        line += QStringLiteral(". ") + tr("Stopped because: %1").arg(submission.problemDetail);
+        line += QStringLiteral(". ") + tr("Stopped because: %1").arg(retryReasonText(submission.problemDetail));
     }
     return line;
 }
@@ -89,7 +91,7 @@ QString CliProgress::cause(const Attempt& attempt, const QUrl& target)
     const QString& error = attempt.error;
     if (attempt.httpStatus != 0) {
         return error.isEmpty() ? tr("HTTP %1").arg(attempt.httpStatus)
-                               : tr("HTTP %1: %2").arg(attempt.httpStatus).arg(error);
+                               : tr("HTTP %1: %2").arg(attempt.httpStatus).arg(problemTitleText(error));
     }
     // libcurl's words (and the exchange's own) for what went wrong, mapped to a sentence a person can act on.
     if (mentions(error, {"timeout", "timed out", "no data for"})) {
@@ -111,7 +113,7 @@ QString CliProgress::cause(const Attempt& attempt, const QUrl& target)
     if (mentions(error, {"ssl", "certificate", "tls"})) {
         return tr("the secure connection to %1 failed (%2)").arg(server(target), error);
     }
-    return error.isEmpty() ? attemptOutcomeName(attempt.outcome) : error;
+    return networkFailureText(error);
 }
 
 std::optional<std::pair<QString, QString>> CliProgress::describe(const Waiting& waiting, qint64 nowMs) const

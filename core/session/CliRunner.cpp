@@ -52,9 +52,24 @@ void printLine(const QJsonObject& object)
     QTextStream(stdout) << QJsonDocument(object).toJson(QJsonDocument::Compact) << Qt::endl;
 }
 
+// --lang's value, read before the parser so that its help and errors are translated too.
+QString languageArgument(const QStringList& arguments)
+{
+    for (int i = 1; i < arguments.size(); ++i) {
+        if (arguments.at(i) == u"--lang" && i + 1 < arguments.size()) {
+            return arguments.at(i + 1);
+        }
+        if (arguments.at(i).startsWith(u"--lang=")) {
+            return arguments.at(i).mid(7);
+        }
+    }
+    return {};
+}
+
 int usage(const QString& message)
 {
-    QTextStream(stderr) << "onceorder-cli: " << message << " (see --help)" << Qt::endl;
+    QTextStream(stderr) << "onceorder-cli: " << QCoreApplication::translate("CliRunner", "%1 (see --help)").arg(message)
+                        << Qt::endl;
     return UsageError;
 }
 
@@ -111,7 +126,10 @@ QString readEngineConfig(const QCommandLineParser& parser, EngineConfig& config)
         bool ok = false;
         const qint64 value = parser.value(option).toLongLong(&ok);
         if (!ok || value < min || value > max) {
-            return QStringLiteral("--%1 wants a whole number from %2 to %3").arg(option).arg(min).arg(max);
+            return QCoreApplication::translate("CliRunner", "--%1 wants a whole number from %2 to %3")
+                .arg(option)
+                .arg(min)
+                .arg(max);
         }
         target = value;
         return {};
@@ -135,45 +153,67 @@ QString readEngineConfig(const QCommandLineParser& parser, EngineConfig& config)
 
 int runCli(const QStringList& arguments)
 {
+    if (auto* app = QCoreApplication::instance()) {
+        // Before the help and the errors are written: what the CLI says to a person (its help, errors, waits and
+        // causes) is in --lang; its JSON keys and states stay as they are.
+        Translations::install(*app, languageArgument(arguments));
+    }
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Places orders exactly once, from a terminal.\n\n"
-                       "Commands:\n"
-                       "  submit   order --quantity of --product (one cart) and wait for the outcome\n"
-                       "  resume   finish the pending submissions a crashed run left behind\n"
-                       "  status   list every submission in the state folder"));
-    parser.addHelpOption();
-    parser.addVersionOption();
+        QCoreApplication::translate("CliRunner",
+                                    "Places orders exactly once, from a terminal.\n\n"
+                                    "Commands:\n"
+                                    "  submit   order --quantity of --product (one cart) and wait for the outcome\n"
+                                    "  resume   finish the pending submissions a crashed run left behind\n"
+                                    "  status   list every submission in the state folder"));
+    // Qt's own --help and --version say "Displays help on commandline options." in every language: ours are
+    // translated.
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")},
+                                        QCoreApplication::translate("CliRunner", "Shows this help."));
+    const QCommandLineOption versionOption({QStringLiteral("v"), QStringLiteral("version")},
+                                           QCoreApplication::translate("CliRunner", "Shows the version."));
+    parser.addOption(helpOption);
+    parser.addOption(versionOption);
     ClientOptions::addTo(parser);
     parser.addOptions({
-        {QStringLiteral("product"), QStringLiteral("Product to order (submit)."), QStringLiteral("P")},
-        {QStringLiteral("quantity"), QStringLiteral("Quantity (submit); default 1."), QStringLiteral("N"),
-         QStringLiteral("1")},
+        {QStringLiteral("product"), QCoreApplication::translate("CliRunner", "Product to order (submit)."),
+         QStringLiteral("P")},
+        {QStringLiteral("quantity"), QCoreApplication::translate("CliRunner", "Quantity (submit); default 1."),
+         QStringLiteral("N"), QStringLiteral("1")},
         {QStringLiteral("cart-id"),
-         QStringLiteral("Cart id (submit); default a new one. Submitting a cart id that "
-                        "is still pending retries it with its key."),
+         QCoreApplication::translate("CliRunner",
+                                     "Cart id (submit); default a new one. Submitting a cart id that "
+                                     "is still pending retries it with its key."),
          QStringLiteral("ID")},
         {QStringLiteral("pay"),
-         QStringLiteral("Pay now with this method, e.g. card (submit): the order goes through POST /checkout, "
-                        "with the payment gateway in the middle."),
+         QCoreApplication::translate("CliRunner",
+                                     "Pay now with this method, e.g. card (submit): the order goes through "
+                                     "POST /checkout, with the payment gateway in the middle."),
          QStringLiteral("METHOD")},
-        {QStringLiteral("retry-window"), QStringLiteral("Give up retrying after this many seconds (default 900)."),
+        {QStringLiteral("retry-window"),
+         QCoreApplication::translate("CliRunner", "Give up retrying after this many seconds (default 900)."),
          QStringLiteral("SECONDS")},
-        {QStringLiteral("base-delay-ms"), QStringLiteral("Backoff base (default 500)."), QStringLiteral("MS")},
-        {QStringLiteral("max-delay-ms"), QStringLiteral("Backoff cap (default 30000)."), QStringLiteral("MS")},
-        {QStringLiteral("timeout-ms"), QStringLiteral("Per-attempt transfer timeout (default 10000)."),
+        {QStringLiteral("base-delay-ms"), QCoreApplication::translate("CliRunner", "Backoff base (default 500)."),
+         QStringLiteral("MS")},
+        {QStringLiteral("max-delay-ms"), QCoreApplication::translate("CliRunner", "Backoff cap (default 30000)."),
+         QStringLiteral("MS")},
+        {QStringLiteral("timeout-ms"),
+         QCoreApplication::translate("CliRunner", "Per-attempt transfer timeout (default 10000)."),
          QStringLiteral("MS")},
     });
-    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("submit, resume or status"));
+    parser.addPositionalArgument(QCoreApplication::translate("CliRunner", "command"),
+                                 QCoreApplication::translate("CliRunner", "submit, resume or status"));
     parser.process(arguments);
+    if (parser.isSet(helpOption)) {
+        parser.showHelp(0);
+    }
+    if (parser.isSet(versionOption)) {
+        parser.showVersion();
+    }
 
     ClientOptions options;
     if (const QString error = ClientOptions::readFrom(parser, options); !error.isEmpty()) {
         return usage(error);
-    }
-    if (auto* app = QCoreApplication::instance()) {
-        // What the CLI says to a person (its waits, the causes) in --lang; its JSON keys and states stay as they are.
-        Translations::install(*app, options.language);
     }
     EngineConfig config;
     if (const QString error = readEngineConfig(parser, config); !error.isEmpty()) {
@@ -182,7 +222,7 @@ int runCli(const QStringList& arguments)
     const QStringList positional = parser.positionalArguments();
     const QString command = positional.value(0);
     if (positional.size() != 1 || (command != u"submit" && command != u"resume" && command != u"status")) {
-        return usage(QStringLiteral("expected one command: submit, resume or status"));
+        return usage(QCoreApplication::translate("CliRunner", "expected one command: submit, resume or status"));
     }
 
     Cart cart(parser.value(QStringLiteral("cart-id")));
@@ -190,13 +230,14 @@ int runCli(const QStringList& arguments)
         bool quantityOk = false;
         const int quantity = parser.value(QStringLiteral("quantity")).toInt(&quantityOk);
         if (parser.value(QStringLiteral("product")).isEmpty() || !quantityOk || quantity < 1) {
-            return usage(QStringLiteral("submit needs --product P and a positive --quantity N"));
+            return usage(
+                QCoreApplication::translate("CliRunner", "submit needs --product P and a positive --quantity N"));
         }
         cart.add(parser.value(QStringLiteral("product")), quantity);
         if (parser.isSet(QStringLiteral("pay"))) {
             const QString method = parser.value(QStringLiteral("pay"));
             if (method.isEmpty()) {
-                return usage(QStringLiteral("--pay needs a payment method, e.g. --pay card"));
+                return usage(QCoreApplication::translate("CliRunner", "--pay needs a payment method, e.g. --pay card"));
             }
             cart.setPaymentMethod(method);
         }
@@ -310,7 +351,8 @@ int runCli(const QStringList& arguments)
         }
         waitingFor = QSet<qint64>(resumed->begin(), resumed->end());
         if (waitingFor.isEmpty()) {
-            QTextStream(stderr) << "onceorder-cli: nothing pending to resume" << Qt::endl;
+            QTextStream(stderr) << "onceorder-cli: "
+                                << QCoreApplication::translate("CliRunner", "nothing pending to resume") << Qt::endl;
             QCoreApplication::exit(Placed);
             return;
         }

@@ -1,19 +1,25 @@
 #include "session/ClientOptions.h"
 
+#include <QCoreApplication>
+
 #include <QStandardPaths>
 
 namespace onceorder::core {
 
 void ClientOptions::addTo(QCommandLineParser& parser)
 {
-    parser.addOption({QStringLiteral("server"),
-                      QStringLiteral("Use the server at URL instead of starting the bundled one."),
-                      QStringLiteral("URL")});
-    parser.addOption({QStringLiteral("api-key"), QStringLiteral("API key (client identity); default demo-key-A."),
-                      QStringLiteral("KEY"), QStringLiteral("demo-key-A")});
     parser.addOption(
-        {QStringLiteral("state"), QStringLiteral("Folder of the client's state database."), QStringLiteral("DIR")});
-    parser.addOption({QStringLiteral("lang"), QStringLiteral("Language: en or cs (default: the system's)."),
+        {QStringLiteral("server"),
+         QCoreApplication::translate("ClientOptions", "Use the server at URL instead of starting the bundled one."),
+         QStringLiteral("URL")});
+    parser.addOption({QStringLiteral("api-key"),
+                      QCoreApplication::translate("ClientOptions", "API key (client identity); default demo-key-A."),
+                      QStringLiteral("KEY"), QStringLiteral("demo-key-A")});
+    parser.addOption({QStringLiteral("state"),
+                      QCoreApplication::translate("ClientOptions", "Folder of the client's state database."),
+                      QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("lang"),
+                      QCoreApplication::translate("ClientOptions", "Language: en or cs (default: the system's)."),
                       QStringLiteral("LANG")});
 }
 
@@ -23,19 +29,19 @@ QString ClientOptions::readFrom(const QCommandLineParser& parser, ClientOptions&
         options.server = QUrl(parser.value(QStringLiteral("server")), QUrl::StrictMode);
         if (!options.server.isValid() || (options.server.scheme() != u"http" && options.server.scheme() != u"https") ||
             options.server.host().isEmpty()) {
-            return QStringLiteral("--server wants an http:// or https:// URL, got \"%1\"")
+            return QCoreApplication::translate("ClientOptions", "--server wants an http:// or https:// URL, got \"%1\"")
                 .arg(parser.value(QStringLiteral("server")));
         }
     }
     options.apiKey = parser.value(QStringLiteral("api-key"));
     if (options.apiKey.isEmpty()) {
-        return QStringLiteral("--api-key must not be empty");
+        return QCoreApplication::translate("ClientOptions", "--api-key must not be empty");
     }
     options.stateDir =
         parser.isSet(QStringLiteral("state")) ? parser.value(QStringLiteral("state")) : defaultStateDir();
     options.language = parser.value(QStringLiteral("lang"));
     if (!options.language.isEmpty() && options.language != u"en" && options.language != u"cs") {
-        return QStringLiteral("--lang wants en or cs, got \"%1\"").arg(options.language);
+        return QCoreApplication::translate("ClientOptions", "--lang wants en or cs, got \"%1\"").arg(options.language);
     }
     return {};
 }

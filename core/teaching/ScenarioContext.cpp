@@ -1,5 +1,6 @@
 #include "teaching/ScenarioContext.h"
 
+#include "net/HttpReplyText.h"
 #include "net/NetworkConditioner.h"
 #include "server/BundledServer.h"
 #include "server/ServerState.h"
@@ -302,7 +303,9 @@ QString ScenarioContext::problemTypeOf(const HttpReply& reply)
 QString ScenarioContext::describe(const HttpReply& reply)
 {
     if (reply.status == 0) {
-        return tr("no response: %1").arg(reply.errorString.isEmpty() ? tr("connection closed") : reply.errorString);
+        // libcurl's words as a sentence: a slide says what is known, not "Empty reply from server".
+        return tr("no response: %1")
+            .arg(reply.errorString.isEmpty() ? tr("connection closed") : networkFailureText(reply.errorString));
     }
     QString text = QString::number(reply.status);
     if (reply.status >= 200 && reply.status < 300) {

@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 
 #include <SQLiteCpp/Database.h>
 #include <sqlite3.h>
@@ -452,7 +453,8 @@ Scenario sqliteTwoInstancesLocked()
                                          {ScenarioText::tr("instance 2: B: S2, kniha × 1 (another client and key)"),
                                           ScenarioText::tr("%1 after %2 s")
                                               .arg(ScenarioContext::describe(r))
-                                              .arg(static_cast<double>(started->elapsed()) / 1000.0, 0, 'f', 1),
+                                              .arg(QLocale().toString(static_cast<double>(started->elapsed()) / 1000.0,
+                                                                      'f', 1)),
                                           -1, ScenarioText::tr("503 \"database is locked\" after the busy timeout"),
                                           r.status == 503 && r.body.contains("database is locked") &&
                                               started->elapsed() >= 9000});
