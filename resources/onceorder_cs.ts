@@ -357,6 +357,10 @@
         <source>onceorder: no PostgreSQL here (ONCEORDER_POSTGRES_URI or PGHOST): the PostgreSQL scenarios are left out</source>
         <translation>onceorder: PostgreSQL tu není (ONCEORDER_POSTGRES_URI ani PGHOST): scénáře pro PostgreSQL se vynechávají</translation>
     </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>nelze zapsat %1</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::ScenarioRunner</name>
@@ -700,8 +704,20 @@
         <translation>bez rozptylu</translation>
     </message>
     <message>
-        <source>lockstep: at least 8 of the 10 first retries within 200 ms</source>
-        <translation>v jednom šiku: aspoň 8 z 10 prvních opakování během 200 ms</translation>
+        <source>lockstep: at least %1 of the %2 first retries within %3 ms</source>
+        <translation>v jednom šiku: aspoň %1 z %2 prvních opakování během %3 ms</translation>
+    </message>
+    <message>
+        <source>%1 (attempts: %2)</source>
+        <translation>%1 (pokusů: %2)</translation>
+    </message>
+    <message>
+        <source>placed: order %1, a replay of the first send (attempts: %2)</source>
+        <translation>vytvořeno: objednávka %1, opakovaná odpověď na první odeslání (pokusů: %2)</translation>
+    </message>
+    <message>
+        <source>placed: order %1 (attempts: %2)</source>
+        <translation>vytvořeno: objednávka %1 (pokusů: %2)</translation>
     </message>
     <message>
         <source>full jitter</source>

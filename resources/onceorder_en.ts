@@ -355,6 +355,10 @@
         <source>onceorder: no PostgreSQL here (ONCEORDER_POSTGRES_URI or PGHOST): the PostgreSQL scenarios are left out</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::ScenarioRunner</name>
@@ -698,7 +702,19 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>lockstep: at least 8 of the 10 first retries within 200 ms</source>
+        <source>lockstep: at least %1 of the %2 first retries within %3 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (attempts: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placed: order %1, a replay of the first send (attempts: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placed: order %1 (attempts: %2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -76,11 +76,27 @@ TEST_F(ScenarioResultTest, CsvQuotesOnlyCellsThatNeedItAndAddsTheErrorAsAFailing
                 failing});
     r.error = QStringLiteral("timed out, after 60 s");
     EXPECT_EQ(r.toCsv(),
-              QStringLiteral("step,response,orders,expected,verdict\n"
+              QStringLiteral("\uFEFFstep,response,orders,expected,verdict\n"
                              "reset,ok,–,,–\n"
                              "\"A, then B\",\"say \"\"hi\"\"\",1,\"two\nlines\",PASS\n"
                              "A: K1 again,201,2,replayed,FAIL\n"
                              "\"timed out, after 60 s\",,,,FAIL\n"));
+}
+
+// Issue 29: a Czech spreadsheet splits cells at `;` (the decimal point being a comma) and reads UTF-8 only after a
+// byte order mark: in Czech the CSV says "0,6 s" without quoting it and keeps "odpověď" readable.
+TEST_F(ScenarioResultTest, CzechCsvHasAByteOrderMarkAndSemicolonsSoDecimalCommasStayInTheirCell)
+{
+    QLocale::setDefault(QLocale(QLocale::Czech, QLocale::CzechRepublic));
+    ScenarioResult r =
+        result({{QStringLiteral("výpadek 0,6 s"), QStringLiteral("a; b"), 1, QStringLiteral("ok"), true}});
+    r.error = QStringLiteral("skončeno po 1,5 s");
+    const QString csv = r.toCsv();
+    EXPECT_TRUE(csv.startsWith(QChar(0xfeff))) << csv.toStdString();
+    EXPECT_EQ(csv.mid(1).section(u'\n', 1),
+              QStringLiteral("výpadek 0,6 s;\"a; b\";1;ok;PASS\n"
+                             "skončeno po 1,5 s;;;;FAIL\n"));
+    EXPECT_TRUE(csv.toUtf8().startsWith("\xEF\xBB\xBF"));
 }
 
 TEST_F(ScenarioResultTest, APassingScenarioSaysPass)

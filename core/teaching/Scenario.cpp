@@ -14,9 +14,16 @@ QString markdownCell(QString text)
     return text.replace(u'|', QStringLiteral("\\|")).replace(u'\n', u' ');
 }
 
+// The list separator a spreadsheet in this language expects: where the decimal point is a comma (Czech), a cell
+// holding "0,6 s" must not be split, and Excel reads `;`.
+QChar csvSeparator()
+{
+    return QLocale().decimalPoint() == u',' ? u';' : u',';
+}
+
 QString csvCell(const QString& text)
 {
-    if (!text.contains(u',') && !text.contains(u'"') && !text.contains(u'\n')) {
+    if (!text.contains(csvSeparator()) && !text.contains(u'"') && !text.contains(u'\n')) {
         return text;
     }
     return u'"' + QString(text).replace(u'"', QStringLiteral("\"\"")) + u'"';
@@ -78,15 +85,17 @@ QString ScenarioResult::toMarkdown() const
 
 QString ScenarioResult::toCsv() const
 {
-    QString text = columnNames().join(u',') + u'\n';
+    // A byte order mark first: without it a spreadsheet reads the UTF-8 of "–" or "odpověď" as its own code page.
+    const QChar separator = csvSeparator();
+    QString text = QChar(0xfeff) + columnNames().join(separator) + u'\n';
     for (const VerdictRow& row : rows) {
         text += QStringList {csvCell(row.step), csvCell(row.response), ordersText(row.orders), csvCell(row.expected),
                              verdictText(row)}
-                    .join(u',') +
+                    .join(separator) +
             u'\n';
     }
     if (!error.isEmpty()) {
-        text += QStringLiteral("%1,,,,%2\n").arg(csvCell(error), verdictName(false));
+        text += QStringList {csvCell(error), {}, {}, {}, verdictName(false)}.join(separator) + u'\n';
     }
     return text;
 }

@@ -60,6 +60,8 @@ public:
     bool passed() const;
     // In the language of the installed translators (--lang): the headings, the column names and the verdicts.
     QString toMarkdown() const;
+    // For spreadsheets: UTF-8 with a byte order mark, `,` between cells, or `;` where the decimal point is a comma
+    // (Czech), so that a Czech Excel or LibreOffice opens it in columns with its letters intact.
     QString toCsv() const;
     static QString verdictName(bool pass);
     static QStringList columnNames(); // step, response, orders, expected, verdict

@@ -7,9 +7,33 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcessEnvironment>
 
 namespace onceorder::core::scenarios {
+
+namespace {
+
+// onceorder-cli's JSON line as the table shows it: what became of the cart, in words, never raw JSON on a slide.
+QString cliOutcomeInWords(const QByteArray& out)
+{
+    const QJsonObject line = QJsonDocument::fromJson(out.trimmed()).object();
+    if (line.isEmpty()) {
+        return QString::fromUtf8(out.trimmed());
+    }
+    const QString state = line.value(QStringLiteral("state")).toString();
+    const qint64 attempts = line.value(QStringLiteral("attempts")).toInteger();
+    if (state != u"placed") {
+        return ScenarioText::tr("%1 (attempts: %2)").arg(state).arg(attempts);
+    }
+    const qint64 order = line.value(QStringLiteral("order_id")).toInteger();
+    return line.value(QStringLiteral("replayed")).toBool()
+        ? ScenarioText::tr("placed: order %1, a replay of the first send (attempts: %2)").arg(order).arg(attempts)
+        : ScenarioText::tr("placed: order %1 (attempts: %2)").arg(order).arg(attempts);
+}
+
+} // namespace
 
 Scenario theArticleTable()
 {
@@ -78,50 +102,50 @@ Scenario lostResponse()
 
 Scenario clientCrash()
 {
-    return {
-        QStringLiteral("client-crash"),
-        ScenarioText::tr("Client crash after sending"),
-        ScenarioText::tr(
-            "onceorder-cli stores the key and the exact request bytes before sending, then is killed (SIGKILL) "
-            "right after the request went out. Whether the order exists is unknown to it. On restart, "
-            "`onceorder-cli resume` sends the stored request again with the stored key: if the server had "
-            "placed it, the answer is a replay; either way there is exactly one order."),
-        {[](ScenarioContext& c, Next next) {
-             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-             env.insert(QStringLiteral("ONCEORDER_CRASH_AT"), QStringLiteral("after-send"));
-             const QString cli = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("onceorder-cli"));
-             const QString state = QDir(c.stateDir()).filePath(QStringLiteral("cli"));
-             c.setNote(QStringLiteral("cli"), cli);
-             c.setNote(QStringLiteral("state"), state);
-             c.runProcess(cli,
-                          {QStringLiteral("submit"), QStringLiteral("--product"), QStringLiteral("kniha"),
-                           QStringLiteral("--cart-id"), QStringLiteral("cart-crash"), QStringLiteral("--server"),
-                           c.serverUrl().toString(), QStringLiteral("--state"), state},
-                          env, [&c, next](bool crashed, int, const QByteArray&) {
-                              c.verdictIf(
-                                  ScenarioText::tr("onceorder-cli submit, killed after send"),
-                                  crashed ? ScenarioText::tr("killed, no answer read")
-                                          : ScenarioText::tr("exited normally"),
-                                  ScenarioText::tr("killed; 0 or 1 orders: the client cannot know"), crashed,
-                                  [](int orders) { return orders <= 1; }, next);
-                          });
-         },
-         [](ScenarioContext& c, Next next) {
-             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-             env.remove(QStringLiteral("ONCEORDER_CRASH_AT"));
-             c.runProcess(c.note(QStringLiteral("cli")).toString(),
-                          {QStringLiteral("resume"), QStringLiteral("--server"), c.serverUrl().toString(),
-                           QStringLiteral("--state"), c.note(QStringLiteral("state")).toString(),
-                           QStringLiteral("--base-delay-ms"), QStringLiteral("20"), QStringLiteral("--max-delay-ms"),
-                           QStringLiteral("200")},
-                          env, [&c, next](bool crashed, int exitCode, const QByteArray& out) {
-                              const bool ok = verdicts::resumedAndPlaced(crashed, exitCode, out);
-                              c.verdict(ScenarioText::tr("onceorder-cli resume, the stored key"),
-                                        QString::fromUtf8(out.trimmed()),
-                                        ScenarioText::tr("placed (replayed if the first one got through), one order"),
-                                        ok, 1, next);
-                          });
-         }}};
+    return {QStringLiteral("client-crash"),
+            ScenarioText::tr("Client crash after sending"),
+            ScenarioText::tr(
+                "onceorder-cli stores the key and the exact request bytes before sending, then is killed (SIGKILL) "
+                "right after the request went out. Whether the order exists is unknown to it. On restart, "
+                "`onceorder-cli resume` sends the stored request again with the stored key: if the server had "
+                "placed it, the answer is a replay; either way there is exactly one order."),
+            {[](ScenarioContext& c, Next next) {
+                 QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+                 env.insert(QStringLiteral("ONCEORDER_CRASH_AT"), QStringLiteral("after-send"));
+                 const QString cli =
+                     QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("onceorder-cli"));
+                 const QString state = QDir(c.stateDir()).filePath(QStringLiteral("cli"));
+                 c.setNote(QStringLiteral("cli"), cli);
+                 c.setNote(QStringLiteral("state"), state);
+                 c.runProcess(cli,
+                              {QStringLiteral("submit"), QStringLiteral("--product"), QStringLiteral("kniha"),
+                               QStringLiteral("--cart-id"), QStringLiteral("cart-crash"), QStringLiteral("--server"),
+                               c.serverUrl().toString(), QStringLiteral("--state"), state},
+                              env, [&c, next](bool crashed, int, const QByteArray&) {
+                                  c.verdictIf(
+                                      ScenarioText::tr("onceorder-cli submit, killed after send"),
+                                      crashed ? ScenarioText::tr("killed, no answer read")
+                                              : ScenarioText::tr("exited normally"),
+                                      ScenarioText::tr("killed; 0 or 1 orders: the client cannot know"), crashed,
+                                      [](int orders) { return orders <= 1; }, next);
+                              });
+             },
+             [](ScenarioContext& c, Next next) {
+                 QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+                 env.remove(QStringLiteral("ONCEORDER_CRASH_AT"));
+                 c.runProcess(c.note(QStringLiteral("cli")).toString(),
+                              {QStringLiteral("resume"), QStringLiteral("--server"), c.serverUrl().toString(),
+                               QStringLiteral("--state"), c.note(QStringLiteral("state")).toString(),
+                               QStringLiteral("--base-delay-ms"), QStringLiteral("20"),
+                               QStringLiteral("--max-delay-ms"), QStringLiteral("200")},
+                              env, [&c, next](bool crashed, int exitCode, const QByteArray& out) {
+                                  const bool ok = verdicts::resumedAndPlaced(crashed, exitCode, out);
+                                  c.verdict(
+                                      ScenarioText::tr("onceorder-cli resume, the stored key"), cliOutcomeInWords(out),
+                                      ScenarioText::tr("placed (replayed if the first one got through), one order"), ok,
+                                      1, next);
+                              });
+             }}};
 }
 
 Scenario serverCrash()

@@ -131,7 +131,7 @@ ScenarioStep primaryStep(const QString& file, const QByteArray& settings, const 
                                   return;
                               }
                               c.narrate(narration,
-                                        QStringLiteral("POST /_debug/replication %1").arg(QString::fromUtf8(settings)));
+                                        QStringLiteral("POST /_debug/replication %1").arg(fieldsInWords(settings)));
                               next();
                           });
         });

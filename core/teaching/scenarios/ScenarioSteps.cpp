@@ -4,6 +4,9 @@
 #include "net/HttpReplyText.h"
 #include "net/NetworkConditioner.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <memory>
 
 namespace onceorder::core::scenarios {
@@ -106,11 +109,25 @@ Cart cartOf(const QString& cartId, const QString& product, int quantity)
     return cart;
 }
 
+QString fieldsInWords(const QByteArray& json)
+{
+    QStringList fields;
+    const QJsonObject object = QJsonDocument::fromJson(json).object();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const QJsonValue value = it.value();
+        const QString text = value.isString() ? value.toString()
+            : value.isBool()                  ? QString::fromLatin1(value.toBool() ? "true" : "false")
+                                              : QString::number(value.toDouble());
+        fields.append(it.key() + u'=' + text);
+    }
+    return fields.join(u' ');
+}
+
 ScenarioStep debugStep(const QString& what, const QByteArray& json, const QString& narration)
 {
     return [what, json, narration](ScenarioContext& c, Next next) {
         c.debug(what, json, [&c, what, json, narration, next] {
-            c.narrate(narration, QStringLiteral("POST /_debug/%1 %2").arg(what, QString::fromUtf8(json)));
+            c.narrate(narration, QStringLiteral("POST /_debug/%1 %2").arg(what, fieldsInWords(json)).trimmed());
             next();
         });
     };

@@ -35,6 +35,8 @@ using verdicts::replayOf;
 Cart cartOf(const QString& cartId, const QString& product = QStringLiteral("kniha"), int quantity = 1);
 
 // Set-up steps: narrated rows, not judged.
+// A debug command's JSON body as a table shows it: `fault=delay count=4 delay_ms=300`, never raw JSON on a slide.
+QString fieldsInWords(const QByteArray& json);
 ScenarioStep debugStep(const QString& what, const QByteArray& json, const QString& narration);
 ScenarioStep resetStep();
 ScenarioStep conditionerStep(ConditionerMode mode, const QString& why);
