@@ -2,10 +2,426 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="cs_CZ">
 <context>
-    <name>describeReply</name>
+    <name>CliRunner</name>
     <message>
-        <source>no response</source>
-        <translation>žádná odpověď</translation>
+        <source>%1 (see --help)</source>
+        <translation>%1 (viz --help)</translation>
+    </message>
+    <message>
+        <source>--%1 wants a whole number from %2 to %3</source>
+        <translation>--%1 chce celé číslo od %2 do %3</translation>
+    </message>
+    <message>
+        <source>Places orders exactly once, from a terminal.
+
+Commands:
+  submit   order --quantity of --product (one cart) and wait for the outcome
+  resume   finish the pending submissions a crashed run left behind
+  status   list every submission in the state folder</source>
+        <translation>Vytváří objednávky právě jednou, z terminálu.
+
+Příkazy:
+  submit   objedná --quantity kusů zboží --product (jeden košík) a počká na výsledek
+  resume   dokončí rozpracovaná odeslání, která zanechal spadlý běh
+  status   vypíše všechna odeslání ze složky stavu</translation>
+    </message>
+    <message>
+        <source>Shows this help.</source>
+        <translation>Zobrazí tuto nápovědu.</translation>
+    </message>
+    <message>
+        <source>Shows the version.</source>
+        <translation>Zobrazí verzi.</translation>
+    </message>
+    <message>
+        <source>Product to order (submit).</source>
+        <translation>Zboží k objednání (submit).</translation>
+    </message>
+    <message>
+        <source>Quantity (submit); default 1.</source>
+        <translation>Množství (submit); výchozí 1.</translation>
+    </message>
+    <message>
+        <source>Cart id (submit); default a new one. Submitting a cart id that is still pending retries it with its key.</source>
+        <translation>Id košíku (submit); výchozí je nové. Odeslání košíku, který ještě čeká, ho zopakuje s jeho klíčem.</translation>
+    </message>
+    <message>
+        <source>Pay now with this method, e.g. card (submit): the order goes through POST /checkout, with the payment gateway in the middle.</source>
+        <translation>Zaplatit hned tímto způsobem, např. „card“ (submit): objednávka jde přes POST /checkout a platební bránu.</translation>
+    </message>
+    <message>
+        <source>Give up retrying after this many seconds (default 900).</source>
+        <translation>Vzdát opakování po tolika sekundách (výchozí 900).</translation>
+    </message>
+    <message>
+        <source>Backoff base (default 500).</source>
+        <translation>Základ prodlevy mezi pokusy (výchozí 500).</translation>
+    </message>
+    <message>
+        <source>Backoff cap (default 30000).</source>
+        <translation>Nejdelší prodleva mezi pokusy (výchozí 30000).</translation>
+    </message>
+    <message>
+        <source>Per-attempt transfer timeout (default 10000).</source>
+        <translation>Časový limit přenosu jednoho pokusu (výchozí 10000).</translation>
+    </message>
+    <message>
+        <source>command</source>
+        <translation>příkaz</translation>
+    </message>
+    <message>
+        <source>submit, resume or status</source>
+        <translation>submit, resume nebo status</translation>
+    </message>
+    <message>
+        <source>expected one command: submit, resume or status</source>
+        <translation>čekám jeden příkaz: submit, resume nebo status</translation>
+    </message>
+    <message>
+        <source>submit needs --product P and a positive --quantity N</source>
+        <translation>submit potřebuje --product P a kladné --quantity N</translation>
+    </message>
+    <message>
+        <source>--pay needs a payment method, e.g. --pay card</source>
+        <translation>--pay potřebuje způsob platby, např. --pay card</translation>
+    </message>
+    <message>
+        <source>nothing pending to resume</source>
+        <translation>nic nečeká na dokončení</translation>
+    </message>
+</context>
+<context>
+    <name>ClientOptions</name>
+    <message>
+        <source>Use the server at URL instead of starting the bundled one.</source>
+        <translation>Použít server na adrese URL místo spuštění přibaleného.</translation>
+    </message>
+    <message>
+        <source>API key (client identity); default demo-key-A.</source>
+        <translation>API klíč (identita klienta); výchozí demo-key-A.</translation>
+    </message>
+    <message>
+        <source>Folder of the client&apos;s state database.</source>
+        <translation>Složka se stavovou databází klienta.</translation>
+    </message>
+    <message>
+        <source>Language: en or cs (default: the system&apos;s).</source>
+        <translation>Jazyk: en nebo cs (výchozí: podle systému).</translation>
+    </message>
+    <message>
+        <source>--server wants an http:// or https:// URL, got &quot;%1&quot;</source>
+        <translation>--server chce adresu http:// nebo https://, dostal „%1“</translation>
+    </message>
+    <message>
+        <source>--api-key must not be empty</source>
+        <translation>--api-key nesmí být prázdný</translation>
+    </message>
+    <message>
+        <source>--lang wants en or cs, got &quot;%1&quot;</source>
+        <translation>--lang chce en nebo cs, dostal „%1“</translation>
+    </message>
+</context>
+<context>
+    <name>HttpReplyText</name>
+    <message>
+        <source>The body is not valid JSON</source>
+        <translation>Tělo požadavku není platný JSON</translation>
+    </message>
+    <message>
+        <source>The body must be JSON</source>
+        <translation>Tělo požadavku musí být JSON</translation>
+    </message>
+    <message>
+        <source>The body is too large</source>
+        <translation>Tělo požadavku je příliš velké</translation>
+    </message>
+    <message>
+        <source>Invalid limit</source>
+        <translation>Neplatný limit</translation>
+    </message>
+    <message>
+        <source>Not found</source>
+        <translation>Nenalezeno</translation>
+    </message>
+    <message>
+        <source>HTTP error</source>
+        <translation>Chyba HTTP</translation>
+    </message>
+    <message>
+        <source>Internal server error</source>
+        <translation>Vnitřní chyba serveru</translation>
+    </message>
+    <message>
+        <source>Authentication required</source>
+        <translation>Je třeba se přihlásit</translation>
+    </message>
+    <message>
+        <source>Unknown API key</source>
+        <translation>Neznámý API klíč</translation>
+    </message>
+    <message>
+        <source>The operator places no orders</source>
+        <translation>Operátor nevytváří objednávky</translation>
+    </message>
+    <message>
+        <source>Only the operator may set stock</source>
+        <translation>Sklad smí měnit jen operátor</translation>
+    </message>
+    <message>
+        <source>Debug endpoints answer only loopback</source>
+        <translation>Ladicí adresy odpovídají jen místnímu počítači</translation>
+    </message>
+    <message>
+        <source>Debug endpoints refuse other origins</source>
+        <translation>Ladicí adresy odmítají jiné původy</translation>
+    </message>
+    <message>
+        <source>Debug endpoints answer only a loopback Host</source>
+        <translation>Ladicí adresy odpovídají jen místnímu Host</translation>
+    </message>
+    <message>
+        <source>One Host header required</source>
+        <translation>Je třeba právě jedna hlavička Host</translation>
+    </message>
+    <message>
+        <source>The body&apos;s framing cannot be read</source>
+        <translation>Ohraničení těla požadavku nelze přečíst</translation>
+    </message>
+    <message>
+        <source>The request target is too long</source>
+        <translation>Cíl požadavku je příliš dlouhý</translation>
+    </message>
+    <message>
+        <source>The request&apos;s header fields are too large</source>
+        <translation>Hlavičky požadavku jsou příliš velké</translation>
+    </message>
+    <message>
+        <source>Transfer coding not implemented</source>
+        <translation>Kódování přenosu není podporováno</translation>
+    </message>
+    <message>
+        <source>Too many connections</source>
+        <translation>Příliš mnoho spojení</translation>
+    </message>
+    <message>
+        <source>Too many bodies in flight</source>
+        <translation>Příliš mnoho rozpracovaných požadavků</translation>
+    </message>
+    <message>
+        <source>Debug POSTs take a JSON object</source>
+        <translation>Ladicí POST bere objekt JSON</translation>
+    </message>
+    <message>
+        <source>Idempotency-Key required</source>
+        <translation>Chybí Idempotency-Key</translation>
+    </message>
+    <message>
+        <source>Invalid Idempotency-Key</source>
+        <translation>Neplatný Idempotency-Key</translation>
+    </message>
+    <message>
+        <source>Idempotency-Key reused with another payload</source>
+        <translation>Idempotency-Key znovu použit s jinými daty</translation>
+    </message>
+    <message>
+        <source>A request with this key is still in progress</source>
+        <translation>Požadavek s tímto klíčem ještě probíhá</translation>
+    </message>
+    <message>
+        <source>The order is not valid</source>
+        <translation>Objednávka není platná</translation>
+    </message>
+    <message>
+        <source>Unknown product</source>
+        <translation>Neznámé zboží</translation>
+    </message>
+    <message>
+        <source>Invalid payment method</source>
+        <translation>Neplatný způsob platby</translation>
+    </message>
+    <message>
+        <source>Invalid stock</source>
+        <translation>Neplatný stav skladu</translation>
+    </message>
+    <message>
+        <source>This cart has already been ordered</source>
+        <translation>Tento košík už byl objednán</translation>
+    </message>
+    <message>
+        <source>Not enough stock</source>
+        <translation>Nedostatek zboží na skladě</translation>
+    </message>
+    <message>
+        <source>The payment was declined</source>
+        <translation>Platba byla zamítnuta</translation>
+    </message>
+    <message>
+        <source>The service is unavailable</source>
+        <translation>Služba je nedostupná</translation>
+    </message>
+    <message>
+        <source>Not ready</source>
+        <translation>Nepřipraveno</translation>
+    </message>
+    <message>
+        <source>The database is unavailable</source>
+        <translation>Databáze je nedostupná</translation>
+    </message>
+    <message>
+        <source>Temporary failure</source>
+        <translation>Dočasná chyba</translation>
+    </message>
+    <message>
+        <source>The payment gateway did not answer</source>
+        <translation>Platební brána neodpověděla</translation>
+    </message>
+    <message>
+        <source>The payment gateway is unavailable</source>
+        <translation>Platební brána je nedostupná</translation>
+    </message>
+    <message>
+        <source>Invalid webhook event</source>
+        <translation>Neplatná událost webhooku</translation>
+    </message>
+    <message>
+        <source>Invalid webhook signature</source>
+        <translation>Neplatný podpis webhooku</translation>
+    </message>
+    <message>
+        <source>Unknown payment reference</source>
+        <translation>Neznámá reference platby</translation>
+    </message>
+    <message>
+        <source>Invalid fault</source>
+        <translation>Neplatná chyba</translation>
+    </message>
+    <message>
+        <source>Invalid mode</source>
+        <translation>Neplatný režim</translation>
+    </message>
+    <message>
+        <source>Invalid replication setting</source>
+        <translation>Neplatné nastavení replikace</translation>
+    </message>
+    <message>
+        <source>only the stock on hand can be ordered; &quot;%1&quot; has fewer than %2 pieces</source>
+        <translation>objednat lze jen to, co je skladem; „%1“ je méně než %2 kusů</translation>
+    </message>
+    <message>
+        <source>cart &quot;%1&quot; was ordered as order %2 under another Idempotency-Key</source>
+        <translation>košík „%1“ už byl objednán jako objednávka %2 s jiným Idempotency-Key</translation>
+    </message>
+    <message>
+        <source>there is no product &quot;%1&quot;</source>
+        <translation>zboží „%1“ neexistuje</translation>
+    </message>
+    <message>
+        <source>the payment gateway declined the payment; the order was cancelled and nothing was charged</source>
+        <translation>platební brána platbu zamítla; objednávka byla zrušena a nic se nestrhlo</translation>
+    </message>
+    <message>
+        <source>this key was first used for a different request; a retry must send exactly the same command, a new order needs a new key</source>
+        <translation>tento klíč byl poprvé použit pro jiný požadavek; opakování musí poslat přesně stejný příkaz, nová objednávka potřebuje nový klíč</translation>
+    </message>
+    <message>
+        <source>the first request with this Idempotency-Key has not finished; retry later with the same key</source>
+        <translation>první požadavek s tímto Idempotency-Key ještě neskončil; zkuste to později se stejným klíčem</translation>
+    </message>
+    <message>
+        <source>the server is refusing work for a moment (injected fault); retry later with the same key</source>
+        <translation>server chvíli odmítá práci (nastavená chyba); zkuste to později se stejným klíčem</translation>
+    </message>
+    <message>
+        <source>the database cannot be reached or is busy for a moment; nothing was changed, retry later</source>
+        <translation>databáze je nedostupná nebo chvíli vytížená; nic se nezměnilo, zkuste to později</translation>
+    </message>
+    <message>
+        <source>the server is as busy as it can be; try again in a moment</source>
+        <translation>server je plně vytížen; zkuste to za chvíli</translation>
+    </message>
+    <message>
+        <source>a temporary failure; what was done so far is kept, retry with the same key to continue</source>
+        <translation>dočasná chyba; co už je hotové, zůstává, pokračujte opakováním se stejným klíčem</translation>
+    </message>
+    <message>
+        <source>a temporary failure; the whole transaction was rolled back, retry with the same key</source>
+        <translation>dočasná chyba; celá transakce byla vrácena, zopakujte to se stejným klíčem</translation>
+    </message>
+    <message>
+        <source>the payment gateway failed; what was done so far is kept, retry with the same key to continue</source>
+        <translation>platební brána selhala; co už je hotové, zůstává, pokračujte opakováním se stejným klíčem</translation>
+    </message>
+    <message>
+        <source>the request needs an Idempotency-Key header (one per cart, reused on every retry)</source>
+        <translation>požadavek potřebuje hlavičku Idempotency-Key (jednu na košík, stejnou při každém opakování)</translation>
+    </message>
+    <message>
+        <source>no jitter</source>
+        <translation>bez náhodného rozptylu</translation>
+    </message>
+    <message>
+        <source>full jitter</source>
+        <translation>s plným náhodným rozptylem</translation>
+    </message>
+    <message>
+        <source>equal jitter</source>
+        <translation>s polovičním náhodným rozptylem</translation>
+    </message>
+    <message>
+        <source>decorrelated jitter</source>
+        <translation>s dekorelovaným náhodným rozptylem</translation>
+    </message>
+    <message>
+        <source>No answer came.</source>
+        <translation>Žádná odpověď nepřišla.</translation>
+    </message>
+    <message>
+        <source>The server refused the connection: nothing listens at its address (is it running?). Nothing was sent.</source>
+        <translation>Server odmítl spojení: na jeho adrese nic nenaslouchá (běží?). Nic se neodeslalo.</translation>
+    </message>
+    <message>
+        <source>The server&apos;s name could not be found. Nothing was sent.</source>
+        <translation>Jméno serveru se nepodařilo najít. Nic se neodeslalo.</translation>
+    </message>
+    <message>
+        <source>No connection within the time allowed. Nothing was sent.</source>
+        <translation>Spojení se v povoleném čase nenavázalo. Nic se neodeslalo.</translation>
+    </message>
+    <message>
+        <source>No answer within the time allowed: the server may have received the order.</source>
+        <translation>V povoleném čase nepřišla odpověď: server objednávku možná dostal.</translation>
+    </message>
+    <message>
+        <source>The server closed the connection without an answer: it may have received the order.</source>
+        <translation>Server zavřel spojení bez odpovědi: objednávku možná dostal.</translation>
+    </message>
+    <message>
+        <source>The connection broke before the answer arrived: the server may have received the order.</source>
+        <translation>Spojení se přerušilo dřív, než přišla odpověď: server objednávku možná dostal.</translation>
+    </message>
+    <message>
+        <source>The client stopped before the answer arrived: the server may have received the order.</source>
+        <translation>Klient skončil dřív, než přišla odpověď: server objednávku možná dostal.</translation>
+    </message>
+    <message>
+        <source>The attempt was cancelled before its answer arrived: the server may have received the order.</source>
+        <translation>Pokus byl zrušen dřív, než přišla jeho odpověď: server objednávku možná dostal.</translation>
+    </message>
+    <message>
+        <source>The secure connection failed.</source>
+        <translation>Zabezpečené spojení selhalo.</translation>
+    </message>
+    <message>
+        <source>No final answer came, only an interim one: the server may have received the order.</source>
+        <translation>Nepřišla konečná odpověď, jen průběžná: server objednávku možná dostal.</translation>
+    </message>
+    <message>
+        <source>The answer could not be read: the server may have placed the order.</source>
+        <translation>Odpověď nešla přečíst: server objednávku možná vytvořil.</translation>
+    </message>
+    <message>
+        <source>The connection failed.</source>
+        <translation>Spojení selhalo.</translation>
     </message>
     <message>
         <source>HTTP %1</source>
@@ -18,6 +434,46 @@
     <message>
         <source>HTTP %1 %2: %3</source>
         <translation>HTTP %1 %2: %3</translation>
+    </message>
+    <message>
+        <source>backoff after attempt %1, %2</source>
+        <translation>prodleva po pokusu %1, %2</translation>
+    </message>
+    <message>
+        <source>the server said Retry-After %1 s, capped at %2 s</source>
+        <translation>server řekl Retry-After %1 s, zkráceno na %2 s</translation>
+    </message>
+    <message>
+        <source>the server said Retry-After %1 s</source>
+        <translation>server řekl Retry-After %1 s</translation>
+    </message>
+    <message>
+        <source>the retry window of %1 s is over; the key must not outlive the server&apos;s memory of it</source>
+        <translation>okno pro opakování (%1 s) skončilo; klíč nesmí přežít to, jak dlouho si ho server pamatuje</translation>
+    </message>
+    <message>
+        <source>the retry window is over (it ended %1); the key must not outlive the server&apos;s memory of it</source>
+        <translation>okno pro opakování skončilo (v %1); klíč nesmí přežít to, jak dlouho si ho server pamatuje</translation>
+    </message>
+    <message>
+        <source>a definitive failure: retrying cannot succeed</source>
+        <translation>konečné selhání: opakování nemůže uspět</translation>
+    </message>
+    <message>
+        <source>placed</source>
+        <translation>vytvořeno</translation>
+    </message>
+    <message>
+        <source>rejected: a definitive answer is never retried</source>
+        <translation>odmítnuto: konečná odpověď se nikdy neopakuje</translation>
+    </message>
+    <message>
+        <source>still in flight</source>
+        <translation>stále na cestě</translation>
+    </message>
+    <message>
+        <source>already placed under another key</source>
+        <translation>už vytvořeno pod jiným klíčem</translation>
     </message>
 </context>
 <context>
@@ -1262,7 +1718,7 @@
     </message>
     <message>
         <source>The article&apos;s warning: SQLite locks the whole database for writing, so infer nothing about concurrency from it. Two instances share one SQLite file. Client A&apos;s order holds instance 1&apos;s write transaction open for %1 s; client B places an unrelated order (another client, another key) on instance 2. On PostgreSQL it would go in at once; here it waits for the file&apos;s write lock until the 10 s busy timeout and fails with &quot;database is locked&quot; (503, nothing stored, a retry succeeds).</source>
-        <translation>Varování z článku: SQLite zamyká pro zápis celou databázi, takže z něj o souběhu nic nevyvozujte. Dvě instance sdílejí jeden soubor SQLite. Objednávka klienta A drží zápisovou transakci instance 1 otevřenou %1 s; klient B zadá na instanci 2 nesouvisející objednávku (jiný klient, jiný klíč). Na PostgreSQL by prošla hned; tady čeká na zámek souboru až do 10s limitu (busy timeout) a selže s „database is locked“ (503, nic neuloženo, opakování uspěje).</translation>
+        <translation>Varování z článku: SQLite zamyká pro zápis celou databázi, takže z něj o souběhu nic nevyvozujte. Dvě instance sdílejí jeden soubor SQLite. Objednávka klienta A drží zápisovou transakci instance 1 otevřenou %1 s; klient B zadá na instanci 2 nesouvisející objednávku (jiný klient, jiný klíč). Na PostgreSQL by prošla hned; tady čeká na zámek souboru až do desetisekundového limitu pro zamčenou databázi a selže s „database is locked“ (503, nic neuloženo, opakování uspěje).</translation>
     </message>
     <message>
         <source>the next transaction stays open for %1 s</source>
@@ -2765,14 +3221,6 @@
         <translation>Idempotency-Key:</translation>
     </message>
     <message>
-        <source>(no key: the &quot;no key&quot; strategy)</source>
-        <translation>(bez klíče: strategie „bez klíče“)</translation>
-    </message>
-    <message>
-        <source>Idempotency-Key of cart %1, sent to %2</source>
-        <translation>Idempotency-Key košíku %1, odesláno na %2</translation>
-    </message>
-    <message>
         <source>Place an order to see each attempt here.</source>
         <translation>Objednejte a uvidíte tu každý pokus.</translation>
     </message>
@@ -2903,6 +3351,134 @@
     <message>
         <source>Attempts of the last submission</source>
         <translation>Pokusy posledního odeslání</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Klíč</translation>
+    </message>
+    <message>
+        <source>Current submission: every attempt, one key</source>
+        <translation>Aktuální odeslání: každý pokus, jeden klíč</translation>
+    </message>
+    <message>
+        <source>Current submission: a new key for every attempt</source>
+        <translation>Aktuální odeslání: nový klíč pro každý pokus</translation>
+    </message>
+    <message>
+        <source>Current submission: no key on any attempt</source>
+        <translation>Aktuální odeslání: žádný pokus nemá klíč</translation>
+    </message>
+    <message>
+        <source>The Idempotency-Key of cart %1, the same on every attempt, sent to %2</source>
+        <translation>Idempotency-Key košíku %1, stejný při každém pokusu, posílaný na %2</translation>
+    </message>
+    <message>
+        <source>Key of attempt %1:</source>
+        <translation>Klíč pokusu %1:</translation>
+    </message>
+    <message>
+        <source>Key of the latest attempt:</source>
+        <translation>Klíč posledního pokusu:</translation>
+    </message>
+    <message>
+        <source>The mistake &quot;a new key per click&quot;: every attempt, automatic retries included, carries a new Idempotency-Key, so the server cannot tell a retry from a new order. The Key column shows each attempt&apos;s key.</source>
+        <translation>Chyba „nový klíč při každém kliknutí“: každý pokus, i automatické opakování, nese nový Idempotency-Key, takže server nerozliší opakování od nové objednávky. Sloupec Klíč ukazuje klíč každého pokusu.</translation>
+    </message>
+    <message>
+        <source>The mistake &quot;no key&quot;: no attempt carries an Idempotency-Key, so the server cannot recognise a retry.</source>
+        <translation>Chyba „bez klíče“: žádný pokus nenese Idempotency-Key, takže server opakování nepozná.</translation>
+    </message>
+    <message>
+        <source>none: no Idempotency-Key is sent</source>
+        <translation>žádný: Idempotency-Key se neposílá</translation>
+    </message>
+    <message>
+        <source>Send the next attempt now instead of waiting (same bytes, a new key)</source>
+        <translation>Poslat další pokus hned, nečekat (stejné bajty, nový klíč)</translation>
+    </message>
+    <message>
+        <source>Send the next attempt now instead of waiting (same bytes, no key)</source>
+        <translation>Poslat další pokus hned, nečekat (stejné bajty, bez klíče)</translation>
+    </message>
+    <message>
+        <source>Sending the order… (attempt %1)</source>
+        <translation>Odesílám objednávku… (pokus %1)</translation>
+    </message>
+    <message>
+        <source>Attempt %1 did not reach the server.</source>
+        <translation>Pokus %1 se k serveru nedostal.</translation>
+    </message>
+    <message>
+        <source>Attempt %1 was sent, but no answer came: the server may have placed the order.</source>
+        <translation>Pokus %1 byl odeslán, ale odpověď nepřišla: server objednávku možná vytvořil.</translation>
+    </message>
+    <message>
+        <source>Attempt %1 was answered with HTTP %2: the server asks to try again later.</source>
+        <translation>Na pokus %1 server odpověděl HTTP %2: žádá zkusit to znovu později.</translation>
+    </message>
+    <message>
+        <source>Attempt %1: this cart was already ordered; reading the order back…</source>
+        <translation>Pokus %1: tento košík už byl objednán; načítám objednávku zpět…</translation>
+    </message>
+    <message>
+        <source>Attempt %1 ended without an order.</source>
+        <translation>Pokus %1 skončil bez objednávky.</translation>
+    </message>
+    <message>
+        <source>Retrying with the same key…</source>
+        <translation>Zkouším znovu se stejným klíčem…</translation>
+    </message>
+    <message>
+        <source>Retrying with a new key…</source>
+        <translation>Zkouším znovu s novým klíčem…</translation>
+    </message>
+    <message>
+        <source>Retrying without a key…</source>
+        <translation>Zkouším znovu bez klíče…</translation>
+    </message>
+    <message>
+        <source>Planned wait: %1.</source>
+        <translation>Plánované čekání: %1.</translation>
+    </message>
+    <message>
+        <source>%1 (planned %2)</source>
+        <translation>%1 (plán %2)</translation>
+    </message>
+    <message>
+        <source>Planned %1, but attempt %2 started %3 after this one ended (Retry now, a click on Order, a timer that fired late or a restart).</source>
+        <translation>Plán byl %1, ale pokus %2 začal %3 po konci tohoto (Zkusit hned, kliknutí na Objednat, opožděný časovač nebo restart).</translation>
+    </message>
+    <message>
+        <source>Attempt %1 started %2 after this one ended.</source>
+        <translation>Pokus %1 začal %2 po konci tohoto.</translation>
+    </message>
+    <message>
+        <source>Technical detail:</source>
+        <translation>Technicky:</translation>
+    </message>
+    <message>
+        <source>Not known: this attempt was sent before the window saw it; the client keeps only the latest key.</source>
+        <translation>Neznámý: tento pokus odešel dřív, než ho okno vidělo; klient si pamatuje jen poslední klíč.</translation>
+    </message>
+    <message>
+        <source>Idempotency-Key of attempt %1: %2</source>
+        <translation>Idempotency-Key pokusu %1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s), a new key for each.</source>
+        <translation>
+            <numerusform>%n pokus, pro každý nový klíč.</numerusform>
+            <numerusform>%n pokusy, pro každý nový klíč.</numerusform>
+            <numerusform>%n pokusů, pro každý nový klíč.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s), no key.</source>
+        <translation>
+            <numerusform>%n pokus, bez klíče.</numerusform>
+            <numerusform>%n pokusy, bez klíče.</numerusform>
+            <numerusform>%n pokusů, bez klíče.</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

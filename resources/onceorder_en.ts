@@ -2,22 +2,473 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
-    <name>describeReply</name>
+    <name>CliRunner</name>
     <message>
-        <source>no response</source>
-        <translation>no response</translation>
+        <source>%1 (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--%1 wants a whole number from %2 to %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Places orders exactly once, from a terminal.
+
+Commands:
+  submit   order --quantity of --product (one cart) and wait for the outcome
+  resume   finish the pending submissions a crashed run left behind
+  status   list every submission in the state folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shows this help.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shows the version.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Product to order (submit).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantity (submit); default 1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cart id (submit); default a new one. Submitting a cart id that is still pending retries it with its key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pay now with this method, e.g. card (submit): the order goes through POST /checkout, with the payment gateway in the middle.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give up retrying after this many seconds (default 900).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backoff base (default 500).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backoff cap (default 30000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-attempt transfer timeout (default 10000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>submit, resume or status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected one command: submit, resume or status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>submit needs --product P and a positive --quantity N</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--pay needs a payment method, e.g. --pay card</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing pending to resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ClientOptions</name>
+    <message>
+        <source>Use the server at URL instead of starting the bundled one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key (client identity); default demo-key-A.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder of the client&apos;s state database.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language: en or cs (default: the system&apos;s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--server wants an http:// or https:// URL, got &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--api-key must not be empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--lang wants en or cs, got &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>HttpReplyText</name>
+    <message>
+        <source>The body is not valid JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The body must be JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The body is too large</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Internal server error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Authentication required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The operator places no orders</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the operator may set stock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Debug endpoints answer only loopback</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Debug endpoints refuse other origins</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Debug endpoints answer only a loopback Host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One Host header required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The body&apos;s framing cannot be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The request target is too long</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The request&apos;s header fields are too large</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transfer coding not implemented</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Too many connections</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Too many bodies in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Debug POSTs take a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idempotency-Key required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid Idempotency-Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idempotency-Key reused with another payload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A request with this key is still in progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The order is not valid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown product</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid payment method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid stock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This cart has already been ordered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not enough stock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The payment was declined</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The service is unavailable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not ready</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database is unavailable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temporary failure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The payment gateway did not answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The payment gateway is unavailable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid webhook event</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid webhook signature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown payment reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid fault</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid replication setting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only the stock on hand can be ordered; &quot;%1&quot; has fewer than %2 pieces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cart &quot;%1&quot; was ordered as order %2 under another Idempotency-Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no product &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the payment gateway declined the payment; the order was cancelled and nothing was charged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this key was first used for a different request; a retry must send exactly the same command, a new order needs a new key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the first request with this Idempotency-Key has not finished; retry later with the same key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server is refusing work for a moment (injected fault); retry later with the same key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the database cannot be reached or is busy for a moment; nothing was changed, retry later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server is as busy as it can be; try again in a moment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a temporary failure; what was done so far is kept, retry with the same key to continue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a temporary failure; the whole transaction was rolled back, retry with the same key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the payment gateway failed; what was done so far is kept, retry with the same key to continue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the request needs an Idempotency-Key header (one per cart, reused on every retry)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no jitter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>full jitter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>equal jitter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decorrelated jitter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No answer came.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server refused the connection: nothing listens at its address (is it running?). Nothing was sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server&apos;s name could not be found. Nothing was sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No connection within the time allowed. Nothing was sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No answer within the time allowed: the server may have received the order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server closed the connection without an answer: it may have received the order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The connection broke before the answer arrived: the server may have received the order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The client stopped before the answer arrived: the server may have received the order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The attempt was cancelled before its answer arrived: the server may have received the order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The secure connection failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No final answer came, only an interim one: the server may have received the order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The answer could not be read: the server may have placed the order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The connection failed.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>HTTP %1</source>
-        <translation>HTTP %1</translation>
+        <translation type="unfinished">HTTP %1</translation>
     </message>
     <message>
         <source>HTTP %1: %2</source>
-        <translation>HTTP %1: %2</translation>
+        <translation type="unfinished">HTTP %1: %2</translation>
     </message>
     <message>
         <source>HTTP %1 %2: %3</source>
-        <translation>HTTP %1 %2: %3</translation>
+        <translation type="unfinished">HTTP %1 %2: %3</translation>
+    </message>
+    <message>
+        <source>backoff after attempt %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server said Retry-After %1 s, capped at %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server said Retry-After %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the retry window of %1 s is over; the key must not outlive the server&apos;s memory of it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the retry window is over (it ended %1); the key must not outlive the server&apos;s memory of it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a definitive failure: retrying cannot succeed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>placed</source>
+        <translation type="unfinished">placed</translation>
+    </message>
+    <message>
+        <source>rejected: a definitive answer is never retried</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>still in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already placed under another key</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2758,14 +3209,6 @@
         <translation>Idempotency-Key:</translation>
     </message>
     <message>
-        <source>(no key: the &quot;no key&quot; strategy)</source>
-        <translation>(no key: the &quot;no key&quot; strategy)</translation>
-    </message>
-    <message>
-        <source>Idempotency-Key of cart %1, sent to %2</source>
-        <translation>Idempotency-Key of cart %1, sent to %2</translation>
-    </message>
-    <message>
         <source>Place an order to see each attempt here.</source>
         <translation>Place an order to see each attempt here.</translation>
     </message>
@@ -2895,6 +3338,132 @@
     <message>
         <source>Attempts of the last submission</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation type="unfinished">Key</translation>
+    </message>
+    <message>
+        <source>Current submission: every attempt, one key</source>
+        <translation type="unfinished">Current submission: every attempt, one key</translation>
+    </message>
+    <message>
+        <source>Current submission: a new key for every attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current submission: no key on any attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Idempotency-Key of cart %1, the same on every attempt, sent to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key of attempt %1:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key of the latest attempt:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The mistake &quot;a new key per click&quot;: every attempt, automatic retries included, carries a new Idempotency-Key, so the server cannot tell a retry from a new order. The Key column shows each attempt&apos;s key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The mistake &quot;no key&quot;: no attempt carries an Idempotency-Key, so the server cannot recognise a retry.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: no Idempotency-Key is sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the next attempt now instead of waiting (same bytes, a new key)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the next attempt now instead of waiting (same bytes, no key)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending the order… (attempt %1)</source>
+        <translation type="unfinished">Sending the order… (attempt %1)</translation>
+    </message>
+    <message>
+        <source>Attempt %1 did not reach the server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt %1 was sent, but no answer came: the server may have placed the order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt %1 was answered with HTTP %2: the server asks to try again later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt %1: this cart was already ordered; reading the order back…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt %1 ended without an order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retrying with the same key…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retrying with a new key…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retrying without a key…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Planned wait: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (planned %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Planned %1, but attempt %2 started %3 after this one ended (Retry now, a click on Order, a timer that fired late or a restart).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt %1 started %2 after this one ended.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Technical detail:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not known: this attempt was sent before the window saw it; the client keeps only the latest key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idempotency-Key of attempt %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s), a new key for each.</source>
+        <translation>
+            <numerusform>%n attempt, a new key for each.</numerusform>
+            <numerusform>%n attempts, a new key for each.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s), no key.</source>
+        <translation>
+            <numerusform>%n attempt, no key.</numerusform>
+            <numerusform>%n attempts, no key.</numerusform>
+        </translation>
     </message>
 </context>
 </TS>
