@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 
@@ -254,6 +255,7 @@ TEST(CliProgressTest, ADownServerIsSaidOnceAWaitPassesASecondAndAgainOnlyWhenItC
 
 TEST(CliProgressTest, AnAttemptUnansweredForASecondSaysWhatItWaitsFor)
 {
+    QLocale::setDefault(QLocale::c()); // "1.1 s" whatever the machine's language (the CLI's --lang sets it)
     CliProgress progress(1500);
     Submission s = pendingSubmission();
     Attempt a;
