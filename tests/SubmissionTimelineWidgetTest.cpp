@@ -328,7 +328,9 @@ void SubmissionTimelineWidgetTest::aNewKeyPerClickIsShownAsAKeyPerAttempt()
     QCOMPARE(table->horizontalHeaderItem(8)->text(), QStringLiteral("Key"));
     QCOMPARE(table->horizontalHeader()->visualIndex(8), 1); // right after "#"
     for (int row = 0; row < 3; ++row) {
-        QCOMPARE(table->item(row, 8)->text(), kThreeKeys.at(row).left(8) + QStringLiteral("…"));
+        // Shortened as the server tables' dock shortens keys, the whole key in the tooltip.
+        QCOMPARE(table->item(row, 8)->text(),
+                 kThreeKeys.at(row).left(8) + QStringLiteral("…") + kThreeKeys.at(row).right(4));
         QVERIFY(table->item(row, 8)->toolTip().contains(kThreeKeys.at(row)));
     }
     QVERIFY(!widget.findChild<QPushButton*>(QStringLiteral("retryNowButton"))->toolTip().contains(u"same key"));
