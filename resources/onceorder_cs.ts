@@ -1956,6 +1956,49 @@ Příkazy:
     </message>
 </context>
 <context>
+    <name>onceorder::ui::CartPanel</name>
+    <message>
+        <source>Cart</source>
+        <translation>Košík</translation>
+    </message>
+    <message>
+        <source>Product</source>
+        <translation>Produkt</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>Množství</translation>
+    </message>
+    <message>
+        <source>Pay now by card</source>
+        <translation>Zaplatit hned kartou</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Odebrat</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>Objednat</translation>
+    </message>
+    <message>
+        <source>Send the cart with its Idempotency-Key; clicking again re-sends the same key</source>
+        <translation>Odešle košík s jeho Idempotency-Key; další kliknutí pošle znovu tentýž klíč</translation>
+    </message>
+    <message>
+        <source>Order and pay in one request (POST /checkout): the server calls a payment gateway in the middle, in phases it can resume, so a retry never charges twice</source>
+        <translation>Objednat a zaplatit jedním požadavkem (POST /checkout): server uprostřed volá platební bránu, ve fázích, od kterých umí pokračovat, takže opakovaný pokus nikdy nestrhne platbu dvakrát</translation>
+    </message>
+    <message>
+        <source>Order and pay</source>
+        <translation>Objednat a zaplatit</translation>
+    </message>
+    <message>
+        <source>Quantity of %1 in the cart</source>
+        <translation>Množství zboží %1 v košíku</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::ui::CataloguePanel</name>
     <message>
         <source>Catalogue</source>
@@ -1988,6 +2031,21 @@ Příkazy:
     <message>
         <source>Quantity to add</source>
         <translation>Množství k přidání</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::CentralArea</name>
+    <message>
+        <source>Current submission and my orders</source>
+        <translation>Aktuální odeslání a moje objednávky</translation>
+    </message>
+    <message>
+        <source>Current submission</source>
+        <translation>Aktuální odeslání</translation>
+    </message>
+    <message>
+        <source>My orders</source>
+        <translation>Moje objednávky</translation>
     </message>
 </context>
 <context>
@@ -2500,30 +2558,6 @@ Příkazy:
 <context>
     <name>onceorder::ui::MainWindow</name>
     <message>
-        <source>Product</source>
-        <translation>Produkt</translation>
-    </message>
-    <message>
-        <source>Quantity</source>
-        <translation>Množství</translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation>Odebrat</translation>
-    </message>
-    <message>
-        <source>Order</source>
-        <translation>Objednat</translation>
-    </message>
-    <message>
-        <source>Items</source>
-        <translation>Položky</translation>
-    </message>
-    <message>
-        <source>Placed at</source>
-        <translation>Objednáno</translation>
-    </message>
-    <message>
         <source>Starting the server…</source>
         <translation>Spouštím server…</translation>
     </message>
@@ -2556,18 +2590,6 @@ Příkazy:
         <translation>Každou objednávku vytvoří právě jednou, ať síť dělá cokoli.</translation>
     </message>
     <message>
-        <source>Send the cart with its Idempotency-Key; clicking again re-sends the same key</source>
-        <translation>Odešle košík s jeho Idempotency-Key; další kliknutí pošle znovu tentýž klíč</translation>
-    </message>
-    <message>
-        <source>Cart</source>
-        <translation>Košík</translation>
-    </message>
-    <message>
-        <source>My orders (on the server)</source>
-        <translation>Moje objednávky (na serveru)</translation>
-    </message>
-    <message>
         <source>● Bundled server up</source>
         <translation>● Přibalený server běží</translation>
     </message>
@@ -2580,34 +2602,6 @@ Příkazy:
         <translation>● Přibalený server neběží — restartuje se…</translation>
     </message>
     <message>
-        <source>Sending the order… (attempt %1)</source>
-        <translation>Odesílám objednávku… (pokus %1)</translation>
-    </message>
-    <message>
-        <source>Order %1 placed (replayed by the server).</source>
-        <translation>Objednávka %1 vytvořena (server zopakoval uloženou odpověď).</translation>
-    </message>
-    <message>
-        <source>Order %1 placed.</source>
-        <translation>Objednávka %1 vytvořena.</translation>
-    </message>
-    <message>
-        <source>Rejected (HTTP %1): %2</source>
-        <translation>Odmítnuto (HTTP %1): %2</translation>
-    </message>
-    <message>
-        <source>Failed (HTTP %1): %2</source>
-        <translation>Selhalo (HTTP %1): %2</translation>
-    </message>
-    <message>
-        <source>Failed: %1</source>
-        <translation>Selhalo: %1</translation>
-    </message>
-    <message>
-        <source>Abandoned: the order may still exist on the server.</source>
-        <translation>Opuštěno: objednávka na serveru přesto může existovat.</translation>
-    </message>
-    <message>
         <source>Pending submissions: %1</source>
         <translation>Nevyřízená odeslání: %1</translation>
     </message>
@@ -2616,45 +2610,8 @@ Příkazy:
         <translation>Síť: %1</translation>
     </message>
     <message>
-        <source>Attempt %1 did not get through; retrying with the same key…</source>
-        <translation>Pokus %1 neprošel; zkouším znovu se stejným klíčem…</translation>
-    </message>
-    <message>
-        <source>Order</source>
-        <comment>column: the order number</comment>
-        <translation>Číslo</translation>
-    </message>
-    <message>
         <source>&amp;Scenarios</source>
         <translation>&amp;Scénáře</translation>
-    </message>
-    <message>
-        <source>Pay now by card</source>
-        <translation>Zaplatit hned kartou</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>Stav</translation>
-    </message>
-    <message>
-        <source>Order and pay in one request (POST /checkout): the server calls a payment gateway in the middle, in phases it can resume, so a retry never charges twice</source>
-        <translation>Objednat a zaplatit jedním požadavkem (POST /checkout): server uprostřed volá platební bránu, ve fázích, od kterých umí pokračovat, takže opakovaný pokus nikdy nestrhne platbu dvakrát</translation>
-    </message>
-    <message>
-        <source>Order and pay</source>
-        <translation>Objednat a zaplatit</translation>
-    </message>
-    <message>
-        <source>Order %1 placed and paid (replayed by the server).</source>
-        <translation>Objednávka %1 vytvořena a zaplacena (server zopakoval uloženou odpověď).</translation>
-    </message>
-    <message>
-        <source>Order %1 placed and paid.</source>
-        <translation>Objednávka %1 vytvořena a zaplacena.</translation>
-    </message>
-    <message>
-        <source>Not sent: %1</source>
-        <translation>Neodesláno: %1</translation>
     </message>
     <message>
         <source>Pending submissions: %1 (and %2 for another server, not sent from here)</source>
@@ -2677,28 +2634,36 @@ Příkazy:
         <translation>&amp;Konec</translation>
     </message>
     <message>
-        <source>My orders on the server</source>
-        <translation>Moje objednávky na serveru</translation>
-    </message>
-    <message>
-        <source>Quantity of %1 in the cart</source>
-        <translation>Množství zboží %1 v košíku</translation>
-    </message>
-    <message>
         <source>The outbox cannot be written, so nothing is sent: %1</source>
         <translation>Do odchozí fronty nelze zapisovat, proto se nic neodesílá: %1</translation>
     </message>
+</context>
+<context>
+    <name>onceorder::ui::MyOrdersPanel</name>
     <message>
-        <source>Order %1 placed after all (it had been given up).</source>
-        <translation>Objednávka %1 přece jen vytvořena (klient ji předtím vzdal).</translation>
+        <source>My orders (on the server)</source>
+        <translation>Moje objednávky (na serveru)</translation>
     </message>
     <message>
-        <source>Order %1 placed after all (it had been abandoned).</source>
-        <translation>Objednávka %1 přece jen vytvořena (předtím byla opuštěna).</translation>
+        <source>Order</source>
+        <comment>column: the order number</comment>
+        <translation>Číslo</translation>
     </message>
     <message>
-        <source>Order %1 placed after all (it had been rejected).</source>
-        <translation>Objednávka %1 přece jen vytvořena (předtím byla odmítnuta).</translation>
+        <source>Items</source>
+        <translation>Položky</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Stav</translation>
+    </message>
+    <message>
+        <source>Placed at</source>
+        <translation>Objednáno</translation>
+    </message>
+    <message>
+        <source>My orders on the server</source>
+        <translation>Moje objednávky na serveru</translation>
     </message>
 </context>
 <context>
@@ -2714,6 +2679,65 @@ Příkazy:
     <message>
         <source>&amp;Reset zoom</source>
         <translation>&amp;Původní velikost</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::ResultLine</name>
+    <message>
+        <source>Attempt %1 did not get through; retrying with the same key…</source>
+        <translation>Pokus %1 neprošel; zkouším znovu se stejným klíčem…</translation>
+    </message>
+    <message>
+        <source>Sending the order… (attempt %1)</source>
+        <translation>Odesílám objednávku… (pokus %1)</translation>
+    </message>
+    <message>
+        <source>Order %1 placed after all (it had been given up).</source>
+        <translation>Objednávka %1 přece jen vytvořena (klient ji předtím vzdal).</translation>
+    </message>
+    <message>
+        <source>Order %1 placed after all (it had been abandoned).</source>
+        <translation>Objednávka %1 přece jen vytvořena (předtím byla opuštěna).</translation>
+    </message>
+    <message>
+        <source>Order %1 placed after all (it had been rejected).</source>
+        <translation>Objednávka %1 přece jen vytvořena (předtím byla odmítnuta).</translation>
+    </message>
+    <message>
+        <source>Order %1 placed.</source>
+        <translation>Objednávka %1 vytvořena.</translation>
+    </message>
+    <message>
+        <source>Order %1 placed and paid (replayed by the server).</source>
+        <translation>Objednávka %1 vytvořena a zaplacena (server zopakoval uloženou odpověď).</translation>
+    </message>
+    <message>
+        <source>Order %1 placed and paid.</source>
+        <translation>Objednávka %1 vytvořena a zaplacena.</translation>
+    </message>
+    <message>
+        <source>Order %1 placed (replayed by the server).</source>
+        <translation>Objednávka %1 vytvořena (server zopakoval uloženou odpověď).</translation>
+    </message>
+    <message>
+        <source>Rejected (HTTP %1): %2</source>
+        <translation>Odmítnuto (HTTP %1): %2</translation>
+    </message>
+    <message>
+        <source>Failed (HTTP %1): %2</source>
+        <translation>Selhalo (HTTP %1): %2</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Selhalo: %1</translation>
+    </message>
+    <message>
+        <source>Abandoned: the order may still exist on the server.</source>
+        <translation>Opuštěno: objednávka na serveru přesto může existovat.</translation>
+    </message>
+    <message>
+        <source>Not sent: %1</source>
+        <translation>Neodesláno: %1</translation>
     </message>
 </context>
 <context>

@@ -1949,6 +1949,49 @@ Commands:
     </message>
 </context>
 <context>
+    <name>onceorder::ui::CartPanel</name>
+    <message>
+        <source>Cart</source>
+        <translation type="unfinished">Cart</translation>
+    </message>
+    <message>
+        <source>Product</source>
+        <translation type="unfinished">Product</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation type="unfinished">Quantity</translation>
+    </message>
+    <message>
+        <source>Pay now by card</source>
+        <translation type="unfinished">Pay now by card</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished">Remove</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation type="unfinished">Order</translation>
+    </message>
+    <message>
+        <source>Send the cart with its Idempotency-Key; clicking again re-sends the same key</source>
+        <translation type="unfinished">Send the cart with its Idempotency-Key; clicking again re-sends the same key</translation>
+    </message>
+    <message>
+        <source>Order and pay in one request (POST /checkout): the server calls a payment gateway in the middle, in phases it can resume, so a retry never charges twice</source>
+        <translation type="unfinished">Order and pay in one request (POST /checkout): the server calls a payment gateway in the middle, in phases it can resume, so a retry never charges twice</translation>
+    </message>
+    <message>
+        <source>Order and pay</source>
+        <translation type="unfinished">Order and pay</translation>
+    </message>
+    <message>
+        <source>Quantity of %1 in the cart</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>onceorder::ui::CataloguePanel</name>
     <message>
         <source>Catalogue</source>
@@ -1980,6 +2023,21 @@ Commands:
     </message>
     <message>
         <source>Quantity to add</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::CentralArea</name>
+    <message>
+        <source>Current submission and my orders</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current submission</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>My orders</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2490,30 +2548,6 @@ Commands:
 <context>
     <name>onceorder::ui::MainWindow</name>
     <message>
-        <source>Product</source>
-        <translation>Product</translation>
-    </message>
-    <message>
-        <source>Quantity</source>
-        <translation>Quantity</translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation>Remove</translation>
-    </message>
-    <message>
-        <source>Order</source>
-        <translation>Order</translation>
-    </message>
-    <message>
-        <source>Items</source>
-        <translation>Items</translation>
-    </message>
-    <message>
-        <source>Placed at</source>
-        <translation>Placed at</translation>
-    </message>
-    <message>
         <source>Starting the server…</source>
         <translation>Starting the server…</translation>
     </message>
@@ -2546,18 +2580,6 @@ Commands:
         <translation>Places every order exactly once, whatever the network does.</translation>
     </message>
     <message>
-        <source>Send the cart with its Idempotency-Key; clicking again re-sends the same key</source>
-        <translation>Send the cart with its Idempotency-Key; clicking again re-sends the same key</translation>
-    </message>
-    <message>
-        <source>Cart</source>
-        <translation>Cart</translation>
-    </message>
-    <message>
-        <source>My orders (on the server)</source>
-        <translation>My orders (on the server)</translation>
-    </message>
-    <message>
         <source>● Bundled server up</source>
         <translation>● Bundled server up</translation>
     </message>
@@ -2570,34 +2592,6 @@ Commands:
         <translation>● Bundled server down — restarting…</translation>
     </message>
     <message>
-        <source>Sending the order… (attempt %1)</source>
-        <translation>Sending the order… (attempt %1)</translation>
-    </message>
-    <message>
-        <source>Order %1 placed (replayed by the server).</source>
-        <translation>Order %1 placed (replayed by the server).</translation>
-    </message>
-    <message>
-        <source>Order %1 placed.</source>
-        <translation>Order %1 placed.</translation>
-    </message>
-    <message>
-        <source>Rejected (HTTP %1): %2</source>
-        <translation>Rejected (HTTP %1): %2</translation>
-    </message>
-    <message>
-        <source>Failed (HTTP %1): %2</source>
-        <translation>Failed (HTTP %1): %2</translation>
-    </message>
-    <message>
-        <source>Failed: %1</source>
-        <translation>Failed: %1</translation>
-    </message>
-    <message>
-        <source>Abandoned: the order may still exist on the server.</source>
-        <translation>Abandoned: the order may still exist on the server.</translation>
-    </message>
-    <message>
         <source>Pending submissions: %1</source>
         <translation>Pending submissions: %1</translation>
     </message>
@@ -2606,45 +2600,8 @@ Commands:
         <translation>Network: %1</translation>
     </message>
     <message>
-        <source>Attempt %1 did not get through; retrying with the same key…</source>
-        <translation>Attempt %1 did not get through; retrying with the same key…</translation>
-    </message>
-    <message>
-        <source>Order</source>
-        <comment>column: the order number</comment>
-        <translation>Order</translation>
-    </message>
-    <message>
         <source>&amp;Scenarios</source>
         <translation>&amp;Scenarios</translation>
-    </message>
-    <message>
-        <source>Pay now by card</source>
-        <translation>Pay now by card</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>Status</translation>
-    </message>
-    <message>
-        <source>Order and pay in one request (POST /checkout): the server calls a payment gateway in the middle, in phases it can resume, so a retry never charges twice</source>
-        <translation>Order and pay in one request (POST /checkout): the server calls a payment gateway in the middle, in phases it can resume, so a retry never charges twice</translation>
-    </message>
-    <message>
-        <source>Order and pay</source>
-        <translation>Order and pay</translation>
-    </message>
-    <message>
-        <source>Order %1 placed and paid (replayed by the server).</source>
-        <translation>Order %1 placed and paid (replayed by the server).</translation>
-    </message>
-    <message>
-        <source>Order %1 placed and paid.</source>
-        <translation>Order %1 placed and paid.</translation>
-    </message>
-    <message>
-        <source>Not sent: %1</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Pending submissions: %1 (and %2 for another server, not sent from here)</source>
@@ -2667,27 +2624,35 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>My orders on the server</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quantity of %1 in the cart</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The outbox cannot be written, so nothing is sent: %1</source>
         <translation type="unfinished"></translation>
     </message>
+</context>
+<context>
+    <name>onceorder::ui::MyOrdersPanel</name>
     <message>
-        <source>Order %1 placed after all (it had been given up).</source>
-        <translation type="unfinished"></translation>
+        <source>My orders (on the server)</source>
+        <translation type="unfinished">My orders (on the server)</translation>
     </message>
     <message>
-        <source>Order %1 placed after all (it had been abandoned).</source>
-        <translation type="unfinished"></translation>
+        <source>Order</source>
+        <comment>column: the order number</comment>
+        <translation type="unfinished">Order</translation>
     </message>
     <message>
-        <source>Order %1 placed after all (it had been rejected).</source>
+        <source>Items</source>
+        <translation type="unfinished">Items</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished">Status</translation>
+    </message>
+    <message>
+        <source>Placed at</source>
+        <translation type="unfinished">Placed at</translation>
+    </message>
+    <message>
+        <source>My orders on the server</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2703,6 +2668,65 @@ Commands:
     </message>
     <message>
         <source>&amp;Reset zoom</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::ResultLine</name>
+    <message>
+        <source>Attempt %1 did not get through; retrying with the same key…</source>
+        <translation type="unfinished">Attempt %1 did not get through; retrying with the same key…</translation>
+    </message>
+    <message>
+        <source>Sending the order… (attempt %1)</source>
+        <translation type="unfinished">Sending the order… (attempt %1)</translation>
+    </message>
+    <message>
+        <source>Order %1 placed after all (it had been given up).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Order %1 placed after all (it had been abandoned).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Order %1 placed after all (it had been rejected).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Order %1 placed.</source>
+        <translation type="unfinished">Order %1 placed.</translation>
+    </message>
+    <message>
+        <source>Order %1 placed and paid (replayed by the server).</source>
+        <translation type="unfinished">Order %1 placed and paid (replayed by the server).</translation>
+    </message>
+    <message>
+        <source>Order %1 placed and paid.</source>
+        <translation type="unfinished">Order %1 placed and paid.</translation>
+    </message>
+    <message>
+        <source>Order %1 placed (replayed by the server).</source>
+        <translation type="unfinished">Order %1 placed (replayed by the server).</translation>
+    </message>
+    <message>
+        <source>Rejected (HTTP %1): %2</source>
+        <translation type="unfinished">Rejected (HTTP %1): %2</translation>
+    </message>
+    <message>
+        <source>Failed (HTTP %1): %2</source>
+        <translation type="unfinished">Failed (HTTP %1): %2</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation type="unfinished">Failed: %1</translation>
+    </message>
+    <message>
+        <source>Abandoned: the order may still exist on the server.</source>
+        <translation type="unfinished">Abandoned: the order may still exist on the server.</translation>
+    </message>
+    <message>
+        <source>Not sent: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -92,6 +92,11 @@ void MainWindowScreenshots::take()
     window->resize(1600, 1000);
     QTest::qWait(300);
     QVERIFY(snap(window, dir + QStringLiteral("/main-window-zoom150.png")));
+    // 200 %, as large as the screen allows (the window never grows beyond it).
+    window->zoom()->setFactor(2.0);
+    window->fitToScreen();
+    QTest::qWait(300);
+    QVERIFY(snap(window, dir + QStringLiteral("/main-window-zoom200.png")));
     window->zoom()->setFactor(1.0);
     window->resize(1400, 900);
 
@@ -152,6 +157,10 @@ void MainWindowScreenshots::take()
             QVERIFY(placed.wait(30'000));
             QTRY_COMPARE_WITH_TIMEOUT(czechClient->window->serverTablesDock()->ordersModel()->rowCount(), 1, 10'000);
             QVERIFY(snap(czechClient->window.get(), dir + QStringLiteral("/main-window-zoom150-cs.png")));
+            czechClient->window->zoom()->setFactor(2.0);
+            czechClient->window->fitToScreen();
+            QTest::qWait(300); // a picture, not a synchronisation
+            QVERIFY(snap(czechClient->window.get(), dir + QStringLiteral("/main-window-zoom200-cs.png")));
             czechClient->window->zoom()->setFactor(1.0);
             QLocale::setDefault(previousLocale);
         }

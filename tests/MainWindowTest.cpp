@@ -6,7 +6,9 @@
 #include "ScenarioDialog.h"
 #include "ServerTableModel.h"
 #include "ServerTablesDock.h"
+#include "SubmissionTimelineWidget.h"
 #include "server/DebugControls.h"
+#include "server/ServerMonitor.h"
 #include "session/ClientSession.h"
 #include "session/Translations.h"
 #include "submission/Outbox.h"
@@ -93,6 +95,11 @@ private Q_SLOTS:
     void zoomGrowsTheWindowAndIsRememberedByTheNextWindow();
     void theWheelOverAnUnfocusedInputChangesNothing();
     void theDebugPanelsExplanationsReadOnADarkPalette();
+    void theStatusColoursReadOnALightAndADarkPalette();
+    void tabWalksTheWindowInTheLessonsOrderAndComesBack();
+    // Fresh views after reset, kill and restart, within one poll (issue 29).
+    void aResetServerEmptiesMyOrdersAtOnce();
+    void theLiveTablesAreReadableAgainOnceTheKilledServerIsBack();
     void theHelpAndFileMenusAreThereAndQuitClosesTheWindow();
     void enterOnACatalogueRowAddsItToTheCart();
     void theCartsQuantityIsLimitedByTheStockShown();
@@ -878,6 +885,284 @@ void MainWindowTest::theDebugPanelsExplanationsReadOnADarkPalette()
     const auto onDark = measure(dark);
     QVERIFY(onDark);
     QVERIFY2(*onDark > 0.4, qPrintable(QString::number(*onDark)));
+}
+
+namespace {
+
+// WCAG's contrast ratio of two colours (1 to 21); 4.5 is the least for body text (AA).
+double contrast(const QColor& a, const QColor& b)
+{
+    const auto luminance = [](const QColor& colour) {
+        const auto channel = [](double value) {
+            return value <= 0.03928 ? value / 12.92 : std::pow((value + 0.055) / 1.055, 2.4);
+        };
+        return 0.2126 * channel(colour.redF()) + 0.7152 * channel(colour.greenF()) + 0.0722 * channel(colour.blueF());
+    };
+    const double la = luminance(a);
+    const double lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+// A dark desktop theme's palette, as the platform hands it over when the application starts.
+QPalette darkPalette()
+{
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2a, 0x2a, 0x2e));
+    dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x22));
+    dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x2a));
+    dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+    dark.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3e));
+    dark.setColor(QPalette::ButtonText, QColor(0xee, 0xee, 0xee));
+    dark.setColor(QPalette::PlaceholderText, QColor(0xee, 0xee, 0xee, 0xa0));
+    return dark;
+}
+
+} // namespace
+
+void MainWindowTest::theStatusColoursReadOnALightAndADarkPalette()
+{
+    // The result line in each of its colours, the status bar's, and the live tables' red rows (one cart ordered
+    // twice, a sold-out shelf): text against what is behind it at 4.5:1 at least, on a light and on a dark palette.
+    // The fixed dark red and green of before read at about 2:1 on a dark grey.
+    const auto problemsOn = [](const QPalette& palette) {
+        QStringList problems;
+        QApplication::setPalette(palette);
+        QTemporaryDir state;
+        core::ClientOptions options;
+        options.stateDir = state.path();
+        core::ClientSession session(options);
+        ui::MainWindow window(&session);
+        window.show();
+        if (!QTest::qWaitForWindowExposed(&window)) {
+            return QStringList {QStringLiteral("the window was not shown")};
+        }
+        auto* label = window.findChild<QLabel*>(QStringLiteral("resultLabel"));
+        const auto check = [&problems](const QString& what, const QColor& text, const QColor& back) {
+            if (contrast(text, back) < 4.5) {
+                problems << QStringLiteral("%1: %2 on %3, contrast %4")
+                                .arg(what, text.name(), back.name())
+                                .arg(contrast(text, back), 0, 'f', 1);
+            }
+        };
+        core::Submission submission;
+        submission.id = 7;
+        submission.cartId = QStringLiteral("another-cart");
+        core::Attempt attempt;
+        attempt.number = 1;
+        attempt.outcome = core::AttemptOutcome::MaybeSent;
+        submission.attempts = {attempt};
+        const QList<std::pair<core::SubmissionState, QString>> states {
+            {core::SubmissionState::Pending, QStringLiteral("retrying")},
+            {core::SubmissionState::Placed, QStringLiteral("placed")},
+            {core::SubmissionState::Rejected, QStringLiteral("rejected")},
+        };
+        for (const auto& [shown, name] : states) {
+            submission.state = shown;
+            submission.orderId = shown == core::SubmissionState::Placed ? 5 : 0;
+            submission.httpStatus = shown == core::SubmissionState::Rejected ? 422 : 0;
+            Q_EMIT session.engine()->submissionChanged(submission);
+            check(QStringLiteral("result line, ") + name, label->palette().color(QPalette::WindowText),
+                  label->palette().color(QPalette::Window));
+        }
+        // The status bar: the network mode in red when it is not "pass", the pending count in amber.
+        window.setConditionerMode(QStringLiteral("offline"));
+        window.setPendingCounts(2, 0);
+        for (const QString& name : {QStringLiteral("conditionerLabel"), QStringLiteral("pendingLabel")}) {
+            auto* status = window.findChild<QLabel*>(name);
+            status->ensurePolished();
+            const QImage image = status->grab().toImage();
+            // The text's colour: the pixel that differs most from the background.
+            const QColor back = status->palette().color(QPalette::Window);
+            QColor text = back;
+            for (int y = 0; y < image.height(); ++y) {
+                for (int x = 0; x < image.width(); ++x) {
+                    if (contrast(image.pixelColor(x, y), back) > contrast(text, back)) {
+                        text = image.pixelColor(x, y);
+                    }
+                }
+            }
+            check(name, text, back);
+        }
+        // The live tables' red rows: one cart ordered twice, a sold-out shelf.
+        core::ServerState twice;
+        for (const qint64 id : {1, 2}) {
+            core::ServerOrderRow order;
+            order.orderId = id;
+            order.cartId = QStringLiteral("cart-1");
+            order.status = QStringLiteral("placed");
+            twice.orders.append(order);
+        }
+        twice.totalOrders = 2;
+        twice.stock.append(core::ServerStockRow {QStringLiteral("kniha"), QStringLiteral("Kniha"), 0});
+        auto* dock = window.serverTablesDock();
+        dock->ordersModel()->setState(twice);
+        dock->stockModel()->setState(twice);
+        for (ui::ServerTableModel* model : {dock->ordersModel(), dock->stockModel()}) {
+            const QModelIndex cell = model->index(0, 0);
+            if (cell.data(ui::ServerTableModel::HighlightRole).toInt() !=
+                static_cast<int>(ui::ServerTableModel::Highlight::Warning)) {
+                problems << QStringLiteral("a row of %1 is not marked").arg(model->metaObject()->className());
+                continue;
+            }
+            const QColor background = cell.data(Qt::BackgroundRole).value<QBrush>().color();
+            check(QStringLiteral("red row"), cell.data(Qt::ForegroundRole).value<QBrush>().color(), background);
+            // Marked: it stands out from the rows around it.
+            if (contrast(background, palette.color(QPalette::Base)) < 1.2) {
+                problems << QStringLiteral("a red row (%1) hardly differs from the table (%2)")
+                                .arg(background.name(), palette.color(QPalette::Base).name());
+            }
+        }
+        return problems;
+    };
+    const QPalette light = QApplication::palette();
+    const auto restore = qScopeGuard([light] { QApplication::setPalette(light); });
+    QStringList problems = problemsOn(light);
+    for (const QString& problem : problemsOn(darkPalette())) {
+        problems << QStringLiteral("dark: ") + problem;
+    }
+    for (const QString& problem : std::as_const(problems)) {
+        qWarning().noquote() << problem;
+    }
+    QVERIFY2(problems.isEmpty(),
+             qPrintable(QStringLiteral("%1 colours do not read, listed above").arg(problems.size())));
+}
+
+void MainWindowTest::tabWalksTheWindowInTheLessonsOrderAndComesBack()
+{
+    auto client = startClient();
+    QVERIFY(client);
+    addToCart(*client, QStringLiteral("kniha"), 1); // the cart's quantity, Remove and Order take part
+    auto* window = client->window.get();
+    window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window));
+    auto* start = client->find<QTableWidget>(QStringLiteral("catalogueTable"));
+    start->setFocus(Qt::TabFocusReason);
+    QCOMPARE(QApplication::focusWidget(), start);
+
+    QList<QWidget*> ring;
+    do {
+        ring.append(QApplication::focusWidget());
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+    } while (QApplication::focusWidget() != start && ring.size() < 300);
+    QStringList names;
+    for (const QWidget* widget : std::as_const(ring)) {
+        names << widget->objectName();
+    }
+    qInfo().noquote() << "Tab ring:" << names.join(QStringLiteral(", "));
+    QCOMPARE(QApplication::focusWidget(), start); // a ring: Tab comes back where it started
+
+    // Pick, put in the cart, order: in that order, first.
+    const QStringList first {
+        QStringLiteral("catalogueTable"), QStringLiteral("productCombo"), QStringLiteral("quantitySpin"),
+        QStringLiteral("addButton"),      QStringLiteral("cartTable"),    QStringLiteral("cartQuantity_kniha"),
+        QStringLiteral("payByCardCheck"), QStringLiteral("removeButton"), QStringLiteral("orderButton"),
+    };
+    QCOMPARE(names.mid(0, first.size()), first);
+    // Then what became of the order (the timeline, my orders), the server's tables, the debug panel: each area once,
+    // in that order.
+    QWidget* timeline = window->timeline();
+    QWidget* orders = client->find<QTableWidget>(QStringLiteral("ordersTable"));
+    // Where the window is too narrow for three columns, My orders is a tab beside the timeline: Tab reaches the tab
+    // bar (the arrow keys switch to it), not the list behind it.
+    auto* lowerTabs = window->findChild<QTabWidget*>(QStringLiteral("lowerTabs"));
+    QVERIFY(lowerTabs);
+    const auto area = [&](const QWidget* widget) {
+        if (timeline->isAncestorOf(widget) || widget == lowerTabs->tabBar()) {
+            return 1;
+        }
+        if (widget == orders) {
+            return 2;
+        }
+        if (window->serverTablesDock()->isAncestorOf(widget)) {
+            return 3;
+        }
+        if (window->debugPanel()->isAncestorOf(widget)) {
+            return 4;
+        }
+        return 0;
+    };
+    QList<int> areas;
+    for (const QWidget* widget : ring.mid(first.size())) {
+        areas.append(area(widget));
+    }
+    QVERIFY2(std::is_sorted(areas.begin(), areas.end()), qPrintable(names.join(QStringLiteral(", "))));
+    for (const int expected : {1, 2, 3, 4}) {
+        if (expected == 2 && !orders->isVisible()) {
+            QVERIFY2(ring.contains(lowerTabs->tabBar()), qPrintable(names.join(QStringLiteral(", "))));
+            continue;
+        }
+        QVERIFY2(areas.contains(expected), qPrintable(QStringLiteral("area %1 not reached").arg(expected)));
+    }
+    QVERIFY2(!areas.contains(0), qPrintable(names.join(QStringLiteral(", "))));
+    // Every input a user can reach is on the ring, once.
+    for (QWidget* widget : window->findChildren<QWidget*>()) {
+        if (widget->window() == window && widget->isVisible() && widget->isEnabled() &&
+            (widget->focusPolicy() & Qt::TabFocus) && !widget->focusProxy()) {
+            QVERIFY2(ring.count(widget) == 1,
+                     qPrintable(QStringLiteral("%1 %2 is on the ring %3 times")
+                                    .arg(QString::fromLatin1(widget->metaObject()->className()), widget->objectName())
+                                    .arg(ring.count(widget))));
+        }
+    }
+    // Shift+Tab walks it backwards.
+    QTest::keyClick(start, Qt::Key_Backtab);
+    QCOMPARE(QApplication::focusWidget(), ring.last());
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backtab);
+    QCOMPARE(QApplication::focusWidget(), ring.at(ring.size() - 2));
+}
+
+void MainWindowTest::aResetServerEmptiesMyOrdersAtOnce()
+{
+    // "My orders (on the server)" listed the deleted orders 15 s after Reset the server: the list was asked again only
+    // when a submission settled. The live tables' poll does not read it, so nothing but the reset can empty it here.
+    auto client = startClient();
+    QVERIFY(client);
+    addToCart(*client, QStringLiteral("kniha"), 3);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    QVERIFY(settled.wait(20'000));
+    auto* orders = client->find<QTableWidget>(QStringLiteral("ordersTable"));
+    QTRY_COMPARE_WITH_TIMEOUT(orders->rowCount(), 1, 10'000);
+    auto* catalogue = client->find<QTableWidget>(QStringLiteral("catalogueTable"));
+    const auto stockOf = [catalogue](const QString& product) {
+        for (int row = 0; row < catalogue->rowCount(); ++row) {
+            if (catalogue->item(row, 0)->data(Qt::UserRole).toString() == product) {
+                return catalogue->item(row, 1)->text();
+            }
+        }
+        return QString();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(stockOf(QStringLiteral("kniha")), QStringLiteral("97"), 10'000);
+
+    clickDebugButton(*client, QStringLiteral("resetServerButton"));
+    QTRY_COMPARE_WITH_TIMEOUT(orders->rowCount(), 0, 5000);
+    QCOMPARE(stockOf(QStringLiteral("kniha")), QStringLiteral("100"));
+    QCOMPARE(client->window->serverTablesDock()->ordersModel()->rowCount(), 0);
+}
+
+void MainWindowTest::theLiveTablesAreReadableAgainOnceTheKilledServerIsBack()
+{
+    // After Kill the server the red "Cannot read the server's tables" stayed 20 s while the status bar said the
+    // server was up: the monitor reports a state only when it changed, and the restarted server holds the same rows.
+    auto client = startClient();
+    QVERIFY(client);
+    auto* tables = client->find<QLabel>(QStringLiteral("serverTablesStatus"));
+    QTRY_VERIFY_WITH_TIMEOUT(tables->text().startsWith(QStringLiteral("Live:")), 10'000);
+    auto* monitor = client->window->serverMonitor();
+    QSignalSpy unavailable(monitor, &core::ServerMonitor::unavailable);
+    QSignalSpy ready(client->session.get(), &core::ClientSession::serverReady);
+    QTest::mouseClick(client->window->debugPanel()->findChild<QPushButton*>(QStringLiteral("killServerButton")),
+                      Qt::LeftButton);
+    monitor->pollNow(); // the next poll, asked now: it finds no server
+    QVERIFY(unavailable.wait(10'000));
+    QVERIFY2(tables->text().startsWith(QStringLiteral("Cannot read the server's tables")), qPrintable(tables->text()));
+
+    QVERIFY(ready.wait(20'000));
+    auto* status = client->find<QLabel>(QStringLiteral("serverStatusLabel"));
+    QCOMPARE(status->text(), QStringLiteral("● Bundled server up"));
+    monitor->pollNow(); // one poll of the server that is back, asked now rather than waited for
+    QTRY_VERIFY2_WITH_TIMEOUT(tables->text().startsWith(QStringLiteral("Live:")), qPrintable(tables->text()), 5000);
 }
 
 void MainWindowTest::theHelpAndFileMenusAreThereAndQuitClosesTheWindow()

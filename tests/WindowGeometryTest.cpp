@@ -7,6 +7,7 @@
 #include "PresentationZoom.h"
 #include "ScenarioDialog.h"
 #include "ServerTableModel.h"
+#include "SubmissionTimelineWidget.h"
 #include "support/TemporaryHomeMain.h"
 #include "support/WindowDriver.h"
 #include "teaching/Scenario.h"
@@ -353,6 +354,24 @@ void WindowGeometryTest::walk(const QString& language)
         settle();
         for (const QString& problem : problemsOfWindow(window, screen->availableGeometry(), setting.zoom)) {
             problems << where + problem;
+        }
+        // The window's middle rearranges itself rather than scroll sideways (at 150 % the catalogue, the cart and my
+        // orders side by side were wider than the room, and the catalogue scrolled out of view).
+        auto* middle = window->findChild<QScrollArea*>(QStringLiteral("centralScroll"));
+        QVERIFY(middle);
+        if (middle->horizontalScrollBar()->isVisible()) {
+            problems << where +
+                    QStringLiteral("the window's middle scrolls sideways: %1 px wide, its content needs %2")
+                        .arg(middle->viewport()->width())
+                        .arg(middle->widget()->minimumSizeHint().width());
+        }
+        // The timeline gets a useful height: its key, its column titles and a few attempts (eight lines of its text).
+        auto* timeline = window->timeline();
+        if (timeline->height() < timeline->fontMetrics().lineSpacing() * 8) {
+            problems << where +
+                    QStringLiteral("the timeline is %1 px high, %2 lines of its text")
+                        .arg(timeline->height())
+                        .arg(timeline->height() / timeline->fontMetrics().lineSpacing());
         }
         // Readable, not a sliver: the debug panel at least 30 characters wide at this zoom.
         auto* panel = window->debugPanel();

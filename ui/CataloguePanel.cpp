@@ -1,5 +1,6 @@
 #include "CataloguePanel.h"
 
+#include "StatusColours.h"
 #include "TableCells.h"
 
 #include <QComboBox>
@@ -81,7 +82,7 @@ bool CataloguePanel::showProducts(const QList<core::Product>& products)
         auto* stock = TableCells::numberItem(product.stock);
         if (product.stock == 0) {
             stock->setText(tr("sold out"));
-            stock->setForeground(QColor(0xb3, 0x26, 0x1e));
+            stock->setForeground(StatusColours::text(StatusColours::Status::Bad, m_table->palette()));
         }
         m_table->setItem(row, 1, stock);
     }

@@ -1,6 +1,7 @@
 #include "DebugPanel.h"
 
 #include "PresentationZoom.h"
+#include "StatusColours.h"
 
 #include "server/DebugControls.h"
 #include "server/ServerState.h"
@@ -105,6 +106,7 @@ DebugPanel::DebugPanel(core::DebugControls* controls, bool externalServer, QWidg
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setFocusPolicy(Qt::NoFocus); // Tab goes to the panel's inputs; the area scrolls to the one reached
     // Narrower than its widest row (a small screen at 200 %), the panel scrolls sideways instead of cutting it.
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     scroll->setWidget(content);
@@ -131,7 +133,7 @@ QGroupBox* DebugPanel::buildServerSection()
         auto* note = explanation(tr("This client uses an external server: these controls work only if it was "
                                     "started with --debug-endpoints."));
         note->setObjectName(QStringLiteral("externalServerNote"));
-        note->setStyleSheet(QStringLiteral("QLabel { color: #8a4b00; font-weight: bold; }"));
+        note->setStyleSheet(StatusColours::labelSheet(StatusColours::Status::Waiting, note->palette(), true));
         layout->addWidget(note);
     }
 
@@ -456,7 +458,7 @@ void DebugPanel::setServerState(const core::ServerState& state)
     const auto armed = [](const core::ServerFault& fault) {
         return fault.fault != u"none" && fault.remaining > 0;
     };
-    const QString alert = QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }");
+    const QString alert = StatusColours::labelSheet(StatusColours::Status::Bad, m_armedLabel->palette(), true);
     if (!armed(state.fault)) {
         m_armedLabel->setText(tr("Armed: nothing"));
         PresentationZoom::setStyleSheetKeepingZoom(m_armedLabel, QString());
@@ -536,9 +538,10 @@ void DebugPanel::applyNetworkMode()
 void DebugPanel::showResult(const QString& text, bool ok)
 {
     m_resultLabel->setText(text);
-    PresentationZoom::setStyleSheetKeepingZoom(m_resultLabel,
-                                               ok ? QStringLiteral("QLabel { color: #1e7d3a; }")
-                                                  : QStringLiteral("QLabel { color: #b3261e; font-weight: bold; }"));
+    PresentationZoom::setStyleSheetKeepingZoom(
+        m_resultLabel,
+        ok ? StatusColours::labelSheet(StatusColours::Status::Good, m_resultLabel->palette(), false)
+           : StatusColours::labelSheet(StatusColours::Status::Bad, m_resultLabel->palette(), true));
 }
 
 } // namespace onceorder::ui

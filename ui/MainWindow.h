@@ -6,17 +6,13 @@
 #include "net/ServerApi.h"
 #include "retry/Clock.h"
 #include "server/ServerState.h"
-#include "submission/Cart.h"
 #include "submission/KeyStrategy.h"
 #include "submission/Submission.h"
 
 #include <QMainWindow>
 #include <utility>
 
-class QCheckBox;
 class QLabel;
-class QPushButton;
-class QTableWidget;
 
 namespace onceorder::core {
 class ClientSession;
@@ -26,8 +22,11 @@ class ServerMonitor;
 
 namespace onceorder::ui {
 
+class CartPanel;
 class CataloguePanel;
+class CentralArea;
 class DebugPanel;
+class MyOrdersPanel;
 class PresentationZoom;
 class ServerTablesDock;
 class SubmissionTimelineWidget;
@@ -69,39 +68,28 @@ protected:
 private:
     void fitDocks(bool force);
     QWidget* buildHeader();
-    QWidget* buildCart();
-    QWidget* buildOrders();
+    void setFocusOrder();
     void onServerReady();
     void onServerDown();
     void showProducts(const QList<core::Product>& products);
-    void showOrders(const QList<core::ServerOrderRow>& orders);
     void showServerState(const core::ServerState& state);
-    void addToCart(const QString& product, int quantity);
-    void removeSelectedLine();
-    void placeOrder();
     void showRefusal(const QString& cartId, const QString& message);
     void showStorageBroken(const QString& reason);
-    void showCart();
     void setCartEditable(bool editable);
 
     core::ClientSession* m_session;
     core::SystemClock m_clock;
-    core::Cart m_cart;
     qint64 m_currentId = 0; // the submission the timeline shows; 0: none yet
     bool m_resumed = false;
-    bool m_cartEditable = true;
-    QString m_storageBroken; // what the window says once the engine stopped on a broken outbox; empty: it works
 
     core::ServerMonitor* m_monitor;
     core::DebugControls* m_debugControls;
 
+    WheelGuard* m_wheelGuard;
     CataloguePanel* m_catalogue;
-    QTableWidget* m_cartTable;
-    QPushButton* m_removeButton;
-    QPushButton* m_orderButton;
-    QCheckBox* m_payByCardCheck;
-    QLabel* m_resultLabel;
-    QTableWidget* m_ordersTable;
+    CartPanel* m_cart;
+    MyOrdersPanel* m_orders;
+    CentralArea* m_central = nullptr;
     QLabel* m_identityLabel;
     QLabel* m_serverUrlLabel;
     SubmissionTimelineWidget* m_timeline;
@@ -111,7 +99,6 @@ private:
     QLabel* m_conditionerLabel;
     QLabel* m_pendingLabel;
     PresentationZoom* m_zoom = nullptr;
-    WheelGuard* m_wheelGuard;
     bool m_screenWatched = false;
     std::pair<int, int> m_shownPendingCounts {-1, -1}; // what the status bar shows: pending here, elsewhere
 };

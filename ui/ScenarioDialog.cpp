@@ -2,6 +2,7 @@
 
 #include "ScenarioChartBuilder.h"
 #include "ScenarioChartExporter.h"
+#include "StatusColours.h"
 #include "teaching/ScenarioRunner.h"
 
 #include <QChartView>
@@ -115,7 +116,8 @@ void ScenarioDialog::showResult(const core::ScenarioResult& result)
         for (int column = 0; column < cells.size(); ++column) {
             auto* item = new QTableWidgetItem(cells.at(column));
             if (column == 4 && judged) {
-                item->setForeground(r.pass ? QColor(0x1b, 0x7f, 0x3a) : QColor(0xb0, 0x1c, 0x1c));
+                item->setForeground(StatusColours::text(
+                    r.pass ? StatusColours::Status::Good : StatusColours::Status::Bad, m_table->palette()));
             }
             m_table->setItem(row, column, item);
         }

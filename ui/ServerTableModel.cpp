@@ -1,11 +1,14 @@
 #include "ServerTableModel.h"
 
 #include "ServerWords.h"
+#include "StatusColours.h"
 
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
+#include <QGuiApplication>
 #include <QHash>
+#include <QPalette>
 
 #include <algorithm>
 
@@ -239,15 +242,15 @@ QVariant ServerTableModel::data(const QModelIndex& index, int role) const
         switch (row.highlight) {
         case Highlight::None:
             return {};
-        case Highlight::Pending:
-            return QBrush(QColor(0xff, 0xf4, 0xce)); // pale amber: the key is taken, the answer not yet stored
-        case Highlight::Warning:
-            return QBrush(QColor(0xfd, 0xe2, 0xe1)); // pale red: a duplicate order or an empty shelf
+        case Highlight::Pending: // amber: the key is taken, the answer not yet stored
+            return QBrush(StatusColours::rowBackground(StatusColours::Status::Waiting, QGuiApplication::palette()));
+        case Highlight::Warning: // red: a duplicate order or an empty shelf
+            return QBrush(StatusColours::rowBackground(StatusColours::Status::Bad, QGuiApplication::palette()));
         }
         return {};
     case Qt::ForegroundRole:
-        // Dark text on the pale backgrounds whatever the palette, so a projector keeps it readable.
-        return row.highlight == Highlight::None ? QVariant() : QBrush(QColor(0x20, 0x20, 0x20));
+        // The palette's text on the tint made from its base: pale under dark text, deep under light text.
+        return row.highlight == Highlight::None ? QVariant() : QBrush(QGuiApplication::palette().color(QPalette::Text));
     case HighlightRole:
         return static_cast<int>(row.highlight);
     default:

@@ -3,6 +3,7 @@
 #include "PresentationZoom.h"
 
 #include "ServerTableModel.h"
+#include "StatusColours.h"
 #include "TableCells.h"
 #include "server/ServerMonitor.h"
 
@@ -56,8 +57,8 @@ ServerTablesDock::ServerTablesDock(core::ServerMonitor* monitor, QWidget* parent
     m_waitingLabel->setObjectName(QStringLiteral("serverTablesWaiting"));
     m_waitingLabel->setWordWrap(true);
     m_waitingLabel->setTextFormat(Qt::PlainText);
-    PresentationZoom::setStyleSheetKeepingZoom(m_waitingLabel,
-                                               QStringLiteral("QLabel { color: #8a4b00; font-weight: bold; }"));
+    PresentationZoom::setStyleSheetKeepingZoom(
+        m_waitingLabel, StatusColours::labelSheet(StatusColours::Status::Waiting, m_waitingLabel->palette(), true));
     m_waitingLabel->hide();
 
     m_keyTabs->setObjectName(QStringLiteral("keyTabs"));
@@ -111,6 +112,7 @@ ServerTablesDock::ServerTablesDock(core::ServerMonitor* monitor, QWidget* parent
     connect(m_sideTabs, &QTabWidget::currentChanged, this, &ServerTablesDock::fitVisibleColumns);
     connect(this, &QDockWidget::visibilityChanged, this, &ServerTablesDock::fitVisibleColumns);
     connect(monitor, &core::ServerMonitor::unavailable, this, &ServerTablesDock::showUnavailable);
+    connect(monitor, &core::ServerMonitor::productsReceived, this, &ServerTablesDock::showServerAnswering);
     // Polling only while someone can see the tables.
     connect(this, &QDockWidget::visibilityChanged, monitor, &core::ServerMonitor::setActive);
 }
@@ -163,11 +165,29 @@ void ServerTablesDock::showState(const core::ServerState& state)
         }
     }
     fitVisibleColumns();
-    m_statusLabel->setText(tr("Live: %n order(s), %1 key(s); updated %2", nullptr, static_cast<int>(state.totalOrders))
-                               .arg(state.totalKeys)
-                               .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
-    PresentationZoom::setStyleSheetKeepingZoom(m_statusLabel, QString());
+    m_liveText = tr("Live: %n order(s), %1 key(s); updated %2", nullptr, static_cast<int>(state.totalOrders))
+                     .arg(state.totalKeys)
+                     .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
+    showLive();
     showWaiting(state);
+}
+
+void ServerTablesDock::showLive()
+{
+    m_serverDown = false;
+    m_statusLabel->setText(m_liveText.isEmpty() ? tr("Waiting for the server…") : m_liveText);
+    PresentationZoom::setStyleSheetKeepingZoom(m_statusLabel, QString());
+}
+
+void ServerTablesDock::showServerAnswering()
+{
+    // The server answered again after it was unreachable (killed, restarted): the tables read before it went down are
+    // still what it holds unless a poll says otherwise, and the monitor reports a state only when it changed: so the
+    // red "cannot read" goes now, not with the next change (20 s later in a quiet class). A poll that still cannot
+    // read them says so again.
+    if (m_serverDown) {
+        showLive();
+    }
 }
 
 void ServerTablesDock::refitColumns()
@@ -216,7 +236,9 @@ void ServerTablesDock::showUnavailable(const QString& reason, int httpStatus)
     m_statusLabel->setText(
         httpStatus == 404 ? tr("The server does not show its tables (start it with --debug-endpoints): %1").arg(reason)
                           : tr("Cannot read the server's tables: %1").arg(reason));
-    PresentationZoom::setStyleSheetKeepingZoom(m_statusLabel, QStringLiteral("QLabel { color: #b3261e; }"));
+    PresentationZoom::setStyleSheetKeepingZoom(
+        m_statusLabel, StatusColours::labelSheet(StatusColours::Status::Bad, m_statusLabel->palette(), false));
+    m_serverDown = httpStatus == 0; // no answer at all; an answer that is not the tables (404) is not "down"
 }
 
 } // namespace onceorder::ui

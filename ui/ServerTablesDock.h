@@ -46,6 +46,8 @@ private:
     void showState(const core::ServerState& state);
     void showTabCounts(const core::ServerState& state);
     void showUnavailable(const QString& reason, int httpStatus);
+    void showLive();
+    void showServerAnswering();
     void showWaiting(const core::ServerState& state);
     void fitVisibleColumns();
     QWidget* titled(const QString& title, const QString& explanation, QTableView* view);
@@ -61,6 +63,8 @@ private:
     QTabWidget* m_sideTabs;
     QLabel* m_statusLabel;
     QLabel* m_waitingLabel;
+    QString m_liveText; // the status line for the last state shown
+    bool m_serverDown = false; // the last poll got no answer at all
     QSet<QTableView*> m_columnsToFit; // changed since their columns were last fitted to their contents
 };
 

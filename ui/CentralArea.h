@@ -1,0 +1,63 @@
+// CentralArea: the window's middle: the header, then the catalogue, the cart and my orders side by side, and the
+// current submission's timeline below them. It never scrolls sideways: where the three do not fit side by side (a
+// zoom on a projector, a small screen) My orders goes into a tab beside the timeline, and where the catalogue and the
+// cart do not fit side by side either, the cart goes under the catalogue. Downwards it scrolls if it must, with the
+// timeline kept tall enough to read its attempts.
+#pragma once
+
+#include <QScrollArea>
+
+class QBoxLayout;
+class QGridLayout;
+class QTabWidget;
+class QVBoxLayout;
+
+namespace onceorder::ui {
+
+class CentralArea : public QScrollArea
+{
+    Q_OBJECT
+
+public:
+    enum class Arrangement
+    {
+        ThreeColumns,
+        TwoColumns,
+        OneColumn
+    };
+
+    // The widgets stay the caller's to talk to; the area owns where they sit.
+    CentralArea(QWidget* header, QWidget* catalogue, QWidget* cart, QWidget* orders, QWidget* timeline,
+                QWidget* parent = nullptr);
+
+    Arrangement arrangement() const { return m_arrangement; }
+    // The tabs below the row (the timeline, and My orders when it does not fit beside the cart).
+    QTabWidget* lowerTabs() const { return m_lowerTabs; }
+    // Chooses the arrangement for the width there is now and the widths the panels need (their fonts, contents).
+    void arrange();
+
+Q_SIGNALS:
+    // The panels moved (to other parents): the focus chain needs their order again.
+    void rearranged();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    int neededWidth(const QList<QWidget*>& side) const;
+    void rearrange(Arrangement arrangement);
+
+    QWidget* m_content;
+    QWidget* m_catalogue;
+    QWidget* m_cart;
+    QWidget* m_orders;
+    QWidget* m_timeline;
+    QVBoxLayout* m_layout;
+    QGridLayout* m_row;
+    QTabWidget* m_lowerTabs;
+    Arrangement m_arrangement = Arrangement::ThreeColumns;
+    bool m_arranged = false;
+};
+
+} // namespace onceorder::ui
