@@ -35,13 +35,17 @@ struct SqlDialect
     // Whether one server process has the database to itself (SQLite): then whatever an earlier process held is gone
     // when a process starts, and every lock it finds is let go at once. PostgreSQL: other instances may be running.
     bool oneProcess;
-    // POST /orders' steps 2 and 3 after the key is claimed (the order, its lines taking their stock, the 201 stored in
-    // the key row) as ONE statement, for a database where every statement is a round trip to another process while
-    // the order holds its products' rows until COMMIT (PostgreSQL); empty where the steps one by one cost no more
-    // (SQLite, in process). Parameters: client, cart, cart_key, key, now (the order); the items as
-    // OrderCommand::itemsJson(); the 201 body before and after the order id; scope, key (the claimed key row). One
-    // row: the new order's id (NULL if none), the lines inserted, the key rows completed. Anything but (id, one per
-    // line, 1) is not a plain new order (a cart already ordered, not enough stock), and what it wrote must be undone.
+    // POST /orders' steps 2 and 3 after the key is claimed, for a database where every statement is a round trip to
+    // another process while the order holds its products' rows until COMMIT (PostgreSQL); empty where the steps one by
+    // one cost no more (SQLite, in process). Two statements. takeStockAtOnce: every line's conditional stock change in
+    // one UPDATE (it keeps the text `UPDATE products`, which the window's live dock shows an order waiting in);
+    // parameter: the items as OrderCommand::itemsJson(); a row per line whose stock it took. placeOrderAtOnce: the
+    // order, its lines and the 201 stored in the key row, as data-modifying CTEs; parameters: client, cart, cart_key,
+    // key, now (the order), the items again, the 201 body before and after the order id, scope, key (the claimed key
+    // row); one row: the new order's id (NULL if none), the lines inserted, the key rows completed. Anything but every
+    // line's stock, then (id, one per line, 1), is not a plain new order (not enough stock, a cart already ordered),
+    // and what was written must be undone.
+    std::string_view takeStockAtOnce;
     std::string_view placeOrderAtOnce;
 
     static const SqlDialect& of(Dialect dialect);
@@ -58,6 +62,7 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
         // 'now' stays the same within one statement.
         .nowMs = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
         .oneProcess = true,
+        .takeStockAtOnce = "",
         .placeOrderAtOnce = "",
     };
     static constexpr SqlDialect postgres {
@@ -69,18 +74,18 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
         // The statement's start, so that one statement compares every row with the same instant.
         .nowMs = "CAST(extract(epoch FROM statement_timestamp()) * 1000 AS BIGINT)",
         .oneProcess = false,
-        // The data-modifying parts see one snapshot and each other's RETURNING only: the stock follows the order,
-        // the lines follow the stock, the key row follows the order. The stock is OrderWriter's conditional UPDATE:
-        // a row another transaction holds is waited for, and checked again against what it committed.
+        // The conditional UPDATE of OrderWriter for all lines at once: a row another transaction holds is waited
+        // for, and checked again against what it committed.
+        .takeStockAtOnce = "UPDATE products AS p SET stock = p.stock - l.quantity "
+                           "FROM json_to_recordset(?::json) AS l (product text, quantity integer) "
+                           "WHERE p.id = l.product AND p.stock >= l.quantity",
+        // The data-modifying parts see one snapshot and each other's RETURNING only: the lines and the key row
+        // follow the order.
         .placeOrderAtOnce =
             "WITH o AS (INSERT INTO orders (client_id, cart_id, cart_key, idem_key, status, created_at) "
             "VALUES (?, ?, ?, ?, 'placed', ?) ON CONFLICT DO NOTHING RETURNING id), "
-            "s AS (UPDATE products AS p SET stock = p.stock - l.quantity "
-            "FROM json_to_recordset(?::json) AS l (product text, quantity integer), o "
-            "WHERE p.id = l.product AND p.stock >= l.quantity RETURNING o.id AS order_id, p.id AS product_id, "
-            "l.quantity), "
-            "i AS (INSERT INTO order_lines (order_id, product_id, quantity) SELECT order_id, product_id, quantity "
-            "FROM s RETURNING 1), "
+            "i AS (INSERT INTO order_lines (order_id, product_id, quantity) SELECT o.id, l.product, l.quantity "
+            "FROM o, json_to_recordset(?::json) AS l (product text, quantity integer) RETURNING 1), "
             "k AS (UPDATE idempotency_keys SET status = 'completed', response_code = 201, "
             "response_body = ?::text || o.id::text || ?::text, order_id = o.id, locked_at = NULL FROM o "
             "WHERE client_id = ? AND idem_key = ? RETURNING 1) "

@@ -113,8 +113,8 @@ OrderResponse PgOrderStore::placeOrder(const Client& client, const std::string& 
             }
             throw TransientFailure("the idempotency key row vanished between insert and read");
         }
-        // 2. and 3. at once: a plain new order as one statement (a refusal throws PgOrderBatch::Undo, and the batch
-        //    runs the steps again one by one).
+        // 2. and 3. at once: a plain new order as two statements, the stock and the rest (a refusal throws
+        //    PgOrderBatch::Undo, and the batch runs the steps again one by one).
         if (!oneByOne) {
             if (auto placed = placeOrderAtOnce(tx, client, key, command, !modes.businessKeyOff)) {
                 return *placed;
@@ -169,17 +169,21 @@ std::optional<OrderResponse> PgOrderStore::placeOrderAtOnce(pqxx::dbtransaction&
     // it gets, and the answer returned is the same function's with that id.
     static constexpr std::string_view kBefore = R"({"order_id":)";
     const std::string blank = orderSteps::created(0, command, key.now).body;
-    const std::string_view sql = SqlDialect::of(Dialect::Postgres).placeOrderAtOnce;
-    if (sql.empty() || !blank.starts_with(std::string(kBefore) + "0,")) {
+    const SqlDialect& dialect = SqlDialect::of(Dialect::Postgres);
+    if (dialect.placeOrderAtOnce.empty() || !blank.starts_with(std::string(kBefore) + "0,")) {
         return std::nullopt;
     }
+    const std::string items = command.itemsJson();
+    if (PgWorkTx::run(tx, dialect.takeStockAtOnce, {items}).affected_rows() != command.lines.size()) {
+        throw PgOrderBatch::Undo {}; // not enough stock: the steps one by one say of which product
+    }
     const SqlValue cartId = command.cartId ? SqlValue(*command.cartId) : SqlValue(nullptr);
-    const auto row = PgWorkTx::run(tx, sql,
-                                   {client.id, cartId, businessKey ? cartId : SqlValue(nullptr), key.idemKey, key.now,
-                                    command.itemsJson(), std::string(kBefore), blank.substr(kBefore.size() + 1),
-                                    key.scope, key.idemKey})[0];
+    const auto row =
+        PgWorkTx::run(tx, dialect.placeOrderAtOnce,
+                      {client.id, cartId, businessKey ? cartId : SqlValue(nullptr), key.idemKey, key.now, items,
+                       std::string(kBefore), blank.substr(kBefore.size() + 1), key.scope, key.idemKey})[0];
     if (row[0].is_null() || row[1].as<std::size_t>() != command.lines.size() || row[2].as<long long>() != 1) {
-        throw PgOrderBatch::Undo {}; // a cart already ordered, not enough stock: the steps one by one say which
+        throw PgOrderBatch::Undo {}; // a cart already ordered: the steps one by one say by which order
     }
     return orderSteps::created(row[0].as<long long>(), command, key.now);
 }

@@ -64,8 +64,8 @@ public:
 
 private:
     // Steps 2 and 3 of a plain new order (no fault armed, no teaching mode of step 1) after its key is claimed, as
-    // one statement (SqlDialect::placeOrderAtOnce): its 201, or nullopt where the database has no such statement;
-    // throws PgOrderBatch::Undo when what the statement wrote is not a plain new order.
+    // two statements (SqlDialect::takeStockAtOnce, placeOrderAtOnce): its 201, or nullopt where the database has no
+    // such statement; throws PgOrderBatch::Undo when what the statement wrote is not a plain new order.
     std::optional<OrderResponse> placeOrderAtOnce(pqxx::dbtransaction& tx, const Client& client, const KeyClaim& key,
                                                   const OrderCommand& command, bool businessKey);
     bool claimKey(pqxx::dbtransaction& tx, const KeyClaim& key);
