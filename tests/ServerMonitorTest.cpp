@@ -270,3 +270,35 @@ TEST_F(ServerMonitorTest, ADebugStateOverTheSizeCapIsNotReadAndSaysSo)
     EXPECT_EQ(status, 0) << "not read, so no answer: " << reason->toStdString();
     EXPECT_FALSE(reason->isEmpty());
 }
+
+TEST_F(ServerMonitorTest, AStateReadAgainAfterAFailedPollIsShownEvenIfItIsTheSame)
+{
+    // Kill the server in the window: the dock turns red ("Cannot read the server's tables"); the restarted server holds
+    // the same rows, so its state equalled the last one shown and was not reported, and the red stayed until the
+    // next change. A failed poll forgets what was shown: the next state read is reported, whatever it holds.
+    auto client = server.client();
+    const Reply now = get(*client, "/_debug/state", "demo-key-A");
+    ASSERT_EQ(now.status, 200);
+    const QByteArray body = QByteArray::fromStdString(now.body);
+    std::atomic<int> asked {0};
+    ScriptedPeer peer([&](const PeerRequest&) {
+        return ++asked == 2 ? ScriptedPeer::answer(503, "Service Unavailable", "{}")
+                            : ScriptedPeer::answer(200, "OK", body);
+    });
+    ASSERT_TRUE(peer.listening);
+    ServerApi peerApi(peer.url(), QStringLiteral("demo-key-A"));
+    ServerMonitor restarted(&peerApi);
+    int shown = 0;
+    int failed = 0;
+    QObject::connect(&restarted, &ServerMonitor::stateChanged, [&](const ServerState&) { ++shown; });
+    QObject::connect(&restarted, &ServerMonitor::unavailable, [&](const QString&, int) { ++failed; });
+
+    restarted.pollNow();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return shown == 1; }, 10'000)) << "the first state was not shown";
+    restarted.pollNow();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return failed == 1; }, 10'000)) << "the failed poll was not reported";
+    restarted.pollNow();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return shown == 2; }, 10'000))
+        << "the same state read after a failure was not reported: the failure stays on screen";
+    EXPECT_EQ(asked.load(), 3);
+}

@@ -103,6 +103,16 @@ void ServerMonitor::showState(const ServerState& state)
     Q_EMIT stateChanged(state);
 }
 
+void ServerMonitor::forgetShownState()
+{
+    // What the window shows now is the failure, not the last state: the next state read is shown even if it is the
+    // same (a restarted server with the same rows), so the failure does not stay on screen.
+    if (m_last) {
+        m_last.reset();
+        ++m_lastChanges;
+    }
+}
+
 void ServerMonitor::poll()
 {
     if (m_api->baseUrl().isEmpty()) {
@@ -118,6 +128,7 @@ void ServerMonitor::poll()
                    if (reply.status != 200 || m_statesAccepted != acceptedBefore) {
                        m_inFlight = false;
                        if (reply.status != 200) {
+                           forgetShownState();
                            Q_EMIT unavailable(describeReply(reply), reply.status);
                        } else {
                            m_pollAgain = true; // a debug command's state came meanwhile: which is newer is unknown
@@ -145,6 +156,7 @@ void ServerMonitor::poll()
                            if (m_statesAccepted != acceptedBefore) {
                                m_pollAgain = true; // a debug command's state came while this one was parsed
                            } else if (!parsed.state) {
+                               forgetShownState();
                                Q_EMIT unavailable(tr("the server's answer is not a debug state"), 200);
                            } else if (!parsed.unchanged || m_lastChanges != changesBefore) {
                                showState(*parsed.state); // compares again: something was shown since the answer came

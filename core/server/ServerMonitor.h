@@ -70,6 +70,8 @@ private:
     void refreshProducts();
     void refreshOrders();
     void showState(const ServerState& state);
+    // After a failed poll: the next state read is reported as a change, whatever it holds.
+    void forgetShownState();
     // Runs work() on the parsing thread, then done(result) on the monitor's thread: in the order they were asked.
     template<typename Work, typename Done>
     void offThread(Work work, Done done);
