@@ -37,8 +37,8 @@ namespace onceorder::server {
 class PgOrderBatch
 {
 public:
-    // An order's steps in the batch's transaction. `oneByOne` false: the order may first try itself as one statement
-    // and throw Undo when that statement wrote something that is not a plain new order; the batch then undoes what the
+    // An order's steps in the batch's transaction. `oneByOne` false: the order may first try itself in fewer statements
+    // and throw Undo when what they wrote is not a plain new order; the batch then undoes what the
     // order wrote and runs its steps again with `oneByOne` true, in this batch or (a batch of one, which has no
     // savepoint) the next.
     using Steps = std::function<OrderResponse(pqxx::dbtransaction&, bool oneByOne)>;
