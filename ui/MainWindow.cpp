@@ -103,10 +103,13 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     const QString client = clientName(session->options().apiKey);
     setWindowTitle(tr("OnceOrder — client %1").arg(client));
 
-    auto* timelineBox = new QGroupBox(tr("Current submission: every attempt, one key"));
+    auto* timelineBox = new QGroupBox(m_timeline->headline());
+    timelineBox->setObjectName(QStringLiteral("timelineBox"));
     auto* timelineLayout = new QVBoxLayout(timelineBox);
     timelineLayout->addWidget(m_timeline);
     m_timeline->setObjectName(QStringLiteral("timeline"));
+    // The title says how the attempts use keys (one, a new one for each, none), as the timeline sees it.
+    connect(m_timeline, &SubmissionTimelineWidget::headlineChanged, timelineBox, &QGroupBox::setTitle);
 
     // Rearranges itself rather than forcing the window wider than the screen (at 200 % its minimum was 1738 px),
     // scrolling sideways or squeezing the docks to a sliver.
@@ -213,6 +216,8 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     connect(m_timeline, &SubmissionTimelineWidget::abandonRequested, engine, &core::SubmissionEngine::abandon);
     connect(m_timeline, &SubmissionTimelineWidget::reconcileRequested, engine, &core::SubmissionEngine::reconcile);
     connect(m_debugPanel, &DebugPanel::keyStrategyChanged, engine, &core::SubmissionEngine::setKeyStrategy);
+    // The timeline describes the strategy in use before its attempts show it (a key per attempt from the first one).
+    connect(m_debugPanel, &DebugPanel::keyStrategyChanged, m_timeline, &SubmissionTimelineWidget::setKeyStrategy);
     connect(m_debugControls, &core::DebugControls::networkModeChanged, this, &MainWindow::setConditionerMode);
     m_wheelGuard->guardChildrenOf(this); // the cart's quantities are guarded as the cart makes them
     m_cart->refresh();
@@ -405,7 +410,7 @@ void MainWindow::showSubmission(const core::Submission& submission)
     }
     m_currentId = submission.id;
     m_timeline->setSubmission(submission);
-    m_cart->resultLine()->showSubmission(submission);
+    m_cart->resultLine()->showSubmission(submission, m_timeline->progressText());
     if (ofThisCart) {
         setCartEditable(submission.state != core::SubmissionState::Pending);
     }

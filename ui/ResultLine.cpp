@@ -1,5 +1,7 @@
 #include "ResultLine.h"
 
+#include "SubmissionTimelineWidget.h"
+
 #include <QEvent>
 
 namespace onceorder::ui {
@@ -16,17 +18,16 @@ ResultLine::ResultLine(QWidget* parent)
     setFont(resultFont);
 }
 
-void ResultLine::showSubmission(const core::Submission& submission)
+void ResultLine::showSubmission(const core::Submission& submission, const QString& progress)
 {
     if (m_storageBroken) {
         return; // once the outbox broke, the line keeps saying why
     }
     switch (submission.state) {
     case core::SubmissionState::Pending:
-        say(!submission.attempts.isEmpty() && submission.attempts.last().outcome != core::AttemptOutcome::InFlight
-                ? tr("Attempt %1 did not get through; retrying with the same key…").arg(submission.attempts.size())
-                : tr("Sending the order… (attempt %1)").arg(submission.attempts.size()),
-            Tone::Waiting);
+        // The timeline's words: what is known of the latest attempt (sent and unanswered is not "did not get
+        // through") and how the next one uses the key.
+        say(progress, Tone::Waiting);
         return;
     case core::SubmissionState::Placed:
         if (submission.overruled) {
@@ -57,11 +58,16 @@ void ResultLine::showSubmission(const core::Submission& submission)
         }
         return;
     case core::SubmissionState::Rejected:
-        say(tr("Rejected (HTTP %1): %2").arg(submission.httpStatus).arg(submission.problemDetail), Tone::Bad);
+        say(tr("Rejected (HTTP %1): %2")
+                .arg(submission.httpStatus)
+                .arg(SubmissionTimelineWidget::endingText(submission)),
+            Tone::Bad);
         return;
     case core::SubmissionState::GaveUp:
-        say(submission.httpStatus ? tr("Failed (HTTP %1): %2").arg(submission.httpStatus).arg(submission.problemDetail)
-                                  : tr("Failed: %1").arg(submission.problemDetail),
+        say(submission.httpStatus ? tr("Failed (HTTP %1): %2")
+                                        .arg(submission.httpStatus)
+                                        .arg(SubmissionTimelineWidget::endingText(submission))
+                                  : tr("Failed: %1").arg(SubmissionTimelineWidget::endingText(submission)),
             Tone::Bad);
         return;
     case core::SubmissionState::Abandoned:

@@ -17,7 +17,9 @@ class ResultLine : public QLabel
 public:
     explicit ResultLine(QWidget* parent = nullptr);
 
-    void showSubmission(const core::Submission& submission);
+    // `progress` is what the timeline knows of a pending submission's latest attempt
+    // (SubmissionTimelineWidget::progressText()); an ended one is described by SubmissionTimelineWidget::endingText().
+    void showSubmission(const core::Submission& submission, const QString& progress);
     // Nothing was sent (pending for another server, or with other lines): why.
     void showRefusal(const QString& message);
     // Ordering has stopped for good (the outbox cannot be written); what is shown after this stays.
