@@ -2566,10 +2566,6 @@ Příkazy:
         <translation>OnceOrder — klient %1</translation>
     </message>
     <message>
-        <source>Current submission: every attempt, one key</source>
-        <translation>Aktuální odeslání: každý pokus, jeden klíč</translation>
-    </message>
-    <message>
         <source>&amp;View</source>
         <translation>&amp;Zobrazit</translation>
     </message>
@@ -2683,14 +2679,6 @@ Příkazy:
 </context>
 <context>
     <name>onceorder::ui::ResultLine</name>
-    <message>
-        <source>Attempt %1 did not get through; retrying with the same key…</source>
-        <translation>Pokus %1 neprošel; zkouším znovu se stejným klíčem…</translation>
-    </message>
-    <message>
-        <source>Sending the order… (attempt %1)</source>
-        <translation>Odesílám objednávku… (pokus %1)</translation>
-    </message>
     <message>
         <source>Order %1 placed after all (it had been given up).</source>
         <translation>Objednávka %1 přece jen vytvořena (klient ji předtím vzdal).</translation>

@@ -2556,10 +2556,6 @@ Commands:
         <translation>OnceOrder — client %1</translation>
     </message>
     <message>
-        <source>Current submission: every attempt, one key</source>
-        <translation>Current submission: every attempt, one key</translation>
-    </message>
-    <message>
         <source>&amp;View</source>
         <translation>&amp;View</translation>
     </message>
@@ -2673,14 +2669,6 @@ Commands:
 </context>
 <context>
     <name>onceorder::ui::ResultLine</name>
-    <message>
-        <source>Attempt %1 did not get through; retrying with the same key…</source>
-        <translation type="unfinished">Attempt %1 did not get through; retrying with the same key…</translation>
-    </message>
-    <message>
-        <source>Sending the order… (attempt %1)</source>
-        <translation type="unfinished">Sending the order… (attempt %1)</translation>
-    </message>
     <message>
         <source>Order %1 placed after all (it had been given up).</source>
         <translation type="unfinished"></translation>
