@@ -1550,7 +1550,7 @@ Příkazy:
     </message>
     <message>
         <source>transaction open (%1), its last statement: %2</source>
-        <translation>transakce otevřená (%1), její poslední příkaz: %2</translation>
+        <translation>transakce otevřená (stav „%1“), její poslední příkaz: %2</translation>
     </message>
     <message>
         <source>the second copy waiting on a lock</source>
@@ -1658,7 +1658,7 @@ Příkazy:
     </message>
     <message>
         <source>Stock is taken with UPDATE products SET stock = stock − n WHERE id = … AND stock &gt;= n, never read first and written later. A buys all 50 mugs on instance 1, whose transaction stays open for 2 s; B asks for one mug on instance 2 at the same time. B&apos;s UPDATE waits for A&apos;s row; when A commits, PostgreSQL checks B&apos;s condition again against the new row (stock 0) and updates nothing: B is told out of stock. Never a negative stock, never an order without its goods.</source>
-        <translation>Zboží se ze skladu bere příkazem UPDATE products SET stock = stock − n WHERE id = … AND stock &gt;= n, nikdy napřed přečíst a pak zapsat. A koupí všech 50 hrnků na instanci 1, jejíž transakce zůstane 2 s otevřená; B ve stejnou chvíli chce jeden hrnek na instanci 2. UPDATE od B čeká na řádek, který drží A; když A potvrdí, PostgreSQL ověří podmínku B znovu nad novým řádkem (sklad 0) a nic nezmění: B se dozví, že zboží došlo. Nikdy záporný sklad, nikdy objednávka bez zboží.</translation>
+        <translation>Zboží se ze skladu bere příkazem „UPDATE products SET stock = stock − n WHERE id = … AND stock &gt;= n“, nikdy napřed přečíst a pak zapsat. A koupí všech 50 hrnků na instanci 1, jejíž transakce zůstane 2 s otevřená; B ve stejnou chvíli chce jeden hrnek na instanci 2. UPDATE od B čeká na řádek, který drží A; když A potvrdí, PostgreSQL ověří podmínku B znovu nad novým řádkem (sklad 0) a nic nezmění: B se dozví, že zboží došlo. Nikdy záporný sklad, nikdy objednávka bez zboží.</translation>
     </message>
     <message>
         <source>A&apos;s open transaction</source>
@@ -1855,6 +1855,10 @@ Příkazy:
     <message>
         <source>201 replayed: the key survived with the order</source>
         <translation>201 zopakovaná: klíč přežil s objednávkou</translation>
+    </message>
+    <message>
+        <source>%1, the server says: “%2”</source>
+        <translation>%1, server píše: „%2“</translation>
     </message>
 </context>
 <context>

@@ -1849,6 +1849,10 @@ Commands:
         <source>201 replayed: the key survived with the order</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1, the server says: “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::ServerMonitor</name>

@@ -29,12 +29,13 @@ constexpr int kHoldMs = 2000; // how long the first copy's transaction stays ope
 constexpr int kLookEveryMs = 50;
 constexpr int kLookForMs = 10000;
 
-// describe(), plus the problem's detail for a 5xx: what went wrong is the point of these rows.
+// describe(), plus the problem's detail for a 5xx: what went wrong is the point of these rows. The detail is quoted
+// as the server wrote it (PostgreSQL's own words are the lesson), in every language.
 QString describeWithDetail(const HttpReply& reply)
 {
     const QString detail = QJsonDocument::fromJson(reply.body).object().value(QLatin1String("detail")).toString();
     return reply.status >= 500 && !detail.isEmpty()
-        ? QStringLiteral("%1: %2").arg(ScenarioContext::describe(reply), detail)
+        ? ScenarioText::tr("%1, the server says: “%2”").arg(ScenarioContext::describe(reply), detail)
         : ScenarioContext::describe(reply);
 }
 
