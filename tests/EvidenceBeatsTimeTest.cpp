@@ -3,8 +3,8 @@
 // clocks say, nothing gives a cart up while the other has an attempt on the wire, no wall-clock step shortens a lease
 // or stretches a retry window, and a 201 that comes after the cart was given up or abandoned makes it placed after
 // all. The peer is tests/support/ScriptedPeer.h: it holds an order POST open until the test answers it.
-#include "submission/SubmissionEngine.h"
 #include "net/ServerApi.h"
+#include "submission/SubmissionEngine.h"
 #include "support/ScriptedPeer.h"
 #include "support/ServerProcess.h"
 

@@ -3,8 +3,8 @@
 // "placed, order 0" on an answer that does not fit, and an answer that proves nothing never leads to a new key.
 // The clock is a ManualClock (the retry window never runs out by itself); the retry delays are the policy's own
 // few milliseconds, and every wait is on an event with a guard against hangs.
-#include "submission/SubmissionEngine.h"
 #include "net/ServerApi.h"
+#include "submission/SubmissionEngine.h"
 #include "support/ScriptedPeer.h"
 #include "support/ServerProcess.h"
 

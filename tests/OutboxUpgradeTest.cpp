@@ -2,9 +2,9 @@
 // schema version and its migrations, and what a resume does with their rows against the real onceorder-server.
 // A key the server may have forgotten (its TTL is 24 h) must never be sent again: that would be a second order.
 // The clock is a ManualClock at the fixtures' "now"; every wait is on a signal, with a guard against hangs.
+#include "net/ServerApi.h"
 #include "submission/Outbox.h"
 #include "submission/SubmissionEngine.h"
-#include "net/ServerApi.h"
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Database.h>

@@ -1,9 +1,9 @@
 // The retry engine end to end: the real onceorder-server process, the real network conditioner between them,
 // a real outbox file. Delays are small but real; every wait is on a signal, with a guard against hangs.
 #include "submission/SubmissionEngine.h"
-#include "net/ServerApi.h"
 #include "net/HttpExchange.h"
 #include "net/NetworkConditioner.h"
+#include "net/ServerApi.h"
 #include "support/Http.h"
 #include "support/ServerProcess.h"
 
