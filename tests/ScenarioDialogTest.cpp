@@ -88,6 +88,17 @@ private Q_SLOTS:
         QVERIFY(peak(chart.series.at(0).values) >= 40);
         QCOMPARE(chart.capacity, 25);
         QVERIFY(peak(chart.series.at(1).values) < peak(chart.series.at(0).values));
+
+        // Export… saves the same slide as the headless export: the projector-sized SVG (1920 wide, centred title),
+        // not Qt's picture of the chart widget at 1200 with 9-unit text.
+        QTemporaryDir folder;
+        QVERIFY(dialog.exportTo(folder.path()));
+        QFile svg(folder.filePath(QStringLiteral("thundering-herd.svg")));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray bytes = svg.readAll();
+        QVERIFY2(bytes.contains(R"(viewBox="0 0 1920 1080")"), bytes.left(400).constData());
+        QVERIFY(bytes.contains(R"(text-anchor="middle")"));
+        QVERIFY(QFile::exists(folder.filePath(QStringLiteral("thundering-herd.png"))));
     }
 };
 

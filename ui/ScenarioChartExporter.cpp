@@ -2,14 +2,13 @@
 
 #include "ScenarioChartBuilder.h"
 #include "teaching/Scenario.h"
+#include "teaching/ScenarioSvg.h"
 
 #include <QChart>
-#include <QFileInfo>
 #include <QGraphicsScene>
 #include <QImage>
 #include <QPainter>
 #include <QSaveFile>
-#include <QSvgGenerator>
 
 namespace onceorder::ui {
 
@@ -43,24 +42,9 @@ bool ScenarioChartExporter::write(const core::ScenarioChart& data, const QString
         return false;
     }
 
-    QSvgGenerator svg;
-    svg.setFileName(svgPath);
-    svg.setSize(m_size);
-    svg.setViewBox(area);
-    svg.setTitle(data.title);
-    {
-        QPainter painter;
-        if (!painter.begin(&svg)) {
-            *error = tr("cannot write %1").arg(svgPath);
-            return false;
-        }
-        scene.render(&painter, area, area);
-    }
-    if (QFileInfo(svgPath).size() == 0) {
-        *error = tr("cannot write %1").arg(svgPath);
-        return false;
-    }
-    return true;
+    // The SVG is the slide (projector-sized, centred text), drawn from the data alone; the same in the dialog's
+    // Export… and the headless export.
+    return core::ScenarioSvg::write(data, svgPath, error);
 }
 
 } // namespace onceorder::ui

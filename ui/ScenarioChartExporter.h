@@ -1,5 +1,6 @@
-// ScenarioChartExporter: writes a scenario's chart as PNG and SVG without showing it (the headless
-// `--scenario … --export-dir`, the dialog's Export… and the benchmark). Needs a QApplication; offscreen is enough.
+// ScenarioChartExporter: writes a scenario's chart as PNG (Qt Charts) and SVG (core::ScenarioSvg, the slide) without
+// showing it (the headless `--scenario … --export-dir`, the dialog's Export… and the benchmark). Needs a
+// QApplication; offscreen is enough.
 #pragma once
 
 #include "teaching/ScenarioChartWriter.h"

@@ -5,7 +5,6 @@
 #include "teaching/ScenarioChartWriter.h"
 #include "teaching/ScenarioContext.h"
 #include "teaching/ScenarioRunner.h"
-#include "teaching/ScenarioSvg.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -216,11 +215,8 @@ int runScenariosHeadless(const QStringList& names, const QString& exportDir, Sce
             if (!result.chart.isEmpty() && chartWriter != nullptr) {
                 QString error;
                 const QString svg = dir.filePath(result.id + QStringLiteral(".svg"));
-                // The PNG is the chart writer's (Qt Charts); the SVG for the slides is ScenarioSvg's, drawn from the
-                // data with projector-sized, centred text. It replaces the writer's own SVG, whose 9-unit text and
-                // title placed by other font metrics read badly on a projector.
-                if (!chartWriter->write(result.chart, dir.filePath(result.id + QStringLiteral(".png")), svg, &error) ||
-                    !ScenarioSvg::write(result.chart, svg, &error)) {
+                // The PNG is Qt Charts' picture; the SVG is the slide (ScenarioSvg), as in the dialog's Export….
+                if (!chartWriter->write(result.chart, dir.filePath(result.id + QStringLiteral(".png")), svg, &error)) {
                     print(QStringLiteral("onceorder: %1\n").arg(error), stderr);
                     ok = false;
                 }
