@@ -108,6 +108,8 @@ private Q_SLOTS:
     // docs/teaching.md, as a teacher does it in the window: step 1's two halves and step 3.
     void lessonStep1ANewKeyPerClickOrdersOncePerAttemptAndOneKeyPerCartOnce();
     void lessonStep3CheckThenInsertOrdersTheCartTwice();
+    // docs/teaching.cs.md: the same steps with the Czech translation installed (what a Czech class sees).
+    void theLessonInCzech();
     // It installs the Czech translator for the rest of its process (each slot runs as its own ctest).
     void anAnswerAfterAbandonIsShownAsPlacedAfterAll();
     void anOutboxThatCannotBeWrittenStopsOrderingAndSaysWhy();
@@ -1462,6 +1464,16 @@ void MainWindowTest::lessonStep3CheckThenInsertOrdersTheCartTwice()
     state = settledServerState(*client);
     QVERIFY(state);
     QCOMPARE(state->totalOrders, 1);
+}
+
+void MainWindowTest::theLessonInCzech()
+{
+    QCOMPARE(core::Translations::install(*qApp, QStringLiteral("cs")), QStringLiteral("cs"));
+    lessonStep1ANewKeyPerClickOrdersOncePerAttemptAndOneKeyPerCartOnce();
+    if (QTest::currentTestFailed()) {
+        return;
+    }
+    lessonStep3CheckThenInsertOrdersTheCartTwice();
 }
 
 void MainWindowTest::czechShowsCzechStrings()
