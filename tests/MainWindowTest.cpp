@@ -108,11 +108,11 @@ private Q_SLOTS:
     // docs/teaching.md, as a teacher does it in the window: step 1's two halves and step 3.
     void lessonStep1ANewKeyPerClickOrdersOncePerAttemptAndOneKeyPerCartOnce();
     void lessonStep3CheckThenInsertOrdersTheCartTwice();
-    // docs/teaching.cs.md: the same steps with the Czech translation installed (what a Czech class sees).
-    void theLessonInCzech();
-    // It installs the Czech translator for the rest of its process (each slot runs as its own ctest).
     void anAnswerAfterAbandonIsShownAsPlacedAfterAll();
     void anOutboxThatCannotBeWrittenStopsOrderingAndSaysWhy();
+    // docs/teaching.cs.md: the same steps with the Czech translation installed (what a Czech class sees). Like the
+    // next slot it installs the Czech translation for the rest of its process: the slots after it run in Czech.
+    void theLessonInCzech();
     // Installs the Czech translation: the slots after it run in Czech.
     void czechShowsCzechStrings();
     void everyControlHasAnAccessibleName();
