@@ -247,6 +247,34 @@ QStringList problemsOfWindow(QWidget* window, const QRect& screen, double zoom)
     return problems;
 }
 
+// Whether the column titles and three rows of the timeline's attempts table are in the visible part of the middle,
+// scrolled to its top; empty if they are, else what is seen.
+QString attemptRowsInView(QScrollArea* middle, QWidget* timeline)
+{
+    auto* table = timeline->findChild<QTableView*>(QStringLiteral("attemptsTable"));
+    if (!table) {
+        return QStringLiteral("no attempts table");
+    }
+    middle->verticalScrollBar()->setValue(0);
+    settle();
+    const int rowHeight =
+        table->model()->rowCount() > 0 ? table->rowHeight(0) : table->verticalHeader()->defaultSectionSize();
+    QWidget* port = middle->viewport();
+    const QRect header(table->horizontalHeader()->mapTo(port, QPoint(0, 0)), table->horizontalHeader()->size());
+    const QRect cells(table->viewport()->mapTo(port, QPoint(0, 0)), table->viewport()->size());
+    const QRect seen = cells.intersected(port->rect());
+    const int rows = port->rect().contains(header) && !seen.isEmpty() ? seen.height() / std::max(rowHeight, 1) : 0;
+    if (rows >= 3) {
+        return {};
+    }
+    return QStringLiteral("%1 rows of the attempts table in view without scrolling (titles at y %2, rows %3 px high, "
+                          "middle %4 px high)")
+        .arg(rows)
+        .arg(header.top())
+        .arg(rowHeight)
+        .arg(port->height());
+}
+
 QString screenName(const QSize& size)
 {
     return QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
@@ -372,6 +400,15 @@ void WindowGeometryTest::walk(const QString& language)
                     QStringLiteral("the timeline is %1 px high, %2 lines of its text")
                         .arg(timeline->height())
                         .arg(timeline->height() / timeline->fontMetrics().lineSpacing());
+        }
+        // The heart of the lesson in view without scrolling: at 150 % and 200 % the attempts table's column titles and
+        // room for at least three attempts lie inside the visible part of the middle, scrolled to its top (at 150 % on
+        // 1600 × 1000 the live tables took 38 % of the height and only the titles showed, at the bottom edge).
+        if (setting.zoom > 1.0) {
+            const QString rows = attemptRowsInView(middle, timeline);
+            if (!rows.isEmpty()) {
+                problems << where + rows;
+            }
         }
         // Readable, not a sliver: the debug panel at least 30 characters wide at this zoom.
         auto* panel = window->debugPanel();

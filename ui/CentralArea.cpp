@@ -2,10 +2,14 @@
 
 #include <QEvent>
 #include <QGridLayout>
+#include <QHeaderView>
 #include <QScrollBar>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace onceorder::ui {
 
@@ -13,6 +17,8 @@ namespace {
 
 // Lines of text the timeline keeps at any zoom: its key, the column titles, four attempts and its buttons.
 constexpr int kTimelineLines = 10;
+// Rows the catalogue's and the cart's tables keep room for however few they hold.
+constexpr int kRowTableRows = 2;
 
 int minimumWidthOf(const QWidget* widget)
 {
@@ -58,6 +64,17 @@ CentralArea::CentralArea(QWidget* header, QWidget* catalogue, QWidget* cart, QWi
     m_row->setColumnStretch(1, 5);
     m_row->setColumnStretch(2, 4);
     setWidget(m_content);
+    // Their rows measured again (a zoom, a font) or rows added: the tables' heights follow.
+    for (QWidget* panel : {m_catalogue, m_cart}) {
+        for (QTableView* view : panel->findChildren<QTableView*>(QString(), Qt::FindDirectChildrenOnly)) {
+            connect(view->verticalHeader(), &QHeaderView::sectionResized, this, &CentralArea::fitTablesToRows,
+                    Qt::QueuedConnection);
+            connect(view->verticalHeader(), &QHeaderView::sectionCountChanged, this, &CentralArea::fitTablesToRows,
+                    Qt::QueuedConnection);
+            connect(view->horizontalHeader(), &QHeaderView::geometriesChanged, this, &CentralArea::fitTablesToRows,
+                    Qt::QueuedConnection);
+        }
+    }
     m_content->installEventFilter(this); // a panel needs another width (a zoom, longer names, more orders)
 }
 
@@ -71,6 +88,19 @@ int CentralArea::neededWidth(const QList<QWidget*>& side) const
     return needed + margins.left() + margins.right();
 }
 
+int CentralArea::widthFor(Arrangement arrangement) const
+{
+    switch (arrangement) {
+    case Arrangement::ThreeColumns:
+        return neededWidth({m_catalogue, m_cart, m_orders}) + verticalScrollBar()->sizeHint().width();
+    case Arrangement::TwoColumns:
+        return neededWidth({m_catalogue, m_cart}) + verticalScrollBar()->sizeHint().width();
+    case Arrangement::OneColumn:
+        break;
+    }
+    return neededWidth({m_catalogue}) + verticalScrollBar()->sizeHint().width();
+}
+
 void CentralArea::arrange()
 {
     // As if the vertical scroll bar were there: its coming and going must not flip the arrangement back and forth.
@@ -82,8 +112,34 @@ void CentralArea::arrange()
         arrangement = Arrangement::TwoColumns;
     }
     m_lowerTabs->setMinimumHeight(m_timeline->fontMetrics().lineSpacing() * kTimelineLines);
+    fitTablesToRows();
     if (!m_arranged || arrangement != m_arrangement) {
         rearrange(arrangement);
+    }
+}
+
+void CentralArea::fitTablesToRows()
+{
+    // The catalogue's and the cart's tables as high as their few rows (at least kRowTableRows), not stretched: at a
+    // high zoom their empty space pushed the timeline's attempts below the visible part. More rows scroll inside.
+    for (QWidget* panel : {m_catalogue, m_cart}) {
+        for (QTableView* view : panel->findChildren<QTableView*>(QString(), Qt::FindDirectChildrenOnly)) {
+            const int count = view->model() ? view->model()->rowCount() : 0;
+            int rowsHeight = (std::max(count, kRowTableRows) - count) * view->verticalHeader()->defaultSectionSize();
+            for (int row = 0; row < count; ++row) {
+                rowsHeight += view->rowHeight(row);
+            }
+            const int frame = 2 * view->frameWidth();
+            const int header = view->horizontalHeader()->isHidden() ? 0 : view->horizontalHeader()->sizeHint().height();
+            const int scrollBar = view->horizontalScrollBar()->isVisible() ? view->horizontalScrollBar()->height() : 0;
+            const int height = frame + header + scrollBar + rowsHeight;
+            if (view->maximumHeight() != height || view->minimumHeight() != height) {
+                view->setFixedHeight(height);
+                if (QLayout* layout = panel->layout()) {
+                    layout->setAlignment(view, Qt::AlignTop); // the panel beside it may be higher
+                }
+            }
+        }
     }
 }
 

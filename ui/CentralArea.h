@@ -33,6 +33,8 @@ public:
     Arrangement arrangement() const { return m_arrangement; }
     // The tabs below the row (the timeline, and My orders when it does not fit beside the cart).
     QTabWidget* lowerTabs() const { return m_lowerTabs; }
+    // The width the area needs for an arrangement (with room for its vertical scroll bar).
+    int widthFor(Arrangement arrangement) const;
     // Chooses the arrangement for the width there is now and the widths the panels need (their fonts, contents).
     void arrange();
 
@@ -47,6 +49,7 @@ protected:
 private:
     int neededWidth(const QList<QWidget*>& side) const;
     void rearrange(Arrangement arrangement);
+    void fitTablesToRows();
 
     QWidget* m_content;
     QWidget* m_catalogue;

@@ -33,6 +33,7 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QWindow>
 
@@ -41,6 +42,9 @@
 namespace onceorder::ui {
 
 namespace {
+
+// Between the middle and a dock beside it: the separator and the dock's frame.
+constexpr int kDockSeparator = 12;
 
 // A label's text colour through its palette: a style sheet set anew re-polishes the label (see ResultLine).
 void setTextColour(QLabel* label, const QColor& colour)
@@ -245,24 +249,35 @@ void MainWindow::fitToScreen()
         }
     }
     fitDocks(true);
+    // Once more when the panels have measured themselves in the new font: the widths the middle needs come from them.
+    QTimer::singleShot(0, this, [this] { fitDocks(true); });
 }
 
 void MainWindow::fitDocks(bool force)
 {
     // The debug panel as wide as its explanations need at this zoom, but never more than 38 % of the window (it
-    // scrolls then); the tables at most a third of the height. On a window grown again (1024 px, then 1920 px) a
-    // dock squeezed before gets its width back.
-    const int dockWidth = std::min(m_debugPanel->preferredWidth(), width() * 38 / 100);
+    // scrolls then); the tables at most 38 % of the height, zoomed a quarter (15 % of a short
+    // window) and it scrolls inside itself: the rest keeps the timeline's attempts in view. On a window grown again
+    // (1024 px, then 1920 px) a dock squeezed before gets its width back.
+    const double scale = fontInfo().pointSizeF() / QApplication::font().pointSizeF();
+    int dockWidth = std::min(m_debugPanel->preferredWidth(), width() * 38 / 100);
+    if (scale > 1.01) {
+        // Zoomed, at most 35 %, and it gives way (down to 32 characters) so that the catalogue and the cart stay side
+        // by side.
+        const int readable = m_debugPanel->fontMetrics().averageCharWidth() * 32;
+        const int spare = width() - m_central->widthFor(CentralArea::Arrangement::TwoColumns) - kDockSeparator;
+        dockWidth = std::min({dockWidth, width() * 35 / 100, std::max(readable, spare)});
+    }
     if (m_debugPanel->isVisible() && !m_debugPanel->isFloating() && (force || m_debugPanel->width() < dockWidth)) {
         resizeDocks({m_debugPanel}, {dockWidth}, Qt::Horizontal);
     }
     // The tables' dock: what its titles and tabs need (wrapped at its width) and two rows, up to 38 % of the height.
-    const double scale = fontInfo().pointSizeF() / QApplication::font().pointSizeF();
-    QWidget* tables = m_tablesDock->widget();
+    QWidget* tables = m_tablesDock->content();
     const int needed = (tables->hasHeightForWidth() ? tables->heightForWidth(m_tablesDock->width())
                                                     : tables->minimumSizeHint().height()) +
         fontMetrics().height() * 2;
-    const int dockHeight = std::min(std::max(static_cast<int>(230 * scale), needed), height() * 38 / 100);
+    const int share = scale > 1.01 ? (height() < 800 ? 15 : 25) : 38;
+    const int dockHeight = std::min(std::max(static_cast<int>(230 * scale), needed), height() * share / 100);
     if (force && m_tablesDock->isVisible() && !m_tablesDock->isFloating()) {
         resizeDocks({m_tablesDock}, {dockHeight}, Qt::Vertical);
     }

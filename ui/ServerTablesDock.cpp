@@ -10,6 +10,7 @@
 #include <QDateTime>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -105,7 +106,16 @@ ServerTablesDock::ServerTablesDock(core::ServerMonitor* monitor, QWidget* parent
     layout->addWidget(m_statusLabel);
     layout->addWidget(m_waitingLabel);
     layout->addWidget(splitter, 1);
-    setWidget(content);
+    // Scrolls inside itself: at a high zoom the window gives it less height than its titles and tables ask, so that
+    // the timeline's attempts keep their room (the window reads what it asks from content()).
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("serverTablesScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setFocusPolicy(Qt::NoFocus);
+    scroll->setWidget(content);
+    m_content = content;
+    setWidget(scroll);
 
     connect(monitor, &core::ServerMonitor::stateChanged, this, &ServerTablesDock::showState);
     connect(m_keyTabs, &QTabWidget::currentChanged, this, &ServerTablesDock::fitVisibleColumns);

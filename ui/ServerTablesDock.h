@@ -39,6 +39,8 @@ public:
     ServerTableModel* webhooksModel() const { return m_webhooks; }
     // PostgreSQL: the statements waiting on a lock right now (hidden while none waits).
     QLabel* waitingLabel() const { return m_waitingLabel; }
+    // What the dock shows (inside its scroll area): its height for a width is what the tables ask.
+    QWidget* content() const { return m_content; }
     // Fits every table's columns again (after a zoom: they were fitted to the old font).
     void refitColumns();
 
@@ -65,6 +67,7 @@ private:
     QLabel* m_waitingLabel;
     QString m_liveText; // the status line for the last state shown
     bool m_serverDown = false; // the last poll got no answer at all
+    QWidget* m_content = nullptr;
     QSet<QTableView*> m_columnsToFit; // changed since their columns were last fitted to their contents
 };
 
