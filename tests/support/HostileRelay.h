@@ -8,6 +8,8 @@
 // taken under a lock. While no backend is set, connections are reset.
 #pragma once
 
+#include "support/Loopback.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -33,15 +35,9 @@ public:
     explicit HostileRelay(unsigned long long seed)
         : m_random(seed)
     {
-        m_listener = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address = loopback(0);
-        if (m_listener < 0 || ::bind(m_listener, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-            ::listen(m_listener, SOMAXCONN) != 0) {
-            throw std::runtime_error("HostileRelay: cannot listen");
-        }
-        socklen_t length = sizeof address;
-        ::getsockname(m_listener, reinterpret_cast<sockaddr*>(&address), &length);
-        m_port = ntohs(address.sin_port);
+        const LoopbackListener listener = listenOnLoopback("HostileRelay");
+        m_listener = listener.socket;
+        m_port = listener.port;
         m_acceptor = std::thread([this] { acceptLoop(); });
     }
     ~HostileRelay()
@@ -70,15 +66,6 @@ public:
     }
 
 private:
-    static sockaddr_in loopback(int port)
-    {
-        sockaddr_in address {};
-        address.sin_family = AF_INET;
-        address.sin_port = htons(static_cast<uint16_t>(port));
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        return address;
-    }
-
     static void reset(int socket)
     {
         linger abort {1, 0};
@@ -186,7 +173,7 @@ private:
         }
         forwarded += request.substr(head.size());
         const int server = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address = loopback(backend);
+        sockaddr_in address = loopbackAddress(backend);
         std::string reply;
         const bool answered = server >= 0 &&
             ::connect(server, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&

@@ -4,6 +4,8 @@
 // reset at once (the client sees a connection that failed, and retries).
 #pragma once
 
+#include "support/Loopback.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -26,15 +28,9 @@ public:
     explicit TcpRelay(int backendPort)
         : m_backend(backendPort)
     {
-        m_listener = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address = loopback(0);
-        if (m_listener < 0 || ::bind(m_listener, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-            ::listen(m_listener, SOMAXCONN) != 0) {
-            throw std::runtime_error("TcpRelay: cannot listen");
-        }
-        socklen_t length = sizeof address;
-        ::getsockname(m_listener, reinterpret_cast<sockaddr*>(&address), &length);
-        m_port = ntohs(address.sin_port);
+        const LoopbackListener listener = listenOnLoopback("TcpRelay");
+        m_listener = listener.socket;
+        m_port = listener.port;
         m_acceptor = std::thread([this] { acceptLoop(); });
     }
     ~TcpRelay()
@@ -69,15 +65,6 @@ public:
     void release() { m_released = true; }
 
 private:
-    static sockaddr_in loopback(int port)
-    {
-        sockaddr_in address {};
-        address.sin_family = AF_INET;
-        address.sin_port = htons(static_cast<uint16_t>(port));
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        return address;
-    }
-
     static void reset(int socket)
     {
         linger abort {1, 0};
@@ -94,7 +81,7 @@ private:
             }
             const int backend = m_backend.load();
             const int server = backend > 0 ? ::socket(AF_INET, SOCK_STREAM, 0) : -1;
-            sockaddr_in address = loopback(backend);
+            sockaddr_in address = loopbackAddress(backend);
             if (server < 0 || ::connect(server, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
                 if (server >= 0) {
                     ::close(server);
