@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 
 namespace onceorder::server {
@@ -184,31 +185,60 @@ HttpApi::AsyncHandler HttpApi::blocking(Handler handler)
     return [this, handler = std::move(handler)](Call& call, std::function<void()> done) {
         m_workers.post([&call, &handler, done = std::move(done)] {
             call.started = std::chrono::steady_clock::now(); // the log's ms is the handler's own time
+            const std::uint64_t seen = rerunnableFailures();
             runCaught(handler, call.request, call.response, call.exchange);
+            if (runAgain(call, seen)) {
+                runCaught(handler, call.request, call.response, call.exchange);
+            }
             done();
         });
     };
 }
 
+bool HttpApi::runAgain(Call& call, std::uint64_t seen)
+{
+    if (call.response.status != 503 || rerunnableFailures() == seen) {
+        return false;
+    }
+    call.response = {};
+    call.exchange = {};
+    return true;
+}
+
 HttpApi::AsyncHandler HttpApi::handedOn(HandOnHandler handler)
 {
     return [this, handler = std::move(handler)](Call& call, std::function<void()> done) {
-        m_workers.post([&call, &handler, done = std::move(done)] {
+        m_workers.post([this, &call, &handler, done = std::move(done)] {
             call.started = std::chrono::steady_clock::now();
-            auto handed = std::make_shared<std::atomic<bool>>(false);
-            try {
-                handler(call.request, call.response, call.exchange, [handed, done] {
-                    handed->store(true);
-                    done();
-                });
-            } catch (...) {
-                if (!handed->load()) {
-                    answerFailure(std::current_exception(), call.response, call.exchange);
-                    done();
-                }
-            }
+            runHandedOn(handler, call, rerunnableFailures(), std::move(done));
         });
     };
+}
+
+void HttpApi::runHandedOn(const HandOnHandler& handler, Call& call, std::optional<std::uint64_t> seen,
+                          std::function<void()> done)
+{
+    // Answered: once more on a worker (the answer may come from a committer thread) if it is a 503 that a failure
+    // counted as rerunnable came with, and this is the first run; else handed to the responder.
+    auto answered = [this, &handler, &call, seen, done] {
+        if (seen && runAgain(call, *seen)) {
+            m_workers.post([this, &handler, &call, done] { runHandedOn(handler, call, std::nullopt, done); });
+            return;
+        }
+        done();
+    };
+    auto handed = std::make_shared<std::atomic<bool>>(false);
+    try {
+        handler(call.request, call.response, call.exchange, [handed, answered] {
+            handed->store(true);
+            answered();
+        });
+    } catch (...) {
+        if (!handed->load()) {
+            answerFailure(std::current_exception(), call.response, call.exchange);
+            answered();
+        }
+    }
 }
 
 HttpApi::AsyncHandler HttpApi::immediate(Handler handler)

@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <cstdio>
 #include <string>
 
@@ -90,6 +91,26 @@ bool lockedByAnotherProcess(const std::exception_ptr& error)
 }
 
 } // namespace
+
+namespace {
+
+std::atomic<std::uint64_t>& rerunnableCount()
+{
+    static std::atomic<std::uint64_t> count = 0;
+    return count;
+}
+
+} // namespace
+
+void noteRerunnableFailure()
+{
+    ++rerunnableCount();
+}
+
+std::uint64_t rerunnableFailures()
+{
+    return rerunnableCount().load();
+}
 
 bool rolledBackFailure(const std::exception_ptr& error)
 {

@@ -8,6 +8,7 @@
 
 #include "support/Problem.h"
 
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <stdexcept>
@@ -44,5 +45,13 @@ using RolledBack = std::function<Problem(const std::string& detail)>;
 Problem failureAnswer(const std::exception_ptr& error, const RolledBack& rolledBack = {});
 // Whether failureAnswer answers `error` as a rolled-back request's 503: a TransientFailure or a database exception.
 bool rolledBackFailure(const std::exception_ptr& error);
+
+// Failures that the same work, run again at once, gets past: behind a transaction pooler a named prepared statement
+// was missing or already there on the server connection the pooler gave the transaction (SQLSTATE 26000, 42P05), and
+// the statements are sent unnamed from then on (storage/postgres/PgWorkTx). Counted where they are met, on whatever
+// thread; a request answered 503 while the count moved is run once more before it is answered (routes/HttpApi): its
+// transaction rolled back, so running it again is what the client's retry with the same key would do, a moment sooner.
+void noteRerunnableFailure();
+std::uint64_t rerunnableFailures();
 
 } // namespace onceorder::server

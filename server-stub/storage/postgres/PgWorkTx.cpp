@@ -1,5 +1,7 @@
 #include "storage/postgres/PgWorkTx.h"
 
+#include "storage/DatabaseFailure.h"
+
 #include <pqxx/connection_base>
 #include <pqxx/except>
 #include <pqxx/prepared_statement>
@@ -130,11 +132,14 @@ pqxx::result PgWorkTx::run(pqxx::transaction_base& tx, std::string_view sql, con
             tx.conn().prepare(statement.name, statement.numbered);
             return tx.exec_prepared(statement.name, pqxx::prepare::make_dynamic_params(values));
         } catch (const pqxx::sql_error& error) {
-            if (pooledAway(error) && preparedSwitch().exchange(false)) {
-                std::fprintf(stderr,
-                             "onceorder-server: a named prepared statement was missing or already there on "
-                             "its connection (a transaction pooler?): statements are sent unnamed from now "
-                             "on (--db-prepare off says so at start)\n");
+            if (pooledAway(error)) {
+                if (preparedSwitch().exchange(false)) {
+                    std::fprintf(stderr,
+                                 "onceorder-server: a named prepared statement was missing or already there on "
+                                 "its connection (a transaction pooler?): statements are sent unnamed from now "
+                                 "on (--db-prepare off says so at start)\n");
+                }
+                noteRerunnableFailure(); // the request that met it runs once more (routes/HttpApi)
             }
             throw;
         }
