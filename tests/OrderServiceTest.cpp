@@ -1,5 +1,6 @@
 // The server's transaction, in process, on a fresh SQLite file per test, with an injected clock.
 #include "orders/OrderService.h"
+#include "storage/sqlite/Store.h"
 #include "support/ServerProcess.h"
 
 #include <SQLiteCpp/Database.h>

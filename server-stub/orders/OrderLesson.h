@@ -1,7 +1,8 @@
 // OrderLesson: what the debug panel has armed for one POST /orders request (a fault, the teaching modes), as the
-// SQLite order path meets it: the seams of OrderService's steps. This base is the pattern itself: each seam does
-// nothing, or the right thing. teaching/TeachingLesson (installed when something is armed) makes the article's
-// mistakes and the faults there, in its own file; OrderService asks its request's lesson and never which one it is.
+// order path meets it: the seams of OrderService's steps, over SqlTx, on either database. This base is the pattern
+// itself: each seam does nothing, or the right thing. teaching/TeachingLesson (installed when something is armed)
+// makes the article's mistakes and the faults there, in its own file; OrderService asks its request's lesson and
+// never which one it is.
 #pragma once
 
 #include "auth/Client.h"
@@ -9,9 +10,7 @@
 #include "orders/OrderResponse.h"
 #include "orders/OrderSteps.h"
 #include "orders/OrderWriter.h"
-#include "storage/sqlite/Store.h"
-
-#include <SQLiteCpp/Statement.h>
+#include "storage/SqlTx.h"
 
 #include <cstdint>
 #include <functional>
@@ -20,11 +19,6 @@
 #include <variant>
 
 namespace onceorder::server {
-
-// Binds a new key row's values (scope, key, fingerprint, created, expires, locked) to an INSERT into
-// idempotency_keys (client_id, idem_key, fingerprint, status, created_at, expires_at, locked_at), the right one and
-// the teaching modes' wrong one alike.
-void bindKeyRow(SQLite::Statement& insert, const KeyClaim& key);
 
 class OrderLesson
 {
@@ -37,22 +31,20 @@ public:
     virtual std::string keyScope(const Client& client) const { return client.id; }
     // Whether the steps keep a write transaction of their own instead of joining a group commit.
     virtual bool ownTransaction() const { return false; }
+    // Whether steps 2 and 3 may be tried in the database's fewer statements (SqlDialect::placeOrderAtOnce): only
+    // the plain pattern, whose every seam below does nothing.
+    virtual bool atOnce() const { return true; }
 
-    // Steps 1-3 done another way, on `db` before any transaction is open (`createOrder` is step 2 as written);
-    // nothing: the steps as written.
-    using CreateOrder = std::function<OrderResponse()>;
-    virtual std::optional<OrderResponse> placeInstead(Store& /*store*/, Store::Lease& /*db*/, const KeyClaim& /*key*/,
+    // Steps 1-3 done another way, before any transaction is open, in a write transaction of its own from `db`
+    // (`createOrder` is step 2 as written, in the transaction given); nothing: the steps as written.
+    using CreateOrder = std::function<OrderResponse(SqlTx& tx)>;
+    virtual std::optional<OrderResponse> placeInstead(SqlDatabase& /*db*/, const KeyClaim& /*key*/,
                                                       const CreateOrder& /*createOrder*/) const
     {
         return std::nullopt;
     }
-    // Step 1's key row claimed another way (true: claimed); nothing: the INSERT … ON CONFLICT DO NOTHING as written.
-    virtual std::optional<bool> claimInstead(Store::Lease& /*db*/, const KeyClaim& /*key*/) const
-    {
-        return std::nullopt;
-    }
-    // Between the claim and the order (the key row is held meanwhile).
-    virtual void afterClaim() const { }
+    // Step 1's key row claimed another way (true: claimed); nothing: the INSERT … ON CONFLICT as written.
+    virtual std::optional<bool> claimInstead(SqlTx& /*tx*/, const KeyClaim& /*key*/) const { return std::nullopt; }
     // How the order is written (its business key).
     virtual OrderWriter::Rules writerRules() const { return {}; }
     // What a written order answers (OrderWriter::write's result, its savepoint still open).

@@ -1,36 +1,38 @@
 #include "orders/OrderService.h"
 
 #include "orders/OrderWriter.h"
-#include "storage/sqlite/SqliteLeaseTx.h"
-#include "storage/sqlite/WriteTransaction.h"
-#include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
 #include "teaching/TeachingLesson.h"
 
-#include <SQLiteCpp/Database.h>
-#include <SQLiteCpp/Statement.h>
-#include <sqlite3.h>
-
 #include <condition_variable>
-#include <cstdio>
-#include <cstring>
-#include <ctime>
 #include <mutex>
-#include <stdexcept>
-#include <thread>
+#include <string_view>
 
 namespace onceorder::server {
 
-OrderService::OrderService(Store& store, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                           GroupCommitter* committer)
-    : m_store(store)
+OrderService::OrderService(SqlDatabase& db, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
+                           WriteBatcher* batcher)
+    : m_db(db)
     , m_faults(faults)
     , m_clock(clock)
     , m_keyTtl(keyTtl)
-    , m_committer(committer)
+    , m_batcher(batcher)
 {
 }
+
+OrderService::OrderService(std::unique_ptr<SqlDatabase> owned, Faults& faults, const Clock& clock,
+                           std::chrono::seconds keyTtl, WriteBatcher* batcher)
+    : m_owned(std::move(owned))
+    , m_db(*m_owned)
+    , m_faults(faults)
+    , m_clock(clock)
+    , m_keyTtl(keyTtl)
+    , m_batcher(batcher)
+{
+}
+
+OrderService::~OrderService() = default;
 
 std::string OrderService::fingerprint(const OrderCommand& command)
 {
@@ -85,28 +87,30 @@ void OrderService::placeOrderAsync(const Client& client, const std::string& idem
         answered(std::move(*now));
         return;
     }
-    m_committer->submit([this, request](Store::Lease& db) { request->response = writeOrder(db, *request); },
-                        [request] { request->lesson->afterCommit(); },
-                        [request, answered = std::move(answered)](std::exception_ptr error) {
-                            answered(error ? failureResponse(error) : std::move(request->response));
-                        });
+    m_batcher->submit([request](SqlTx& tx, bool oneByOne) { request->response = writeOrder(tx, *request, oneByOne); },
+                      [request] { request->lesson->afterCommit(); },
+                      [request, answered = std::move(answered)](std::exception_ptr error) {
+                          answered(error ? failureResponse(error) : std::move(request->response));
+                      });
 }
 
 std::optional<OrderResponse> OrderService::answerWithoutBatch(Request& request)
 {
-    auto db = m_store.lease();
     // 0. A retry of a finished request needs no writer: a completed key row never changes until it expires.
-    if (auto answer = storedAnswer(db, request.key); answer && answer->outcome != "in-progress") {
-        return answer;
+    {
+        auto look = m_db.read();
+        if (auto answer = storedAnswer(*look, request.key); answer && answer->outcome != "in-progress") {
+            return answer;
+        }
     }
-    if (auto instead =
-            request.lesson->placeInstead(m_store, db, request.key, [&] { return createOrder(db, request); })) {
+    if (auto instead = request.lesson->placeInstead(m_db, request.key,
+                                                    [&request](SqlTx& tx) { return createOrder(tx, request); })) {
         return instead;
     }
-    if (!m_committer || request.lesson->ownTransaction()) {
-        WriteTransaction tx(m_store, db);
-        OrderResponse response = writeOrder(db, request);
-        tx.commit();
+    if (!m_batcher || request.lesson->ownTransaction()) {
+        auto tx = m_db.write();
+        OrderResponse response = writeOrder(*tx, request, true);
+        tx->commit();
         request.lesson->afterCommit();
         return response;
     }
@@ -118,94 +122,112 @@ OrderResponse OrderService::failureResponse(const std::exception_ptr& error)
     return OrderResponse::fromProblem(failureAnswer(error, problems::transientFailure));
 }
 
-OrderResponse OrderService::writeOrder(Store::Lease& db, const Request& request)
+OrderResponse OrderService::writeOrder(SqlTx& tx, const Request& request, bool oneByOne)
 {
-    // 1. The key is the first write. The primary key (client_id, idem_key) decides who was first.
-    if (!claimKey(db, request.key, *request.lesson)) {
-        if (auto answer = storedAnswer(db, request.key)) {
+    // 1. The key is the first write. The primary key (client_id, idem_key) decides who was first: a copy of this
+    //    request in flight elsewhere holds it, and this INSERT waits for that one's transaction to end.
+    if (!claimKey(tx, request.key, *request.lesson)) {
+        if (auto answer = storedAnswer(tx, request.key)) {
             return *answer;
         }
         throw TransientFailure("the idempotency key row vanished between insert and read");
     }
-    request.lesson->afterClaim();
+
+    // 2. and 3. of a plain new order at once, where the database has the statements for it.
+    if (!oneByOne) {
+        if (auto placed = placeOrderAtOnce(tx, request)) {
+            return *placed;
+        }
+    }
 
     // 2. The order itself: lines, stock. A definitive business refusal is an answer too.
-    OrderResponse response = createOrder(db, request);
+    OrderResponse response = createOrder(tx, request);
 
     // 3. The response, stored in the same transaction as the order it describes.
-    storeResponse(db, request.key, response);
+    storeResponse(tx, request.key, response);
 
     request.lesson->beforeCommit();
     return response;
 }
 
-bool OrderService::claimKey(Store::Lease& db, const KeyClaim& key, const OrderLesson& lesson)
+bool OrderService::claimKey(SqlTx& tx, const KeyClaim& key, const OrderLesson& lesson)
 {
-    // An expired key counts as absent: forget it first, inside the same transaction.
-    auto forget = db.statement("DELETE FROM idempotency_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ?");
-    forget->bind(1, key.scope);
-    forget->bind(2, key.idemKey);
-    forget->bind(3, static_cast<int64_t>(key.now));
-    forget->exec();
-
-    if (auto claimed = lesson.claimInstead(db, key)) {
+    if (auto claimed = lesson.claimInstead(tx, key)) {
         return *claimed;
     }
-    auto claim = db.statement("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, "
-                              "expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?) "
-                              "ON CONFLICT (client_id, idem_key) DO NOTHING");
-    bindKeyRow(*claim, key);
-    return claim->exec() == 1;
+    // One statement: a new key is inserted; an expired one counts as absent and is taken over, every column written
+    // afresh; a live one (or one another transaction is writing: this waits for it, then looks again) is left alone
+    // and nothing is claimed.
+    return tx.exec("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, expires_at, "
+                   "locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?) "
+                   "ON CONFLICT (client_id, idem_key) DO UPDATE SET fingerprint = excluded.fingerprint, "
+                   "status = 'started', response_code = NULL, response_body = NULL, order_id = NULL, "
+                   "created_at = excluded.created_at, expires_at = excluded.expires_at, "
+                   "locked_at = excluded.locked_at WHERE idempotency_keys.expires_at <= excluded.created_at",
+                   {key.scope, key.idemKey, key.fingerprint, key.now, key.expiresAt, key.now}) == 1;
 }
 
-void bindKeyRow(SQLite::Statement& insert, const KeyClaim& key)
+OrderResponse OrderService::createOrder(SqlTx& tx, const Request& request)
 {
-    insert.bind(1, key.scope);
-    insert.bind(2, key.idemKey);
-    insert.bind(3, key.fingerprint);
-    insert.bind(4, static_cast<int64_t>(key.now));
-    insert.bind(5, static_cast<int64_t>(key.expiresAt));
-    insert.bind(6, static_cast<int64_t>(key.now));
-}
-
-OrderResponse OrderService::createOrder(Store::Lease& db, const Request& request)
-{
-    SqliteLeaseTx tx(db);
     OrderWriter writer(tx, request.lesson->writerRules());
     const auto written =
         writer.write(request.client.id, request.key.idemKey, request.command, "placed", request.key.now);
     return request.lesson->settle(writer, written, request.command, request.key.now);
 }
 
-void OrderService::storeResponse(Store::Lease& db, const KeyClaim& key, const OrderResponse& response)
+std::optional<OrderResponse> OrderService::placeOrderAtOnce(SqlTx& tx, const Request& request)
 {
-    auto store = db.statement("UPDATE idempotency_keys SET status = 'completed', response_code = ?, "
-                              "response_body = ?, order_id = ?, locked_at = NULL WHERE client_id = ? AND idem_key = ?");
-    store->bind(1, response.status);
-    store->bind(2, response.body);
-    if (response.orderId && response.status < 300) {
-        store->bind(3, static_cast<int64_t>(*response.orderId));
+    const SqlDialect& dialect = tx.sqlDialect();
+    // The 201 this order answers if it is placed, its id left out: the statement stores these bytes around the id it
+    // gets, and the answer returned is the same function's with that id.
+    static constexpr std::string_view kBefore = R"({"order_id":)";
+    const KeyClaim& key = request.key;
+    const OrderCommand& command = request.command;
+    const std::string blank = orderSteps::created(0, command, key.now).body;
+    if (dialect.placeOrderAtOnce.empty() || !request.lesson->atOnce() ||
+        !blank.starts_with(std::string(kBefore) + "0,")) {
+        return std::nullopt;
     }
-    store->bind(4, key.scope);
-    store->bind(5, key.idemKey);
-    if (store->exec() != 1) {
+    // The stock first, in a statement of its own: an order waiting on a product's row waits in `UPDATE products`.
+    const std::string items = command.itemsJson();
+    if (tx.exec(dialect.takeStockAtOnce, {items}) != static_cast<long long>(command.lines.size())) {
+        throw WriteBatcher::Undo {}; // not enough stock: the steps one by one say of which product
+    }
+    const SqlValue cartId = command.cartId ? SqlValue(*command.cartId) : SqlValue(nullptr);
+    const bool businessKey = request.lesson->writerRules().businessKey;
+    const auto row =
+        tx.queryOne(dialect.placeOrderAtOnce,
+                    {request.client.id, cartId, businessKey ? cartId : SqlValue(nullptr), key.idemKey, key.now, items,
+                     std::string(kBefore), blank.substr(kBefore.size() + 1), key.scope, key.idemKey});
+    if (!row || row->isNull(0) || row->int64(1) != static_cast<long long>(command.lines.size()) || row->int64(2) != 1) {
+        throw WriteBatcher::Undo {}; // a cart already ordered: the steps one by one say by which order
+    }
+    request.lesson->beforeCommit();
+    return orderSteps::created(row->int64(0), command, key.now);
+}
+
+void OrderService::storeResponse(SqlTx& tx, const KeyClaim& key, const OrderResponse& response)
+{
+    // Order ids start at 1: 0 stands for "no order" (NULL), for the answers that are not a new order.
+    const long long orderId = response.orderId && response.status < 300 ? *response.orderId : 0;
+    if (tx.exec("UPDATE idempotency_keys SET status = 'completed', response_code = ?, response_body = ?, "
+                "order_id = NULLIF(?, 0), locked_at = NULL WHERE client_id = ? AND idem_key = ?",
+                {static_cast<long long>(response.status), response.body, orderId, key.scope, key.idemKey}) != 1) {
         throw TransientFailure("the idempotency key row vanished inside its own transaction");
     }
 }
 
-std::optional<OrderResponse> OrderService::storedAnswer(Store::Lease& db, const KeyClaim& key)
+std::optional<OrderResponse> OrderService::storedAnswer(SqlTx& tx, const KeyClaim& key)
 {
-    auto stored = db.statement("SELECT fingerprint, status, response_code, response_body FROM idempotency_keys "
-                               "WHERE client_id = ? AND idem_key = ? AND expires_at > ?");
-    stored->bind(1, key.scope);
-    stored->bind(2, key.idemKey);
-    stored->bind(3, static_cast<int64_t>(key.now));
-    if (!stored->executeStep()) {
+    const auto row = tx.queryOne("SELECT fingerprint, status, response_code, response_body FROM idempotency_keys "
+                                 "WHERE client_id = ? AND idem_key = ? AND expires_at > ?",
+                                 {key.scope, key.idemKey, key.now});
+    if (!row) {
         return std::nullopt;
     }
-    return orderSteps::answerFor({stored->getColumn(0).getString(), stored->getColumn(1).getString(),
-                                  stored->getColumn(2).getInt(), stored->getColumn(3).getString()},
-                                 key);
+    return orderSteps::answerFor(
+        {row->text(0), row->text(1), row->isNull(2) ? 0 : row->int32(2), row->isNull(3) ? std::string() : row->text(3)},
+        key);
 }
 
 } // namespace onceorder::server

@@ -1,9 +1,11 @@
-// OrderService: POST /orders, the server half of the idempotency scheme, in one SQLite transaction (PgOrderStore is
-// the same on PostgreSQL; what both decide alike is in OrderSteps).
+// OrderService: POST /orders, the server half of the idempotency scheme, written once for every database: the
+// article's three steps (claim the key, write the order, store the response) in one transaction, and step 0 (a retry
+// of a finished request replayed from its key row), over SqlTx. The database brings its transactions (SqlDatabase)
+// and, if it has one, its group commit (WriteBatcher); where its SQL differs, the difference is data (SqlDialect).
 //
-// With a GroupCommitter, steps 1-3 of concurrent requests run in one shared transaction, each in a savepoint of its
-// own, and are answered after its one COMMIT (see storage/sqlite/GroupCommitter.h); the answers are the same as
-// without. Without one each request has a transaction of its own (WriteTransaction).
+// With a WriteBatcher, steps 1-3 of concurrent requests run in one shared transaction and are answered after its one
+// COMMIT (see storage/WriteBatcher.h); the answers are the same as without. Without one each request has a write
+// transaction of its own.
 //
 // What the debug panel arms (faults, teaching modes) is not written here: each request gets its lesson
 // (orders/OrderLesson.h), the plain pattern unless something is armed, then teaching/TeachingLesson, which makes the
@@ -14,8 +16,8 @@
 #include "orders/OrderLesson.h"
 #include "orders/OrderResponse.h"
 #include "orders/OrderSteps.h"
-#include "storage/sqlite/GroupCommitter.h"
-#include "storage/sqlite/Store.h"
+#include "storage/SqlTx.h"
+#include "storage/WriteBatcher.h"
 #include "support/Clock.h"
 #include "support/IsoTime.h"
 #include "support/Problem.h"
@@ -30,12 +32,18 @@
 
 namespace onceorder::server {
 
+class Store;
+
 class OrderService
 {
 public:
-    // `committer`: batch the writes (group commit); nullptr: one transaction per request.
+    // `batcher`: batch the writes (group commit); nullptr: one transaction per request.
+    OrderService(SqlDatabase& db, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
+                 WriteBatcher* batcher = nullptr);
+    // On the server's SQLite store (storage/sqlite/SqliteOrderStore.cpp), as the in-process tests build it.
     OrderService(Store& store, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                 GroupCommitter* committer = nullptr);
+                 WriteBatcher* batcher = nullptr);
+    ~OrderService();
 
     OrderResponse placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command);
     // The same, answering through `answered`, called once: on this thread when no batch is needed (a replay, a
@@ -49,24 +57,30 @@ public:
     static std::string fingerprint(const OrderCommand& command);
 
 private:
+    OrderService(std::unique_ptr<SqlDatabase> owned, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
+                 WriteBatcher* batcher);
+
     struct Request;
     // Everything before the batch: step 0, the unbatched path. Nothing: write in a batch.
     std::optional<OrderResponse> answerWithoutBatch(Request& request);
     static OrderResponse failureResponse(const std::exception_ptr& error);
-    // Steps 1-3 inside a transaction (or a batch's savepoint) that is open on `db`.
-    OrderResponse writeOrder(Store::Lease& db, const Request& request);
-    bool claimKey(Store::Lease& db, const KeyClaim& key, const OrderLesson& lesson);
-    OrderResponse createOrder(Store::Lease& db, const Request& request);
-    void storeResponse(Store::Lease& db, const KeyClaim& key, const OrderResponse& response);
+    // Steps 1-3 inside a transaction (or a batch's) that is open on `tx`. `oneByOne` false: steps 2 and 3 of a plain
+    // new order may be tried at once (throws WriteBatcher::Undo if that wrote something else).
+    static OrderResponse writeOrder(SqlTx& tx, const Request& request, bool oneByOne);
+    static bool claimKey(SqlTx& tx, const KeyClaim& key, const OrderLesson& lesson);
+    static OrderResponse createOrder(SqlTx& tx, const Request& request);
+    static std::optional<OrderResponse> placeOrderAtOnce(SqlTx& tx, const Request& request);
+    static void storeResponse(SqlTx& tx, const KeyClaim& key, const OrderResponse& response);
     // What the unexpired key row says to a request with this fingerprint: the stored answer (replayed), 422 for
     // another payload, 409 while unfinished; nothing if there is no such row.
-    std::optional<OrderResponse> storedAnswer(Store::Lease& db, const KeyClaim& key);
+    static std::optional<OrderResponse> storedAnswer(SqlTx& tx, const KeyClaim& key);
 
-    Store& m_store;
+    std::unique_ptr<SqlDatabase> m_owned; // the store's, when built on a SQLite Store
+    SqlDatabase& m_db;
     Faults& m_faults;
     const Clock& m_clock;
     std::chrono::seconds m_keyTtl;
-    GroupCommitter* m_committer;
+    WriteBatcher* m_batcher;
 };
 
 } // namespace onceorder::server

@@ -65,6 +65,19 @@ DatabaseFailure classifyDatabaseFailure(const std::exception_ptr& error)
     }
 }
 
+bool uniqueViolation(const std::exception_ptr& error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const pqxx::unique_violation&) {
+        return true;
+    } catch (const SQLite::Exception& sqlite) {
+        return sqlite.getErrorCode() == SQLITE_CONSTRAINT;
+    } catch (...) {
+        return false;
+    }
+}
+
 namespace {
 
 // What an exception says, for the log and a 500's detail.

@@ -24,6 +24,9 @@ enum class DatabaseFailure
 };
 
 DatabaseFailure classifyDatabaseFailure(const std::exception_ptr& error);
+// Whether `error` is a unique (or primary key) violation: an INSERT that met a row with its key. On SQLite only the
+// statement failed; on PostgreSQL the whole transaction is aborted with it.
+bool uniqueViolation(const std::exception_ptr& error);
 
 // A failure this server's own code finds inside a transaction that the next attempt may well not meet (a key row
 // that vanished between two statements, the fail-before-commit fault): rolled back, answered 503, never stored. Its

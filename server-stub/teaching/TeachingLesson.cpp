@@ -1,11 +1,10 @@
 #include "teaching/TeachingLesson.h"
 
-#include "storage/sqlite/WriteTransaction.h"
+#include "storage/DatabaseFailure.h"
 #include "support/Problems.h"
 
-#include <SQLiteCpp/Exception.h>
-#include <SQLiteCpp/Statement.h>
-#include <sqlite3.h>
+#include <exception>
+#include <string>
 
 namespace onceorder::server {
 
@@ -41,69 +40,73 @@ std::string TeachingLesson::keyScope(const Client& client) const
 
 bool TeachingLesson::ownTransaction() const
 {
-    // A delay (the delay fault, or fail-before-commit with delay_ms) holds the writer lock for its own transaction,
-    // as it always did: it stays out of a batch (it would hold up everyone in it, and the key row it holds would not
-    // be "in progress" to anyone).
-    return orderSteps::delays(m_fault);
+    // A delay (the delay fault, or fail-before-commit with delay_ms) holds its key row for its own transaction, as it
+    // always did: it stays out of a batch (it would hold up everyone in it, and the key row it holds would not be "in
+    // progress" to anyone). So does the caught unique violation: on PostgreSQL it aborts the transaction it happens
+    // in, which must be the request's own.
+    return orderSteps::delays(m_fault) || m_modes.catchUniqueViolation;
 }
 
-std::optional<OrderResponse> TeachingLesson::placeInstead(Store& store, Store::Lease& db, const KeyClaim& key,
+std::optional<OrderResponse> TeachingLesson::placeInstead(SqlDatabase& db, const KeyClaim& key,
                                                           const CreateOrder& createOrder) const
 {
     if (!m_modes.checkThenInsert) {
         return std::nullopt;
     }
     // DELIBERATELY WRONG (teaching mode "check-then-insert"): the look (step 0) and the insert are two steps, and
-    // the key row is written last. Two copies of one request can both look before either inserts, and both place
-    // an order.
+    // the key row is written last. Two copies of one request, on one instance or two, can both look before either
+    // inserts, and both place an order; the second INSERT (on PostgreSQL it waits for the first) then overwrites it.
     orderSteps::delayForFault(m_fault); // widens the window between the look and the insert
 
-    WriteTransaction tx(store, db);
-    OrderResponse response = createOrder();
-    auto remember = db.statement("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
-                                 "response_code, response_body, order_id, created_at, expires_at) "
-                                 "VALUES (?, ?, ?, 'completed', ?, ?, ?, ?, ?) "
-                                 "ON CONFLICT (client_id, idem_key) DO UPDATE SET response_code = "
-                                 "excluded.response_code, response_body = excluded.response_body, "
-                                 "order_id = excluded.order_id");
-    remember->bind(1, key.scope);
-    remember->bind(2, key.idemKey);
-    remember->bind(3, key.fingerprint);
-    remember->bind(4, response.status);
-    remember->bind(5, response.body);
-    if (response.orderId && response.status < 300) {
-        remember->bind(6, static_cast<int64_t>(*response.orderId));
-    }
-    remember->bind(7, static_cast<int64_t>(key.now));
-    remember->bind(8, static_cast<int64_t>(key.expiresAt));
-    remember->exec();
-    tx.commit();
+    auto tx = db.write();
+    OrderResponse response = createOrder(*tx);
+    const long long orderId = response.orderId && response.status < 300 ? *response.orderId : 0;
+    tx->exec("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, response_code, response_body, "
+             "order_id, created_at, expires_at) VALUES (?, ?, ?, 'completed', ?, ?, NULLIF(?, 0), ?, ?) "
+             "ON CONFLICT (client_id, idem_key) DO UPDATE SET response_code = excluded.response_code, "
+             "response_body = excluded.response_body, order_id = excluded.order_id",
+             {key.scope, key.idemKey, key.fingerprint, static_cast<long long>(response.status), response.body, orderId,
+              key.now, key.expiresAt});
+    tx->commit();
     return response;
 }
 
-std::optional<bool> TeachingLesson::claimInstead(Store::Lease& db, const KeyClaim& key) const
+std::optional<bool> TeachingLesson::claimInstead(SqlTx& tx, const KeyClaim& key) const
 {
     if (!m_modes.catchUniqueViolation) {
         return std::nullopt;
     }
-    // The teaching mode's way (see TeachingModes): a plain INSERT and its unique violation caught. On SQLite the
-    // error ends only this statement, so the transaction goes on and the stored answer is read.
-    auto insert = db.statement("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, "
-                               "created_at, expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?)");
-    bindKeyRow(*insert, key);
+    // An expired key counts as absent: forget it first, inside the same transaction.
+    tx.exec("DELETE FROM idempotency_keys WHERE client_id = ? AND idem_key = ? AND expires_at <= ?",
+            {key.scope, key.idemKey, key.now});
+    // DELIBERATELY WRONG (teaching mode "catch_unique_violation"): a plain INSERT, its unique violation caught as if
+    // the transaction could go on. On SQLite the error ends only this statement, so the transaction goes on and the
+    // stored answer is read. PostgreSQL has aborted the transaction: the stored answer cannot be read in it, and the
+    // copy that should have been replayed fails instead.
     try {
-        return insert->exec() == 1;
-    } catch (const SQLite::Exception& error) {
-        if (error.getErrorCode() != SQLITE_CONSTRAINT) {
+        return tx.exec("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, "
+                       "expires_at, locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?)",
+                       {key.scope, key.idemKey, key.fingerprint, key.now, key.expiresAt, key.now}) == 1;
+    } catch (...) {
+        if (!uniqueViolation(std::current_exception())) {
             throw;
         }
-        return false;
     }
-}
-
-void TeachingLesson::afterClaim() const
-{
-    orderSteps::delayForFault(m_fault);
+    try {
+        // What the mistake goes on to do: read the stored answer (the steps read it again once this returns).
+        tx.query("SELECT status FROM idempotency_keys WHERE client_id = ? AND idem_key = ?", {key.scope, key.idemKey});
+    } catch (const std::exception& aborted) {
+        if (classifyDatabaseFailure(std::current_exception()) == DatabaseFailure::None) {
+            throw;
+        }
+        std::string reason = aborted.what();
+        reason = reason.substr(0, reason.find('\n'));
+        reason.erase(0, reason.find_first_not_of("ERROR: "));
+        throw TransientFailure("catch_unique_violation: the caught unique violation aborted the transaction; "
+                               "reading the stored answer failed: " +
+                               reason);
+    }
+    return false;
 }
 
 OrderWriter::Rules TeachingLesson::writerRules() const
@@ -114,6 +117,12 @@ OrderWriter::Rules TeachingLesson::writerRules() const
 OrderResponse TeachingLesson::settle(OrderWriter& writer, const std::variant<long long, Problem>& written,
                                      const OrderCommand& command, std::int64_t nowMs) const
 {
+    // A delay after the writes, so that the slow transaction holds what a concurrent one waits on: the key's index
+    // entry and the products' rows (the window's live dock shows a copy waiting in `UPDATE products`). Check-then-
+    // insert has had its delay already, between the look and the insert.
+    if (!m_modes.checkThenInsert) {
+        orderSteps::delayForFault(m_fault);
+    }
     return orderSteps::settle(writer, written, command, nowMs, m_fault, m_modes);
 }
 

@@ -1,8 +1,10 @@
-// TeachingLesson: what the debug panel arms, made on the SQLite order path: the faults (unavailable, delay,
-// fail-before-commit, the crash points) and the teaching modes, which reproduce the article's mistakes on purpose
-// (check-then-insert, a caught unique violation, keys shared by all clients, stored transient failures, no business
-// key). Installed per request by OrderService when something is armed (next()); the correct path is OrderService's
-// with orders/OrderLesson's seams, which this overrides.
+// TeachingLesson: what the debug panel arms, made on the order path, on either database: the faults (unavailable,
+// delay, fail-before-commit, the crash points) and the teaching modes, which reproduce the article's mistakes on
+// purpose (check-then-insert, a caught unique violation, keys shared by all clients, stored transient failures, no
+// business key). Installed per request by OrderService when something is armed (next()); the correct path is
+// OrderService's with orders/OrderLesson's seams, which this overrides. Its SQL is written once, over SqlTx: where
+// the databases differ (a caught unique violation ends only the statement on SQLite, the whole transaction on
+// PostgreSQL), the lesson shows the difference rather than hiding it.
 #pragma once
 
 #include "orders/OrderLesson.h"
@@ -23,10 +25,10 @@ public:
     std::optional<OrderResponse> refusal() const override;
     std::string keyScope(const Client& client) const override;
     bool ownTransaction() const override;
-    std::optional<OrderResponse> placeInstead(Store& store, Store::Lease& db, const KeyClaim& key,
+    bool atOnce() const override { return false; }
+    std::optional<OrderResponse> placeInstead(SqlDatabase& db, const KeyClaim& key,
                                               const CreateOrder& createOrder) const override;
-    std::optional<bool> claimInstead(Store::Lease& db, const KeyClaim& key) const override;
-    void afterClaim() const override;
+    std::optional<bool> claimInstead(SqlTx& tx, const KeyClaim& key) const override;
     OrderWriter::Rules writerRules() const override;
     OrderResponse settle(OrderWriter& writer, const std::variant<long long, Problem>& written,
                          const OrderCommand& command, std::int64_t nowMs) const override;

@@ -1,5 +1,7 @@
 #include "storage/sqlite/GroupCommitter.h"
 
+#include "storage/sqlite/SqliteLeaseTx.h"
+
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Exception.h>
 #include <SQLiteCpp/Statement.h>
@@ -51,6 +53,20 @@ void GroupCommitter::submit(Job job, std::function<void()> afterCommit, Completi
     }
     m_queued.notify_one();
     m_queueGrew.notify_all();
+}
+
+void GroupCommitter::submit(Work work, std::function<void()> afterCommit, Completion completed)
+{
+    submit(Job([work = std::move(work)](Store::Lease& db) {
+               SqliteLeaseTx tx(db);
+               try {
+                   work(tx, false);
+               } catch (const Undo&) {
+                   execCached(db, "ROLLBACK TO batch_job"); // the savepoint stays open: the work runs again in it
+                   work(tx, true);
+               }
+           }),
+           std::move(afterCommit), std::move(completed));
 }
 
 void GroupCommitter::run(Job job, std::function<void()> afterCommit)

@@ -1,5 +1,6 @@
-// GroupCommitter: group commit for SQLite. Requests that want to write hand their work to one committer thread,
-// which runs the work of everyone waiting inside one transaction and commits it with one fsync.
+// GroupCommitter: group commit for SQLite (the WriteBatcher of storage/WriteBatcher.h). Requests that want to write
+// hand their work to one committer thread, which runs the work of everyone waiting inside one transaction and commits
+// it with one fsync.
 //
 // At --synchronous full every COMMIT is an fsync of the WAL, and with one writer at a time the fsyncs are the
 // order path's ceiling (one fsync per order). Here a request submits a job (a closure writing on the connection it
@@ -32,6 +33,7 @@
 // in the server process), so a test can put a known set of requests into one batch without sleeping.
 #pragma once
 
+#include "storage/WriteBatcher.h"
 #include "storage/sqlite/Store.h"
 
 #include <condition_variable>
@@ -46,12 +48,12 @@
 
 namespace onceorder::server {
 
-class GroupCommitter
+class GroupCommitter final : public WriteBatcher
 {
 public:
     explicit GroupCommitter(Store& store);
     // Runs what is queued, then stops the thread.
-    ~GroupCommitter();
+    ~GroupCommitter() override;
     GroupCommitter(const GroupCommitter&) = delete;
     GroupCommitter& operator=(const GroupCommitter&) = delete;
 
@@ -64,6 +66,10 @@ public:
     // Queues `job` for the next batch and returns at once; `completed` says how it went, after the COMMIT.
     // `afterCommit`, if any, runs on the committer after the COMMIT and before any job of the batch is completed.
     void submit(Job job, std::function<void()> afterCommit, Completion completed);
+    // The same over SqlTx (the order path's, on either database): the work runs on the job's connection through
+    // SqliteLeaseTx; if it throws Undo, what it wrote is rolled back to the job's savepoint and it runs again one by
+    // one, in the same savepoint.
+    void submit(Work work, std::function<void()> afterCommit, Completion completed) override;
     // The same, blocking: returns once the batch is committed, or rethrows what `completed` would have been given.
     void run(Job job, std::function<void()> afterCommit = {});
 

@@ -1,6 +1,15 @@
 #include "storage/sqlite/SqliteOrderStore.h"
 
+#include "storage/sqlite/SqliteSqlTx.h"
+
 namespace onceorder::server {
+
+// OrderService knows the store only by name: its transactions are the store's SqlDatabase.
+OrderService::OrderService(Store& store, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
+                           WriteBatcher* batcher)
+    : OrderService(sqliteStoreDatabase(store), faults, clock, keyTtl, batcher)
+{
+}
 
 SqliteOrderStore::SqliteOrderStore(Store& store, OrderService& orders, OrderQueries& queries)
     : m_store(store)
