@@ -89,6 +89,14 @@ Příkazy:
         <source>nothing pending to resume</source>
         <translation>nic nečeká na dokončení</translation>
     </message>
+    <message numerus="yes">
+        <source>asking the server whether it holds an order for %n given-up cart(s)</source>
+        <translation>
+            <numerusform>ptám se serveru, zda má objednávku pro %n vzdaný košík</numerusform>
+            <numerusform>ptám se serveru, zda má objednávky pro %n vzdané košíky</numerusform>
+            <numerusform>ptám se serveru, zda má objednávky pro %n vzdaných košíků</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ClientOptions</name>

@@ -84,6 +84,13 @@ Commands:
         <source>nothing pending to resume</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>asking the server whether it holds an order for %n given-up cart(s)</source>
+        <translation>
+            <numerusform>asking the server whether it holds an order for %n given-up cart</numerusform>
+            <numerusform>asking the server whether it holds an order for %n given-up carts</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ClientOptions</name>

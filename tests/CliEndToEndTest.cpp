@@ -7,6 +7,7 @@
 
 #include <SQLiteCpp/Database.h>
 
+#include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -358,6 +359,62 @@ TEST(CliEndToEndTest, AFailingDiskStopsSendingAndGivingUpWithAClearMessageAndRes
     EXPECT_EQ(resumed.exitCode, 0) << resumed.stderrText.toStdString();
     EXPECT_EQ(resumed.line.value("state").toString(), QStringLiteral("placed"));
     EXPECT_EQ(ordersOf(dir.file("server.db"), "c-full-disk"), 1);
+}
+
+TEST(CliEndToEndTest, ResumeWaitsForTheReadBackOfAGivenUpCartAndReportsItPlacedAfterAll)
+{
+    // A give-up is committed before its read-back; if the read-back's answer was never recorded (the disk failed in
+    // between, the process ended), the cart says "gave up" for an order the server holds. `resume` asks the server
+    // again at its start, but used to exit at once with "nothing pending to resume": only the window heard the
+    // answer, and the script that ran resume never learned that its order exists.
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    const QString url = QString::fromStdString(server.url());
+    const QString state = QString::fromStdString(dir.file("client"));
+    onceorder::core::Cart cart(QStringLiteral("c-gave-up"));
+    cart.add(QStringLiteral("kniha"), 1);
+    // The server placed the order under the submission's key; its answer never reached the client.
+    ASSERT_EQ(postOrder(*server.client(), "demo-key-A", "key-gave-up", cart.toRequestBody().toStdString()).status, 201);
+    {
+        onceorder::core::Outbox outbox(state);
+        onceorder::core::Submission s;
+        s.key = QStringLiteral("key-gave-up");
+        s.cartId = cart.cartId();
+        s.body = cart.toRequestBody();
+        s.target = QUrl(url);
+        s.createdMs = QDateTime::currentMSecsSinceEpoch() - 60'000;
+        s.deadlineMs = s.createdMs + 30'000;
+        outbox.create(s, QStringLiteral("demo-key-A"));
+        onceorder::core::Attempt attempt;
+        attempt.number = 1;
+        attempt.startedMs = s.createdMs;
+        attempt.endedMs = s.createdMs + 5'000;
+        attempt.outcome = onceorder::core::AttemptOutcome::MaybeSent;
+        attempt.error = QStringLiteral("Operation timed out");
+        outbox.recordAttemptStart(s.id, attempt);
+        outbox.recordAttemptEnd(s.id, attempt);
+        s.attempts = {attempt};
+        s.state = onceorder::core::SubmissionState::GaveUp;
+        ASSERT_TRUE(outbox.settle(s, onceorder::core::SubmissionState::Pending));
+    }
+
+    const CliRun resumed = runCli(QStringList {"resume", "--server", url, "--state", state} + fast());
+    EXPECT_EQ(resumed.exitCode, 0) << resumed.stderrText.toStdString();
+    EXPECT_TRUE(resumed.stderrText.contains(QStringLiteral("nothing pending to resume"))) << "nothing was sent";
+    ASSERT_EQ(resumed.lines.size(), 1) << resumed.stderrText.toStdString();
+    EXPECT_EQ(resumed.line.value("cart_id").toString(), QStringLiteral("c-gave-up"));
+    EXPECT_EQ(resumed.line.value("state").toString(), QStringLiteral("placed"));
+    EXPECT_EQ(resumed.line.value("placed_after").toString(), QStringLiteral("gave-up"));
+    EXPECT_EQ(ordersOf(dir.file("server.db"), "c-gave-up"), 1) << "asked, never ordered again";
+    onceorder::core::Outbox outbox(state);
+    const auto stored = outbox.all();
+    ASSERT_EQ(stored.size(), 1);
+    EXPECT_EQ(stored.front().state, onceorder::core::SubmissionState::Placed);
+
+    // A second resume has nothing to ask: the row is placed.
+    const CliRun again = runCli(QStringList {"resume", "--server", url, "--state", state} + fast());
+    EXPECT_EQ(again.exitCode, 0);
+    EXPECT_TRUE(again.lines.isEmpty());
 }
 
 // Issue 29: against a server that is down the CLI used to print nothing until it gave up, and its give-up did not say

@@ -268,6 +268,7 @@ int runCli(const QStringList& arguments)
 
     SubmissionEngine* engine = session->engine();
     QSet<qint64> waitingFor;
+    QSet<qint64> readingBack; // resume: given-up carts the start asks the server about again
     int exitCode = Placed;
     // A person at the terminal hears what a wait longer than a second is for, and why an order did not come.
     CliProgress progress(config.policy.transferTimeoutMs);
@@ -285,7 +286,8 @@ int runCli(const QStringList& arguments)
         }
     });
     QObject::connect(engine, &SubmissionEngine::settled, session.get(), [&](const Submission& submission) {
-        if (!waitingFor.remove(submission.id)) {
+        // A given-up cart that the start's read-back found placed after all is reported too (its line says so).
+        if (!waitingFor.remove(submission.id) && !readingBack.contains(submission.id)) {
             return;
         }
         if (const auto line = progress.settled(submission, clock.nowMs())) {
@@ -293,7 +295,14 @@ int runCli(const QStringList& arguments)
         }
         printLine(submissionJson(submission));
         exitCode = std::max(exitCode, exitCodeFor(submission.state));
-        if (waitingFor.isEmpty()) {
+        if (waitingFor.isEmpty() && readingBack.isEmpty()) {
+            QCoreApplication::exit(exitCode);
+        }
+    });
+    // `resume` waits for the start's read-backs of given-up carts too (each bounded like an attempt): one that finds
+    // the order is printed above as placed after all; one that finds none, or no answer, leaves the cart as it was.
+    QObject::connect(engine, &SubmissionEngine::givenUpReadBackDone, session.get(), [&](qint64 id) {
+        if (readingBack.remove(id) && waitingFor.isEmpty() && readingBack.isEmpty()) {
             QCoreApplication::exit(exitCode);
         }
     });
@@ -350,11 +359,23 @@ int runCli(const QStringList& arguments)
             return;
         }
         waitingFor = QSet<qint64>(resumed->begin(), resumed->end());
+        const QList<qint64> asked = engine->givenUpReadBacks();
+        readingBack = QSet<qint64>(asked.begin(), asked.end());
         if (waitingFor.isEmpty()) {
             QTextStream(stderr) << "onceorder-cli: "
                                 << QCoreApplication::translate("CliRunner", "nothing pending to resume") << Qt::endl;
-            QCoreApplication::exit(Placed);
-            return;
+            if (readingBack.isEmpty()) {
+                QCoreApplication::exit(Placed);
+                return;
+            }
+        }
+        if (const int asking = static_cast<int>(readingBack.size()); asking > 0) {
+            QTextStream(stderr) << "onceorder-cli: "
+                                << QCoreApplication::translate(
+                                       "CliRunner",
+                                       "asking the server whether it holds an order for %n given-up cart(s)", nullptr,
+                                       asking)
+                                << Qt::endl;
         }
         for (const qint64 id : *resumed) {
             if (const auto submission = session->submission(id)) {

@@ -76,6 +76,9 @@ public:
     // read (storageFailed() says why). Also reads back the recent given-up ones whose read-back may never have been
     // recorded: one found placed is settled() as placed after all; those are not in the list.
     std::optional<QList<qint64>> resumePending();
+    // The given-up submissions whose start-up read-back (resumePending) has not answered yet; each ends with
+    // givenUpReadBackDone(), after settled() if the server held the order.
+    QList<qint64> givenUpReadBacks() const { return m_givenUpReadBacks.values(); }
     void retryNow(qint64 id);
     // Stops retrying. The order may already exist on the server: reconcile() finds out.
     void abandon(qint64 id);
@@ -111,6 +114,8 @@ Q_SIGNALS:
     // pendingCount() and pendingElsewhereCount() after a burst of changes (read once per turn of the event loop on
     // the engine's thread, emitted when they differ from the last ones emitted).
     void pendingCountsChanged(int pending, int elsewhere);
+    // A start-up read-back of a given-up submission has answered, or failed to (see givenUpReadBacks()).
+    void givenUpReadBackDone(qint64 id);
 
 private:
     enum class Send
@@ -184,6 +189,7 @@ private:
     QHash<qint64, int> m_inFlight;
     QHash<qint64, int> m_readBackTries; // read-backs before a first send that got no answer, per submission
     QSet<qint64> m_readBackDone; // the server held no order for their cart: their first POST may go
+    QSet<qint64> m_givenUpReadBacks; // asked at the start, not answered yet
     QList<qint64> m_waitingForNetwork;
     QSet<qint64> m_announced; // settled() was emitted for these
     bool m_offline = false;

@@ -78,8 +78,11 @@ void SubmissionEngine::readBackGivenUp()
             defendedNow(submission) - submission.createdMs > RetryPolicy::kServerKeyTtlMs) {
             continue;
         }
+        m_givenUpReadBacks.insert(submission.id);
         askForCartOrders(submission, [id = submission.id](SubmissionEngine& self, const HttpReply& reply) {
             self.guarded(0, [&] { static_cast<void>(self.settleFromOrders(id, reply, true)); });
+            self.m_givenUpReadBacks.remove(id);
+            Q_EMIT self.givenUpReadBackDone(id);
         });
     }
 }
