@@ -1,16 +1,16 @@
-// OrderRows: the read side's rows written as JSON, whichever database they come from. `Rows` is a cursor with
-// executeStep() (true while there is a row) and getColumn(i) (isNull, getString, getInt, getInt64), as
-// SQLite::Statement has and PgRows (storage/postgres) gives: one spelling of an order, a key, a product and the debug
-// state for both databases.
+// OrderRows: the read side's rows written as JSON, whichever database they come from (SqlRow, every column as its
+// text): one spelling of an order, a key, a product and the debug state's lists for every database.
 #pragma once
 
+#include "storage/SqlTx.h"
 #include "support/IsoTime.h"
 #include "support/Json.h"
-#include "teaching/Faults.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace onceorder::server {
 
@@ -18,48 +18,44 @@ namespace onceorder::server {
 // line columns), the rows of one order next to each other and its lines in product order. Columns: id, status,
 // cart_id, created_at, product_id, quantity, then `owner` extra columns client_id and idem_key (debug state).
 // Writes each order exactly as one order was always written, so a page is byte for byte the listing's rows.
-template<typename Rows>
 class OrderRows
 {
 public:
-    OrderRows(Rows& rows, bool owner)
+    OrderRows(const std::vector<SqlRow>& rows, bool owner)
         : m_rows(rows)
         , m_owner(owner)
-        , m_more(rows.executeStep())
     {
     }
 
     // The next order's JSON, or nothing after the last.
     std::optional<std::string> next()
     {
-        if (!m_more) {
+        if (m_at == m_rows.size()) {
             return std::nullopt;
         }
-        const long long id = m_rows.getColumn(0).getInt64();
+        const SqlRow& first = m_rows[m_at];
+        const long long id = first.int64(0);
         JsonObjectWriter order;
-        order.num("order_id", id).str("status", m_rows.getColumn(1).getString());
-        if (!m_rows.getColumn(2).isNull()) {
-            order.str("cart_id", m_rows.getColumn(2).getString());
+        order.num("order_id", id).str("status", first.text(1));
+        if (!first.isNull(2)) {
+            order.str("cart_id", first.text(2));
         }
-        const std::int64_t createdAt = m_rows.getColumn(3).getInt64();
+        const std::int64_t createdAt = first.int64(3);
         std::string owner;
         if (m_owner) {
-            owner = ",\"client_id\":" + jsonQuote(m_rows.getColumn(6).getString()) +
-                ",\"idem_key\":" + (m_rows.getColumn(7).isNull() ? "null" : jsonQuote(m_rows.getColumn(7).getString()));
+            owner = ",\"client_id\":" + jsonQuote(first.text(6)) +
+                ",\"idem_key\":" + (first.isNull(7) ? "null" : jsonQuote(first.text(7)));
         }
         std::string items = "[";
-        do {
-            if (!m_rows.getColumn(4).isNull()) {
+        for (; m_at < m_rows.size() && m_rows[m_at].int64(0) == id; ++m_at) {
+            const SqlRow& line = m_rows[m_at];
+            if (!line.isNull(4)) {
                 if (items.size() > 1) {
                     items += ',';
                 }
-                items += JsonObjectWriter()
-                             .str("product", m_rows.getColumn(4).getString())
-                             .num("quantity", m_rows.getColumn(5).getInt())
-                             .finish();
+                items += JsonObjectWriter().str("product", line.text(4)).num("quantity", line.int32(5)).finish();
             }
-            m_more = m_rows.executeStep();
-        } while (m_more && m_rows.getColumn(0).getInt64() == id);
+        }
         std::string json = order.raw("items", items + "]").str("created_at", isoTime(createdAt)).finish();
         if (m_owner) {
             json.pop_back(); // reopen the object to add who placed it
@@ -81,127 +77,119 @@ public:
     }
 
 private:
-    Rows& m_rows;
+    const std::vector<SqlRow>& m_rows;
     bool m_owner;
-    bool m_more;
+    std::size_t m_at = 0;
 };
 
-template<typename Rows, typename Fn>
-std::string jsonArray(Rows& rows, Fn&& each)
+template<typename Fn>
+std::string jsonArray(const std::vector<SqlRow>& rows, Fn&& each)
 {
     std::string out = "[";
-    while (rows.executeStep()) {
+    for (const SqlRow& row : rows) {
         if (out.size() > 1) {
             out += ',';
         }
-        out += each(rows);
+        out += each(row);
     }
     return out + "]";
 }
 
 // GET /products: columns id, name, stock.
-template<typename Rows>
-std::string productsArray(Rows& rows)
+inline std::string productsArray(const std::vector<SqlRow>& rows)
 {
-    return jsonArray(rows, [](Rows& row) {
-        return JsonObjectWriter()
-            .str("id", row.getColumn(0).getString())
-            .str("name", row.getColumn(1).getString())
-            .num("stock", row.getColumn(2).getInt64())
-            .finish();
+    return jsonArray(rows, [](const SqlRow& row) {
+        return JsonObjectWriter().str("id", row.text(0)).str("name", row.text(1)).num("stock", row.int64(2)).finish();
     });
 }
 
 // The debug state's keys: columns client_id, idem_key, fingerprint, status, response_code, order_id, created_at,
 // expires_at.
-template<typename Rows>
-std::string keysArray(Rows& rows)
+inline std::string keysArray(const std::vector<SqlRow>& rows)
 {
-    return jsonArray(rows, [](Rows& row) {
+    return jsonArray(rows, [](const SqlRow& row) {
         JsonObjectWriter key;
-        key.str("client_id", row.getColumn(0).getString())
-            .str("idem_key", row.getColumn(1).getString())
-            .str("fingerprint", row.getColumn(2).getString())
-            .str("status", row.getColumn(3).getString());
-        key.raw("response_code", row.getColumn(4).isNull() ? "null" : std::to_string(row.getColumn(4).getInt()));
-        key.raw("order_id", row.getColumn(5).isNull() ? "null" : std::to_string(row.getColumn(5).getInt64()));
-        return key.str("created_at", isoTime(row.getColumn(6).getInt64()))
-            .str("expires_at", isoTime(row.getColumn(7).getInt64()))
-            .finish();
+        key.str("client_id", row.text(0))
+            .str("idem_key", row.text(1))
+            .str("fingerprint", row.text(2))
+            .str("status", row.text(3));
+        key.raw("response_code", row.isNull(4) ? "null" : std::to_string(row.int32(4)));
+        key.raw("order_id", row.isNull(5) ? "null" : std::to_string(row.int64(5)));
+        return key.str("created_at", isoTime(row.int64(6))).str("expires_at", isoTime(row.int64(7))).finish();
     });
 }
 
 // The debug state's checkout keys: id, client_id, idem_key, recovery_point, order_id, charge_id, response_code,
 // locked_at.
-template<typename Rows>
-std::string checkoutKeysArray(Rows& rows)
+inline std::string checkoutKeysArray(const std::vector<SqlRow>& rows)
 {
-    return jsonArray(rows, [](Rows& row) {
+    return jsonArray(rows, [](const SqlRow& row) {
         auto nullable = [&row](int column) {
-            return row.getColumn(column).isNull() ? std::string("null") : row.getColumn(column).getString();
+            return row.isNull(column) ? std::string("null") : row.text(column);
         };
         return JsonObjectWriter()
-            .num("id", row.getColumn(0).getInt64())
-            .str("client_id", row.getColumn(1).getString())
-            .str("idem_key", row.getColumn(2).getString())
-            .str("recovery_point", row.getColumn(3).getString())
+            .num("id", row.int64(0))
+            .str("client_id", row.text(1))
+            .str("idem_key", row.text(2))
+            .str("recovery_point", row.text(3))
             .raw("order_id", nullable(4))
-            .raw("charge_id", row.getColumn(5).isNull() ? "null" : jsonQuote(row.getColumn(5).getString()))
+            .raw("charge_id", row.isNull(5) ? "null" : jsonQuote(row.text(5)))
             .raw("response_code", nullable(6))
-            .boolean("locked", !row.getColumn(7).isNull())
+            .boolean("locked", !row.isNull(7))
             .finish();
     });
 }
 
 // The debug state's payments: charge_id, order_id, amount, source.
-template<typename Rows>
-std::string paymentsArray(Rows& rows)
+inline std::string paymentsArray(const std::vector<SqlRow>& rows)
 {
-    return jsonArray(rows, [](Rows& row) {
+    return jsonArray(rows, [](const SqlRow& row) {
         return JsonObjectWriter()
-            .str("charge_id", row.getColumn(0).getString())
-            .num("order_id", row.getColumn(1).getInt64())
-            .num("amount", row.getColumn(2).getInt64())
-            .str("source", row.getColumn(3).getString())
+            .str("charge_id", row.text(0))
+            .num("order_id", row.int64(1))
+            .num("amount", row.int64(2))
+            .str("source", row.text(3))
             .finish();
     });
 }
 
 // The debug state's webhook events: event_id, type, effect.
-template<typename Rows>
-std::string webhookEventsArray(Rows& rows)
+inline std::string webhookEventsArray(const std::vector<SqlRow>& rows)
 {
-    return jsonArray(rows, [](Rows& row) {
+    return jsonArray(rows, [](const SqlRow& row) {
         return JsonObjectWriter()
-            .str("event_id", row.getColumn(0).getString())
-            .str("type", row.getColumn(1).getString())
-            .str("effect", row.getColumn(2).getString())
+            .str("event_id", row.text(0))
+            .str("type", row.text(1))
+            .str("effect", row.text(2))
             .finish();
     });
 }
 
-// The debug state's row lists, each already JSON, and the full count of each table.
-struct DebugLists
+// The debug state's sessions waiting on a lock (SqlDialect::lockWaits): pid, lock, query, waiting_ms, blocked_by.
+inline std::string lockWaitsArray(const std::vector<SqlRow>& rows)
 {
-    std::string database; // "sqlite" or "postgresql": which database this server keeps its rows in
-    std::string keys;
-    std::string orders;
-    std::string products;
-    std::string checkoutKeys = "[]";
-    std::string payments = "[]";
-    std::string webhookEvents = "[]";
-    // PostgreSQL: the backends of this database waiting on a lock now (a duplicate's INSERT waiting on the key's
-    // index entry shows here while the first copy's transaction is open). SQLite's writers queue on an in-process
-    // lock instead, so there it stays empty.
-    std::string waiting = "[]";
-    // PostgreSQL: the other backends of this database inside an open transaction now (a request held by a delay
-    // fault shows here, "idle in transaction", before anything waits for it).
-    std::string transactions = "[]";
-    long long keyCount = 0;
-    long long orderCount = 0;
-    long long checkoutKeyCount = 0;
-    long long paymentCount = 0;
-    long long webhookEventCount = 0;
-};
+    return jsonArray(rows, [](const SqlRow& row) {
+        return JsonObjectWriter()
+            .num("pid", row.int64(0))
+            .str("lock", row.text(1))
+            .str("query", row.text(2))
+            .num("waiting_ms", row.int64(3))
+            .raw("blocked_by", row.text(4))
+            .finish();
+    });
+}
+
+// The debug state's sessions inside an open transaction (SqlDialect::openTransactions): pid, state, open_ms, query.
+inline std::string openTransactionsArray(const std::vector<SqlRow>& rows)
+{
+    return jsonArray(rows, [](const SqlRow& row) {
+        return JsonObjectWriter()
+            .num("pid", row.int64(0))
+            .str("state", row.text(1))
+            .num("open_ms", row.int64(2))
+            .str("query", row.text(3))
+            .finish();
+    });
+}
 
 } // namespace onceorder::server

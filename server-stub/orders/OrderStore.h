@@ -7,7 +7,7 @@
 #include "auth/Client.h"
 #include "auth/ClientKeys.h"
 #include "orders/OrderCommand.h"
-#include "orders/OrderQueries.h"
+#include "orders/DebugState.h"
 #include "orders/OrderResponse.h"
 #include "orders/OrderSteps.h"
 #include "teaching/Faults.h"
@@ -40,14 +40,15 @@ public:
         answered(placeOrder(client, idemKey, command));
     }
 
-    // As OrderQueries: one order, a client's orders newest first, the products, the operator's absolute stock.
+    // As orderReads (orders/OrderReads.h): one order, a client's orders newest first, the products, the operator's
+    // absolute stock, the debug state.
     virtual std::optional<std::string> orderJson(const std::string& clientId, long long orderId) = 0;
     virtual std::string ordersJson(const std::string& clientId, const std::optional<std::string>& cartId,
                                    std::optional<int> limit) = 0;
     virtual std::string productsJson() = 0;
     virtual bool setStock(const std::string& productId, int stock) = 0;
 
-    virtual OrderQueries::DebugState debugState(const Faults& faults, std::optional<int> limit) = 0;
+    virtual DebugState debugState(const Faults& faults, std::optional<int> limit) = 0;
     // The demo data back: stock to its initial values, no orders, no keys.
     virtual void resetDemoData() = 0;
     // Deletes up to `batch` finished key rows that expired at or before nowMs; returns how many went.

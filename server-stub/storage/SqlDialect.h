@@ -48,6 +48,21 @@ struct SqlDialect
     std::string_view takeStockAtOnce;
     std::string_view placeOrderAtOnce;
 
+    // The name GET /debug/state gives the database ("database").
+    std::string_view name;
+    // The order in which rows were written, for the debug state's lists (each shows its newest rows, oldest first):
+    // SQLite numbers every row itself (the rowid); PostgreSQL does not, so payments and webhook_events have an
+    // identity column for it under the name below, and idempotency_keys, which has none, reads a constant there: its
+    // keys go by time, then client and key.
+    std::string_view keysArrival;
+    std::string_view paymentsArrival;
+    std::string_view webhookEventsArrival;
+    // The debug state's lists of what the database's other sessions are doing now, or empty where it cannot say
+    // (SQLite's writers queue on an in-process lock instead): those waiting on a lock (pid, lock, query, waiting_ms,
+    // blocked_by as a JSON array), and those inside an open transaction (pid, state, open_ms, query).
+    std::string_view lockWaits;
+    std::string_view openTransactions;
+
     static const SqlDialect& of(Dialect dialect);
 };
 
@@ -64,6 +79,12 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
         .oneProcess = true,
         .takeStockAtOnce = "",
         .placeOrderAtOnce = "",
+        .name = "sqlite",
+        .keysArrival = "rowid",
+        .paymentsArrival = "rowid",
+        .webhookEventsArrival = "rowid",
+        .lockWaits = "",
+        .openTransactions = "",
     };
     static constexpr SqlDialect postgres {
         .forUpdate = " FOR UPDATE",
@@ -90,6 +111,22 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
             "response_body = ?::text || o.id::text || ?::text, order_id = o.id, locked_at = NULL FROM o "
             "WHERE client_id = ? AND idem_key = ? RETURNING 1) "
             "SELECT (SELECT id FROM o), (SELECT count(*) FROM i), (SELECT count(*) FROM k)",
+        .name = "postgresql",
+        .keysArrival = "0",
+        .paymentsArrival = "seq",
+        .webhookEventsArrival = "arrival",
+        // A duplicate's INSERT waiting on the key's index entry shows here while the first copy's transaction is open.
+        .lockWaits = "SELECT a.pid, a.wait_event, CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' "
+                     "ELSE a.query END, (extract(epoch FROM clock_timestamp() - a.query_start) * 1000)::bigint, "
+                     "array_to_json(pg_blocking_pids(a.pid))::text FROM pg_stat_activity AS a "
+                     "WHERE a.datname = current_database() AND a.wait_event_type = 'Lock' "
+                     "AND a.pid <> pg_backend_pid() ORDER BY a.query_start",
+        // A request held by a delay fault shows here, "idle in transaction", before anything waits for it.
+        .openTransactions =
+            "SELECT a.pid, a.state, (extract(epoch FROM clock_timestamp() - a.xact_start) * 1000)::bigint, "
+            "CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' ELSE a.query END "
+            "FROM pg_stat_activity AS a WHERE a.datname = current_database() AND a.xact_start IS NOT NULL "
+            "AND a.pid <> pg_backend_pid() ORDER BY a.xact_start",
     };
     return dialect == Dialect::Postgres ? postgres : sqlite;
 }

@@ -1,12 +1,11 @@
 #include "storage/postgres/PgOrderStore.h"
 
-#include "orders/OrderRows.h"
+#include "orders/OrderReads.h"
 #include "orders/OrderSteps.h"
 #include "orders/OrderWriter.h"
 #include "storage/SqlDialect.h"
 #include "storage/postgres/PgOrderBatch.h"
 #include "storage/postgres/PgRetry.h"
-#include "storage/postgres/PgRows.h"
 #include "storage/postgres/PgSchema.h"
 #include "storage/postgres/PgWorkTx.h"
 #include "support/Problems.h"
@@ -24,11 +23,6 @@ namespace {
 
 // One consistent read of several lists and their totals.
 using Snapshot = pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>;
-
-long long countOf(pqxx::transaction_base& tx, const char* sql)
-{
-    return tx.exec(sql)[0][0].as<long long>();
-}
 
 } // namespace
 
@@ -311,114 +305,45 @@ std::optional<std::string> PgOrderStore::orderJson(const std::string& clientId, 
 {
     auto db = m_pool.lease();
     pqxx::nontransaction read(*db);
-    PgRows rows(read.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity "
-                                 "FROM orders AS o LEFT JOIN order_lines AS l ON l.order_id = o.id "
-                                 "WHERE o.id = $1 AND o.client_id = $2 ORDER BY l.product_id",
-                                 orderId, clientId));
-    return OrderRows<PgRows>(rows, false).next();
+    PgWorkTx tx(read);
+    return orderReads::order(tx, clientId, orderId);
 }
 
 std::string PgOrderStore::ordersJson(const std::string& clientId, const std::optional<std::string>& cartId,
                                      std::optional<int> limit)
 {
     auto db = m_pool.lease();
-    pqxx::nontransaction read(*db);
-    // One statement, one snapshot. LIMIT NULL (-1 here) is no limit.
-    PgRows rows(read.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity "
-                                 "FROM (SELECT id, status, cart_id, created_at FROM orders WHERE client_id = $1 "
-                                 "AND ($2::text IS NULL OR cart_id = $2) ORDER BY id DESC LIMIT NULLIF($3, -1)) AS o "
-                                 "LEFT JOIN order_lines AS l ON l.order_id = o.id ORDER BY o.id DESC, l.product_id",
-                                 clientId, cartId, limit.value_or(-1)));
-    return OrderRows<PgRows>(rows, false).array();
+    pqxx::nontransaction read(*db); // one statement, one snapshot
+    PgWorkTx tx(read);
+    return orderReads::orders(tx, clientId, cartId, limit);
 }
 
 std::string PgOrderStore::productsJson()
 {
     auto db = m_pool.lease();
     pqxx::nontransaction read(*db);
-    PgRows rows(read.exec("SELECT id, name, stock FROM products ORDER BY id"));
-    return productsArray(rows);
+    PgWorkTx tx(read);
+    return orderReads::products(tx);
 }
 
 bool PgOrderStore::setStock(const std::string& productId, int stock)
 {
     auto db = m_pool.lease();
-    pqxx::work tx(*db);
-    const bool set =
-        tx.exec_params("UPDATE products SET stock = $1 WHERE id = $2", stock, productId).affected_rows() == 1;
-    tx.commit();
+    pqxx::work write(*db);
+    PgWorkTx tx(write);
+    const bool set = orderReads::setStock(tx, productId, stock);
+    write.commit();
     return set;
 }
 
-OrderQueries::DebugState PgOrderStore::debugState(const Faults& faults, std::optional<int> limit)
+DebugState PgOrderStore::debugState(const Faults& faults, std::optional<int> limit)
 {
     auto db = m_pool.lease();
-    Snapshot tx(*db);
-    // The tables are read in the order resetDemoData() truncates them (see there: the other way round, a deadlock).
-    // Each list: its `limit` newest rows (LIMIT NULL, -1 here, is no limit), put back in the list's order.
-    DebugLists lists;
-    lists.database = "postgresql";
-    PgRows waiting(tx.exec("SELECT a.pid, a.wait_event, CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' "
-                           "ELSE a.query END, "
-                           "(extract(epoch FROM clock_timestamp() - a.query_start) * 1000)::bigint, "
-                           "array_to_json(pg_blocking_pids(a.pid))::text FROM pg_stat_activity AS a "
-                           "WHERE a.datname = current_database() AND a.wait_event_type = 'Lock' "
-                           "AND a.pid <> pg_backend_pid() ORDER BY a.query_start"));
-    lists.waiting = jsonArray(waiting, [](PgRows& row) {
-        return JsonObjectWriter()
-            .num("pid", row.getColumn(0).getInt64())
-            .str("lock", row.getColumn(1).getString())
-            .str("query", row.getColumn(2).getString())
-            .num("waiting_ms", row.getColumn(3).getInt64())
-            .raw("blocked_by", row.getColumn(4).getString())
-            .finish();
-    });
-    PgRows open(tx.exec("SELECT a.pid, a.state, (extract(epoch FROM clock_timestamp() - a.xact_start) * 1000)::bigint, "
-                        "CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' ELSE a.query END "
-                        "FROM pg_stat_activity AS a WHERE a.datname = current_database() AND a.xact_start IS NOT NULL "
-                        "AND a.pid <> pg_backend_pid() ORDER BY a.xact_start"));
-    lists.transactions = jsonArray(open, [](PgRows& row) {
-        return JsonObjectWriter()
-            .num("pid", row.getColumn(0).getInt64())
-            .str("state", row.getColumn(1).getString())
-            .num("open_ms", row.getColumn(2).getInt64())
-            .str("query", row.getColumn(3).getString())
-            .finish();
-    });
-    PgRows keys(tx.exec_params("SELECT client_id, idem_key, fingerprint, status, response_code, order_id, created_at, "
-                               "expires_at FROM (SELECT * FROM idempotency_keys "
-                               "ORDER BY created_at DESC, client_id DESC, idem_key DESC LIMIT NULLIF($1, -1)) AS k "
-                               "ORDER BY created_at, client_id, idem_key",
-                               limit.value_or(-1)));
-    lists.keys = keysArray(keys);
-    PgRows orders(
-        tx.exec_params("SELECT o.id, o.status, o.cart_id, o.created_at, l.product_id, l.quantity, "
-                       "o.client_id, o.idem_key FROM (SELECT * FROM orders ORDER BY id DESC LIMIT NULLIF($1, -1)) AS o "
-                       "LEFT JOIN order_lines AS l ON l.order_id = o.id ORDER BY o.id, l.product_id",
-                       limit.value_or(-1)));
-    lists.orders = OrderRows<PgRows>(orders, true).array();
-    PgRows products(tx.exec("SELECT id, name, stock FROM products ORDER BY id"));
-    lists.products = productsArray(products);
-    PgRows checkouts(tx.exec_params("SELECT id, client_id, idem_key, recovery_point, order_id, charge_id, "
-                                    "response_code, locked_at FROM (SELECT * FROM checkout_keys ORDER BY id DESC "
-                                    "LIMIT NULLIF($1, -1)) AS k ORDER BY id",
-                                    limit.value_or(-1)));
-    lists.checkoutKeys = checkoutKeysArray(checkouts);
-    PgRows payments(tx.exec_params("SELECT charge_id, order_id, amount, source FROM (SELECT * FROM payments "
-                                   "ORDER BY seq DESC LIMIT NULLIF($1, -1)) AS p ORDER BY recorded_at, seq",
-                                   limit.value_or(-1)));
-    lists.payments = paymentsArray(payments);
-    PgRows events(tx.exec_params("SELECT event_id, type, effect FROM (SELECT * FROM webhook_events "
-                                 "ORDER BY arrival DESC LIMIT NULLIF($1, -1)) AS e ORDER BY arrival",
-                                 limit.value_or(-1)));
-    lists.webhookEvents = webhookEventsArray(events);
-    lists.keyCount = countOf(tx, "SELECT count(*) FROM idempotency_keys");
-    lists.orderCount = countOf(tx, "SELECT count(*) FROM orders");
-    lists.checkoutKeyCount = countOf(tx, "SELECT count(*) FROM checkout_keys");
-    lists.paymentCount = countOf(tx, "SELECT count(*) FROM payments");
-    lists.webhookEventCount = countOf(tx, "SELECT count(*) FROM webhook_events");
-    tx.commit();
-    return OrderQueries::assemble(lists, faults);
+    Snapshot snapshot(*db);
+    PgWorkTx tx(snapshot);
+    DebugState state = orderReads::debugState(tx, faults, limit);
+    snapshot.commit();
+    return state;
 }
 
 void PgOrderStore::resetDemoData()
@@ -444,13 +369,11 @@ void PgOrderStore::resetDemoData()
 int PgOrderStore::reapExpiredKeys(std::int64_t nowMs, int batch)
 {
     auto db = m_pool.lease();
-    pqxx::work tx(*db);
-    // Only finished keys: a 'started' row belongs to a transaction still open, which decides its fate itself.
-    const auto reaped = tx.exec_params("DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys "
-                                       "WHERE expires_at <= $1 AND status = 'completed' LIMIT $2)",
-                                       nowMs, batch);
-    tx.commit();
-    return static_cast<int>(reaped.affected_rows());
+    pqxx::work write(*db);
+    PgWorkTx tx(write);
+    const int reaped = orderReads::reapExpiredKeys(tx, nowMs, batch);
+    write.commit();
+    return reaped;
 }
 
 } // namespace onceorder::server

@@ -61,7 +61,7 @@ bool SqliteOrderStore::setStock(const std::string& productId, int stock)
     return m_queries.setStock(productId, stock);
 }
 
-OrderQueries::DebugState SqliteOrderStore::debugState(const Faults& faults, std::optional<int> limit)
+DebugState SqliteOrderStore::debugState(const Faults& faults, std::optional<int> limit)
 {
     return m_queries.debugState(faults, limit);
 }

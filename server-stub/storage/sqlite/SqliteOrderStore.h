@@ -29,7 +29,7 @@ public:
                            std::optional<int> limit) override;
     std::string productsJson() override;
     bool setStock(const std::string& productId, int stock) override;
-    OrderQueries::DebugState debugState(const Faults& faults, std::optional<int> limit) override;
+    DebugState debugState(const Faults& faults, std::optional<int> limit) override;
     void resetDemoData() override;
     int reapExpiredKeys(std::int64_t nowMs, int batch) override;
     bool ready() override { return m_store.ready(); }

@@ -1,9 +1,11 @@
 #include "storage/sqlite/Store.h"
 
 #include "auth/ApiKeys.h"
+#include "orders/OrderReads.h"
 
 #include "storage/DemoData.h"
 #include "storage/RunLease.h"
+#include "storage/sqlite/SqliteLeaseTx.h"
 #include "storage/sqlite/WriteTransaction.h"
 
 #include <SQLiteCpp/Statement.h>
@@ -314,15 +316,10 @@ void Store::resetDemoData()
 
 int Store::reapExpiredKeys(std::int64_t nowMs, int batch)
 {
-    WriteTransaction tx(*this);
-    // Only finished keys: a 'started' row belongs to a request in flight (or to the completer of the
-    // multi-phase flow), which decides its fate itself.
-    auto reap = tx.db().statement("DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys "
-                                  "WHERE expires_at <= ? AND status = 'completed' LIMIT ?)");
-    reap->bind(1, static_cast<int64_t>(nowMs));
-    reap->bind(2, batch);
-    const int reaped = reap->exec();
-    tx.commit();
+    WriteTransaction write(*this);
+    SqliteLeaseTx tx(write.db());
+    const int reaped = orderReads::reapExpiredKeys(tx, nowMs, batch);
+    write.commit();
     return reaped;
 }
 
