@@ -6,6 +6,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QFile>
+#include <QImage>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -98,7 +99,9 @@ private Q_SLOTS:
         const QByteArray bytes = svg.readAll();
         QVERIFY2(bytes.contains(R"(viewBox="0 0 1920 1080")"), bytes.left(400).constData());
         QVERIFY(bytes.contains(R"(text-anchor="middle")"));
-        QVERIFY(QFile::exists(folder.filePath(QStringLiteral("thundering-herd.png"))));
+        // The PNG is projector-sized too: 1920×1080 (it was 1200×675), the chart drawn 1.6× as laid out.
+        const QImage png(folder.filePath(QStringLiteral("thundering-herd.png")));
+        QCOMPARE(png.size(), QSize(1920, 1080));
     }
 };
 

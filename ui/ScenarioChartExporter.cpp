@@ -12,9 +12,15 @@
 
 namespace onceorder::ui {
 
-ScenarioChartExporter::ScenarioChartExporter(QSize size)
-    : m_size(size)
+ScenarioChartExporter::ScenarioChartExporter(QSize layout, qreal scale)
+    : m_size(layout)
+    , m_scale(scale)
 {
+}
+
+QSize ScenarioChartExporter::pictureSize() const
+{
+    return (QSizeF(m_size) * m_scale).toSize();
 }
 
 bool ScenarioChartExporter::write(const core::ScenarioChart& data, const QString& pngPath, const QString& svgPath,
@@ -29,12 +35,13 @@ bool ScenarioChartExporter::write(const core::ScenarioChart& data, const QString
     const QRectF area(QPointF(0, 0), QSizeF(m_size));
     scene.setSceneRect(area);
 
-    QImage image(m_size, QImage::Format_ARGB32_Premultiplied);
+    QImage image(pictureSize(), QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::white);
     {
         QPainter painter(&image);
         painter.setRenderHint(QPainter::Antialiasing);
-        scene.render(&painter, area, area);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        scene.render(&painter, QRectF(QPointF(0, 0), QSizeF(image.size())), area); // scaled: vectors, not pixels
     }
     QSaveFile png(pngPath);
     if (!png.open(QIODevice::WriteOnly) || !image.save(&png, "PNG") || !png.commit()) {

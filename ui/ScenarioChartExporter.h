@@ -15,13 +15,17 @@ class ScenarioChartExporter : public core::ScenarioChartWriter
     Q_DECLARE_TR_FUNCTIONS(onceorder::ui::ScenarioChartExporter)
 
 public:
-    // A slide-sized picture by default.
-    explicit ScenarioChartExporter(QSize size = QSize(1200, 675));
+    // The chart is laid out at `layout` (where Qt Charts' fonts read well) and drawn `scale` times as large: by
+    // default a 1920×1080 picture for a projector, its text as large in the picture as in the window.
+    explicit ScenarioChartExporter(QSize layout = QSize(1200, 675), qreal scale = 1.6);
+    // The PNG's size: the layout times the scale.
+    QSize pictureSize() const;
     bool write(const core::ScenarioChart& chart, const QString& pngPath, const QString& svgPath,
                QString* error) override;
 
 private:
     QSize m_size;
+    qreal m_scale;
 };
 
 } // namespace onceorder::ui
