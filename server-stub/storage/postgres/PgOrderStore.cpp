@@ -3,6 +3,7 @@
 #include "orders/OrderReads.h"
 #include "orders/OrderSteps.h"
 #include "orders/OrderWriter.h"
+#include "storage/Schema.h"
 #include "storage/SqlDialect.h"
 #include "storage/postgres/PgOrderBatch.h"
 #include "storage/postgres/PgRetry.h"
@@ -36,16 +37,16 @@ PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& 
 {
     auto db = m_pool.lease();
     pgschema::create(*db, seedDemoClients);
-    pqxx::nontransaction read(*db);
-    for (const auto& row : read.exec("SELECT key_hash, id, role FROM clients")) {
-        m_clients.add(row[0].as<std::string>(),
-                      Client {row[1].as<std::string>(), row[2].as<std::string>() == "operator"});
-    }
-    for (const auto& row : read.exec("SELECT id FROM products")) {
-        m_products.push_back(row[0].as<std::string>());
-    }
-    m_instance = read.exec("SELECT value FROM server_meta WHERE name = 'instance'")[0][0].as<std::string>();
-    m_webhookSecret = read.exec("SELECT value FROM server_meta WHERE name = 'webhook_secret'")[0][0].as<std::string>();
+    // One transaction, so that behind a transaction pooler every statement runs on the server connection that
+    // prepared it.
+    pqxx::work read(*db);
+    PgWorkTx tx(read);
+    schema::Startup startup = schema::readStartup(tx);
+    read.commit();
+    m_clients = std::move(startup.clients);
+    m_products = std::move(startup.products);
+    m_instance = std::move(startup.instance);
+    m_webhookSecret = std::move(startup.webhookSecret);
 }
 
 PgOrderStore::~PgOrderStore() = default;

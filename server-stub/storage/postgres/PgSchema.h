@@ -1,8 +1,8 @@
-// PgSchema: the server's tables on PostgreSQL (the same names and columns as SQLite's, the stub gateway's included),
-// their version and the demo data. migrate() creates or upgrades the tables (DDL: the tables' owner, `onceorder-server
-// migrate`); create() is what a server does at start: it migrates only an absent schema (a new database), refuses an
-// old or newer one with a one-line message, and then writes rows only, so serving needs nothing but
-// SELECT/INSERT/UPDATE/DELETE. Both are safe when several instances start at once: they run under a
+// PgSchema: the server's tables on PostgreSQL (storage/Schema, the same for every database, the stub gateway's
+// included), their version, and the rows every database starts with. migrate() creates or upgrades the tables (DDL: the
+// tables' owner, `onceorder-server migrate`); create() is what a server does at start: it migrates only an absent
+// schema (a new database), refuses an old or newer one with a one-line message, and then writes rows only, so serving
+// needs nothing but SELECT/INSERT/UPDATE/DELETE. Both are safe when several instances start at once: they run under a
 // transaction-scoped advisory lock, so concurrent CREATE TABLE IF NOT EXISTS never race in the catalog.
 #pragma once
 

@@ -3,8 +3,8 @@
 #include "auth/ApiKeys.h"
 #include "orders/OrderReads.h"
 
-#include "storage/DemoData.h"
 #include "storage/RunLease.h"
+#include "storage/Schema.h"
 #include "storage/sqlite/SqliteLeaseTx.h"
 #include "storage/sqlite/WriteTransaction.h"
 
@@ -16,118 +16,6 @@
 
 namespace onceorder::server {
 
-namespace {
-
-constexpr const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS clients (
-    id       TEXT PRIMARY KEY,
-    key_hash TEXT NOT NULL UNIQUE, -- apikeys::hash of the API key: the key itself is never stored
-    role     TEXT NOT NULL CHECK (role IN ('client', 'operator'))
-);
-CREATE TABLE IF NOT EXISTS products (
-    id            TEXT PRIMARY KEY,
-    name          TEXT NOT NULL,
-    stock         INTEGER NOT NULL CHECK (stock >= 0),
-    initial_stock INTEGER NOT NULL
-);
--- The heart of the scheme: who was first is decided by this primary key, scoped per client.
-CREATE TABLE IF NOT EXISTS idempotency_keys (
-    client_id     TEXT NOT NULL,
-    idem_key      TEXT NOT NULL,
-    fingerprint   TEXT NOT NULL,
-    status        TEXT NOT NULL CHECK (status IN ('started', 'completed')),
-    response_code INTEGER,
-    response_body TEXT,
-    order_id      INTEGER,
-    created_at    INTEGER NOT NULL,
-    expires_at    INTEGER NOT NULL,
-    locked_at     INTEGER,
-    PRIMARY KEY (client_id, idem_key)
-);
-CREATE INDEX IF NOT EXISTS idempotency_keys_expiry ON idempotency_keys (expires_at);
-CREATE TABLE IF NOT EXISTS orders (
-    id         INTEGER PRIMARY KEY AUTOINCREMENT,
-    client_id  TEXT NOT NULL,
-    cart_id    TEXT,
-    cart_key   TEXT, -- the business key; NULL when the teaching mode "business key off" is on
-    idem_key   TEXT,
-    status     TEXT NOT NULL DEFAULT 'placed',
-    created_at INTEGER NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS orders_business_key ON orders (client_id, cart_key) WHERE cart_key IS NOT NULL;
-CREATE INDEX IF NOT EXISTS orders_by_client ON orders (client_id, id);
-CREATE TABLE IF NOT EXISTS order_lines (
-    order_id   INTEGER NOT NULL REFERENCES orders (id),
-    product_id TEXT NOT NULL REFERENCES products (id),
-    quantity   INTEGER NOT NULL CHECK (quantity > 0),
-    PRIMARY KEY (order_id, product_id)
-);
--- POST /checkout: one row per client and key, like idempotency_keys, but the request runs as phases, each its
--- own transaction, and the row remembers how far it got (the recovery point) so a retry or the completer
--- resumes there. Its id, never reused (AUTOINCREMENT), names the request at the payment gateway.
-CREATE TABLE IF NOT EXISTS checkout_keys (
-    id             INTEGER PRIMARY KEY AUTOINCREMENT,
-    client_id      TEXT NOT NULL,
-    idem_key       TEXT NOT NULL,
-    fingerprint    TEXT NOT NULL,
-    request_json   TEXT NOT NULL, -- the canonical command: enough for the completer to finish without the client
-    recovery_point TEXT NOT NULL
-        CHECK (recovery_point IN ('started', 'order_created', 'payment_charged', 'finished')),
-    order_id       INTEGER REFERENCES orders (id),
-    charge_id      TEXT,
-    response_code  INTEGER,
-    response_body  TEXT,
-    created_at     INTEGER NOT NULL,
-    expires_at     INTEGER NOT NULL,
-    locked_at      INTEGER, -- set while a request or the completer works on the row; stale after the lock timeout
-    locked_by      INTEGER, -- the run (server_runs) whose request holds locked_at; dead with its lease
-    UNIQUE (client_id, idem_key)
-);
-CREATE INDEX IF NOT EXISTS checkout_keys_unfinished ON checkout_keys (recovery_point, locked_at);
--- server_runs: RunLease::createTable, the same table on every database.
-CREATE TABLE IF NOT EXISTS payments (
-    charge_id   TEXT PRIMARY KEY, -- a payment is recorded once per charge, whoever reports it first
-    order_id    INTEGER NOT NULL REFERENCES orders (id),
-    amount      INTEGER NOT NULL,
-    source      TEXT NOT NULL CHECK (source IN ('checkout', 'webhook')),
-    recorded_at INTEGER NOT NULL
-);
--- Event ids are unique per sender only: a redelivered event is recognised by (source, event_id) and changes
--- nothing. Kept for longer than any sender redelivers, then pruned by the reaper.
-CREATE TABLE IF NOT EXISTS webhook_events (
-    source      TEXT NOT NULL,
-    event_id    TEXT NOT NULL,
-    type        TEXT NOT NULL,
-    charge_id   TEXT,
-    effect      TEXT NOT NULL,
-    received_at INTEGER NOT NULL,
-    PRIMARY KEY (source, event_id)
-);
-CREATE INDEX IF NOT EXISTS webhook_events_received ON webhook_events (received_at);
-CREATE TABLE IF NOT EXISTS order_status_changes (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
-    order_id    INTEGER NOT NULL REFERENCES orders (id),
-    from_status TEXT,
-    to_status   TEXT NOT NULL,
-    cause       TEXT NOT NULL,
-    changed_at  INTEGER NOT NULL
-);
--- Names this database at the payment gateway, so a new database never meets the charges of an old one.
-CREATE TABLE IF NOT EXISTS server_meta (
-    name  TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-INSERT INTO server_meta (name, value) VALUES ('instance', lower(hex(randomblob(8)))) ON CONFLICT DO NOTHING;
--- The secret the payment gateway signs its webhooks with, made per database unless ONCEORDER_WEBHOOK_SECRET is set:
--- a secret published in the source would let anyone sign a "charge succeeded".
-INSERT INTO server_meta (name, value) VALUES ('webhook_secret', 'whsec_' || lower(hex(randomblob(24))))
-    ON CONFLICT DO NOTHING;
--- Databases written before a declined payment let go of its cart: free the carts their failed orders still hold.
-UPDATE orders SET cart_key = NULL WHERE status = 'payment_failed' AND cart_key IS NOT NULL;
-)sql";
-
-} // namespace
-
 Store::Store(const std::string& path, Synchronous synchronous, int connections, bool seedDemoClients)
     : m_path(path)
     , m_synchronous(synchronous)
@@ -137,21 +25,14 @@ Store::Store(const std::string& path, Synchronous synchronous, int connections, 
     for (int i = 0; i < poolSize; ++i) {
         m_pool.push_back(open());
     }
-    // Start-up's one-off statements are prepared on the spot; the cache is for what every request runs.
-    SQLite::Database& db = m_pool.front()->database();
+    auto db = lease();
     createSchema(db, seedDemoClients);
-
-    SQLite::Statement clients(db, "SELECT key_hash, id, role FROM clients");
-    while (clients.executeStep()) {
-        m_clients.add(clients.getColumn(0).getString(),
-                      Client {clients.getColumn(1).getString(), clients.getColumn(2).getString() == "operator"});
-    }
-    m_instance = db.execAndGet("SELECT value FROM server_meta WHERE name = 'instance'").getString();
-    m_webhookSecret = db.execAndGet("SELECT value FROM server_meta WHERE name = 'webhook_secret'").getString();
-    SQLite::Statement products(db, "SELECT id FROM products");
-    while (products.executeStep()) {
-        m_products.push_back(products.getColumn(0).getString());
-    }
+    SqliteLeaseTx tx(db);
+    schema::Startup startup = schema::readStartup(tx);
+    m_clients = std::move(startup.clients);
+    m_products = std::move(startup.products);
+    m_instance = std::move(startup.instance);
+    m_webhookSecret = std::move(startup.webhookSecret);
 }
 
 Store::~Store() = default;
@@ -167,10 +48,11 @@ std::unique_ptr<Connection> Store::open() const
     return std::make_unique<Connection>(std::move(db));
 }
 
-void Store::createSchema(SQLite::Database& db, bool seedDemoClients)
+void Store::createSchema(Lease& lease, bool seedDemoClients)
 {
+    SQLite::Database& db = *lease;
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
-    // webhook_events was keyed by event_id alone: move its rows into the table kSchema creates, with the one
+    // webhook_events was keyed by event_id alone: move its rows into the table the schema creates, with the one
     // source that could have sent them (WebhookHandler's kGatewaySource).
     const bool oldEvents =
         db.execAndGet("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'webhook_events'").getInt() ==
@@ -199,8 +81,9 @@ void Store::createSchema(SQLite::Database& db, bool seedDemoClients)
             }
         }
     }
-    db.exec(kSchema);
-    db.exec(RunLease::createTable("INTEGER"));
+    const SqlDialect& dialect = SqlDialect::of(Dialect::Sqlite);
+    db.exec(schema::serverTables(dialect));
+    db.exec(RunLease::createTable(dialect.bigInteger));
     // Checkout rows locked before run leases: locked_by names the run that holds a row's lock.
     if (db.execAndGet("SELECT count(*) FROM pragma_table_info('checkout_keys') WHERE name = 'locked_by'").getInt() ==
         0) {
@@ -211,27 +94,8 @@ void Store::createSchema(SQLite::Database& db, bool seedDemoClients)
                 "SELECT 'stub-gateway', event_id, type, charge_id, effect, received_at "
                 "FROM webhook_events_before_source; DROP TABLE webhook_events_before_source");
     }
-    SQLite::Statement client(db, "INSERT INTO clients (id, key_hash, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING");
-    for (const auto& c : demo::kClients) {
-        if (!seedDemoClients) {
-            break;
-        }
-        client.bind(1, c.id);
-        client.bind(2, apikeys::hash(c.apiKey));
-        client.bind(3, c.role);
-        client.exec();
-        client.reset();
-    }
-    SQLite::Statement product(
-        db, "INSERT INTO products (id, name, stock, initial_stock) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING");
-    for (const auto& p : demo::kProducts) {
-        product.bind(1, p.id);
-        product.bind(2, p.name);
-        product.bind(3, p.stock);
-        product.bind(4, p.stock);
-        product.exec();
-        product.reset();
-    }
+    SqliteLeaseTx rows(lease);
+    schema::seed(rows, seedDemoClients);
     tx.commit();
 }
 

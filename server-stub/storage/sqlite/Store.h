@@ -1,4 +1,5 @@
-// Store: the server's SQLite database: connections, schema, demo data and the read-side queries.
+// Store: the server's SQLite database: its pooled connections with their PRAGMAs, the schema (storage/Schema) with
+// the migrations of files written by older servers, and what it reads once at start.
 //
 // Every request thread leases its own connection (SQLite connections must not be shared between threads), with
 // the statements already prepared on it (Connection); writers additionally take one in-process lock (WriteTransaction),
@@ -91,7 +92,9 @@ public:
 
 private:
     std::unique_ptr<Connection> open() const;
-    void createSchema(SQLite::Database& db, bool seedDemoClients);
+    // The tables (storage/Schema) and the migrations of files written by older servers, then the rows every database
+    // starts with.
+    void createSchema(Lease& lease, bool seedDemoClients);
     void release(std::unique_ptr<Connection> connection);
 
     std::string m_path;

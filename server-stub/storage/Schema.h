@@ -1,0 +1,39 @@
+// Schema: the server's tables written once for every database, and the rows every database starts with. What differs
+// between the databases is the dialect's (SqlDialect: the 64-bit integer, the issued key, the write-order columns).
+// Each database runs the text its own way, with what only it has around it: storage/sqlite/Store (PRAGMAs, the old
+// files' migrations), storage/postgres/PgSchema (schema_version, `onceorder-server migrate`, the advisory lock).
+#pragma once
+
+#include "auth/ClientKeys.h"
+#include "storage/SqlDialect.h"
+#include "storage/SqlTx.h"
+
+#include <string>
+#include <vector>
+
+namespace onceorder::server::schema {
+
+// The order path's, the checkout's and the webhooks' tables with their indexes, and the data migration every database
+// shares, as one script of CREATE … IF NOT EXISTS (safe to run again). server_runs is RunLease::createTable, run after.
+std::string serverTables(const SqlDialect& dialect);
+// The stub payment gateway's books: its charges, its events and their deliveries (PostgreSQL keeps them in the shared
+// database, where every instance reaches the same gateway).
+std::string gatewayTables(const SqlDialect& dialect);
+
+// A new database's rows, each inserted only if absent: the demo products, the published demo clients
+// (`seedDemoClients`, SPEC §3), and the database's identity: the instance id that names it at the payment gateway and
+// the secret the gateway signs its webhooks with unless ONCEORDER_WEBHOOK_SECRET is set (a secret published in the
+// source would let anyone sign a "charge succeeded"). Rows only: a role with row rights can.
+void seed(SqlTx& tx, bool seedDemoClients);
+
+// What a server reads once at start and keeps: the clients, the product ids, the database's identity.
+struct Startup
+{
+    ClientKeys clients;
+    std::vector<std::string> products;
+    std::string instance;
+    std::string webhookSecret;
+};
+Startup readStartup(SqlTx& tx);
+
+} // namespace onceorder::server::schema
