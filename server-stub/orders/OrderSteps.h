@@ -1,7 +1,6 @@
-// OrderSteps: what POST /orders's three steps decide the same way on every database: the key row a request claims,
-// what a stored key row answers, the 201 body, and where an armed fault strikes. OrderService (SQLite) and
-// PgOrderStore (PostgreSQL) each run the steps in a transaction of their own with SQL of their own; the decisions
-// are made here, once.
+// OrderSteps: what POST /orders's three steps decide, apart from the SQL that runs them: the key row a request claims,
+// what a stored key row answers, the 201 body, and where an armed fault strikes. OrderService runs the steps (on
+// every database), teaching/TeachingLesson makes the armed faults and mistakes; both decide here.
 #pragma once
 
 #include "orders/OrderCommand.h"
@@ -53,7 +52,7 @@ OrderResponse created(long long orderId, const OrderCommand& command, std::int64
 // the order kept, and 201.
 OrderResponse settle(OrderWriter& writer, const std::variant<long long, Problem>& written, const OrderCommand& command,
                      std::int64_t nowMs);
-// The same with what the debug panel armed (teaching/TeachingLesson, PgOrderStore): the refusal as it is; with
+// The same with what the debug panel armed (teaching/TeachingLesson): the refusal as it is; with
 // the fail-before-commit fault armed, a TransientFailure thrown (the transaction rolls back), or in the teaching mode
 // store_transient that failure as the stored answer, the order undone; else the order kept, and 201.
 OrderResponse settle(OrderWriter& writer, const std::variant<long long, Problem>& written, const OrderCommand& command,

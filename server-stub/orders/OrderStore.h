@@ -1,13 +1,14 @@
 // OrderStore: what the order path asks of its database, whichever it is: the clients and products fixed at start,
 // POST /orders (the article's three steps), the read side, the operator's stock, the key reaper, and the debug state
-// and reset. Two implementations, each with its own SQL: SqliteOrderStore (storage/, the embedded default, one
-// process) and PgOrderStore (storage/postgres/, several server processes on one database).
+// and reset. Two implementations: SqliteOrderStore (storage/sqlite/, the embedded default, one process) and
+// PgOrderStore (storage/postgres/, several server processes on one database); both answer POST /orders through
+// OrderService, on their own transactions and group commit.
 #pragma once
 
 #include "auth/Client.h"
 #include "auth/ClientKeys.h"
-#include "orders/OrderCommand.h"
 #include "orders/DebugState.h"
+#include "orders/OrderCommand.h"
 #include "orders/OrderResponse.h"
 #include "orders/OrderSteps.h"
 #include "teaching/Faults.h"

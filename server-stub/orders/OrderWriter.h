@@ -29,7 +29,7 @@ class OrderWriter
 public:
     using Rules = OrderWriterRules;
     explicit OrderWriter(SqlTx& db, Rules rules = {});
-    // The teaching mode business_key_off as its rules (PgOrderStore and the checkout).
+    // The teaching mode business_key_off as its rules (the checkout).
     OrderWriter(SqlTx& db, const TeachingModes& modes)
         : OrderWriter(db, Rules {.businessKey = !modes.businessKeyOff})
     {

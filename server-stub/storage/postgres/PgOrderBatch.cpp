@@ -1,54 +1,101 @@
 #include "storage/postgres/PgOrderBatch.h"
 
+#include "storage/postgres/PgWorkTx.h"
+
 #include <pqxx/except>
 #include <pqxx/transaction>
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 namespace onceorder::server {
 
-OrderResponse PgOrderBatch::place(const Steps& steps)
+PgOrderBatch::PgOrderBatch(PgPool& pool)
+    : m_pool(pool)
+    , m_thread([this] { loop(); })
 {
-    Job job;
-    job.steps = &steps;
-    std::unique_lock lock(m_lock);
-    m_queue.push_back(&job);
-    while (!job.done) {
-        if (m_running) {
-            m_finished.wait(lock);
-            continue;
-        }
-        m_running = true;
-        const auto take = std::min(m_queue.size(), kMaxJobs);
-        std::vector<Job*> batch(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(take));
-        m_queue.erase(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(take));
-        lock.unlock();
-        run(batch);
-        lock.lock();
-        for (Job* done : batch) {
-            if (done->again) { // a deadlock's victim: first in the next batch
-                done->again = false;
-                m_queue.insert(m_queue.begin(), done);
-            } else {
-                done->done = true;
-            }
-        }
-        m_running = false;
-        m_finished.notify_all();
-    }
-    if (job.error) {
-        std::rethrow_exception(job.error);
-    }
-    return std::move(*job.response);
 }
 
-bool PgOrderBatch::runWithoutSavepoints(pqxx::connection& connection, const std::vector<Job*>& batch)
+PgOrderBatch::~PgOrderBatch()
+{
+    {
+        std::lock_guard lock(m_lock);
+        m_stopping = true;
+    }
+    m_queued.notify_all();
+    m_thread.join();
+}
+
+void PgOrderBatch::submit(Work work, std::function<void()> afterCommit, Completion completed)
+{
+    auto job = std::make_unique<Job>();
+    job->work = std::move(work);
+    job->afterCommit = std::move(afterCommit);
+    job->completed = std::move(completed);
+    {
+        std::lock_guard lock(m_lock);
+        m_queue.push_back(std::move(job));
+    }
+    m_queued.notify_one();
+}
+
+void PgOrderBatch::loop()
+{
+    while (true) {
+        Batch batch;
+        {
+            std::unique_lock lock(m_lock);
+            m_queued.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
+            if (m_queue.empty()) {
+                return; // stopping, and nothing left to commit
+            }
+            const auto take = std::min(m_queue.size(), kMaxJobs);
+            for (std::size_t i = 0; i < take; ++i) {
+                batch.push_back(std::move(m_queue.front()));
+                m_queue.pop_front();
+            }
+        }
+        const bool committed = run(batch);
+        Batch done;
+        {
+            std::lock_guard lock(m_lock);
+            // A deadlock's victims first in the next batch, in their order.
+            for (auto it = batch.rbegin(); it != batch.rend(); ++it) {
+                if ((*it)->again) {
+                    (*it)->again = false;
+                    m_queue.push_front(std::move(*it));
+                }
+            }
+        }
+        for (auto& job : batch) {
+            if (job) {
+                done.push_back(std::move(job));
+            }
+        }
+        if (committed) {
+            for (const auto& job : done) {
+                if (!job->error && job->afterCommit) {
+                    job->afterCommit();
+                }
+            }
+        }
+        for (const auto& job : done) {
+            try {
+                job->completed(job->error);
+            } catch (...) { // NOLINT(bugprone-empty-catch): a completion must not throw; the committer goes on
+            }
+        }
+    }
+}
+
+bool PgOrderBatch::runWithoutSavepoints(pqxx::connection& connection, const Batch& batch)
 {
     pqxx::work tx(connection);
-    for (Job* job : batch) {
+    PgWorkTx sql(tx);
+    for (const auto& job : batch) {
         try {
-            job->response = (*job->steps)(tx, job->oneByOne);
+            job->work(sql, job->oneByOne);
         } catch (const pqxx::broken_connection&) {
             throw; // the whole batch
         } catch (const Undo&) {
@@ -62,33 +109,29 @@ bool PgOrderBatch::runWithoutSavepoints(pqxx::connection& connection, const std:
     return true;
 }
 
-void PgOrderBatch::run(const std::vector<Job*>& batch)
+bool PgOrderBatch::run(const Batch& batch)
 {
     std::optional<PgPool::Lease> db;
     try {
         db.emplace(m_pool.lease());
         // First every order straight on (one round trip less per order: the savepoint); if one of them fails or has
         // to be undone, nothing of this transaction stays, and the batch runs again with a savepoint per order.
-        if (batch.size() > 1) {
-            if (runWithoutSavepoints(**db, batch)) {
-                return;
-            }
-            for (Job* job : batch) {
-                job->response.reset();
-            }
+        if (batch.size() > 1 && runWithoutSavepoints(**db, batch)) {
+            return true;
         }
         pqxx::work tx(**db);
+        PgWorkTx sql(tx);
         // A batch of one needs no savepoint: if its order fails, the transaction is simply not committed.
         const bool alone = batch.size() == 1;
         bool failed = false;
-        for (Job* job : batch) {
+        for (const auto& job : batch) {
             ++job->runs;
             if (!alone) {
                 tx.exec0("SAVEPOINT order_job");
             }
             try {
                 try {
-                    job->response = (*job->steps)(tx, job->oneByOne);
+                    job->work(sql, job->oneByOne);
                     continue;
                 } catch (const Undo&) {
                     job->oneByOne = true;
@@ -100,7 +143,7 @@ void PgOrderBatch::run(const std::vector<Job*>& batch)
                     }
                     tx.exec0("ROLLBACK TO order_job"); // the order's own savepoint stays: the steps run in it
                 }
-                job->response = (*job->steps)(tx, true);
+                job->work(sql, true);
                 continue;
             } catch (const pqxx::broken_connection&) {
                 throw; // the whole batch
@@ -110,15 +153,16 @@ void PgOrderBatch::run(const std::vector<Job*>& batch)
             } catch (...) {
                 job->error = std::current_exception();
             }
-            failed = alone;
+            failed = failed || alone;
             if (!alone) {
                 tx.exec0("ROLLBACK TO order_job");
             }
         }
         if (failed) {
-            return; // rolled back when tx goes
+            return false; // rolled back when tx goes
         }
         tx.commit();
+        return true;
     } catch (const pqxx::broken_connection&) {
         if (db) {
             db->discard();
@@ -127,12 +171,12 @@ void PgOrderBatch::run(const std::vector<Job*>& batch)
     } catch (...) {
         failAll(batch, std::current_exception());
     }
+    return false;
 }
 
-void PgOrderBatch::failAll(const std::vector<Job*>& batch, const std::exception_ptr& error)
+void PgOrderBatch::failAll(const Batch& batch, const std::exception_ptr& error)
 {
-    for (Job* job : batch) {
-        job->response.reset();
+    for (const auto& job : batch) {
         job->error = error;
         job->again = false;
     }

@@ -1,9 +1,9 @@
-// PgOrderStore: the order path on PostgreSQL, for several server processes on one database. The three steps are
-// OrderService's, in one transaction, but nothing in this process serialises writers: the unique index on
-// (client_id, idem_key) decides. A second copy of a request, on this instance or another, waits inside its
-// INSERT … ON CONFLICT DO NOTHING until the first one's transaction ends; then it inserts nothing and replays the
-// stored answer, or, if the first rolled back, it goes on and places the order itself. Stock is taken with a
-// conditional UPDATE, which PostgreSQL re-checks against the committed row after waiting for it.
+// PgOrderStore: the order path on PostgreSQL, for several server processes on one database. POST /orders is
+// OrderService's, as on SQLite, on this store's pool (PgOrderDatabase) and group commit (PgOrderBatch); nothing in
+// this process serialises writers: the unique index on (client_id, idem_key) decides. A second copy of a request, on
+// this instance or another, waits inside its INSERT … ON CONFLICT until the first one's transaction ends; then it
+// claims nothing and replays the stored answer, or, if the first rolled back, it goes on and places the order itself.
+// Stock is taken with a conditional UPDATE, which PostgreSQL re-checks against the committed row after waiting for it.
 //
 // The multi-phase checkout, the stub gateway and the webhooks run on the same database through this store's pool
 // (pool(), SqlTx), with CheckoutService's own SQL; the debug state and the reset here cover their tables too.
@@ -14,8 +14,6 @@
 #include "support/Clock.h"
 #include "teaching/Faults.h"
 
-#include <pqxx/dbtransaction>
-
 #include <chrono>
 #include <memory>
 #include <string>
@@ -24,7 +22,9 @@
 
 namespace onceorder::server {
 
+class OrderService;
 class PgOrderBatch;
+class SqlDatabase;
 
 class PgOrderStore : public OrderStore
 {
@@ -46,6 +46,8 @@ public:
     bool addClient(const std::string& id, const std::string& keyHash, bool isOperator) override;
     bool productExists(const std::string& productId) const override;
     OrderResponse placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command) override;
+    void placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,
+                         std::function<void(OrderResponse)> answered) override;
     std::optional<std::string> orderJson(const std::string& clientId, long long orderId) override;
     std::string ordersJson(const std::string& clientId, const std::optional<std::string>& cartId,
                            std::optional<int> limit) override;
@@ -63,20 +65,6 @@ public:
     const std::string& webhookSecret() const { return m_webhookSecret; }
 
 private:
-    // Steps 2 and 3 of a plain new order (no fault armed, no teaching mode of step 1) after its key is claimed, as
-    // two statements (SqlDialect::takeStockAtOnce, placeOrderAtOnce): its 201, or nullopt where the database has no
-    // such statement; throws PgOrderBatch::Undo when what the statement wrote is not a plain new order.
-    std::optional<OrderResponse> placeOrderAtOnce(pqxx::dbtransaction& tx, const Client& client, const KeyClaim& key,
-                                                  const OrderCommand& command, bool businessKey);
-    bool claimKey(pqxx::dbtransaction& tx, const KeyClaim& key);
-    OrderResponse createOrder(pqxx::dbtransaction& tx, const Client& client, const KeyClaim& key,
-                              const OrderCommand& command, const ArmedFault& fault);
-    OrderResponse placeOrderCheckThenInsert(pqxx::dbtransaction& tx, const Client& client, const KeyClaim& key,
-                                            const OrderCommand& command, const ArmedFault& fault);
-    void storeResponse(pqxx::dbtransaction& tx, const KeyClaim& key, const OrderResponse& response);
-    std::optional<OrderResponse> storedAnswer(pqxx::transaction_base& tx, const KeyClaim& key);
-    std::optional<OrderResponse> finishedAnswer(pqxx::connection& connection, const KeyClaim& key);
-
     PgPool m_pool;
     Faults& m_faults;
     const Clock& m_clock;
@@ -88,6 +76,8 @@ private:
     // The group commit of this store's orders (PgOrderBatch.h): a member, so its queue ends with the store and its
     // pool. Not for the armed faults and the teaching modes that keep a transaction of their own.
     std::unique_ptr<PgOrderBatch> m_batch;
+    std::unique_ptr<SqlDatabase> m_orderDatabase;
+    std::unique_ptr<OrderService> m_orders; // POST /orders; ends before the batch and the pool it writes through
 };
 
 } // namespace onceorder::server
