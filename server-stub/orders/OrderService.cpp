@@ -1,6 +1,7 @@
 #include "orders/OrderService.h"
 
 #include "orders/OrderWriter.h"
+#include "storage/DatabaseFailure.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
 #include "teaching/TeachingLesson.h"

@@ -5,8 +5,6 @@
 #include "support/Json.h"
 #include "support/Problems.h"
 
-#include <thread>
-
 namespace onceorder::server::orderSteps {
 
 KeyClaim claim(std::string scope, const std::string& idemKey, const OrderCommand& command, std::int64_t nowMs,
@@ -25,23 +23,6 @@ OrderResponse answerFor(const StoredKey& row, const KeyClaim& key)
         return OrderResponse::inProgress();
     }
     return OrderResponse::replay(row.responseCode, row.responseBody);
-}
-
-OrderResponse settle(OrderWriter& writer, const std::variant<long long, Problem>& written, const OrderCommand& command,
-                     std::int64_t nowMs, const ArmedFault& fault, const TeachingModes& modes)
-{
-    if (const auto* refusal = std::get_if<Problem>(&written)) {
-        return OrderResponse::fromProblem(*refusal);
-    }
-    if (fault.kind == FaultKind::FailBeforeCommit) {
-        if (!modes.storeTransient) {
-            throw TransientFailure(kInjectedFailure);
-        }
-        // The teaching mode's mistake: the transient failure becomes the stored answer for this key.
-        writer.undo();
-        return OrderResponse::fromProblem(problems::transientFailureStored(), "transient-failure-stored");
-    }
-    return settle(writer, written, command, nowMs);
 }
 
 OrderResponse settle(OrderWriter& writer, const std::variant<long long, Problem>& written, const OrderCommand& command,
@@ -67,40 +48,6 @@ OrderResponse created(long long orderId, const OrderCommand& command, std::int64
     }
     response.body = body.raw("items", command.itemsJson()).str("created_at", isoTime(nowMs)).finish();
     return response;
-}
-
-OrderResponse transientFailure(const std::string& detail)
-{
-    return OrderResponse::fromProblem(problems::transientFailure(detail), "transient-failure");
-}
-
-std::optional<OrderResponse> refusedByFault(const ArmedFault& fault)
-{
-    if (fault.kind == FaultKind::Unavailable) {
-        return OrderResponse::fromProblem(problems::unavailable(fault.retryAfterSeconds), "unavailable");
-    }
-    return std::nullopt;
-}
-
-bool delays(const ArmedFault& fault)
-{
-    // fail-before-commit with delay_ms: a slow transaction that then rolls back (what a waiting copy sees).
-    return (fault.kind == FaultKind::Delay || fault.kind == FaultKind::FailBeforeCommit) && fault.delayMs > 0;
-}
-
-void delayForFault(const ArmedFault& fault)
-{
-    if (delays(fault)) {
-        // The only sleep in the server: it is the fault (a slow disk, a slow gateway).
-        std::this_thread::sleep_for(std::chrono::milliseconds(fault.delayMs));
-    }
-}
-
-void crashAt(const ArmedFault& fault, FaultKind point)
-{
-    if (fault.kind == point) {
-        crashProcessNow();
-    }
 }
 
 } // namespace onceorder::server::orderSteps

@@ -3,10 +3,43 @@
 #include "storage/DatabaseFailure.h"
 #include "support/Problems.h"
 
+#include <chrono>
 #include <exception>
 #include <string>
+#include <thread>
 
 namespace onceorder::server {
+
+namespace {
+
+// What the fail-before-commit fault says: it stands for any transient database error inside the transaction.
+constexpr const char* kInjectedFailure = "the database failed before commit (injected fault)";
+
+// Whether the fault holds its transaction open for a while (delay, or fail-before-commit with delay_ms: a slow
+// transaction that then rolls back, what a waiting copy sees).
+bool delays(const ArmedFault& fault)
+{
+    return (fault.kind == FaultKind::Delay || fault.kind == FaultKind::FailBeforeCommit) && fault.delayMs > 0;
+}
+
+// A delay fault: the transaction is slow, what it holds held meanwhile.
+void delayForFault(const ArmedFault& fault)
+{
+    if (delays(fault)) {
+        // The only sleep in the server: it is the fault (a slow disk, a slow gateway).
+        std::this_thread::sleep_for(std::chrono::milliseconds(fault.delayMs));
+    }
+}
+
+// Dies here if the fault is this crash point.
+void crashAt(const ArmedFault& fault, FaultKind point)
+{
+    if (fault.kind == point) {
+        crashProcessNow();
+    }
+}
+
+} // namespace
 
 TeachingLesson::TeachingLesson(const ArmedFault& fault, const TeachingModes& modes)
     : m_fault(fault)
@@ -29,7 +62,10 @@ std::shared_ptr<const OrderLesson> TeachingLesson::next(Faults& faults)
 
 std::optional<OrderResponse> TeachingLesson::refusal() const
 {
-    return orderSteps::refusedByFault(m_fault);
+    if (m_fault.kind == FaultKind::Unavailable) {
+        return OrderResponse::fromProblem(problems::unavailable(m_fault.retryAfterSeconds), "unavailable");
+    }
+    return std::nullopt;
 }
 
 std::string TeachingLesson::keyScope(const Client& client) const
@@ -44,7 +80,7 @@ bool TeachingLesson::ownTransaction() const
     // always did: it stays out of a batch (it would hold up everyone in it, and the key row it holds would not be "in
     // progress" to anyone). So does the caught unique violation: on PostgreSQL it aborts the transaction it happens
     // in, which must be the request's own.
-    return orderSteps::delays(m_fault) || m_modes.catchUniqueViolation;
+    return delays(m_fault) || m_modes.catchUniqueViolation;
 }
 
 std::optional<OrderResponse> TeachingLesson::placeInstead(SqlDatabase& db, const KeyClaim& key,
@@ -56,7 +92,7 @@ std::optional<OrderResponse> TeachingLesson::placeInstead(SqlDatabase& db, const
     // DELIBERATELY WRONG (teaching mode "check-then-insert"): the look (step 0) and the insert are two steps, and
     // the key row is written last. Two copies of one request, on one instance or two, can both look before either
     // inserts, and both place an order; the second INSERT (on PostgreSQL it waits for the first) then overwrites it.
-    orderSteps::delayForFault(m_fault); // widens the window between the look and the insert
+    delayForFault(m_fault); // widens the window between the look and the insert
 
     auto tx = db.write();
     OrderResponse response = createOrder(*tx);
@@ -121,19 +157,28 @@ OrderResponse TeachingLesson::settle(OrderWriter& writer, const std::variant<lon
     // entry and the products' rows (the window's live dock shows a copy waiting in `UPDATE products`). Check-then-
     // insert has had its delay already, between the look and the insert.
     if (!m_modes.checkThenInsert) {
-        orderSteps::delayForFault(m_fault);
+        delayForFault(m_fault);
     }
-    return orderSteps::settle(writer, written, command, nowMs, m_fault, m_modes);
+    if (std::holds_alternative<long long>(written) && m_fault.kind == FaultKind::FailBeforeCommit) {
+        if (!m_modes.storeTransient) {
+            throw TransientFailure(kInjectedFailure); // the transaction rolls back
+        }
+        // DELIBERATELY WRONG (teaching mode "store_transient"): the transient failure becomes the stored answer for
+        // this key, the order undone.
+        writer.undo();
+        return OrderResponse::fromProblem(problems::transientFailureStored(), "transient-failure-stored");
+    }
+    return orderSteps::settle(writer, written, command, nowMs);
 }
 
 void TeachingLesson::beforeCommit() const
 {
-    orderSteps::crashAt(m_fault, FaultKind::CrashBeforeCommit);
+    crashAt(m_fault, FaultKind::CrashBeforeCommit);
 }
 
 void TeachingLesson::afterCommit() const
 {
-    orderSteps::crashAt(m_fault, FaultKind::CrashAfterCommit);
+    crashAt(m_fault, FaultKind::CrashAfterCommit);
 }
 
 } // namespace onceorder::server
