@@ -67,6 +67,14 @@ struct SqlDialect
     // blocked_by as a JSON array), and those inside an open transaction (pid, state, open_ms, query).
     std::string_view lockWaits;
     std::string_view openTransactions;
+    // Emptying tables and starting their issued keys again (SqlTx::emptyTables), in up to three statements, each left
+    // out where empty: `emptyTables` once, `{}` the tables' names joined by ", " in the caller's order (PostgreSQL: one
+    // TRUNCATE … RESTART IDENTITY, which locks them in that order and may name tables that reference each other); then
+    // `emptyTable` per table, `{}` its name; then `forgetIssuedKeys` per table, its `?` the name (SQLite: a DELETE,
+    // then its AUTOINCREMENT counter in sqlite_sequence forgotten).
+    std::string_view emptyTables;
+    std::string_view emptyTable;
+    std::string_view forgetIssuedKeys;
 
     static const SqlDialect& of(Dialect dialect);
 };
@@ -93,6 +101,9 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
         .webhookEventsArrival = "rowid",
         .lockWaits = "",
         .openTransactions = "",
+        .emptyTables = "",
+        .emptyTable = "DELETE FROM {}",
+        .forgetIssuedKeys = "DELETE FROM sqlite_sequence WHERE name = ?",
     };
     static constexpr SqlDialect postgres {
         .forUpdate = " FOR UPDATE",
@@ -138,6 +149,9 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
             "CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' ELSE a.query END "
             "FROM pg_stat_activity AS a WHERE a.datname = current_database() AND a.xact_start IS NOT NULL "
             "AND a.pid <> pg_backend_pid() ORDER BY a.xact_start",
+        .emptyTables = "TRUNCATE {} RESTART IDENTITY",
+        .emptyTable = "",
+        .forgetIssuedKeys = "",
     };
     return dialect == Dialect::Postgres ? postgres : sqlite;
 }

@@ -4,26 +4,36 @@
 
 namespace onceorder::server {
 
+namespace {
+
+// `statement` with its `{}` replaced by `names`.
+std::string naming(std::string_view statement, std::string_view names)
+{
+    std::string sql(statement);
+    return sql.replace(sql.find("{}"), 2, names);
+}
+
+} // namespace
+
 void SqlTx::emptyTables(std::initializer_list<std::string_view> tables)
 {
-    switch (dialect()) {
-    case Dialect::Postgres: {
-        std::string truncate = "TRUNCATE ";
+    const SqlDialect& differences = sqlDialect();
+    if (!differences.emptyTables.empty()) {
+        std::string names;
         for (const std::string_view table : tables) {
-            truncate.append(table).append(", ");
+            names.append(names.empty() ? "" : ", ").append(table);
         }
-        truncate.resize(truncate.size() - 2);
-        exec(truncate + " RESTART IDENTITY");
-        return;
+        exec(naming(differences.emptyTables, names));
     }
-    case Dialect::Sqlite:
-        for (const std::string_view table : tables) {
-            exec("DELETE FROM " + std::string(table));
+    for (const std::string_view table : tables) {
+        if (!differences.emptyTable.empty()) {
+            exec(naming(differences.emptyTable, table));
         }
-        for (const std::string_view table : tables) {
-            exec("DELETE FROM sqlite_sequence WHERE name = ?", {std::string(table)});
+    }
+    for (const std::string_view table : tables) {
+        if (!differences.forgetIssuedKeys.empty()) {
+            exec(differences.forgetIssuedKeys, {std::string(table)});
         }
-        return;
     }
 }
 

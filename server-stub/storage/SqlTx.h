@@ -62,9 +62,8 @@ public:
         return std::string(select).append(sqlDialect().forUpdateSkipLocked);
     }
 
-    // Empties the tables and starts their ids again. PostgreSQL: one TRUNCATE … RESTART IDENTITY, which takes the
-    // tables' locks in the order given (and may name tables that reference each other); SQLite: a DELETE per table
-    // and its AUTOINCREMENT counter forgotten. The names are the code's constants, never request data.
+    // Empties the tables and starts their ids again, as the dialect says (SqlDialect::emptyTables: PostgreSQL takes
+    // the tables' locks in the order given). The names are the code's constants, never request data.
     void emptyTables(std::initializer_list<std::string_view> tables);
 
     // A statement that returns no rows; how many rows it changed.
