@@ -29,9 +29,6 @@ using Snapshot = pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>;
 PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
                            const PgPool::Settings& pool, bool seedDemoClients)
     : m_pool(uri, pool)
-    , m_faults(faults)
-    , m_clock(clock)
-    , m_keyTtl(keyTtl)
     , m_batch(std::make_unique<PgOrderBatch>(m_pool))
     , m_orderDatabase(pgOrderDatabase(m_pool))
     , m_orders(std::make_unique<OrderService>(*m_orderDatabase, faults, clock, keyTtl, m_batch.get()))

@@ -66,9 +66,6 @@ public:
 
 private:
     PgPool m_pool;
-    Faults& m_faults;
-    const Clock& m_clock;
-    std::chrono::seconds m_keyTtl;
     ClientKeys m_clients; // fixed once the server serves
     std::vector<std::string> m_products; // product ids; fixed after start
     std::string m_instance;
