@@ -7,6 +7,7 @@
 #include "storage/postgres/PgOrderDatabase.h"
 #include "storage/postgres/PgRetry.h"
 #include "storage/postgres/PgSchema.h"
+#include "storage/postgres/PgUnpreparedTx.h"
 #include "storage/postgres/PgWorkTx.h"
 #include "support/Problems.h"
 
@@ -35,12 +36,9 @@ PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& 
 {
     auto db = m_pool.lease();
     pgschema::create(*db, seedDemoClients);
-    // One transaction, so that behind a transaction pooler every statement runs on the server connection that
-    // prepared it.
-    pqxx::work read(*db);
-    PgWorkTx tx(read);
+    pqxx::nontransaction read(*db);
+    PgUnpreparedTx tx(read);
     schema::Startup startup = schema::readStartup(tx);
-    read.commit();
     m_clients = std::move(startup.clients);
     m_products = std::move(startup.products);
     m_instance = std::move(startup.instance);
