@@ -16,6 +16,7 @@
 // Needs PostgreSQL (PGHOST …, see support/PostgresDatabase.h); skipped without it.
 #include "support/Http.h"
 #include "support/PostgresDatabase.h"
+#include "support/PostgresServers.h"
 #include "support/ServerProcess.h"
 
 #include <gtest/gtest.h>
@@ -42,27 +43,17 @@ std::string orderOf(const std::string& product, int quantity = 1)
     return R"({"product":")" + product + R"(","quantity":)" + std::to_string(quantity) + "}";
 }
 
-class PgOrderBatchEndToEndTest : public ::testing::Test
+class PgOrderBatchEndToEndTest : public PostgresServersFixture
 {
 protected:
-    void SetUp() override
+    PgOrderBatchEndToEndTest()
+        : PostgresServersFixture(48)
     {
-        ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
-        db = std::make_unique<TestDatabase>();
     }
     void TearDown() override
     {
         gate.reset();
-        servers.clear(); // before the database goes
-        db.reset();
-    }
-
-    ServerProcess& startServer(const std::vector<std::string>& extra = {})
-    {
-        std::vector<std::string> args {"--db", db->uri(), "--debug-endpoints", "--threads", "48"};
-        args.insert(args.end(), extra.begin(), extra.end());
-        servers.push_back(std::make_unique<ServerProcess>(args));
-        return *servers.back();
+        PostgresServersFixture::TearDown();
     }
 
     // A transaction of the test's own that holds `product`'s row until letGo().
@@ -129,9 +120,7 @@ protected:
         return db->scalar("SELECT stock FROM products WHERE id = '" + product + "'");
     }
 
-    std::unique_ptr<TestDatabase> db;
     std::unique_ptr<RowHold> gate;
-    std::vector<std::unique_ptr<ServerProcess>> servers;
 };
 
 } // namespace

@@ -10,6 +10,7 @@
 #include "checkout/WebhookOutbox.h"
 #include "support/Http.h"
 #include "support/PostgresDatabase.h"
+#include "support/PostgresServers.h"
 #include "support/ServerProcess.h"
 
 #include <gtest/gtest.h>
@@ -42,30 +43,9 @@ Reply armFault(ServerProcess& server, const std::string& json)
     return postJson(*http, "/_debug/faults", json);
 }
 
-class PostgresEndToEndTest : public ::testing::Test
+class PostgresEndToEndTest : public PostgresServersFixture
 {
 protected:
-    void SetUp() override
-    {
-        ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
-        db = std::make_unique<TestDatabase>();
-    }
-    void TearDown() override
-    {
-        servers.clear(); // before the database goes
-        db.reset();
-    }
-
-    ServerProcess& startServer(std::vector<std::string> extra = {})
-    {
-        std::vector<std::string> args {"--db", db->uri(), "--debug-endpoints", "--threads", "8"};
-        args.insert(args.end(), extra.begin(), extra.end());
-        auto server = std::make_unique<ServerProcess>(args);
-        std::lock_guard lock(serversLock);
-        servers.push_back(std::move(server));
-        return *servers.back();
-    }
-
     // Two copies of one request on two instances. The first is held in its open transaction by a delay fault; the
     // second is sent once PostgreSQL shows that transaction open, and `whileWaiting` runs once PostgreSQL shows the
     // second waiting on a lock (or either look timed out, which the caller asserts).
@@ -94,10 +74,6 @@ protected:
     long long orders() const { return db->scalar("SELECT count(*) FROM orders"); }
     long long keys() const { return db->scalar("SELECT count(*) FROM idempotency_keys"); }
     long long stock() const { return db->scalar("SELECT stock FROM products WHERE id = 'kniha'"); }
-
-    std::unique_ptr<TestDatabase> db;
-    std::mutex serversLock;
-    std::vector<std::unique_ptr<ServerProcess>> servers;
 };
 
 // What a storm's copies of one key were answered, and how many of them were answered 201 without a replay.

@@ -11,6 +11,7 @@
 // that a restart broke costs one 503 (storage/postgres/PgPool.h).
 #include "support/Http.h"
 #include "support/PostgresDatabase.h"
+#include "support/PostgresServers.h"
 #include "support/ServerProcess.h"
 
 #include <gtest/gtest.h>
@@ -124,25 +125,12 @@ std::optional<std::string> clusterOfThisPort()
     return found;
 }
 
-class RunLeaseEndToEndTest : public ::testing::Test
+class RunLeaseEndToEndTest : public PostgresServersFixture
 {
 protected:
-    void SetUp() override
+    RunLeaseEndToEndTest()
+        : PostgresServersFixture(4)
     {
-        ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
-        db = std::make_unique<TestDatabase>();
-    }
-    void TearDown() override
-    {
-        servers.clear(); // before the database goes
-        db.reset();
-    }
-
-    ServerProcess& startServer()
-    {
-        servers.push_back(std::make_unique<ServerProcess>(
-            std::vector<std::string> {"--db", db->uri(), "--debug-endpoints", "--threads", "4"}));
-        return *servers.back();
     }
     void armSlowGateway(ServerProcess& server, int delayMs)
     {
@@ -200,9 +188,6 @@ protected:
             EXPECT_EQ(replay.body, original.body);
         }
     }
-
-    std::unique_ptr<TestDatabase> db;
-    std::vector<std::unique_ptr<ServerProcess>> servers;
 };
 
 } // namespace
