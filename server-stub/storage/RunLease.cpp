@@ -64,13 +64,13 @@ std::string RunLease::alive(const SqlDialect& dialect, std::string_view runColum
         " AND r.heartbeat_at + r.lease_ms > " + std::string(dialect.nowMs) + "))";
 }
 
-std::string RunLease::createTable(std::string_view integer)
+std::string RunLease::createTable(const SqlDialect& dialect)
 {
     // One row per server process run: alive while heartbeat_at + lease_ms is in the future by the database's clock;
     // renewed in short transactions of its own, so a restart or a pooler takes nothing away. The process, so that a
     // run on the same machine sees at once that it is gone (otherAlive): the kernel's boot id and pid namespace, the
     // pid, and the pid's start time.
-    const std::string type(integer);
+    const std::string type(dialect.bigInteger);
     return "CREATE TABLE IF NOT EXISTS server_runs (run_id " + type + " PRIMARY KEY, started_at " + type +
         " NOT NULL, heartbeat_at " + type + " NOT NULL, lease_ms " + type +
         " NOT NULL, machine TEXT NOT NULL DEFAULT '', pid " + type + ", pid_start TEXT)";

@@ -52,9 +52,9 @@ public:
     // An SQL condition: the run named by `runColumn` (e.g. "k.locked_by") is alive. NULL counts as alive: a lock taken
     // without a lease (an in-process service) is judged by the lock timeout alone. Binds nothing.
     static std::string alive(const SqlDialect& dialect, std::string_view runColumn);
-    // The table of runs, the same on every database but for the name of its 64-bit integer type (each schema runs it
-    // after its own tables).
-    static std::string createTable(std::string_view integer);
+    // The table of runs, the same on every database but for its 64-bit integer type (SqlDialect::bigInteger); each
+    // database runs it after the tables of storage/Schema.
+    static std::string createTable(const SqlDialect& dialect);
 
 private:
     bool insertRun(SqlTx& tx, long long runId);

@@ -63,7 +63,7 @@ END $$)sql");
     // talks to, so a charge made through one instance is known to all, and its webhook may reach any of them.
     tx.exec0(schema::gatewayTables(postgres()));
     // Version 3: server_runs.
-    tx.exec0(RunLease::createTable(postgres().bigInteger));
+    tx.exec0(RunLease::createTable(postgres()));
     tx.exec_params0("INSERT INTO server_meta (name, value) VALUES ('schema_version', $1) "
                     "ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value",
                     std::string(kSchemaVersion));

@@ -83,7 +83,7 @@ void Store::createSchema(Lease& lease, bool seedDemoClients)
     }
     const SqlDialect& dialect = SqlDialect::of(Dialect::Sqlite);
     db.exec(schema::serverTables(dialect));
-    db.exec(RunLease::createTable(dialect.bigInteger));
+    db.exec(RunLease::createTable(dialect));
     // Checkout rows locked before run leases: locked_by names the run that holds a row's lock.
     if (db.execAndGet("SELECT count(*) FROM pragma_table_info('checkout_keys') WHERE name = 'locked_by'").getInt() ==
         0) {
