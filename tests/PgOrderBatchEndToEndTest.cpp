@@ -412,3 +412,32 @@ TEST_F(PgOrderBatchEndToEndTest, KeysForOneCartAndOrdersOfSeveralLinesInOneBurst
     EXPECT_EQ(stockOf("kniha"), knihaBefore - 1 - 12);
     EXPECT_EQ(stockOf("hrnek"), hrnekBefore - 6);
 }
+
+TEST_F(PgOrderBatchEndToEndTest, ARequestWorkerIsFreeWhileItsOrdersBatchWaitsToCommit)
+{
+    // Issue 31: a request worker used to wait for its order's batch; with one worker, an order whose batch waits on
+    // a row (another instance's batch, a long lock) kept every other request of the instance unanswered. The batch
+    // answers from a thread of its own now: the one worker serves the next request meanwhile.
+    auto& server = startServer({"--threads", "1"});
+    gate = std::make_unique<RowHold>(db->uri(), "kniha");
+    Reply held;
+    std::thread order([&] {
+        auto http = server.client();
+        http->set_read_timeout(std::chrono::seconds(60));
+        held = postOrder(*http, kA, "held-by-the-row", orderOf("kniha"));
+    });
+    ASSERT_TRUE(waitUntil([&] { return db->sessions("wait_event_type = 'Lock'") == 1; }))
+        << "the order's batch never waited on the held row";
+
+    auto http = server.client();
+    http->set_read_timeout(std::chrono::seconds(10));
+    const Reply products = get(*http, "/products");
+    EXPECT_EQ(products.status, 200) << "the one worker was still waiting for the batch";
+    EXPECT_EQ(get(*http, "/orders", kA).status, 200) << "and the next";
+    EXPECT_EQ(held.status, 0) << "answered before its row came free";
+
+    gate->letGo();
+    order.join();
+    EXPECT_EQ(held.status, 201) << held.body;
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders"), 1);
+}

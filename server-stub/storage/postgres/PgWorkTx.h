@@ -1,7 +1,7 @@
-// PgWorkTx: the SqlTx of a PostgreSQL writer that already holds its transaction (PgOrderStore's order transaction):
-// the shared SQL runs in it with `?` numbered as `$n`, and the caller commits.
+// PgWorkTx: the SqlTx of a PostgreSQL writer that already holds its transaction (the order batch's, PgOrderBatch; a
+// lone order's, PgOrderDatabase): the shared SQL runs in it with `?` numbered as `$n`, and the caller commits.
 //
-// run() is the one way every PostgreSQL SqlTx (and PgOrderStore's own order statements) sends a statement. By default
+// run() is the one way every PostgreSQL SqlTx sends a statement. By default
 // a SELECT, INSERT, UPDATE, DELETE or WITH is a named prepared statement, prepared on a connection when that
 // connection first runs it and reused after: PostgreSQL parses and plans it once per connection instead of once per
 // use. Its name is a hash of its text, so two processes give one text one name. A transaction pooler (PgBouncer in
@@ -9,7 +9,8 @@
 // missing or already there: usePreparedStatements(false) (onceorder-server --db-prepare off) sends every
 // statement unnamed (parsed and planned each time, as libpq's PQexecParams does), which works behind any pooler. If a
 // named statement is found missing or already there anyway (SQLSTATE 26000, 42P05: a pooler nobody mentioned), this
-// process switches to unnamed statements for good; the statement that found out fails as a transient failure.
+// process switches to unnamed statements for good; the statement that found out fails as a transient failure, and the
+// request that met it runs once more (storage/DatabaseFailure: rerunnableFailures; routes/HttpApi).
 #pragma once
 
 #include "storage/SqlTx.h"
