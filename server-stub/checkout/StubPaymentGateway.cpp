@@ -1,6 +1,7 @@
 #include "checkout/StubPaymentGateway.h"
 
 #include "orders/OrderService.h"
+#include "storage/Schema.h"
 #include "storage/postgres/PgRetry.h"
 #include "storage/postgres/PgSqlTx.h"
 #include "storage/sqlite/SqliteSqlTx.h"
@@ -13,23 +14,6 @@
 namespace onceorder::server {
 
 namespace {
-
-constexpr const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS gateway_charges (
-    id              INTEGER PRIMARY KEY AUTOINCREMENT,
-    idempotency_key TEXT NOT NULL UNIQUE, -- what makes a repeated charge request harmless
-    amount          INTEGER NOT NULL,
-    method          TEXT NOT NULL,
-    outcome         TEXT NOT NULL CHECK (outcome IN ('succeeded', 'declined')),
-    created_at      INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS gateway_events (
-    id         INTEGER PRIMARY KEY AUTOINCREMENT,
-    charge_id  INTEGER NOT NULL REFERENCES gateway_charges (id),
-    body       TEXT NOT NULL,
-    created_at INTEGER NOT NULL
-);
-)sql";
 
 std::string chargeIdFor(long long row)
 {
@@ -57,8 +41,7 @@ std::unique_ptr<SQLite::Database> openGatewayFile(const std::string& path)
     db->setBusyTimeout(10'000);
     db->exec("PRAGMA journal_mode = WAL");
     db->exec("PRAGMA synchronous = FULL");
-    db->exec(kSchema);
-    WebhookOutbox::createSchema(*db);
+    db->exec(schema::gatewayTables(SqlDialect::of(Dialect::Sqlite)));
     return db;
 }
 

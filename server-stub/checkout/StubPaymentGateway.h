@@ -31,8 +31,9 @@ public:
     // With its own SQLite file at `path`.
     StubPaymentGateway(const std::string& path, Faults& faults, const Clock& clock, std::string webhookSecret,
                        WebhookOutbox::Schedule redelivery = {});
-    // In the shared PostgreSQL database (its tables are PgSchema's): one gateway for every instance, as an outside
-    // gateway would be, so a charge made through one instance is known to all and its webhook may reach any.
+    // In the shared PostgreSQL database (its tables made by PgSchema, from schema::gatewayTables): one gateway for
+    // every instance, as an outside gateway would be, so a charge made through one instance is known to all and its
+    // webhook may reach any.
     StubPaymentGateway(PgPool& pool, Faults& faults, const Clock& clock, std::string webhookSecret,
                        WebhookOutbox::Schedule redelivery = {});
     ~StubPaymentGateway() override;

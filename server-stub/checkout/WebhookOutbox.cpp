@@ -10,21 +10,6 @@ namespace onceorder::server {
 
 namespace {
 
-constexpr const char* kSchema = R"sql(
--- One row per delivery to make: an event is delivered once, or twice with the webhook-duplicate fault.
-CREATE TABLE IF NOT EXISTS gateway_deliveries (
-    id              INTEGER PRIMARY KEY AUTOINCREMENT,
-    event_id        INTEGER NOT NULL REFERENCES gateway_events (id),
-    attempts        INTEGER NOT NULL DEFAULT 0,
-    lost_acks       INTEGER NOT NULL DEFAULT 0, -- acknowledgements still to be lost (webhook-ack-lost)
-    next_attempt_at INTEGER, -- NULL once acknowledged or given up
-    delivered_at    INTEGER,
-    last_error      TEXT
-);
-CREATE INDEX IF NOT EXISTS gateway_deliveries_due ON gateway_deliveries (next_attempt_at)
-    WHERE next_attempt_at IS NOT NULL;
-)sql";
-
 // How many due deliveries one pass reads; the next pass takes the rest.
 constexpr int kBatch = 100;
 // How long a delivery taken by one pass is not due for any other (longer than an attempt's timeouts); if the instance
@@ -55,11 +40,6 @@ WebhookOutbox::WebhookOutbox(SqlDatabase& db, const Clock& clock, std::string se
 WebhookOutbox::~WebhookOutbox()
 {
     stop();
-}
-
-void WebhookOutbox::createSchema(SQLite::Database& db)
-{
-    db.exec(kSchema);
 }
 
 std::string WebhookOutbox::signature(const std::string& secret, const std::string& body, std::int64_t nowMs)

@@ -47,7 +47,6 @@ public:
     WebhookOutbox(const WebhookOutbox&) = delete;
     WebhookOutbox& operator=(const WebhookOutbox&) = delete;
 
-    static void createSchema(SQLite::Database& db);
     // "t=<seconds>,v1=<hex HMAC-SHA-256(secret, "<seconds>.<body>")>".
     static std::string signature(const std::string& secret, const std::string& body, std::int64_t nowMs);
 

@@ -16,8 +16,8 @@ namespace onceorder::server::schema {
 // The order path's, the checkout's and the webhooks' tables with their indexes, and the data migration every database
 // shares, as one script of CREATE … IF NOT EXISTS (safe to run again). server_runs is RunLease::createTable, run after.
 std::string serverTables(const SqlDialect& dialect);
-// The stub payment gateway's books: its charges, its events and their deliveries (PostgreSQL keeps them in the shared
-// database, where every instance reaches the same gateway).
+// The stub payment gateway's books: its charges, its events and their deliveries. SQLite: in the gateway's own file
+// (StubPaymentGateway); PostgreSQL: in the shared database, where every instance reaches the same gateway.
 std::string gatewayTables(const SqlDialect& dialect);
 
 // A new database's rows, each inserted only if absent: the demo products, the published demo clients
