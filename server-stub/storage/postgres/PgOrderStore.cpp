@@ -7,7 +7,6 @@
 #include "storage/postgres/PgOrderDatabase.h"
 #include "storage/postgres/PgRetry.h"
 #include "storage/postgres/PgSchema.h"
-#include "storage/postgres/PgUnpreparedTx.h"
 #include "storage/postgres/PgWorkTx.h"
 #include "support/Problems.h"
 
@@ -37,7 +36,7 @@ PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& 
     auto db = m_pool.lease();
     pgschema::create(*db, seedDemoClients);
     pqxx::nontransaction read(*db);
-    PgUnpreparedTx tx(read);
+    PgWorkTx tx(read, PgWorkTx::Statements::Unnamed);
     schema::Startup startup = schema::readStartup(tx);
     m_clients = std::move(startup.clients);
     m_products = std::move(startup.products);

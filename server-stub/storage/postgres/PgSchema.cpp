@@ -3,7 +3,7 @@
 #include "storage/RunLease.h"
 #include "storage/Schema.h"
 #include "storage/SqlDialect.h"
-#include "storage/postgres/PgUnpreparedTx.h"
+#include "storage/postgres/PgWorkTx.h"
 
 #include <pqxx/except>
 #include <pqxx/nontransaction>
@@ -91,7 +91,7 @@ void create(pqxx::connection& connection, bool seedDemoClients)
     // The demo data and this database's identity: rows only, so a role with SELECT/INSERT/UPDATE/DELETE can.
     pqxx::work tx(connection);
     tx.exec_params("SELECT pg_advisory_xact_lock($1)", kSchemaLock);
-    PgUnpreparedTx rows(tx);
+    PgWorkTx rows(tx, PgWorkTx::Statements::Unnamed);
     schema::seed(rows, seedDemoClients);
     tx.commit();
 }

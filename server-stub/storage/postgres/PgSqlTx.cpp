@@ -3,18 +3,26 @@
 #include "storage/postgres/PgPool.h"
 #include "storage/postgres/PgWorkTx.h"
 
+#include <pqxx/except>
+#include <pqxx/nontransaction>
 #include <pqxx/transaction>
+
+#include <type_traits>
 
 namespace onceorder::server {
 
 namespace {
 
-class PostgresTx final : public SqlTx
+// A transaction on a connection leased from the pool; a connection that broke is not given back to it. Transaction:
+// pqxx::work (committed by commit(), else rolled back before the connection goes back) or pqxx::nontransaction (each
+// statement on its own, autocommit: nothing to commit).
+template<typename Transaction>
+class PooledTx final : public SqlTx
 {
 public:
-    explicit PostgresTx(PgPool& pool)
+    explicit PooledTx(PgPool& pool)
         : m_lease(pool.lease())
-        , m_work(*m_lease)
+        , m_tx(*m_lease)
     {
     }
     Dialect dialect() const override { return Dialect::Postgres; }
@@ -30,13 +38,18 @@ public:
     {
         return PgWorkTx::idOf(run(std::string(insertSql) + " RETURNING id", params));
     }
-    void commit() override { m_work.commit(); }
+    void commit() override
+    {
+        if constexpr (std::is_same_v<Transaction, pqxx::work>) {
+            m_tx.commit();
+        }
+    }
 
 private:
     pqxx::result run(std::string_view sql, const SqlParams& params)
     {
         try {
-            return PgWorkTx::run(m_work, sql, params);
+            return PgWorkTx::run(m_tx, sql, params);
         } catch (const pqxx::broken_connection&) {
             m_lease.discard();
             throw;
@@ -44,8 +57,10 @@ private:
     }
 
     PgPool::Lease m_lease;
-    pqxx::work m_work; // after the lease: rolled back (unless committed) before the connection goes back
+    Transaction m_tx; // after the lease: ends before the connection goes back
 };
+
+using PostgresTx = PooledTx<pqxx::work>;
 
 class PostgresDatabase final : public SqlDatabase
 {
@@ -67,6 +82,11 @@ private:
 std::unique_ptr<SqlDatabase> postgresDatabase(PgPool& pool)
 {
     return std::make_unique<PostgresDatabase>(pool);
+}
+
+std::unique_ptr<SqlTx> postgresAutocommit(PgPool& pool)
+{
+    return std::make_unique<PooledTx<pqxx::nontransaction>>(pool);
 }
 
 } // namespace onceorder::server

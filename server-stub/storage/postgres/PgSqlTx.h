@@ -1,4 +1,4 @@
-// PgSqlTx: SqlTx on PostgreSQL: a pqxx::work on a connection of this process's pool, `?` sent as `$n`.
+// PgSqlTx: SqlTx on PostgreSQL on a connection of this process's pool (a pqxx::work, or autocommit), `?` sent as `$n`.
 #pragma once
 
 #include "storage/SqlTx.h"
@@ -11,5 +11,7 @@ class PgPool;
 
 // PostgreSQL through this process's pool.
 std::unique_ptr<SqlDatabase> postgresDatabase(PgPool& pool);
+// Each statement on its own (pqxx::nontransaction, autocommit): for a read that needs no BEGIN and COMMIT around it.
+std::unique_ptr<SqlTx> postgresAutocommit(PgPool& pool);
 
 } // namespace onceorder::server

@@ -93,17 +93,17 @@ bool PgWorkTx::preparedStatements()
 
 long long PgWorkTx::exec(std::string_view sql, const SqlParams& params)
 {
-    return static_cast<long long>(run(m_tx, sql, params).affected_rows());
+    return static_cast<long long>(run(m_tx, sql, params, m_statements).affected_rows());
 }
 
 std::vector<SqlRow> PgWorkTx::query(std::string_view sql, const SqlParams& params)
 {
-    return rowsOf(run(m_tx, sql, params));
+    return rowsOf(run(m_tx, sql, params, m_statements));
 }
 
 std::optional<long long> PgWorkTx::insertReturningId(std::string_view insertSql, const SqlParams& params)
 {
-    return idOf(run(m_tx, std::string(insertSql) + " RETURNING id", params));
+    return idOf(run(m_tx, std::string(insertSql) + " RETURNING id", params, m_statements));
 }
 
 void PgWorkTx::commit()
@@ -111,7 +111,8 @@ void PgWorkTx::commit()
     throw std::logic_error("PgWorkTx: the transaction belongs to the caller, who commits it");
 }
 
-pqxx::result PgWorkTx::run(pqxx::transaction_base& tx, std::string_view sql, const SqlParams& params)
+pqxx::result PgWorkTx::run(pqxx::transaction_base& tx, std::string_view sql, const SqlParams& params,
+                           Statements statements)
 {
     std::vector<std::optional<std::string>> values;
     values.reserve(params.size());
@@ -125,7 +126,7 @@ pqxx::result PgWorkTx::run(pqxx::transaction_base& tx, std::string_view sql, con
         }
     }
     const Statement& statement = statementFor(sql);
-    if (!statement.name.empty() && preparedStatements()) {
+    if (statements == Statements::PreparedUnlessOff && !statement.name.empty() && preparedStatements()) {
         try {
             // Registers the text with this connection (nothing is sent); exec_prepared prepares it on the server
             // the first time this connection runs it.

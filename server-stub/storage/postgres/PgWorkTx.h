@@ -1,5 +1,9 @@
-// PgWorkTx: the SqlTx of a PostgreSQL writer that already holds its transaction (the order batch's, PgOrderBatch; a
-// lone order's, PgOrderDatabase): the shared SQL runs in it with `?` numbered as `$n`, and the caller commits.
+// PgWorkTx: the SqlTx over a PostgreSQL transaction its caller holds (the order batch's, PgOrderBatch; a lone order's,
+// PgOrderDatabase; the start-up's, PgSchema and PgOrderStore): the shared SQL runs in it with `?` numbered as `$n`,
+// and the caller commits. The statements a process runs once at start (the schema's rows, what it reads at start:
+// storage/Schema) go Statements::Unnamed: preparing them would gain nothing, and behind a transaction pooler a named
+// statement at start can meet another process's statement of the same name before this process has switched to
+// unnamed ones (PgPoolerFallbackTest).
 //
 // run() is the one way every PostgreSQL SqlTx sends a statement. By default
 // a SELECT, INSERT, UPDATE, DELETE or WITH is a named prepared statement, prepared on a connection when that
@@ -23,8 +27,16 @@ namespace onceorder::server {
 class PgWorkTx final : public SqlTx
 {
 public:
-    explicit PgWorkTx(pqxx::transaction_base& tx)
+    // Which statements may be named prepared ones: those run() would prepare, or none.
+    enum class Statements
+    {
+        PreparedUnlessOff,
+        Unnamed
+    };
+
+    explicit PgWorkTx(pqxx::transaction_base& tx, Statements statements = Statements::PreparedUnlessOff)
         : m_tx(tx)
+        , m_statements(statements)
     {
     }
 
@@ -36,7 +48,8 @@ public:
     void commit() override;
 
     // The one way a SqlTx runs a statement on PostgreSQL, for every PostgreSQL SqlTx: `sql` with `?` placeholders.
-    static pqxx::result run(pqxx::transaction_base& tx, std::string_view sql, const SqlParams& params);
+    static pqxx::result run(pqxx::transaction_base& tx, std::string_view sql, const SqlParams& params,
+                            Statements statements = Statements::PreparedUnlessOff);
 
     // Named prepared statements (the default) or unnamed ones, for this process.
     static void usePreparedStatements(bool prepared);
@@ -46,6 +59,7 @@ public:
 
 private:
     pqxx::transaction_base& m_tx;
+    Statements m_statements;
 };
 
 } // namespace onceorder::server
