@@ -223,6 +223,20 @@ void seed(SqlTx& tx, bool seedDemoClients)
             {"whsec_" + randomHex(24)});
 }
 
+void resetDemoData(SqlTx& tx)
+{
+    // PostgreSQL's TRUNCATE locks the tables one after another, in the order of this list: the order in which
+    // debugState(), ordersJson() and orderJson() (orders/OrderReads) read them, so a read that holds one of them never
+    // waits for a table the reset already has (the other way round, each was a deadlock's victim and answered 500).
+    // Another instance's writing transaction that holds one of them and then wants one the reset already has is still
+    // a deadlock, and PostgreSQL rolls one of the two back: PgOrderStore::resetDemoData then runs this again (running
+    // it twice is the same as once).
+    tx.emptyTables({"idempotency_keys", "orders", "order_lines", "checkout_keys", "payments", "webhook_events",
+                    "order_status_changes"},
+                   {"orders"});
+    tx.exec("UPDATE products SET stock = initial_stock");
+}
+
 Startup readStartup(SqlTx& tx)
 {
     Startup startup;

@@ -26,6 +26,11 @@ std::string gatewayTables(const SqlDialect& dialect);
 // source would let anyone sign a "charge succeeded"). Rows only: a role with row rights can.
 void seed(SqlTx& tx, bool seedDemoClients);
 
+// The demo's fresh start (POST /debug/reset): the keys, orders, checkouts, payments and webhook events gone, every
+// product's stock back to where it began. Order ids start again; checkout ids do not (they name charges at the payment
+// gateway and must never come back). The caller runs it in its own transaction (PostgreSQL: again if rolled back).
+void resetDemoData(SqlTx& tx);
+
 // What a server reads once at start and keeps: the clients, the product ids, the database's identity.
 struct Startup
 {

@@ -67,12 +67,18 @@ struct SqlDialect
     // blocked_by as a JSON array), and those inside an open transaction (pid, state, open_ms, query).
     std::string_view lockWaits;
     std::string_view openTransactions;
-    // Emptying tables and starting their issued keys again (SqlTx::emptyTables), in up to three statements, each left
-    // out where empty: `emptyTables` once, `{}` the tables' names joined by ", " in the caller's order (PostgreSQL: one
-    // TRUNCATE … RESTART IDENTITY, which locks them in that order and may name tables that reference each other); then
-    // `emptyTable` per table, `{}` its name; then `forgetIssuedKeys` per table, its `?` the name (SQLite: a DELETE,
-    // then its AUTOINCREMENT counter in sqlite_sequence forgotten).
+    // Emptying tables and starting their issued keys again (SqlTx::emptyTables), in up to four kinds of statement,
+    // each left out where empty: `checkReferencesAtEnd` once, so that tables which reference each other can be
+    // emptied in the caller's order (SQLite: foreign keys checked at COMMIT, when all of them are empty); then
+    // `emptyTables` once, `{}` the tables' names joined by ", " in the caller's order (PostgreSQL: one TRUNCATE, which
+    // locks them in that order), followed by `restartEveryIssuedKey` when every table's keys start again (PostgreSQL:
+    // RESTART IDENTITY, undone with the transaction); then `emptyTable` per table, `{}` its name; then
+    // `forgetIssuedKeys` per table whose keys start again and were not restarted already, its `?` the name (SQLite:
+    // its AUTOINCREMENT counter in sqlite_sequence forgotten; PostgreSQL: its identity set back, not undone with the
+    // transaction).
+    std::string_view checkReferencesAtEnd;
     std::string_view emptyTables;
+    std::string_view restartEveryIssuedKey;
     std::string_view emptyTable;
     std::string_view forgetIssuedKeys;
 
@@ -101,7 +107,9 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
         .webhookEventsArrival = "rowid",
         .lockWaits = "",
         .openTransactions = "",
+        .checkReferencesAtEnd = "PRAGMA defer_foreign_keys = ON",
         .emptyTables = "",
+        .restartEveryIssuedKey = "",
         .emptyTable = "DELETE FROM {}",
         .forgetIssuedKeys = "DELETE FROM sqlite_sequence WHERE name = ?",
     };
@@ -149,9 +157,11 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
             "CASE WHEN length(a.query) > 160 THEN left(a.query, 159) || '…' ELSE a.query END "
             "FROM pg_stat_activity AS a WHERE a.datname = current_database() AND a.xact_start IS NOT NULL "
             "AND a.pid <> pg_backend_pid() ORDER BY a.xact_start",
-        .emptyTables = "TRUNCATE {} RESTART IDENTITY",
+        .checkReferencesAtEnd = "",
+        .emptyTables = "TRUNCATE {}",
+        .restartEveryIssuedKey = " RESTART IDENTITY",
         .emptyTable = "",
-        .forgetIssuedKeys = "",
+        .forgetIssuedKeys = "SELECT setval(pg_get_serial_sequence(?, 'id'), 1, false)",
     };
     return dialect == Dialect::Postgres ? postgres : sqlite;
 }

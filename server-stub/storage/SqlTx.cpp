@@ -1,5 +1,6 @@
 #include "storage/SqlTx.h"
 
+#include <algorithm>
 #include <string>
 
 namespace onceorder::server {
@@ -17,21 +18,31 @@ std::string naming(std::string_view statement, std::string_view names)
 
 void SqlTx::emptyTables(std::initializer_list<std::string_view> tables)
 {
+    emptyTables(tables, tables);
+}
+
+void SqlTx::emptyTables(std::initializer_list<std::string_view> tables, std::initializer_list<std::string_view> restart)
+{
     const SqlDialect& differences = sqlDialect();
+    const bool restartedAtOnce = !differences.restartEveryIssuedKey.empty() &&
+        std::equal(tables.begin(), tables.end(), restart.begin(), restart.end());
+    if (!differences.checkReferencesAtEnd.empty()) {
+        exec(differences.checkReferencesAtEnd);
+    }
     if (!differences.emptyTables.empty()) {
         std::string names;
         for (const std::string_view table : tables) {
             names.append(names.empty() ? "" : ", ").append(table);
         }
-        exec(naming(differences.emptyTables, names));
+        exec(naming(differences.emptyTables, names).append(restartedAtOnce ? differences.restartEveryIssuedKey : ""));
     }
     for (const std::string_view table : tables) {
         if (!differences.emptyTable.empty()) {
             exec(naming(differences.emptyTable, table));
         }
     }
-    for (const std::string_view table : tables) {
-        if (!differences.forgetIssuedKeys.empty()) {
+    for (const std::string_view table : restart) {
+        if (!restartedAtOnce && !differences.forgetIssuedKeys.empty()) {
             exec(differences.forgetIssuedKeys, {std::string(table)});
         }
     }

@@ -65,6 +65,9 @@ public:
     // Empties the tables and starts their ids again, as the dialect says (SqlDialect::emptyTables: PostgreSQL takes
     // the tables' locks in the order given). The names are the code's constants, never request data.
     void emptyTables(std::initializer_list<std::string_view> tables);
+    // The same, but only the ids of `restart` (some of `tables`) start again; the others' go on (ids that name
+    // something outside the database must never come back).
+    void emptyTables(std::initializer_list<std::string_view> tables, std::initializer_list<std::string_view> restart);
 
     // A statement that returns no rows; how many rows it changed.
     virtual long long exec(std::string_view sql, const SqlParams& params = {}) = 0;

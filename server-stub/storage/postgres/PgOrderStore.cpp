@@ -141,21 +141,14 @@ DebugState PgOrderStore::debugState(const Faults& faults, std::optional<int> lim
 
 void PgOrderStore::resetDemoData()
 {
-    // TRUNCATE locks its seven tables one after another, in the order of its list: the order in which debugState(),
-    // ordersJson() and orderJson() read them, so a read that holds one of them never waits for a table the reset
-    // already has (the other way round, each was a deadlock's victim and answered 500). Another instance's writing
-    // transaction that holds one of them and then wants one TRUNCATE already has is still a deadlock, and PostgreSQL
-    // rolls one of the two back: the reset then simply runs again (running it twice is the same as once).
+    // Rolled back as a deadlock's victim (schema::resetDemoData says when), the reset simply runs again. Its statements
+    // go unnamed, as they did as one text: a rare request gains nothing from a prepared statement.
     rerunWhenRolledBack([this] {
         auto db = m_pool.lease();
-        pqxx::work tx(*db);
-        // checkout_keys keeps its identity: its ids name charges at the gateway and must never come back. The orders'
-        // identity starts again, as SQLite's sequence does.
-        tx.exec0("TRUNCATE idempotency_keys, orders, order_lines, checkout_keys, payments, webhook_events, "
-                 "order_status_changes; "
-                 "SELECT setval(pg_get_serial_sequence('orders', 'id'), 1, false); "
-                 "UPDATE products SET stock = initial_stock");
-        tx.commit();
+        pqxx::work write(*db);
+        PgWorkTx tx(write, PgWorkTx::Statements::Unnamed);
+        schema::resetDemoData(tx);
+        write.commit();
     });
 }
 

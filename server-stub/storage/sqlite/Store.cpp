@@ -169,13 +169,10 @@ bool Store::productExists(const std::string& productId) const
 
 void Store::resetDemoData()
 {
-    WriteTransaction tx(*this);
-    // checkout_keys keeps its sequence: its ids name charges at the gateway and must never come back.
-    tx.db()->exec(
-        "DELETE FROM order_status_changes; DELETE FROM webhook_events; DELETE FROM payments;"
-        "DELETE FROM checkout_keys; DELETE FROM order_lines; DELETE FROM orders; DELETE FROM idempotency_keys;"
-        "DELETE FROM sqlite_sequence WHERE name = 'orders'; UPDATE products SET stock = initial_stock;");
-    tx.commit();
+    WriteTransaction write(*this);
+    SqliteLeaseTx tx(write.db());
+    schema::resetDemoData(tx);
+    write.commit();
 }
 
 int Store::reapExpiredKeys(std::int64_t nowMs, int batch)
