@@ -25,7 +25,7 @@ std::string products(SqlTx& tx);
 // The article's "absolute value instead of a delta": repeating it changes nothing. False if no such product.
 bool setStock(SqlTx& tx, const std::string& productId, int stock);
 // Each row list holds its newest `limit` rows (all without one), oldest first as without a limit, with the faults
-// and modes armed. The tables are read in the order a reset empties them (PgOrderStore::resetDemoData: the other way
+// and modes armed. The tables are read in the order a reset empties them (schema::resetDemoData: the other way
 // round, a deadlock).
 DebugState debugState(SqlTx& tx, const Faults& faults, std::optional<int> limit);
 // Deletes up to `batch` finished key rows that expired at or before nowMs; returns how many went.
