@@ -156,16 +156,22 @@ bool OrderService::claimKey(SqlTx& tx, const KeyClaim& key, const OrderLesson& l
     if (auto claimed = lesson.claimInstead(tx, key)) {
         return *claimed;
     }
-    // One statement: a new key is inserted; an expired one counts as absent and is taken over, every column written
-    // afresh; a live one (or one another transaction is writing: this waits for it, then looks again) is left alone
-    // and nothing is claimed.
-    return tx.exec("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, expires_at, "
-                   "locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?) "
-                   "ON CONFLICT (client_id, idem_key) DO UPDATE SET fingerprint = excluded.fingerprint, "
-                   "status = 'started', response_code = NULL, response_body = NULL, order_id = NULL, "
-                   "created_at = excluded.created_at, expires_at = excluded.expires_at, "
-                   "locked_at = excluded.locked_at WHERE idempotency_keys.expires_at <= excluded.created_at",
-                   {key.scope, key.idemKey, key.fingerprint, key.now, key.expiresAt, key.now}) == 1;
+    // The article's statement: the key row is inserted, or nothing happens if the key is there already. A copy of
+    // this request in flight elsewhere holds the index entry: this INSERT waits for its transaction, then inserts
+    // nothing (it committed) or goes on (it rolled back). DO NOTHING locks no row: a copy that finds the key's row
+    // holds nothing another copy would wait for (DO UPDATE … WHERE would lock the row until this transaction ends).
+    if (tx.exec("INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, status, created_at, expires_at, "
+                "locked_at) VALUES (?, ?, ?, 'started', ?, ?, ?) ON CONFLICT (client_id, idem_key) DO NOTHING",
+                {key.scope, key.idemKey, key.fingerprint, key.now, key.expiresAt, key.now}) == 1) {
+        return true;
+    }
+    // The key is there. An expired row counts as absent and is taken over, every column written afresh (a key reused
+    // after its TTL, before the reaper deleted the row); a live one is left alone and nothing is claimed. Only a copy
+    // or a reused key gets here: a new order's claim stays one statement.
+    return tx.exec("UPDATE idempotency_keys SET fingerprint = ?, status = 'started', response_code = NULL, "
+                   "response_body = NULL, order_id = NULL, created_at = ?, expires_at = ?, locked_at = ? "
+                   "WHERE client_id = ? AND idem_key = ? AND expires_at <= ?",
+                   {key.fingerprint, key.now, key.expiresAt, key.now, key.scope, key.idemKey, key.now}) == 1;
 }
 
 OrderResponse OrderService::createOrder(SqlTx& tx, const Request& request)
