@@ -138,7 +138,10 @@ private:
                 m_due.erase(first);
                 continue;
             }
-            m_wake.wait_until(guard, first->first);
+            // A copy: wait_until reads its time point again after it wakes, when continueAllNow() may have freed
+            // the node the reference pointed into (AddressSanitizer saw that heap-use-after-free in CI).
+            const auto due = first->first;
+            m_wake.wait_until(guard, due);
         }
     }
 
