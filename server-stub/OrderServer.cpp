@@ -198,21 +198,24 @@ int OrderServer::reapExpiredKeys()
 {
     int total = 0;
     while (true) {
-        const int reaped = m_database->orders().reapExpiredKeys(m_clock.nowMs(), kReapBatch);
+        const int reaped =
+            runOnceMoreIfRerunnable([&] { return m_database->orders().reapExpiredKeys(m_clock.nowMs(), kReapBatch); });
         total += reaped;
         if (reaped < kReapBatch) {
             break;
         }
     }
     while (true) {
-        const int reaped = m_checkout->reapExpired(m_clock.nowMs(), kReapBatch);
+        const int reaped =
+            runOnceMoreIfRerunnable([&] { return m_checkout->reapExpired(m_clock.nowMs(), kReapBatch); });
         total += reaped;
         if (reaped < kReapBatch) {
             break;
         }
     }
     // Remembered webhook events go after their retention (longer than the gateway redelivers); not keys, not counted.
-    while (m_webhooks->pruneEvents(m_clock.nowMs(), kReapBatch) == kReapBatch) { }
+    while (runOnceMoreIfRerunnable([&] { return m_webhooks->pruneEvents(m_clock.nowMs(), kReapBatch); }) ==
+           kReapBatch) { }
     if (total > 0) {
         m_metrics.recordKeysReaped(total);
     }
@@ -239,7 +242,7 @@ namespace onceorder::server {
 
 int OrderServer::completeAbandonedCheckouts()
 {
-    const auto pass = m_checkout->completeAbandoned();
+    const auto pass = runOnceMoreIfRerunnable([&] { return m_checkout->completeAbandoned(); });
     m_metrics.recordCheckoutsCompleted(pass.completed);
     m_metrics.recordCompleterErrors(pass.failed);
     return pass.completed;
@@ -251,7 +254,7 @@ void OrderServer::heartbeatLoop()
     while (!m_reaperWake.wait_for(lock, m_lease->heartbeatInterval(), [this] { return m_stopping; })) {
         lock.unlock();
         try {
-            m_lease->heartbeat();
+            runOnceMoreIfRerunnable([&] { m_lease->heartbeat(); });
         } catch (const std::exception& error) {
             // The lease ages meanwhile; once it has expired the next heartbeat goes on as a new run.
             std::fprintf(stderr, "run lease: heartbeat failed: %s (will try again)\n", error.what());

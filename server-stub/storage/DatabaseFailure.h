@@ -57,4 +57,21 @@ bool rolledBackFailure(const std::exception_ptr& error);
 void noteRerunnableFailure();
 std::uint64_t rerunnableFailures();
 
+// For work outside a request that opens, does and commits its own transaction (the reaper's batches, the completer's
+// pass): runs fn(), and once more if it threw while a rerunnable failure was met (the count moved); the second
+// failure is rethrown. A request's rerun is routes/HttpApi's.
+template<typename Fn>
+auto runOnceMoreIfRerunnable(Fn&& fn) -> decltype(fn())
+{
+    const std::uint64_t seen = rerunnableFailures();
+    try {
+        return fn();
+    } catch (...) {
+        if (rerunnableFailures() == seen) {
+            throw;
+        }
+    }
+    return fn();
+}
+
 } // namespace onceorder::server
