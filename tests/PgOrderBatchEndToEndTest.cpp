@@ -56,14 +56,18 @@ protected:
         PostgresServersFixture::TearDown();
     }
 
-    // A transaction of the test's own that holds `product`'s row until letGo().
+    // A transaction of the test's own that holds `product`'s row until letGo(): FOR UPDATE (the default), or as
+    // another instance's batch taking its stock holds it (`UPDATE products`: FOR NO KEY UPDATE, which an order line's
+    // foreign key check does not wait for).
     struct RowHold
     {
-        explicit RowHold(const std::string& uri, const std::string& product)
+        explicit RowHold(const std::string& uri, const std::string& product, bool asAStockUpdate = false)
             : connection(uri)
             , tx(connection)
         {
-            tx.exec_params("SELECT 1 FROM products WHERE id = $1 FOR UPDATE", product);
+            tx.exec_params(asAStockUpdate ? "UPDATE products SET stock = stock WHERE id = $1"
+                                          : "SELECT 1 FROM products WHERE id = $1 FOR UPDATE",
+                           product);
         }
         void letGo()
         {
@@ -440,4 +444,38 @@ TEST_F(PgOrderBatchEndToEndTest, ARequestWorkerIsFreeWhileItsOrdersBatchWaitsToC
     order.join();
     EXPECT_EQ(held.status, 201) << held.body;
     EXPECT_EQ(scalar("SELECT count(*) FROM orders"), 1);
+}
+
+TEST_F(PgOrderBatchEndToEndTest, ABatchWritesItsKeysAndOrdersBeforeItTakesTheirStock)
+{
+    // Issue 31: every order takes stock from its product's row, and PostgreSQL holds that row from the UPDATE to the
+    // COMMIT. A batch used to take each order's stock first, so the next batch of that product (another instance's)
+    // waited from its first order on, its claims and order rows included. The batch now writes its key rows, orders
+    // and stored answers first and takes the stock of all its orders in one UPDATE just before COMMIT: seen here as
+    // the batch waiting on a held product row in `UPDATE products` while it already holds what it wrote in `orders`.
+    auto& server = startServer();
+    gate = std::make_unique<RowHold>(db->uri(), "kniha", true);
+    const long long before = stockOf("kniha");
+    Reply held;
+    std::thread order([&] {
+        auto http = server.client();
+        http->set_read_timeout(std::chrono::seconds(60));
+        held = postOrder(*http, kA, "stock-last", orderOf("kniha", 2));
+    });
+    ASSERT_TRUE(waitUntil([&] { return db->sessions("wait_event_type = 'Lock'") == 1; }))
+        << "the order's batch never waited on the held row";
+    EXPECT_EQ(db->sessions("wait_event_type = 'Lock' AND query LIKE 'UPDATE products%'"), 1)
+        << "the batch waits in UPDATE products (the window's dock and the conditional-update lesson look for it)";
+    EXPECT_EQ(scalar("SELECT count(*) FROM pg_locks AS l JOIN pg_stat_activity AS a ON a.pid = l.pid "
+                     "WHERE a.datname = current_database() AND a.wait_event_type = 'Lock' AND l.granted "
+                     "AND l.mode = 'RowExclusiveLock' AND l.relation IN ('orders'::regclass, "
+                     "'order_lines'::regclass, 'idempotency_keys'::regclass)"),
+              3)
+        << "the waiting batch had not written its key row, order and lines yet: it took the stock first";
+
+    gate->letGo();
+    order.join();
+    EXPECT_EQ(held.status, 201) << held.body;
+    EXPECT_EQ(stockOf("kniha"), before - 2);
+    EXPECT_EQ(scalar("SELECT count(*) FROM order_lines"), 1);
 }

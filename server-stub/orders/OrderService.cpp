@@ -88,11 +88,12 @@ void OrderService::placeOrderAsync(const Client& client, const std::string& idem
         answered(std::move(*now));
         return;
     }
-    m_batcher->submit([request](SqlTx& tx, bool oneByOne) { request->response = writeOrder(tx, *request, oneByOne); },
-                      [request] { request->lesson->afterCommit(); },
-                      [request, answered = std::move(answered)](std::exception_ptr error) {
-                          answered(error ? failureResponse(error) : std::move(request->response));
-                      });
+    m_batcher->submit(
+        [request](SqlTx& tx, const WriteBatcher::Pass& pass) { request->response = writeOrder(tx, *request, pass); },
+        [request] { request->lesson->afterCommit(); },
+        [request, answered = std::move(answered)](std::exception_ptr error) {
+            answered(error ? failureResponse(error) : std::move(request->response));
+        });
 }
 
 std::optional<OrderResponse> OrderService::answerWithoutBatch(Request& request)
@@ -110,7 +111,7 @@ std::optional<OrderResponse> OrderService::answerWithoutBatch(Request& request)
     }
     if (!m_batcher || request.lesson->ownTransaction()) {
         auto tx = m_db.write();
-        OrderResponse response = writeOrder(*tx, request, true);
+        OrderResponse response = writeOrder(*tx, request, {.oneByOne = true});
         tx->commit();
         request.lesson->afterCommit();
         return response;
@@ -123,7 +124,7 @@ OrderResponse OrderService::failureResponse(const std::exception_ptr& error)
     return OrderResponse::fromProblem(failureAnswer(error, problems::transientFailure));
 }
 
-OrderResponse OrderService::writeOrder(SqlTx& tx, const Request& request, bool oneByOne)
+OrderResponse OrderService::writeOrder(SqlTx& tx, const Request& request, const WriteBatcher::Pass& pass)
 {
     // 1. The key is the first write. The primary key (client_id, idem_key) decides who was first: a copy of this
     //    request in flight elsewhere holds it, and this INSERT waits for that one's transaction to end.
@@ -135,8 +136,8 @@ OrderResponse OrderService::writeOrder(SqlTx& tx, const Request& request, bool o
     }
 
     // 2. and 3. of a plain new order at once, where the database has the statements for it.
-    if (!oneByOne) {
-        if (auto placed = placeOrderAtOnce(tx, request)) {
+    if (!pass.oneByOne) {
+        if (auto placed = placeOrderAtOnce(tx, request, pass.stockAtCommit)) {
             return *placed;
         }
     }
@@ -182,7 +183,8 @@ OrderResponse OrderService::createOrder(SqlTx& tx, const Request& request)
     return request.lesson->settle(writer, written, request.command, request.key.now);
 }
 
-std::optional<OrderResponse> OrderService::placeOrderAtOnce(SqlTx& tx, const Request& request)
+std::optional<OrderResponse> OrderService::placeOrderAtOnce(SqlTx& tx, const Request& request,
+                                                            WriteBatcher::StockLines* stockAtCommit)
 {
     const SqlDialect& dialect = tx.sqlDialect();
     // The 201 this order answers if it is placed, its id left out: the statement stores these bytes around the id it
@@ -195,9 +197,14 @@ std::optional<OrderResponse> OrderService::placeOrderAtOnce(SqlTx& tx, const Req
         !blank.starts_with(std::string(kBefore) + "0,")) {
         return std::nullopt;
     }
-    // The stock first, in a statement of its own: an order waiting on a product's row waits in `UPDATE products`.
+    // The stock in a statement of its own (an order waiting on a product's row waits in `UPDATE products`): now, or
+    // for the whole batch just before its COMMIT.
     const std::string items = command.itemsJson();
-    if (tx.exec(dialect.takeStockAtOnce, {items}) != static_cast<long long>(command.lines.size())) {
+    if (stockAtCommit) {
+        for (const auto& line : command.lines) {
+            (*stockAtCommit)[line.product] += line.quantity;
+        }
+    } else if (tx.exec(dialect.takeStockAtOnce, {items}) != static_cast<long long>(command.lines.size())) {
         throw WriteBatcher::Undo {}; // not enough stock: the steps one by one say of which product
     }
     const SqlValue cartId = command.cartId ? SqlValue(*command.cartId) : SqlValue(nullptr);

@@ -64,12 +64,14 @@ private:
     // Everything before the batch: step 0, the unbatched path. Nothing: write in a batch.
     std::optional<OrderResponse> answerWithoutBatch(Request& request);
     static OrderResponse failureResponse(const std::exception_ptr& error);
-    // Steps 1-3 inside a transaction (or a batch's) that is open on `tx`. `oneByOne` false: steps 2 and 3 of a plain
-    // new order may be tried at once (throws WriteBatcher::Undo if that wrote something else).
-    static OrderResponse writeOrder(SqlTx& tx, const Request& request, bool oneByOne);
+    // Steps 1-3 inside a transaction (or a batch's) that is open on `tx`. `pass.oneByOne` false: steps 2 and 3 of a
+    // plain new order may be tried at once (throws WriteBatcher::Undo if that wrote something else), its stock left
+    // to the batch where the pass says so.
+    static OrderResponse writeOrder(SqlTx& tx, const Request& request, const WriteBatcher::Pass& pass);
     static bool claimKey(SqlTx& tx, const KeyClaim& key, const OrderLesson& lesson);
     static OrderResponse createOrder(SqlTx& tx, const Request& request);
-    static std::optional<OrderResponse> placeOrderAtOnce(SqlTx& tx, const Request& request);
+    static std::optional<OrderResponse> placeOrderAtOnce(SqlTx& tx, const Request& request,
+                                                         WriteBatcher::StockLines* stockAtCommit);
     static void storeResponse(SqlTx& tx, const KeyClaim& key, const OrderResponse& response);
     // What the unexpired key row says to a request with this fingerprint: the stored answer (replayed), 422 for
     // another payload, 409 while unfinished; nothing if there is no such row.

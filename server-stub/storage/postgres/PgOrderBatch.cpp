@@ -1,6 +1,8 @@
 #include "storage/postgres/PgOrderBatch.h"
 
+#include "storage/SqlDialect.h"
 #include "storage/postgres/PgWorkTx.h"
+#include "support/Json.h"
 
 #include <pqxx/except>
 #include <pqxx/transaction>
@@ -93,9 +95,10 @@ bool PgOrderBatch::runWithoutSavepoints(pqxx::connection& connection, const Batc
 {
     pqxx::work tx(connection);
     PgWorkTx sql(tx);
+    WriteBatcher::StockLines stock;
     for (const auto& job : batch) {
         try {
-            job->work(sql, job->oneByOne);
+            job->work(sql, {.oneByOne = job->oneByOne, .stockAtCommit = &stock});
         } catch (const pqxx::broken_connection&) {
             throw; // the whole batch
         } catch (const Undo&) {
@@ -103,6 +106,25 @@ bool PgOrderBatch::runWithoutSavepoints(pqxx::connection& connection, const Batc
             return false;
         } catch (...) {
             return false; // the order's failure, as the pass with savepoints finds it again
+        }
+    }
+    // The stock of every order at once, the products' rows held from here to the COMMIT only. Short of any product:
+    // the pass with savepoints finds out whose order it is.
+    if (!stock.empty()) {
+        std::string items = "[";
+        for (const auto& [product, quantity] : stock) {
+            items += (items.size() > 1 ? "," : "") +
+                JsonObjectWriter().str("product", product).num("quantity", quantity).finish();
+        }
+        items += "]";
+        try {
+            if (sql.exec(sql.sqlDialect().takeStockAtOnce, {items}) != static_cast<long long>(stock.size())) {
+                return false;
+            }
+        } catch (const pqxx::broken_connection&) {
+            throw;
+        } catch (...) {
+            return false;
         }
     }
     tx.commit();
@@ -114,9 +136,10 @@ bool PgOrderBatch::run(const Batch& batch)
     std::optional<PgPool::Lease> db;
     try {
         db.emplace(m_pool.lease());
-        // First every order straight on (one round trip less per order: the savepoint); if one of them fails or has
-        // to be undone, nothing of this transaction stays, and the batch runs again with a savepoint per order.
-        if (batch.size() > 1 && runWithoutSavepoints(**db, batch)) {
+        // First every order straight on (one round trip less per order: the savepoint), the stock of all of them
+        // taken last; if one of them fails or has to be undone, or the stock falls short, nothing of this transaction
+        // stays, and the batch runs again with a savepoint per order, each order taking its own stock.
+        if (runWithoutSavepoints(**db, batch)) {
             return true;
         }
         pqxx::work tx(**db);
@@ -131,7 +154,7 @@ bool PgOrderBatch::run(const Batch& batch)
             }
             try {
                 try {
-                    job->work(sql, job->oneByOne);
+                    job->work(sql, {.oneByOne = job->oneByOne});
                     continue;
                 } catch (const Undo&) {
                     job->oneByOne = true;
@@ -143,7 +166,7 @@ bool PgOrderBatch::run(const Batch& batch)
                     }
                     tx.exec0("ROLLBACK TO order_job"); // the order's own savepoint stays: the steps run in it
                 }
-                job->work(sql, true);
+                job->work(sql, {.oneByOne = true});
                 continue;
             } catch (const pqxx::broken_connection&) {
                 throw; // the whole batch

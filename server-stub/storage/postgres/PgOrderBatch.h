@@ -4,9 +4,11 @@
 // so one order per transaction means one flush per order, however many run at once (PostgreSQL's own group commit
 // has nothing to group; measured: 1.08 orders per flush, the backends waiting on `transactionid`). So the orders that
 // arrive while a batch commits go into the next batch: one transaction, one COMMIT, one flush. Each order first
-// straight on, without a savepoint (a round trip less per order, every order of the batch waiting on the product's
-// row meanwhile); if one of them fails or must be undone (Undo), that transaction is rolled back and the batch runs
-// again with each order's steps in a savepoint of their own.
+// straight on, without a savepoint (a round trip less per order), its stock left to the batch: the batch takes the
+// stock of all its orders in one conditional UPDATE just before COMMIT, so a product's row is held from there to the
+// COMMIT only and another instance's batch writes its key rows and orders meanwhile instead of waiting from its first
+// order on. If an order fails or must be undone (Undo), or the stock falls short, that transaction is rolled back and
+// the batch runs again with each order's steps in a savepoint of their own, each taking its own stock.
 //
 // A committer thread of its own, as GroupCommitter's: a request worker submits its order and is free at once; the
 // committer takes everything queued (up to kMaxJobs) as the next batch, and answers each order after the batch.
@@ -70,8 +72,9 @@ private:
     void loop();
     // Runs the batch; true if its transaction committed (the jobs without an error and not to run again are kept).
     bool run(const Batch& batch);
-    // The batch in one transaction without savepoints: committed, or false (rolled back) when an order failed or
-    // threw Undo; throws what ends the whole batch (a broken connection, a failed COMMIT).
+    // The batch in one transaction without savepoints, the stock of all its orders taken last: committed, or false
+    // (rolled back) when an order failed or threw Undo or the stock fell short; throws what ends the whole batch (a
+    // broken connection, a failed COMMIT).
     static bool runWithoutSavepoints(pqxx::connection& connection, const Batch& batch);
     static void failAll(const Batch& batch, const std::exception_ptr& error);
 

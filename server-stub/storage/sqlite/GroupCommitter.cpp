@@ -60,10 +60,10 @@ void GroupCommitter::submit(Work work, std::function<void()> afterCommit, Comple
     submit(Job([work = std::move(work)](Store::Lease& db) {
                SqliteLeaseTx tx(db);
                try {
-                   work(tx, false);
+                   work(tx, {});
                } catch (const Undo&) {
                    execCached(db, "ROLLBACK TO batch_job"); // the savepoint stays open: the work runs again in it
-                   work(tx, true);
+                   work(tx, {.oneByOne = true});
                }
            }),
            std::move(afterCommit), std::move(completed));
