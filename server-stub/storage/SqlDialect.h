@@ -39,7 +39,8 @@ struct SqlDialect
     // another process while the order holds its products' rows until COMMIT (PostgreSQL); empty where the steps one by
     // one cost no more (SQLite, in process). Two statements. takeStockAtOnce: every line's conditional stock change in
     // one UPDATE (it keeps the text `UPDATE products`, which the window's live dock shows an order waiting in);
-    // parameter: the items as OrderCommand::itemsJson(); a row per line whose stock it took. placeOrderAtOnce: the
+    // parameter: the items as OrderCommand::itemsJson(), or a whole batch's sum per product (PgOrderBatch runs it
+    // once for the batch, just before COMMIT); a row per product whose stock it took. placeOrderAtOnce: the
     // order, its lines and the 201 stored in the key row, as data-modifying CTEs; parameters: client, cart, cart_key,
     // key, now (the order), the items again, the 201 body before and after the order id, scope, key (the claimed key
     // row); one row: the new order's id (NULL if none), the lines inserted, the key rows completed. Anything but every
