@@ -126,6 +126,13 @@ OrderResponse OrderService::failureResponse(const std::exception_ptr& error)
 
 OrderResponse OrderService::writeOrder(SqlTx& tx, const Request& request, const WriteBatcher::Pass& pass)
 {
+    // 1. to 3. of a plain new order in one statement, where the database has it and the batch takes the stock.
+    if (!pass.oneByOne && pass.stockAtCommit) {
+        if (auto placed = claimAndPlaceAtOnce(tx, request, *pass.stockAtCommit)) {
+            return *placed;
+        }
+    }
+
     // 1. The key is the first write. The primary key (client_id, idem_key) decides who was first: a copy of this
     //    request in flight elsewhere holds it, and this INSERT waits for that one's transaction to end.
     if (!claimKey(tx, request.key, *request.lesson)) {
@@ -181,6 +188,37 @@ OrderResponse OrderService::createOrder(SqlTx& tx, const Request& request)
     const auto written =
         writer.write(request.client.id, request.key.idemKey, request.command, "placed", request.key.now);
     return request.lesson->settle(writer, written, request.command, request.key.now);
+}
+
+std::optional<OrderResponse> OrderService::claimAndPlaceAtOnce(SqlTx& tx, const Request& request,
+                                                               WriteBatcher::StockLines& stockAtCommit)
+{
+    const SqlDialect& dialect = tx.sqlDialect();
+    static constexpr std::string_view kBefore = R"({"order_id":)";
+    const KeyClaim& key = request.key;
+    const OrderCommand& command = request.command;
+    const std::string blank = orderSteps::created(0, command, key.now).body;
+    if (dialect.claimAndPlaceAtOnce.empty() || !request.lesson->atOnce() ||
+        !blank.starts_with(std::string(kBefore) + "0,")) {
+        return std::nullopt;
+    }
+    const SqlValue cartId = command.cartId ? SqlValue(*command.cartId) : SqlValue(nullptr);
+    const bool businessKey = request.lesson->writerRules().businessKey;
+    const auto row = tx.queryOne(dialect.claimAndPlaceAtOnce,
+                                 {key.scope, key.idemKey, key.fingerprint, key.now, key.expiresAt, std::string(kBefore),
+                                  blank.substr(kBefore.size() + 1), request.client.id, cartId,
+                                  businessKey ? cartId : SqlValue(nullptr), key.idemKey, key.now, command.itemsJson()});
+    if (!row || row->int64(0) == 0) {
+        return std::nullopt; // the key is there: nothing was written, the steps as written say what it holds
+    }
+    if (row->isNull(1) || row->int64(2) != static_cast<long long>(command.lines.size())) {
+        throw WriteBatcher::Undo {}; // a cart already ordered: the steps one by one say by which order
+    }
+    for (const auto& line : command.lines) {
+        stockAtCommit[line.product] += line.quantity;
+    }
+    request.lesson->beforeCommit();
+    return orderSteps::created(row->int64(1), command, key.now);
 }
 
 std::optional<OrderResponse> OrderService::placeOrderAtOnce(SqlTx& tx, const Request& request,

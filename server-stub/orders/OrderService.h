@@ -70,6 +70,10 @@ private:
     static OrderResponse writeOrder(SqlTx& tx, const Request& request, const WriteBatcher::Pass& pass);
     static bool claimKey(SqlTx& tx, const KeyClaim& key, const OrderLesson& lesson);
     static OrderResponse createOrder(SqlTx& tx, const Request& request);
+    // Steps 1-3 in one statement, the stock added to `stockAtCommit`: the 201, or nothing if the key is there (the
+    // steps then go on as written); throws WriteBatcher::Undo if the key was claimed but the order is not plain.
+    static std::optional<OrderResponse> claimAndPlaceAtOnce(SqlTx& tx, const Request& request,
+                                                            WriteBatcher::StockLines& stockAtCommit);
     static std::optional<OrderResponse> placeOrderAtOnce(SqlTx& tx, const Request& request,
                                                          WriteBatcher::StockLines* stockAtCommit);
     static void storeResponse(SqlTx& tx, const KeyClaim& key, const OrderResponse& response);
