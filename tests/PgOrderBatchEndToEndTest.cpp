@@ -479,3 +479,20 @@ TEST_F(PgOrderBatchEndToEndTest, ABatchWritesItsKeysAndOrdersBeforeItTakesTheirS
     EXPECT_EQ(stockOf("kniha"), before - 2);
     EXPECT_EQ(scalar("SELECT count(*) FROM order_lines"), 1);
 }
+
+TEST_F(PgOrderBatchEndToEndTest, PlainNewOrdersAreWrittenInTheBatchsFirstPassAndLeaveNoGapInTheOrderIds)
+{
+    // A plain new order is one statement (SqlDialect::claimAndPlaceAtOnce) that takes its order id from the orders'
+    // identity ahead. A statement that failed every time (its key row's foreign key checked before the order is
+    // there, say) would still answer 201 from the batch's second pass, but every order would have drawn two ids:
+    // the ids of orders placed one after another show which pass wrote them.
+    auto& server = startServer();
+    auto http = server.client();
+    for (int i = 1; i <= 5; ++i) {
+        const Reply placed = postOrder(*http, kA, "in-order-" + std::to_string(i), orderOf("kniha"));
+        ASSERT_EQ(placed.status, 201) << placed.body;
+        EXPECT_NE(placed.body.find(R"("order_id":)" + std::to_string(i) + ","), std::string::npos) << placed.body;
+    }
+    EXPECT_EQ(scalar("SELECT max(id) FROM orders"), 5);
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys WHERE status = 'completed' AND order_id IS NOT NULL"), 5);
+}
