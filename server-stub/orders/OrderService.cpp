@@ -190,24 +190,34 @@ OrderResponse OrderService::createOrder(SqlTx& tx, const Request& request)
     return request.lesson->settle(writer, written, request.command, request.key.now);
 }
 
+std::optional<OrderService::Body201> OrderService::body201AroundId(const Request& request, std::string_view statement)
+{
+    // The 201 this order answers if it is placed, its id left out: the statement stores these bytes around the id it
+    // gets, and the answer returned is the same function's with that id.
+    static constexpr std::string_view kBefore = R"({"order_id":)";
+    const std::string blank = orderSteps::created(0, request.command, request.key.now).body;
+    if (statement.empty() || !request.lesson->atOnce() || !blank.starts_with(std::string(kBefore) + "0,")) {
+        return std::nullopt;
+    }
+    return Body201 {std::string(kBefore), blank.substr(kBefore.size() + 1)};
+}
+
 std::optional<OrderResponse> OrderService::claimAndPlaceAtOnce(SqlTx& tx, const Request& request,
                                                                WriteBatcher::StockLines& stockAtCommit)
 {
     const SqlDialect& dialect = tx.sqlDialect();
-    static constexpr std::string_view kBefore = R"({"order_id":)";
-    const KeyClaim& key = request.key;
-    const OrderCommand& command = request.command;
-    const std::string blank = orderSteps::created(0, command, key.now).body;
-    if (dialect.claimAndPlaceAtOnce.empty() || !request.lesson->atOnce() ||
-        !blank.starts_with(std::string(kBefore) + "0,")) {
+    const auto body = body201AroundId(request, dialect.claimAndPlaceAtOnce);
+    if (!body) {
         return std::nullopt;
     }
+    const KeyClaim& key = request.key;
+    const OrderCommand& command = request.command;
     const SqlValue cartId = command.cartId ? SqlValue(*command.cartId) : SqlValue(nullptr);
     const bool businessKey = request.lesson->writerRules().businessKey;
     const auto row = tx.queryOne(dialect.claimAndPlaceAtOnce,
-                                 {key.scope, key.idemKey, key.fingerprint, key.now, key.expiresAt, std::string(kBefore),
-                                  blank.substr(kBefore.size() + 1), request.client.id, cartId,
-                                  businessKey ? cartId : SqlValue(nullptr), key.idemKey, key.now, command.itemsJson()});
+                                 {key.scope, key.idemKey, key.fingerprint, key.now, key.expiresAt, body->before,
+                                  body->after, request.client.id, cartId, businessKey ? cartId : SqlValue(nullptr),
+                                  key.idemKey, key.now, command.itemsJson()});
     if (!row || row->int64(0) == 0) {
         return std::nullopt; // the key is there: nothing was written, the steps as written say what it holds
     }
@@ -225,16 +235,12 @@ std::optional<OrderResponse> OrderService::placeOrderAtOnce(SqlTx& tx, const Req
                                                             WriteBatcher::StockLines* stockAtCommit)
 {
     const SqlDialect& dialect = tx.sqlDialect();
-    // The 201 this order answers if it is placed, its id left out: the statement stores these bytes around the id it
-    // gets, and the answer returned is the same function's with that id.
-    static constexpr std::string_view kBefore = R"({"order_id":)";
-    const KeyClaim& key = request.key;
-    const OrderCommand& command = request.command;
-    const std::string blank = orderSteps::created(0, command, key.now).body;
-    if (dialect.placeOrderAtOnce.empty() || !request.lesson->atOnce() ||
-        !blank.starts_with(std::string(kBefore) + "0,")) {
+    const auto body = body201AroundId(request, dialect.placeOrderAtOnce);
+    if (!body) {
         return std::nullopt;
     }
+    const KeyClaim& key = request.key;
+    const OrderCommand& command = request.command;
     // The stock in a statement of its own (an order waiting on a product's row waits in `UPDATE products`): now, or
     // for the whole batch just before its COMMIT.
     const std::string items = command.itemsJson();
@@ -247,10 +253,9 @@ std::optional<OrderResponse> OrderService::placeOrderAtOnce(SqlTx& tx, const Req
     }
     const SqlValue cartId = command.cartId ? SqlValue(*command.cartId) : SqlValue(nullptr);
     const bool businessKey = request.lesson->writerRules().businessKey;
-    const auto row =
-        tx.queryOne(dialect.placeOrderAtOnce,
-                    {request.client.id, cartId, businessKey ? cartId : SqlValue(nullptr), key.idemKey, key.now, items,
-                     std::string(kBefore), blank.substr(kBefore.size() + 1), key.scope, key.idemKey});
+    const auto row = tx.queryOne(dialect.placeOrderAtOnce,
+                                 {request.client.id, cartId, businessKey ? cartId : SqlValue(nullptr), key.idemKey,
+                                  key.now, items, body->before, body->after, key.scope, key.idemKey});
     if (!row || row->isNull(0) || row->int64(1) != static_cast<long long>(command.lines.size()) || row->int64(2) != 1) {
         throw WriteBatcher::Undo {}; // a cart already ordered: the steps one by one say by which order
     }

@@ -29,6 +29,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace onceorder::server {
 
@@ -70,6 +71,15 @@ private:
     static OrderResponse writeOrder(SqlTx& tx, const Request& request, const WriteBatcher::Pass& pass);
     static bool claimKey(SqlTx& tx, const KeyClaim& key, const OrderLesson& lesson);
     static OrderResponse createOrder(SqlTx& tx, const Request& request);
+    // The 201's body of a plain new order before and after its id, for the statements that store it around the id
+    // they get (SqlDialect::claimAndPlaceAtOnce, placeOrderAtOnce); nothing where `statement` is empty (the database
+    // has none) or the request is not the plain pattern.
+    struct Body201
+    {
+        std::string before;
+        std::string after;
+    };
+    static std::optional<Body201> body201AroundId(const Request& request, std::string_view statement);
     // Steps 1-3 in one statement, the stock added to `stockAtCommit`: the 201, or nothing if the key is there (the
     // steps then go on as written); throws WriteBatcher::Undo if the key was claimed but the order is not plain.
     static std::optional<OrderResponse> claimAndPlaceAtOnce(SqlTx& tx, const Request& request,
