@@ -269,6 +269,55 @@ TEST_F(PgOrderBatchEndToEndTest, AnOrderWhoseStatementsFailInABatchAnswers503IsN
     EXPECT_EQ(stockOf("kniha"), before - 24);
 }
 
+TEST_F(PgOrderBatchEndToEndTest, AnOrderThatFailsOutsideTheDatabaseInABatchKeepsNoneOfItsWritesAndTakesNobodyDown)
+{
+    auto& server = startServer();
+    const long long before = stockOf("kniha");
+    // For the keys "vanish…" the database silently skips every write that would complete the key row (a trigger that
+    // returns NULL): the server finds its key row unchanged, "vanished", after it wrote the key, the order and its
+    // stock, and fails the order with a failure of its own (a TransientFailure, no database error). Its savepoint
+    // must be rolled back all the same, or its writes commit with the batch.
+    scalar("CREATE FUNCTION vanish() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+           "IF NEW.idem_key LIKE 'vanish%' AND NEW.status = 'completed' THEN RETURN NULL; END IF; "
+           "RETURN NEW; END $$; "
+           "CREATE TRIGGER vanish BEFORE INSERT OR UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION vanish(); "
+           "SELECT 1");
+    std::vector<std::pair<std::string, std::string>> requests;
+    for (int i = 0; i < 24; ++i) {
+        requests.emplace_back((i % 3 == 1 ? "vanish" : "v") + std::to_string(i), orderOf("kniha"));
+    }
+
+    const auto replies = burst(requests, {&server});
+
+    int placed = 0;
+    for (const auto& [key, answers] : replies) {
+        const Reply& reply = answers.front();
+        if (key.rfind("vanish", 0) == 0) {
+            EXPECT_EQ(reply.status, 503) << key << ": " << reply.body;
+            EXPECT_FALSE(reply.header("Retry-After").empty()) << key;
+        } else {
+            EXPECT_EQ(reply.status, 201) << key << ": " << reply.body;
+            ++placed;
+        }
+    }
+    EXPECT_EQ(placed, 16);
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys WHERE idem_key LIKE 'vanish%'"), 0) << "no key row kept";
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE idem_key LIKE 'vanish%'"), 0) << "no order row kept";
+    EXPECT_EQ(stockOf("kniha"), before - 16) << "the failed orders' stock given back";
+
+    // Nothing of them stayed: once the cause is gone, each retry places its order for the first time.
+    scalar("DROP TRIGGER vanish ON idempotency_keys; SELECT 1");
+    auto http = server.client();
+    for (const auto& [key, answers] : replies) {
+        if (key.rfind("vanish", 0) == 0) {
+            const Reply retry = postOrder(*http, kA, key, orderOf("kniha"));
+            EXPECT_EQ(retry.status, 201) << key << ": " << retry.body;
+            EXPECT_FALSE(retry.replayed()) << key;
+        }
+    }
+    EXPECT_EQ(stockOf("kniha"), before - 24);
+}
+
 TEST_F(PgOrderBatchEndToEndTest, ABatchWhoseConnectionDiesAnswers503ToAllItsOrdersAndStoresNone)
 {
     auto& server = startServer();
