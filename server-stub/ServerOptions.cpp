@@ -74,15 +74,6 @@ bool listensOnLoopback(const std::string& host)
     return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0 || host.rfind("::ffff:127.", 0) == 0;
 }
 
-std::string withConnectTimeout(const std::string& uri)
-{
-    if (uri.find("connect_timeout=") != std::string::npos) {
-        return uri;
-    }
-    return uri + (uri.find('?') == std::string::npos ? "?" : "&") +
-        "connect_timeout=" + std::to_string(kConnectTimeoutSeconds);
-}
-
 std::string serverUsage()
 {
     return "Usage: onceorder-server [options]\n"
@@ -104,6 +95,10 @@ std::string serverUsage()
            "  --db-wait-ms MS        PostgreSQL: how long a request waits for a free connection, or for a free\n"
            "                         slot on a server at max_connections, before it is answered 503 (default 5000)\n"
            "  --db-idle-ms MS        PostgreSQL: close a connection unused for MS milliseconds (default 30000)\n"
+           "  --db-timeout-ms MS     PostgreSQL: the time budget of a database call (default 3000): past it the\n"
+           "                         request is answered 503 with Retry-After and its connection closed; the lock\n"
+           "                         and statement timeouts, TCP keepalives, tcp_user_timeout and a connect timeout\n"
+           "                         per host come from it\n"
            "  --db-prepare on|off    PostgreSQL: prepare statements once per connection (default on); off behind a\n"
            "                         transaction pooler (PgBouncer in transaction mode)\n"
            "  --help                 show this help\n"
@@ -158,7 +153,7 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
         }
         if (arg != "--listen" && arg != "--db" && arg != "--key-ttl" && arg != "--threads" && arg != "--synchronous" &&
             arg != "--header-timeout" && arg != "--max-connections" && arg != "--db-pool-size" &&
-            arg != "--db-wait-ms" && arg != "--db-idle-ms" && arg != "--db-prepare") {
+            arg != "--db-wait-ms" && arg != "--db-idle-ms" && arg != "--db-prepare" && arg != "--db-timeout-ms") {
             return OptionsError {"unknown option \"" + arg + "\" (see --help)"};
         }
         const auto v = value();
@@ -228,6 +223,12 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
                 return OptionsError {"--db-idle-ms wants milliseconds from 1 to 86400000, got \"" + *v + "\""};
             }
             options.dbIdle = std::chrono::milliseconds(*idle);
+        } else if (arg == "--db-timeout-ms") {
+            const auto budget = parseNumber(*v, 100, 600'000);
+            if (!budget) {
+                return OptionsError {"--db-timeout-ms wants milliseconds from 100 to 600000, got \"" + *v + "\""};
+            }
+            options.dbTimeout = std::chrono::milliseconds(*budget);
         } else if (arg == "--db-prepare") {
             if (*v != "on" && *v != "off") {
                 return OptionsError {"--db-prepare wants on or off, got \"" + *v + "\""};

@@ -13,11 +13,6 @@
 
 namespace onceorder::server {
 
-// libpq waits forever for a database that accepts the connection and never answers, unless told otherwise: a
-// PostgreSQL URI without connect_timeout gets this one (seconds).
-inline constexpr int kConnectTimeoutSeconds = 10;
-std::string withConnectTimeout(const std::string& uri);
-
 // Whether HOST (as given to --listen) is a loopback address: 127.x.x.x, ::1 or localhost.
 bool listensOnLoopback(const std::string& host);
 
@@ -44,6 +39,9 @@ struct ServerOptions
     int dbPoolSize = 0;
     std::chrono::milliseconds dbWait {5'000};
     std::chrono::milliseconds dbIdle {30'000};
+    // PostgreSQL: the time budget of every database call (--db-timeout-ms): past it the request is answered 503 with
+    // Retry-After and the connection closed (storage/postgres/PgPool.h says how). SQLite keeps its busy timeout.
+    std::chrono::milliseconds dbTimeout {3'000};
     // PostgreSQL: named prepared statements (--db-prepare on, unset: on) or unnamed ones (off: behind a transaction
     // pooler); storage/postgres/PgWorkTx.h. ONCEORDER_DB_PREPARE=off in the environment is the default of the flag,
     // for the servers that tests start behind PgBouncer (scripts/lib/with-pgbouncer); the flag overrides it.

@@ -4,6 +4,7 @@
 // is alive) and GET /readyz says 503 (send the traffic elsewhere); once the database is back, both serve again with
 // no restart.
 #include "ServerOptions.h"
+#include "storage/postgres/PgPool.h"
 #include "support/PostgresDatabase.h"
 #include "support/ServerProcess.h"
 
@@ -88,12 +89,21 @@ TEST(ServerOutageTest, WhileTheDatabaseIsAwayEveryRouteAnswers503AndReadyzSaysSo
     ASSERT_TRUE(order);
     EXPECT_EQ(order->status, 503) << order->body;
     EXPECT_EQ(get(server, "/healthz").status, 200) << "the process is alive";
-    const Answer notReady = get(server, "/readyz");
+    // /readyz answers from a probe at most a second old (PgOrderStore::ready): 503 within 5 s of the trouble.
+    const auto readyzWithin5s = [&](int status) {
+        Answer answer;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        do {
+            answer = get(server, "/readyz");
+        } while (answer.status != status && std::chrono::steady_clock::now() < until);
+        return answer;
+    };
+    const Answer notReady = readyzWithin5s(503);
     EXPECT_EQ(notReady.status, 503);
     EXPECT_NE(notReady.body.find("/problems/not-ready"), std::string::npos) << notReady.body;
 
     takeAway(database, false);
-    EXPECT_EQ(get(server, "/readyz").status, 200);
+    EXPECT_EQ(readyzWithin5s(200).status, 200);
     EXPECT_EQ(get(server, "/products").status, 200);
     const auto placed = http->Post("/orders", {{"Authorization", "Bearer demo-key-A"}, {"Idempotency-Key", "\"k\""}},
                                    R"({"product":"kniha","quantity":1})", "application/json");
@@ -111,18 +121,36 @@ TEST(ServerOutageTest, ReadyzIsReadyOnSqlite)
     EXPECT_EQ(server.stop(), 0);
 }
 
-TEST(ServerOutageTest, APostgresUriGetsADefaultConnectTimeout)
+TEST(ServerOutageTest, APostgresUriGetsTheTimeBudgetsNetworkBoundsUnlessItNamesThem)
 {
     using onceorder::server::parseServerOptions;
+    using onceorder::server::PgPool;
     using onceorder::server::ServerOptions;
-    const auto dbOf = [](const std::string& uri) {
-        return std::get<ServerOptions>(parseServerOptions({"--db", uri})).dbPath;
+    using std::chrono::milliseconds;
+    const auto options = [](std::vector<std::string> args) {
+        return std::get<ServerOptions>(parseServerOptions(args));
     };
-    EXPECT_EQ(dbOf("postgresql:///shop"), "postgresql:///shop?connect_timeout=10");
-    EXPECT_EQ(dbOf("postgresql://h:1,h:2/shop?target_session_attrs=read-write"),
-              "postgresql://h:1,h:2/shop?target_session_attrs=read-write&connect_timeout=10");
-    EXPECT_EQ(dbOf("postgres:///shop?connect_timeout=3"), "postgres:///shop?connect_timeout=3");
-    EXPECT_EQ(dbOf("/tmp/shop.db"), "/tmp/shop.db");
+    EXPECT_EQ(options({"--db", "postgresql:///shop"}).dbPath, "postgresql:///shop") << "as given; bounded when opened";
+    EXPECT_EQ(options({}).dbTimeout, milliseconds(3000));
+    EXPECT_EQ(options({"--db-timeout-ms", "1500"}).dbTimeout, milliseconds(1500));
+    EXPECT_TRUE(std::holds_alternative<onceorder::server::OptionsError>(parseServerOptions({"--db-timeout-ms", "5"})));
+
+    EXPECT_EQ(PgPool::withTimeBudget("postgresql:///shop", milliseconds(3000)),
+              "postgresql:///shop?connect_timeout=3&keepalives=1&keepalives_idle=1&keepalives_interval=1&"
+              "keepalives_count=3&tcp_user_timeout=3000");
+    EXPECT_EQ(PgPool::withTimeBudget("postgresql://h:1,h:2/shop?target_session_attrs=read-write", milliseconds(500)),
+              "postgresql://h:1,h:2/shop?target_session_attrs=read-write&connect_timeout=2&keepalives=1&"
+              "keepalives_idle=1&keepalives_interval=1&keepalives_count=2&tcp_user_timeout=500")
+        << "libpq's connect_timeout is whole seconds, at least 2";
+    EXPECT_EQ(PgPool::withTimeBudget("postgres:///shop?connect_timeout=3&keepalives=0&tcp_user_timeout=9",
+                                     milliseconds(1000)),
+              "postgres:///shop?connect_timeout=3&keepalives=0&tcp_user_timeout=9&keepalives_idle=1&"
+              "keepalives_interval=1&keepalives_count=2")
+        << "what the URI names stays as it is";
+    EXPECT_EQ(PgPool::withTimeBudget("postgres:///shop", milliseconds(0)), "postgres:///shop");
+    EXPECT_EQ(PgPool::sessionSettings(milliseconds(3000)),
+              "SET lock_timeout = 3000; SET idle_in_transaction_session_timeout = 6000; SET statement_timeout = 6000");
+    EXPECT_EQ(options({"--db", "/tmp/shop.db"}).dbPath, "/tmp/shop.db");
 }
 
 TEST(ServerOutageTest, SigtermEndsAServerWaitingForADatabaseThatNeverAnswers)

@@ -27,8 +27,11 @@ public:
 
     // POST /orders, the read side, the clients, the key reaper and the debug state.
     virtual OrderStore& orders() = 0;
-    // The checkout, its webhooks and the run lease: the SQL written once over SqlTx.
+    // The checkout and its webhooks: the SQL written once over SqlTx.
     virtual SqlDatabase& sql() = 0;
+    // The run lease's heartbeat (storage/RunLease): the same database, on a connection of its own where connections
+    // are pooled, so that it never waits behind requests for one.
+    virtual SqlDatabase& leaseSql() { return sql(); }
     // server_meta's 'instance': names this database's checkouts at the gateway.
     virtual std::string instanceId() const = 0;
     // server_meta's 'webhook_secret', made for this database, and where an operator finds it (never the URI: it may
@@ -48,7 +51,7 @@ struct Backend
     // What --db takes for it, for the usage error ("a SQLite file", "a postgresql:// URI").
     std::string_view takes;
     bool (*accepts)(const std::string& db);
-    // --db as the server opens it (PostgreSQL: a connect timeout added unless the URI has one).
+    // --db as the server opens it (a SQLite path as given; PostgreSQL's URI as given).
     std::string (*normalise)(const std::string& db);
     // Opens (and creates or migrates) the database for serving; throws with the reason if it cannot.
     std::unique_ptr<OpenedDatabase> (*open)(const ServerOptions& options, Faults& faults, const Clock& clock,

@@ -1,7 +1,9 @@
 // TcpRelay: a fixed local port in front of a server that may be killed and restarted on another port. A test that
 // restarts a server "on the same port" can lose that port to a parallel test's server in between; the client is
 // pointed at the relay instead, whose port stays taken. While no backend is set, connections are accepted and
-// reset at once (the client sees a connection that failed, and retries).
+// reset at once (the client sees a connection that failed, and retries). blackhole(true) stops moving bytes, both ways
+// and on every connection, new ones too, which stay open (a partition behind something that still acknowledges
+// packets: neither side's TCP notices); blackhole(false) moves what waited.
 #pragma once
 
 #include "support/Loopback.h"
@@ -63,6 +65,7 @@ public:
     // How many requests have been held so far (the held request reached the server).
     int heldRequests() const { return m_held; }
     void release() { m_released = true; }
+    void blackhole(bool on) { m_blackhole = on; }
 
 private:
     static void reset(int socket)
@@ -117,6 +120,10 @@ private:
         bool serverClosed = false;
         std::string kept;
         while (!m_stopping) {
+            if (m_blackhole) {
+                ::poll(nullptr, 0, 20);
+                continue;
+            }
             if (::poll(fds, 2, 20) < 0) {
                 break;
             }
@@ -160,6 +167,7 @@ private:
     std::string m_holdStart;
     std::atomic<int> m_held {0};
     std::atomic<bool> m_released {false};
+    std::atomic<bool> m_blackhole {false};
     std::atomic<bool> m_stopping {false};
     int m_listener = -1;
     int m_port = 0;

@@ -22,15 +22,19 @@ namespace {
 class OpenedPostgres final : public OpenedDatabase
 {
 public:
-    OpenedPostgres(std::unique_ptr<PgOrderStore> store, WebhookOutbox::Schedule redelivery)
+    OpenedPostgres(std::unique_ptr<PgOrderStore> store, const std::string& uri, const PgPool::Settings& pool,
+                   WebhookOutbox::Schedule redelivery)
         : m_store(std::move(store))
         , m_sql(postgresDatabase(m_store->pool()))
+        , m_leasePool(uri, PgPool::Settings {.size = 1, .wait = pool.budget, .idle = pool.idle, .budget = pool.budget})
+        , m_leaseSql(postgresDatabase(m_leasePool))
         , m_redelivery(redelivery)
     {
     }
 
     OrderStore& orders() override { return *m_store; }
     SqlDatabase& sql() override { return *m_sql; }
+    SqlDatabase& leaseSql() override { return *m_leaseSql; }
     std::string instanceId() const override { return m_store->instanceId(); }
     std::string webhookSecret() const override { return m_store->webhookSecret(); }
     std::string webhookSecretPlace() const override { return "the PostgreSQL database"; }
@@ -44,6 +48,8 @@ public:
 private:
     std::unique_ptr<PgOrderStore> m_store;
     std::unique_ptr<SqlDatabase> m_sql;
+    PgPool m_leasePool; // the heartbeat's one connection
+    std::unique_ptr<SqlDatabase> m_leaseSql;
     WebhookOutbox::Schedule m_redelivery;
 };
 
@@ -62,9 +68,11 @@ std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, Faults& fault
         // completer and the webhook delivery.
         const PgPool::Settings pool {.size = options.dbPoolSize > 0 ? options.dbPoolSize : options.threads + 5,
                                      .wait = options.dbWait,
-                                     .idle = options.dbIdle};
+                                     .idle = options.dbIdle,
+                                     .budget = options.dbTimeout};
+        const std::string uri = PgPool::withTimeBudget(options.dbPath, options.dbTimeout);
         return std::make_unique<OpenedPostgres>(
-            std::make_unique<PgOrderStore>(options.dbPath, faults, clock, options.keyTtl, pool, seedDemoClients),
+            std::make_unique<PgOrderStore>(uri, faults, clock, options.keyTtl, pool, seedDemoClients), uri, pool,
             options.webhookRedelivery);
     } catch (const pqxx::broken_connection& error) {
         // libpq's own words name the host and port it tried; the URI is not repeated, it may hold a password.
@@ -73,18 +81,26 @@ std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, Faults& fault
     }
 }
 
+// The admin commands wait longer than a request: a connect timeout and TCP bounds of their own, no lock timeout.
+constexpr std::chrono::milliseconds kAdminBudget {10'000};
+
+std::string same(const std::string& db)
+{
+    return db;
+}
+
 bool addClient(const std::string& db, const std::string& name, const std::string& keyHash)
 {
     Faults faults;
     SystemClock clock;
-    PgOrderStore store(db, faults, clock, std::chrono::seconds(86400), 1, false);
+    PgOrderStore store(PgPool::withTimeBudget(db, kAdminBudget), faults, clock, std::chrono::seconds(86400), 1, false);
     return store.addClient(name, keyHash, false);
 }
 
 int migrate(const std::string& db)
 {
     try {
-        pqxx::connection connection(db);
+        pqxx::connection connection(PgPool::withTimeBudget(db, kAdminBudget));
         const auto before = pgschema::check(connection);
         if (before.state == pgschema::SchemaState::Newer) {
             std::cerr << "onceorder-server: the database's schema is version " << before.version
@@ -118,7 +134,7 @@ const Backend& postgresBackend()
         .name = "postgresql",
         .takes = "a postgresql:// URI",
         .accepts = accepts,
-        .normalise = withConnectTimeout,
+        .normalise = same, // the time budget is added when the database is opened (PgPool::withTimeBudget)
         .open = open,
         .addClient = addClient,
         .migrate = migrate,

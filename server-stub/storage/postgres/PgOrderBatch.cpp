@@ -1,5 +1,6 @@
 #include "storage/postgres/PgOrderBatch.h"
 
+#include "storage/DatabaseFailure.h"
 #include "storage/SqlDialect.h"
 #include "storage/postgres/PgWorkTx.h"
 #include "support/Json.h"
@@ -35,6 +36,7 @@ void PgOrderBatch::submit(Work work, std::function<void()> afterCommit, Completi
     job->work = std::move(work);
     job->afterCommit = std::move(afterCommit);
     job->completed = std::move(completed);
+    job->queued = std::chrono::steady_clock::now();
     {
         std::lock_guard lock(m_lock);
         m_queue.push_back(std::move(job));
@@ -57,6 +59,9 @@ void PgOrderBatch::loop()
                 batch.push_back(std::move(m_queue.front()));
                 m_queue.pop_front();
             }
+        }
+        if (answerOverdue(batch)) {
+            continue;
         }
         const bool committed = run(batch);
         Batch done;
@@ -195,6 +200,34 @@ bool PgOrderBatch::run(const Batch& batch)
         failAll(batch, std::current_exception());
     }
     return false;
+}
+
+bool PgOrderBatch::answerOverdue(Batch& batch) const
+{
+    const auto budget = m_pool.budget();
+    if (budget.count() <= 0) {
+        return false;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    Batch overdue;
+    for (auto& job : batch) {
+        if (now - job->queued > budget) {
+            overdue.push_back(std::move(job));
+        }
+    }
+    if (overdue.empty()) {
+        return false;
+    }
+    std::erase(batch, nullptr);
+    const auto error = std::make_exception_ptr(
+        TransientFailure("the database did not take this order within the time budget; nothing was written"));
+    for (const auto& job : overdue) {
+        try {
+            job->completed(error);
+        } catch (...) { // NOLINT(bugprone-empty-catch): as in loop()
+        }
+    }
+    return batch.empty();
 }
 
 void PgOrderBatch::failAll(const Batch& batch, const std::exception_ptr& error)

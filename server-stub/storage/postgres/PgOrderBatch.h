@@ -19,6 +19,11 @@
 // then every completion. A later order sees the earlier ones' writes: a second copy of a key in one batch replays
 // the first's stored answer.
 //
+// Nothing waits longer than the time budget (--db-timeout-ms, PgPool::Settings::budget) for a connection that stopped
+// answering: the batch's connection is shut down by PgWatchdog past its deadline, the batch fails as a broken
+// connection (every order 503, the connection closed), and an order that waited in the queue longer than the budget
+// meanwhile is answered 503 without being run, instead of waiting a second budget in the next batch.
+//
 // One per PgOrderStore, a member of it: the queue lives and dies with the store and its pool, so a store never sees
 // another store's queue (tests/PgOrderBatchEndToEndTest.cpp shows the outcomes from outside).
 #pragma once
@@ -28,6 +33,7 @@
 
 #include <pqxx/connection>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -63,6 +69,7 @@ private:
         std::function<void()> afterCommit;
         Completion completed;
         std::exception_ptr error;
+        std::chrono::steady_clock::time_point queued;
         int runs = 0;
         bool oneByOne = false;
         bool again = false;
@@ -77,6 +84,9 @@ private:
     // broken connection, a failed COMMIT).
     static bool runWithoutSavepoints(pqxx::connection& connection, const Batch& batch);
     static void failAll(const Batch& batch, const std::exception_ptr& error);
+    // Answers 503 (and takes out) the orders that waited in the queue longer than the time budget; true if none is
+    // left to run.
+    bool answerOverdue(Batch& batch) const;
 
     PgPool& m_pool;
     std::mutex m_lock;

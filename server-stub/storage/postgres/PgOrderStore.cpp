@@ -14,6 +14,7 @@
 #include <pqxx/transaction>
 
 #include <algorithm>
+#include <cstdio>
 #include <exception>
 #include <memory>
 
@@ -48,17 +49,45 @@ PgOrderStore::~PgOrderStore() = default;
 
 bool PgOrderStore::ready()
 {
+    std::unique_lock probing(m_readyLock, std::try_to_lock);
+    if (!probing.owns_lock()) {
+        return m_ready; // another probe runs: its answer is as fresh as this one's would be
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (m_readyKnown && now - m_readyAt < kReadyFor) {
+        return m_ready;
+    }
+    m_ready = probeReady();
+    m_readyAt = std::chrono::steady_clock::now();
+    m_readyKnown = true;
+    return m_ready;
+}
+
+bool PgOrderStore::probeReady()
+{
     try {
-        auto db = m_pool.lease();
+        const auto budget = m_pool.budget().count() > 0 ? m_pool.budget() : std::chrono::milliseconds(3'000);
+        auto db = m_pool.lease(budget);
         try {
-            pqxx::nontransaction read(*db);
-            const auto version = read.exec("SELECT value FROM server_meta WHERE name = 'schema_version'");
-            return !version.empty() && version[0][0].as<std::string>() == pgschema::kSchemaVersion;
+            pqxx::work probe(*db);
+            // Shorter than an order's: a probe that waits is an answer already.
+            probe.exec("SET LOCAL lock_timeout = " + std::to_string(std::max<long long>(1, budget.count() / 2)));
+            const auto state =
+                probe.exec("SELECT (SELECT value FROM server_meta WHERE name = 'schema_version'), pg_is_in_recovery(), "
+                           "current_setting('transaction_read_only') = 'on'");
+            if (state.empty() || state[0][0].is_null() || state[0][0].as<std::string>() != pgschema::kSchemaVersion ||
+                state[0][1].as<bool>() || state[0][2].as<bool>()) {
+                return false;
+            }
+            probe.exec("LOCK TABLE idempotency_keys IN ROW EXCLUSIVE MODE");
+            probe.abort();
+            return true;
         } catch (const pqxx::broken_connection&) {
             db.discard();
             return false;
         }
-    } catch (const std::exception&) {
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "readiness: not ready: %s\n", error.what());
         return false;
     }
 }

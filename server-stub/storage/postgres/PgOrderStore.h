@@ -14,8 +14,10 @@
 #include "support/Clock.h"
 #include "teaching/Faults.h"
 
+#include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,6 +58,8 @@ public:
     DebugState debugState(const Faults& faults, std::optional<int> limit) override;
     void resetDemoData() override;
     int reapExpiredKeys(std::int64_t nowMs, int batch) override;
+    // GET /readyz: whether an order can be placed now (probeReady), asked at most once per kReadyFor; a probe storm
+    // meanwhile, or while a probe runs, gets the last answer at once.
     bool ready() override;
 
     // The connections, for the checkout, the gateway and the webhooks on the same database.
@@ -65,7 +69,18 @@ public:
     const std::string& webhookSecret() const { return m_webhookSecret; }
 
 private:
+    static constexpr std::chrono::milliseconds kReadyFor {1'000};
+    // In one transaction, rolled back, bounded by the time budget: the schema is this server's, the database is a
+    // primary that takes writes (not in recovery, not default_transaction_read_only), and the key table can be
+    // written now (a ROW EXCLUSIVE lock on idempotency_keys, as every order takes, within the lock timeout). A
+    // connection that does not answer in time is shut (PgWatchdog) and the probe fails.
+    bool probeReady();
+
     PgPool m_pool;
+    std::mutex m_readyLock; // held by the one probe running
+    std::atomic<bool> m_ready {false};
+    std::chrono::steady_clock::time_point m_readyAt; // when m_ready was found; under m_readyLock
+    bool m_readyKnown = false; // under m_readyLock
     ClientKeys m_clients; // fixed once the server serves
     std::vector<std::string> m_products; // product ids; fixed after start
     std::string m_instance;

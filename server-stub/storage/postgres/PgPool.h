@@ -5,13 +5,22 @@
 // PgPool::Exhausted, a transient failure answered 503 with Retry-After. A connection that broke (the server restarted,
 // the network dropped) is not given back: the next lease opens a fresh one, so one lost connection costs one 503, not
 // every request after it.
+//
+// Every connection keeps to Settings::budget (--db-timeout-ms): PostgreSQL's lock and idle-in-transaction timeouts are
+// set on it when it opens (sessionSettings), the URI carries the connect timeout and TCP keepalives (withTimeBudget),
+// and while a connection is lent out PgWatchdog shuts its socket down once the budget and a little more have passed,
+// so a statement that waits on a database that stopped answering ends as a broken connection (503), and the
+// connection is closed, not given back.
 #pragma once
+
+#include "storage/postgres/PgWatchdog.h"
 
 #include <pqxx/connection>
 #include <pqxx/except>
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -28,7 +37,23 @@ public:
         int size = 13; // connections at most (OrderServer: --threads + 5 unless --db-pool-size)
         std::chrono::milliseconds wait {5'000}; // how long lease() waits for a connection before Exhausted
         std::chrono::milliseconds idle {30'000}; // a connection unused for this long is closed
+        // The time budget of a database call (--db-timeout-ms); 0: none (the admin commands).
+        std::chrono::milliseconds budget {0};
     };
+
+    // The URI with what bounds a connection's network waits, each only if the URI does not name it already:
+    // connect_timeout (per host, in whole seconds, at least 2: libpq's minimum), TCP keepalives probing after a
+    // second of silence, and tcp_user_timeout (data unacknowledged for the budget ends the connection).
+    static std::string withTimeBudget(const std::string& uri, std::chrono::milliseconds budget);
+    // The SQL run once on each new connection: lock_timeout = budget, idle_in_transaction_session_timeout and
+    // statement_timeout = twice the budget. statement_timeout above the client's own deadline on purpose: a COMMIT
+    // waiting for a synchronous standby that PostgreSQL cancels is committed locally and reported as a success (only a
+    // WARNING says it may not be replicated); past the client's deadline the connection is gone and the request was
+    // answered 503 already, so nobody takes that COMMIT for an acknowledged one. Empty without a budget.
+    static std::string sessionSettings(std::chrono::milliseconds budget);
+    // How long a lent connection may go before PgWatchdog ends it: the budget and a tenth more (at least 250 ms),
+    // so that PostgreSQL's lock_timeout, the gentler end, comes first.
+    static std::chrono::milliseconds clientDeadline(std::chrono::milliseconds budget);
 
     // No connection within Settings::wait. A broken_connection, so that every layer treats it as the database
     // being away for a moment (storage/DatabaseFailure: transient, 503 + Retry-After).
@@ -49,7 +74,7 @@ public:
     class Lease
     {
     public:
-        Lease(PgPool& pool, std::unique_ptr<pqxx::connection> connection);
+        Lease(PgPool& pool, std::unique_ptr<pqxx::connection> connection, std::uint64_t watch);
         ~Lease();
         Lease(Lease&& other) noexcept;
         Lease(const Lease&) = delete;
@@ -63,6 +88,7 @@ public:
     private:
         PgPool* m_pool;
         std::unique_ptr<pqxx::connection> m_connection;
+        std::uint64_t m_watch = 0; // PgWatchdog's ticket; 0: not watched
         bool m_discard = false;
     };
 
@@ -70,12 +96,18 @@ public:
     // else waits (see the class comment). Throws Exhausted after Settings::wait; a failure to connect other than
     // "no free slot" is thrown at once.
     Lease lease();
+    // The same, waiting at most `wait` for a connection (GET /readyz answers within its own bound).
+    Lease lease(std::chrono::milliseconds wait);
 
     // Whether a failure to connect says PostgreSQL has no connection slot left for us (SQLSTATE 53300: too many
     // clients, or a role's or database's CONNECTION LIMIT). libpq gives no SQLSTATE for a failed connection, only
     // the server's message, so this reads the message (PostgreSQL's English ones; with a translated lc_messages the
     // failure is answered at once instead of waited out).
     static bool outOfSlots(const std::exception& error);
+
+    // Connections whose deadline passed while lent out (PgWatchdog), since the pool opened.
+    std::uint64_t deadlinesMissed() const { return m_watchdog.fired(); }
+    std::chrono::milliseconds budget() const { return m_settings.budget; }
 
 private:
     using SteadyClock = std::chrono::steady_clock;
@@ -86,6 +118,8 @@ private:
     };
 
     void release(std::unique_ptr<pqxx::connection> connection);
+    std::unique_ptr<pqxx::connection> open();
+    Lease lent(std::unique_ptr<pqxx::connection> connection);
     void closeIdleLoop();
 
     std::string m_uri;
@@ -97,6 +131,7 @@ private:
     std::deque<IdleConnection> m_idle;
     int m_open = 0; // idle, lent out, and being opened
     bool m_stopping = false;
+    PgWatchdog m_watchdog;
     std::thread m_closer;
 };
 
