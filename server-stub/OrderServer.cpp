@@ -110,7 +110,7 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     }
     // This process's run lease: its row is renewed by the heartbeat thread; every checkout lock it takes names the
     // run, and lives as long as the lease (on PostgreSQL, another instance takes the lock over once it has expired).
-    m_lease = std::make_unique<RunLease>(m_database->sql(), [] {
+    m_lease = std::make_unique<RunLease>(m_database->leaseSql(), [] {
         std::random_device random;
         const auto high = static_cast<unsigned long long>(random()) & 0x7FFFFFFFu;
         return static_cast<long long>((high << 32) | random()) | 1; // positive, never 0 (0 stands for "none")

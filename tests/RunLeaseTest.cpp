@@ -86,6 +86,29 @@ TEST_F(RunLeaseTest, ALeaseIsRenewedWhileItRunsAndAnExpiredOneIsNeverRenewed)
     EXPECT_EQ(scalar("SELECT count(*) FROM server_runs"), 0);
 }
 
+TEST_F(RunLeaseTest, ARunThatMissedItsRenewalsRenewsOrBeginsAgainBeforeItsIdIsUsed)
+{
+    // The process's own clock, moved by hand: how long ago the last renewal went through.
+    auto now = std::chrono::steady_clock::time_point {} + std::chrono::hours(1);
+    RunLease lease(*database, runIds(300), RunLease::kLeaseTime, [&now] { return now; });
+    lease.begin();
+    now += RunLease::kLeaseTime / 2 - std::chrono::milliseconds(1);
+    EXPECT_EQ(lease.runId(), 300) << "renewed recently: used as it is";
+
+    // The database was away for longer than the lease (every heartbeat failed), and is back: by its clock the run
+    // has expired. The next checkout asks for the run id before the heartbeat thread's next beat.
+    expire(300);
+    now += RunLease::kLeaseTime;
+    const long long run = lease.runId();
+    EXPECT_EQ(run, 301) << "went on as a new run before its id was used, not as the expired run 300";
+    EXPECT_EQ(scalar("SELECT count(*) FROM server_runs WHERE run_id = 301"), 1);
+
+    // A checkout under it takes its lock and finishes: the instance does not refuse checkouts.
+    CheckoutService service(store, gateway, faults, clock, kTtl, kLockTimeout);
+    service.setRunLease(lease);
+    EXPECT_EQ(checkoutWith(service, "after-outage").status, 201);
+}
+
 TEST_F(RunLeaseTest, ALockLivesAsLongAsItsRunsLeaseNotUntilTheLockTimeout)
 {
     RunLease lease(*database, runIds(7));

@@ -50,11 +50,33 @@ std::string startOf(long long pid)
 
 } // namespace
 
-RunLease::RunLease(SqlDatabase& database, std::function<long long()> newRunId, std::chrono::milliseconds leaseTime)
+RunLease::RunLease(SqlDatabase& database, std::function<long long()> newRunId, std::chrono::milliseconds leaseTime,
+                   SteadyNow steadyNow)
     : m_database(database)
     , m_newRunId(std::move(newRunId))
     , m_leaseTime(leaseTime)
+    , m_steadyNow(steadyNow ? std::move(steadyNow) : SteadyNow([] { return std::chrono::steady_clock::now(); }))
 {
+}
+
+bool RunLease::renewalDue() const
+{
+    return m_steadyNow() - m_renewedAt.load() >= m_leaseTime / 2;
+}
+
+long long RunLease::runId() const
+{
+    if (m_runId.load() != 0 && renewalDue()) {
+        std::lock_guard renewing(m_renewLock);
+        if (renewalDue()) {
+            try {
+                renewLocked();
+            } catch (const std::exception& error) {
+                std::fprintf(stderr, "run lease: renewal before use failed: %s\n", error.what());
+            }
+        }
+    }
+    return m_runId.load();
 }
 
 std::string RunLease::alive(const SqlDialect& dialect, std::string_view runColumn)
@@ -76,7 +98,7 @@ std::string RunLease::createTable(const SqlDialect& dialect)
         " NOT NULL, machine TEXT NOT NULL DEFAULT '', pid " + type + ", pid_start TEXT)";
 }
 
-bool RunLease::insertRun(SqlTx& tx, long long runId)
+bool RunLease::insertRun(SqlTx& tx, long long runId) const
 {
     const std::string now(tx.sqlDialect().nowMs);
     const long long pid = getpid();
@@ -86,7 +108,7 @@ bool RunLease::insertRun(SqlTx& tx, long long runId)
                    {runId, static_cast<long long>(m_leaseTime.count()), thisMachine(), pid, startOf(pid)}) == 1;
 }
 
-void RunLease::forgetVanishedNeighbours(SqlTx& tx)
+void RunLease::forgetVanishedNeighbours(SqlTx& tx) const
 {
     const std::string machine = thisMachine();
     if (machine.empty()) {
@@ -113,6 +135,7 @@ void RunLease::begin()
         if (insertRun(*tx, candidate)) {
             tx->commit();
             m_runId = candidate;
+            m_renewedAt = m_steadyNow();
             return;
         }
     }
@@ -121,6 +144,13 @@ void RunLease::begin()
 
 bool RunLease::heartbeat()
 {
+    std::lock_guard renewing(m_renewLock);
+    return renewLocked();
+}
+
+bool RunLease::renewLocked() const
+{
+    const auto started = m_steadyNow();
     auto tx = m_database.write();
     const std::string now(tx->sqlDialect().nowMs);
     // Only a lease that still runs is renewed: once it has expired, another instance may have taken this run's locks
@@ -142,6 +172,7 @@ bool RunLease::heartbeat()
     tx->exec("DELETE FROM server_runs WHERE heartbeat_at + lease_ms <= " + now);
     forgetVanishedNeighbours(*tx);
     tx->commit();
+    m_renewedAt = started; // alive from when it was asked, not from when the answer came
     if (!renewed) {
         std::fprintf(stderr,
                      "run lease: run %lld missed its lease (the database was away, or this process stood "

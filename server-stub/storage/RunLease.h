@@ -12,6 +12,12 @@
 // machine that no longer exist. So a restarted instance, or a neighbour, resumes a dead process's checkouts at once;
 // an instance on another machine waits for the lease.
 //
+// A run that could not renew for a while (the database was away, or the heartbeat's connection stuck on a frozen node
+// until its time budget ran out) renews before anyone uses its id again: runId() renews first (or goes on as a new
+// run) once the last renewal is half a lease old, so the first checkout after the database is back does not start
+// under a run that expired meanwhile and fail its own ownership checks. The heartbeat runs on a connection of its own
+// where the database has a pool (OpenedDatabase::leaseSql), so it never waits behind requests for one.
+//
 // Nothing here lives in a session: a PostgreSQL restart, terminated backends or a transaction pooler in front take
 // nothing away (the session advisory locks this replaces were lost with their connection, for good).
 #pragma once
@@ -21,6 +27,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <mutex>
 #include <string>
 
 namespace onceorder::server {
@@ -31,9 +38,12 @@ public:
     // How long a run stays alive after its last heartbeat; the heartbeat renews it every kLeaseTime / 5.
     static constexpr std::chrono::milliseconds kLeaseTime {10'000};
 
-    // newRunId: a fresh random run id each time it is called (injected, so tests can name runs).
+    using SteadyNow = std::function<std::chrono::steady_clock::time_point()>;
+
+    // newRunId: a fresh random run id each time it is called (injected, so tests can name runs). steadyNow: this
+    // process's monotonic clock, which says how long ago the last renewal was (injected for tests; default the real).
     RunLease(SqlDatabase& database, std::function<long long()> newRunId,
-             std::chrono::milliseconds leaseTime = kLeaseTime);
+             std::chrono::milliseconds leaseTime = kLeaseTime, SteadyNow steadyNow = {});
 
     // Inserts this run's row. On a database one process has to itself (SqlDialect::oneProcess), the rows of earlier
     // runs go first: their processes are gone.
@@ -44,7 +54,9 @@ public:
     // Deletes this run's row at a graceful stop: its locks are then dead at once, not after the lease.
     void end();
 
-    long long runId() const { return m_runId.load(); }
+    // The run's id, renewed first (heartbeat()) if the last renewal is half a lease old or more; if that renewal
+    // fails too (the database is still away), the id as it is.
+    long long runId() const;
     std::chrono::milliseconds leaseTime() const { return m_leaseTime; }
     // How often heartbeat() should run: a fraction of the lease, so a few missed beats do not kill the run.
     std::chrono::milliseconds heartbeatInterval() const { return m_leaseTime / 5; }
@@ -57,14 +69,20 @@ public:
     static std::string createTable(const SqlDialect& dialect);
 
 private:
-    bool insertRun(SqlTx& tx, long long runId);
+    bool insertRun(SqlTx& tx, long long runId) const;
     // Deletes the rows of runs whose process was on this machine and is gone.
-    void forgetVanishedNeighbours(SqlTx& tx);
+    void forgetVanishedNeighbours(SqlTx& tx) const;
+    // heartbeat()'s work, under m_renewLock; const so that runId() may renew.
+    bool renewLocked() const;
+    bool renewalDue() const;
 
     SqlDatabase& m_database;
     std::function<long long()> m_newRunId;
     std::chrono::milliseconds m_leaseTime;
-    std::atomic<long long> m_runId {0};
+    SteadyNow m_steadyNow;
+    mutable std::atomic<long long> m_runId {0};
+    mutable std::mutex m_renewLock; // one renewal at a time: two at once could both begin a new run
+    mutable std::atomic<std::chrono::steady_clock::time_point> m_renewedAt {}; // last begin() or renewal
 };
 
 } // namespace onceorder::server
