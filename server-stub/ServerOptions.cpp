@@ -62,6 +62,11 @@ void readEnvironment(ServerOptions& options)
             options.dbPrepare = true;
         }
     }
+    if (const char* budget = std::getenv("ONCEORDER_DB_TIMEOUT_MS")) {
+        if (const auto ms = parseNumber(budget, 100, 600'000)) {
+            options.dbTimeout = std::chrono::milliseconds(*ms);
+        }
+    }
     if (const char* retry = std::getenv("ONCEORDER_WEBHOOK_RETRY_MS"); retry && *retry) {
         readRedeliverySchedule(retry, options.webhookRedelivery);
     }

@@ -41,6 +41,8 @@ struct ServerOptions
     std::chrono::milliseconds dbIdle {30'000};
     // PostgreSQL: the time budget of every database call (--db-timeout-ms): past it the request is answered 503 with
     // Retry-After and the connection closed (storage/postgres/PgPool.h says how). SQLite keeps its busy timeout.
+    // ONCEORDER_DB_TIMEOUT_MS in the environment is the default of the flag (the test suites set a generous one, so
+    // that a storm on a loaded machine tests what it was written for; the budget's own tests pass the flag).
     std::chrono::milliseconds dbTimeout {3'000};
     // PostgreSQL: named prepared statements (--db-prepare on, unset: on) or unnamed ones (off: behind a transaction
     // pooler); storage/postgres/PgWorkTx.h. ONCEORDER_DB_PREPARE=off in the environment is the default of the flag,

@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace onceorder::test;
@@ -57,11 +58,25 @@ protected:
         pqxx::work tx;
     };
 
+    // A session on the cluster itself, not through a pooler (scripts/lib/with-pgbouncer names it): ending sessions
+    // from behind a pooler would spare the one it gave us, which it hands to a server next.
+    std::string clusterUri() const
+    {
+        std::string uri = "dbname=" + db->name();
+        for (const auto& [variable, keyword] :
+             {std::pair {"ONCEORDER_PGADMIN_HOST", " host="}, std::pair {"ONCEORDER_PGADMIN_PORT", " port="}}) {
+            if (const char* value = std::getenv(variable); value && *value) {
+                uri += keyword + std::string(value);
+            }
+        }
+        return uri;
+    }
+
     // The server's sessions end (their next statement meets a closed connection), so that the next ones start with
     // the database's settings as they are now.
     void endServerSessions() const
     {
-        pqxx::connection connection(db->uri());
+        pqxx::connection connection(clusterUri());
         pqxx::nontransaction tx(connection);
         tx.exec_params("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> "
                        "pg_backend_pid()",
@@ -69,10 +84,13 @@ protected:
     }
     void setDatabase(const std::string& setting) const
     {
-        pqxx::connection connection(db->uri());
-        pqxx::nontransaction tx(connection);
-        tx.exec("SET default_transaction_read_only = off"); // this session too started on a read-only database
+        pqxx::connection connection(clusterUri());
+        // In a transaction of its own that may write: this session too may start on a read-only database, and a
+        // session SET would stay on the server connection a pooler hands to the servers next.
+        pqxx::work tx(connection);
+        tx.exec("SET TRANSACTION READ WRITE");
         tx.exec("ALTER DATABASE " + tx.quote_name(db->name()) + " " + setting);
+        tx.commit();
     }
 
     // Orders until one is placed (201) or `attempts` were answered otherwise; each attempt is bounded.

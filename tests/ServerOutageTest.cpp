@@ -131,6 +131,7 @@ TEST(ServerOutageTest, APostgresUriGetsTheTimeBudgetsNetworkBoundsUnlessItNamesT
         return std::get<ServerOptions>(parseServerOptions(args));
     };
     EXPECT_EQ(options({"--db", "postgresql:///shop"}).dbPath, "postgresql:///shop") << "as given; bounded when opened";
+    ::unsetenv("ONCEORDER_DB_TIMEOUT_MS"); // the test environment's default for the servers it starts
     EXPECT_EQ(options({}).dbTimeout, milliseconds(3000));
     EXPECT_EQ(options({"--db-timeout-ms", "1500"}).dbTimeout, milliseconds(1500));
     EXPECT_TRUE(std::holds_alternative<onceorder::server::OptionsError>(parseServerOptions({"--db-timeout-ms", "5"})));

@@ -35,6 +35,7 @@ PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& 
     , m_orders(std::make_unique<OrderService>(*m_orderDatabase, faults, clock, keyTtl, m_batch.get()))
 {
     auto db = m_pool.lease();
+    db.unwatch(); // a start may wait for another instance's schema work: not a request's budget
     pgschema::create(*db, seedDemoClients);
     pqxx::nontransaction read(*db);
     PgWorkTx tx(read, PgWorkTx::Statements::Unnamed);

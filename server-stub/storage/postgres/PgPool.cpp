@@ -124,6 +124,13 @@ PgPool::Lease::~Lease()
     m_pool->release(std::move(m_connection));
 }
 
+void PgPool::Lease::unwatch()
+{
+    if (m_watch != 0 && m_pool->m_watchdog.disarm(std::exchange(m_watch, 0))) {
+        m_discard = true;
+    }
+}
+
 bool PgPool::outOfSlots(const std::exception& error)
 {
     const std::string_view message = error.what();

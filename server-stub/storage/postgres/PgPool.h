@@ -84,6 +84,9 @@ public:
         pqxx::connection* operator->() const { return m_connection.get(); }
         // The connection is not to be reused (it broke mid-request): closed instead of given back.
         void discard() { m_discard = true; }
+        // Not watched from now on (the start's schema work, which may wait for another instance's): PostgreSQL's own
+        // timeouts still hold.
+        void unwatch();
 
     private:
         PgPool* m_pool;
