@@ -216,3 +216,35 @@ TEST_F(PgTimeBudgetEndToEndTest, ReadyzIs503OnAReadOnlyDatabaseAnd200Again)
     EXPECT_TRUE(readyzSays(*http, 200));
     EXPECT_EQ(placeOnceItWorks(*http, "read-only").status, 201);
 }
+
+TEST_F(PgTimeBudgetEndToEndTest, AfterTheDatabaseEndedEverySessionOneRequestAtMostMeetsAStaleConnection)
+{
+    auto& server = startServer(kBudget);
+    auto http = clientOf(server);
+    // Several connections in the server's pool: four reads held at once behind a lock on products, then let go.
+    {
+        TableLock lock(db->uri(), "LOCK TABLE products IN ACCESS EXCLUSIVE MODE");
+        std::vector<std::thread> readers;
+        for (int i = 0; i < 4; ++i) {
+            readers.emplace_back([&] {
+                auto own = server.client();
+                own->set_read_timeout(kClientTimeout);
+                get(*own, "/products");
+            });
+        }
+        EXPECT_TRUE(waitUntil([&] { return db->sessions("wait_event_type = 'Lock'") >= 4; }));
+        lock.letGo();
+        for (auto& reader : readers) {
+            reader.join();
+        }
+    }
+    ASSERT_GE(db->sessions("state = 'idle'"), 4);
+
+    // As a restart or a failover does: every session of the server ends.
+    endServerSessions();
+    int failed = 0;
+    for (int i = 0; i < 6; ++i) {
+        failed += get(*http, "/products").status == 200 ? 0 : 1;
+    }
+    EXPECT_LE(failed, 1) << "each idle connection left in the pool after the first broke cost a request a 503";
+}

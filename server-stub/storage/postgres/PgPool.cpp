@@ -120,6 +120,9 @@ PgPool::Lease::~Lease()
     }
     if (m_discard || !m_connection->is_open()) {
         m_connection.reset();
+        m_pool->release(nullptr);
+        m_pool->closeIdle();
+        return;
     }
     m_pool->release(std::move(m_connection));
 }
@@ -234,6 +237,21 @@ void PgPool::release(std::unique_ptr<pqxx::connection> connection)
     } else {
         m_available.notify_one();
     }
+}
+
+void PgPool::closeIdle()
+{
+    std::vector<std::unique_ptr<pqxx::connection>> closing;
+    {
+        std::lock_guard lock(m_lock);
+        for (auto& idle : m_idle) {
+            closing.push_back(std::move(idle.connection));
+        }
+        m_open -= static_cast<int>(m_idle.size());
+        m_idle.clear();
+    }
+    closing.clear(); // closing talks to the server: not under the lock
+    m_available.notify_all(); // room for waiters to open new ones
 }
 
 void PgPool::closeIdleLoop()

@@ -4,7 +4,8 @@
 // PostgreSQL has no connection slot left (SQLSTATE 53300), for another instance to give one back; then it fails with
 // PgPool::Exhausted, a transient failure answered 503 with Retry-After. A connection that broke (the server restarted,
 // the network dropped) is not given back: the next lease opens a fresh one, so one lost connection costs one 503, not
-// every request after it.
+// every request after it. The idle ones are closed with it (closeIdle): after a restart or a failover they are all
+// stale, and each would cost another request a 503 (or, to a resumed old primary, take its writes).
 //
 // Every connection keeps to Settings::budget (--db-timeout-ms): PostgreSQL's lock and idle-in-transaction timeouts are
 // set on it when it opens (sessionSettings), the URI carries the connect timeout and TCP keepalives (withTimeBudget),
@@ -121,6 +122,11 @@ private:
     };
 
     void release(std::unique_ptr<pqxx::connection> connection);
+    // Closes every idle connection. After one broke (or spent its budget) the others are suspect: the server
+    // restarted or failed over (with a multi-host URI and target_session_attrs=read-write only a new connection goes
+    // to the node that is primary now; an idle one may still point at the old, a zombie once it resumes), or the
+    // network dropped them too. Each would otherwise cost the request that meets it a 503.
+    void closeIdle();
     std::unique_ptr<pqxx::connection> open();
     Lease lent(std::unique_ptr<pqxx::connection> connection);
     void closeIdleLoop();
