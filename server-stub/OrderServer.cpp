@@ -116,6 +116,7 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
         return static_cast<long long>((high << 32) | random()) | 1; // positive, never 0 (0 stands for "none")
     });
     startStep("run lease", [this] { m_lease->begin(); });
+    m_lease->setRenewBeforeUse(&m_database->leaseSql() != &m_database->sql());
     m_checkout->setRunLease(*m_lease);
     guardPublishedKeys(m_database->orders(), options);
     m_api =

@@ -66,7 +66,7 @@ bool RunLease::renewalDue() const
 
 long long RunLease::runId() const
 {
-    if (m_runId.load() != 0 && renewalDue()) {
+    if (m_renewBeforeUse && m_runId.load() != 0 && renewalDue()) {
         std::lock_guard renewing(m_renewLock);
         if (renewalDue()) {
             try {

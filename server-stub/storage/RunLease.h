@@ -14,9 +14,10 @@
 //
 // A run that could not renew for a while (the database was away, or the heartbeat's connection stuck on a frozen node
 // until its time budget ran out) renews before anyone uses its id again: runId() renews first (or goes on as a new
-// run) once the last renewal is half a lease old, so the first checkout after the database is back does not start
-// under a run that expired meanwhile and fail its own ownership checks. The heartbeat runs on a connection of its own
-// where the database has a pool (OpenedDatabase::leaseSql), so it never waits behind requests for one.
+// run) once the last renewal is half a lease old (where it has a connection of its own), so the first checkout after
+// the database is back does not start under a run that expired meanwhile and fail its own ownership checks. The
+// heartbeat runs on a connection of its own where the database has a pool (OpenedDatabase::leaseSql), so it never waits
+// behind requests for one.
 //
 // Nothing here lives in a session: a PostgreSQL restart, terminated backends or a transaction pooler in front take
 // nothing away (the session advisory locks this replaces were lost with their connection, for good).
@@ -54,9 +55,12 @@ public:
     // Deletes this run's row at a graceful stop: its locks are then dead at once, not after the lease.
     void end();
 
-    // The run's id, renewed first (heartbeat()) if the last renewal is half a lease old or more; if that renewal
-    // fails too (the database is still away), the id as it is.
+    // The run's id, renewed first (heartbeat()) if renewBeforeUse is on and the last renewal is half a lease old or
+    // more; if that renewal fails too (the database is still away), the id as it is.
     long long runId() const;
+    // Only where the lease writes on a connection of its own (OpenedDatabase::leaseSql): a checkout asks for the run
+    // id inside its own write transaction, which on SQLite holds the one writer a renewal would wait for.
+    void setRenewBeforeUse(bool renew) { m_renewBeforeUse = renew; }
     std::chrono::milliseconds leaseTime() const { return m_leaseTime; }
     // How often heartbeat() should run: a fraction of the lease, so a few missed beats do not kill the run.
     std::chrono::milliseconds heartbeatInterval() const { return m_leaseTime / 5; }
@@ -80,6 +84,7 @@ private:
     std::function<long long()> m_newRunId;
     std::chrono::milliseconds m_leaseTime;
     SteadyNow m_steadyNow;
+    std::atomic<bool> m_renewBeforeUse {false};
     mutable std::atomic<long long> m_runId {0};
     mutable std::mutex m_renewLock; // one renewal at a time: two at once could both begin a new run
     mutable std::atomic<std::chrono::steady_clock::time_point> m_renewedAt {}; // last begin() or renewal
