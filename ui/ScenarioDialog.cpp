@@ -91,6 +91,16 @@ ScenarioDialog::ScenarioDialog(core::Scenario scenario, QWidget* parent)
     connect(m_runner, &core::ScenarioRunner::finished, this, &ScenarioDialog::showResult);
 }
 
+ScenarioDialog::~ScenarioDialog()
+{
+    // QWidget's destructor would delete the runner among the children, after this class's part is gone; a run it
+    // stopped then reported "the server exited" into showResult on a half-destroyed dialog (issue 40). So: silence
+    // it first, then end it while the dialog is whole.
+    m_runner->disconnect(this);
+    delete m_runner;
+    m_runner = nullptr;
+}
+
 void ScenarioDialog::play()
 {
     if (m_runner->isRunning()) {

@@ -26,6 +26,9 @@ class ScenarioDialog : public QDialog
 
 public:
     explicit ScenarioDialog(core::Scenario scenario, QWidget* parent = nullptr);
+    // Ends a run in progress before the dialog's own parts go: nothing the run reports may reach a dialog that is
+    // being destroyed.
+    ~ScenarioDialog() override;
 
     // Starts (or restarts) the scenario.
     void play();
