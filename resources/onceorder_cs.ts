@@ -1443,8 +1443,8 @@ Příkazy:
         <translation>Opakování během 100 ms poté, co bylo naráz přerušeno %1 košíků</translation>
     </message>
     <message>
-        <source>retries within the last 100 ms</source>
-        <translation>opakování během posledních 100 ms</translation>
+        <source>retries in 100 ms</source>
+        <translation>opakování za 100 ms</translation>
     </message>
     <message>
         <source>A client that makes a fresh Idempotency-Key for each attempt defeats the server: after a lost response the retry looks like a new order. Without a business key (business_key_off mode) the cart is ordered twice. With UNIQUE(client_id, cart_id) the second order is refused as cart-already-ordered, naming the first one, which the client reads back and takes as its own: placed, one order.</source>

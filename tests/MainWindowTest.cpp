@@ -551,10 +551,15 @@ void MainWindowTest::theResultLineAndTheTimelineTitleSayWhatIsKnownUnderTheKeySt
     auto* label = client->find<QLabel>(QStringLiteral("resultLabel"));
     auto* box = qobject_cast<QGroupBox*>(client->window->timeline()->parentWidget()); // the timeline's box
     QVERIFY(box);
-    QCOMPARE(box->title(), QStringLiteral("Current submission: every attempt, one key"));
+    // The box's title, or where height is short (issue 40) the text of its tab.
+    auto* tabs = client->window->findChild<QTabWidget*>(QStringLiteral("lowerTabs"));
+    const auto headline = [box, tabs] {
+        return box->title().isEmpty() ? tabs->tabText(tabs->indexOf(box)) : box->title();
+    };
+    QCOMPARE(headline(), QStringLiteral("Current submission: every attempt, one key"));
     auto* strategy = client->find<QComboBox>(QStringLiteral("keyStrategyCombo"));
     strategy->setCurrentIndex(strategy->findData(static_cast<int>(core::KeyStrategy::PerClick)));
-    QCOMPARE(box->title(), QStringLiteral("Current submission: a new key for every attempt"));
+    QCOMPARE(headline(), QStringLiteral("Current submission: a new key for every attempt"));
 
     core::Submission submission;
     submission.id = 78;
@@ -569,11 +574,11 @@ void MainWindowTest::theResultLineAndTheTimelineTitleSayWhatIsKnownUnderTheKeySt
     QCOMPARE(label->text(),
              QStringLiteral("Attempt 1 was sent, but no answer came: the server may have placed the "
                             "order. Retrying with a new key…"));
-    QCOMPARE(box->title(), QStringLiteral("Current submission: a new key for every attempt"));
+    QCOMPARE(headline(), QStringLiteral("Current submission: a new key for every attempt"));
 
     // Back to one key per cart: the same attempt, retried under its one key.
     strategy->setCurrentIndex(strategy->findData(static_cast<int>(core::KeyStrategy::PerCart)));
-    QCOMPARE(box->title(), QStringLiteral("Current submission: every attempt, one key"));
+    QCOMPARE(headline(), QStringLiteral("Current submission: every attempt, one key"));
     attempt.outcome = core::AttemptOutcome::NotSent;
     attempt.error = QStringLiteral("Failed to connect to 127.0.0.1 port 9 after 0 ms: Connection refused");
     core::Attempt second;
@@ -1131,7 +1136,9 @@ void MainWindowTest::tabWalksTheWindowInTheLessonsOrderAndComesBack()
         if (window->serverTablesDock()->isAncestorOf(widget)) {
             return 3;
         }
-        if (window->debugPanel()->isAncestorOf(widget)) {
+        // Where height is short the debug panel is a tab beside the tables: the window's own tab bar between them.
+        if (window->debugPanel()->isAncestorOf(widget) ||
+            (qobject_cast<const QTabBar*>(widget) && widget->parentWidget() == window)) {
             return 4;
         }
         return 0;
