@@ -242,7 +242,8 @@ void MainWindowTest::aFaultArmedInTheDebugPanelReachesTheServer()
     QVERIFY(armed.wait(10'000));
     // Waited for: an older live-tables snapshot may land just after the arming (see payingByCard… below).
     QTRY_VERIFY_WITH_TIMEOUT(
-        panel->findChild<QLabel*>(QStringLiteral("armedFaultLabel"))->text().contains(u"fail-before-commit"), 10'000);
+        // Named as on its button, "Fail before commit", not by its id (issue 40).
+        panel->findChild<QLabel*>(QStringLiteral("armedFaultLabel"))->text().contains(u"“Fail before commit”"), 10'000);
 
     addToCart(*client, QStringLiteral("kniha"), 1);
     QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
@@ -658,7 +659,7 @@ void MainWindowTest::payingByCardChargesOnceWhenTheGatewaysAnswerIsLost()
     // Waited for, not read at once: a live-tables snapshot taken just before the arming can land after it and show
     // "nothing" for one poll (seen under ASan with ctest -j2); the next snapshot shows the armed fault.
     QTRY_COMPARE_WITH_TIMEOUT(client->find<QLabel>(QStringLiteral("gatewayArmedLabel"))->text(),
-                              QStringLiteral("Armed: gateway-timeout for the next 1 charge(s)"), 10'000);
+                              QStringLiteral("Armed: “Lose the gateway's answer” for the next 1 charge(s)"), 10'000);
     core::Submission submission;
     orderAndPay(*client, QStringLiteral("kniha"), 2, &submission);
     QCOMPARE(resultText(*client), QStringLiteral("Order 1 placed and paid."));
@@ -1441,7 +1442,9 @@ void MainWindowTest::lessonStep3CheckThenInsertOrdersTheCartTwice()
     QVERIFY(tickTeachingMode(*client, QStringLiteral("business_key_off")));
     clickDebugButton(*client, QStringLiteral("arm_delay")); // Slow transaction
     // Armed at the server before the double click (once, in a loaded CI run, neither copy was slowed: one order).
-    QTRY_VERIFY_WITH_TIMEOUT(armedFault(*client).contains(u"delay"), 10'000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        armedFault(*client).contains(client->window->findChild<QPushButton*>(QStringLiteral("arm_delay"))->text()),
+        10'000);
     addToCart(*client, QStringLiteral("kniha"), 1);
     QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
     auto* order = client->find<QPushButton>(QStringLiteral("orderButton"));
@@ -1462,7 +1465,9 @@ void MainWindowTest::lessonStep3CheckThenInsertOrdersTheCartTwice()
     clickDebugButton(*client, QStringLiteral("resetServerButton"));
     QTRY_VERIFY_WITH_TIMEOUT(!client->find<QCheckBox>(QStringLiteral("mode_check_then_insert"))->isChecked(), 10'000);
     clickDebugButton(*client, QStringLiteral("arm_delay"));
-    QTRY_VERIFY_WITH_TIMEOUT(armedFault(*client).contains(u"delay"), 10'000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        armedFault(*client).contains(client->window->findChild<QPushButton*>(QStringLiteral("arm_delay"))->text()),
+        10'000);
     addToCart(*client, QStringLiteral("kniha"), 1);
     settled.clear();
     QTest::mouseClick(order, Qt::LeftButton);
