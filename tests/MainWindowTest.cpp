@@ -1270,6 +1270,10 @@ void MainWindowTest::theHelpAndFileMenusAreThereAndQuitClosesTheWindow()
     QVERIFY2(listed.contains(quit->shortcut().toString(QKeySequence::NativeText)) && listed.contains(u"Quit") &&
                  listed.contains(u"Zoom in"),
              qPrintable(listed));
+    // F1 opens the lesson plan: the box lists it too (issue 40: it listed the window's keys, not the Help menu's).
+    QVERIFY2(listed.contains(QKeySequence(QKeySequence::HelpContents).toString(QKeySequence::NativeText)) &&
+                 listed.contains(u"The lesson plan"),
+             qPrintable(listed));
     QVERIFY(window.isVisible());
     quit->trigger();
     QVERIFY(!window.isVisible());
