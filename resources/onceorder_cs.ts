@@ -594,18 +594,6 @@ Příkazy:
         <translation>Zrušit poruchu serveru</translation>
     </message>
     <message>
-        <source>Arm %1 × %2</source>
-        <translation>Nastavit %1 × %2</translation>
-    </message>
-    <message>
-        <source>Turn %1 on</source>
-        <translation>Zapnout %1</translation>
-    </message>
-    <message>
-        <source>Turn %1 off</source>
-        <translation>Vypnout %1</translation>
-    </message>
-    <message>
         <source>Reset the server</source>
         <translation>Resetovat server</translation>
     </message>
@@ -628,6 +616,18 @@ Příkazy:
             <numerusform>dokončovač dokončil %n opuštěné nákupy</numerusform>
             <numerusform>dokončovač dokončil %n opuštěných nákupů</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Arm “%1” × %2</source>
+        <translation>Nastavit „%1“ × %2</translation>
+    </message>
+    <message>
+        <source>“%1” on</source>
+        <translation>„%1“ zapnuto</translation>
+    </message>
+    <message>
+        <source>“%1” off</source>
+        <translation>„%1“ vypnuto</translation>
     </message>
 </context>
 <context>
@@ -1443,8 +1443,8 @@ Příkazy:
         <translation>Opakování během 100 ms poté, co bylo naráz přerušeno %1 košíků</translation>
     </message>
     <message>
-        <source>retries within the last 100 ms</source>
-        <translation>opakování během posledních 100 ms</translation>
+        <source>retries in 100 ms</source>
+        <translation>opakování za 100 ms</translation>
     </message>
     <message>
         <source>A client that makes a fresh Idempotency-Key for each attempt defeats the server: after a lost response the retry looks like a new order. Without a business key (business_key_off mode) the cart is ordered twice. With UNIQUE(client_id, cart_id) the second order is refused as cart-already-ordered, naming the first one, which the client reads back and takes as its own: placed, one order.</source>
@@ -1867,6 +1867,34 @@ Příkazy:
     <message>
         <source>%1, the server says: “%2”</source>
         <translation>%1, server píše: „%2“</translation>
+    </message>
+    <message>
+        <source>every request and answer gets through</source>
+        <translation>každý požadavek i odpověď projde</translation>
+    </message>
+    <message>
+        <source>down, nothing gets through</source>
+        <translation>nefunguje, nic neprojde</translation>
+    </message>
+    <message>
+        <source>requests are lost on the way to the server</source>
+        <translation>požadavky se ztrácejí cestou k serveru</translation>
+    </message>
+    <message>
+        <source>answers are lost on the way back</source>
+        <translation>odpovědi se ztrácejí na cestě zpět</translation>
+    </message>
+    <message>
+        <source>slow in both directions</source>
+        <translation>pomalá v obou směrech</translation>
+    </message>
+    <message>
+        <source>requests vanish and are never answered</source>
+        <translation>požadavky mizí a odpověď nikdy nepřijde</translation>
+    </message>
+    <message>
+        <source>some answers are lost on the way back</source>
+        <translation>některé odpovědi se ztrácejí na cestě zpět</translation>
     </message>
 </context>
 <context>
@@ -2334,14 +2362,6 @@ Příkazy:
         <source>Without a key the server cannot tell a retry from a new order.</source>
         <translation>Bez klíče server nerozezná opakovaný pokus od nové objednávky.</translation>
     </message>
-    <message numerus="yes">
-        <source>Armed: %1 for the next %n request(s)</source>
-        <translation>
-            <numerusform>Nastaveno: %1 pro další %n požadavek</numerusform>
-            <numerusform>Nastaveno: %1 pro další %n požadavky</numerusform>
-            <numerusform>Nastaveno: %1 pro dalších %n požadavků</numerusform>
-        </translation>
-    </message>
     <message>
         <source>The network conditioner is not part of this build yet: these controls do not change anything.</source>
         <translation>Síťový simulátor zatím není součástí tohoto sestavení: tyto ovládací prvky nic nemění.</translation>
@@ -2446,22 +2466,6 @@ Příkazy:
         <source>Finishes checkouts nobody works on any more, as the server does by itself every 5 s.</source>
         <translation>Dokončí nákupy, na kterých už nikdo nepracuje, jako to server sám dělá každých 5 s.</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 for the next %n checkout(s)</source>
-        <translation>
-            <numerusform>%1 pro další %n nákup</numerusform>
-            <numerusform>%1 pro další %n nákupy</numerusform>
-            <numerusform>%1 pro dalších %n nákupů</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 for the next %n charge(s)</source>
-        <translation>
-            <numerusform>%1 pro další %n platbu</numerusform>
-            <numerusform>%1 pro další %n platby</numerusform>
-            <numerusform>%1 pro dalších %n plateb</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Armed: %1</source>
         <translation>Nastaveno: %1</translation>
@@ -2505,6 +2509,34 @@ Příkazy:
     <message>
         <source>Key strategy</source>
         <translation>Strategie klíčů</translation>
+    </message>
+    <message>
+        <source>crash %1</source>
+        <translation>pád %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Armed: “%1” for the next %n request(s)</source>
+        <translation>
+            <numerusform>Nastaveno: „%1“ pro další %n požadavek</numerusform>
+            <numerusform>Nastaveno: „%1“ pro další %n požadavky</numerusform>
+            <numerusform>Nastaveno: „%1“ pro dalších %n požadavků</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>“%1” for the next %n checkout(s)</source>
+        <translation>
+            <numerusform>„%1“ pro další %n nákup</numerusform>
+            <numerusform>„%1“ pro další %n nákupy</numerusform>
+            <numerusform>„%1“ pro dalších %n nákupů</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>“%1” for the next %n charge(s)</source>
+        <translation>
+            <numerusform>„%1“ pro další %n platbu</numerusform>
+            <numerusform>„%1“ pro další %n platby</numerusform>
+            <numerusform>„%1“ pro dalších %n plateb</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2644,6 +2676,10 @@ Příkazy:
     <message>
         <source>The outbox cannot be written, so nothing is sent: %1</source>
         <translation>Do odchozí fronty nelze zapisovat, proto se nic neodesílá: %1</translation>
+    </message>
+    <message>
+        <source>Server tables and debug panel</source>
+        <translation>Tabulky serveru a ladicí panel</translation>
     </message>
 </context>
 <context>
@@ -3503,6 +3539,14 @@ Příkazy:
             <numerusform>%n pokusy, bez klíče.</numerusform>
             <numerusform>%n pokusů, bez klíče.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Attempt %1: nothing went wrong, no wait.</source>
+        <translation>Pokus %1: nic se nepokazilo, žádné čekání.</translation>
+    </message>
+    <message>
+        <source>Why, attempt %1: %2</source>
+        <translation>Proč, pokus %1: %2</translation>
     </message>
 </context>
 </TS>

@@ -588,18 +588,6 @@ Commands:
         <translation>Disarm the server&apos;s fault</translation>
     </message>
     <message>
-        <source>Arm %1 × %2</source>
-        <translation>Arm %1 × %2</translation>
-    </message>
-    <message>
-        <source>Turn %1 on</source>
-        <translation>Turn %1 on</translation>
-    </message>
-    <message>
-        <source>Turn %1 off</source>
-        <translation>Turn %1 off</translation>
-    </message>
-    <message>
         <source>Reset the server</source>
         <translation>Reset the server</translation>
     </message>
@@ -621,6 +609,18 @@ Commands:
             <numerusform>the completer finished %n abandoned checkout</numerusform>
             <numerusform>the completer finished %n abandoned checkouts</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Arm “%1” × %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” off</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1435,10 +1435,6 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>retries within the last 100 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>A client that makes a fresh Idempotency-Key for each attempt defeats the server: after a lost response the retry looks like a new order. Without a business key (business_key_off mode) the cart is ordered twice. With UNIQUE(client_id, cart_id) the second order is refused as cart-already-ordered, naming the first one, which the client reads back and takes as its own: placed, one order.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1858,6 +1854,38 @@ Commands:
     </message>
     <message>
         <source>%1, the server says: “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retries in 100 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every request and answer gets through</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>down, nothing gets through</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>requests are lost on the way to the server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>answers are lost on the way back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>slow in both directions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>requests vanish and are never answered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>some answers are lost on the way back</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2326,13 +2354,6 @@ Commands:
         <source>Without a key the server cannot tell a retry from a new order.</source>
         <translation>Without a key the server cannot tell a retry from a new order.</translation>
     </message>
-    <message numerus="yes">
-        <source>Armed: %1 for the next %n request(s)</source>
-        <translation>
-            <numerusform>Armed: %1 for the next request</numerusform>
-            <numerusform>Armed: %1 for the next %n requests</numerusform>
-        </translation>
-    </message>
     <message>
         <source>The network conditioner is not part of this build yet: these controls do not change anything.</source>
         <translation>The network conditioner is not part of this build yet: these controls do not change anything.</translation>
@@ -2437,20 +2458,6 @@ Commands:
         <source>Finishes checkouts nobody works on any more, as the server does by itself every 5 s.</source>
         <translation>Finishes checkouts nobody works on any more, as the server does by itself every 5 s.</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 for the next %n checkout(s)</source>
-        <translation>
-            <numerusform>%1 for the next checkout</numerusform>
-            <numerusform>%1 for the next %n checkouts</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 for the next %n charge(s)</source>
-        <translation>
-            <numerusform>%1 for the next charge</numerusform>
-            <numerusform>%1 for the next %n charges</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Armed: %1</source>
         <translation>Armed: %1</translation>
@@ -2494,6 +2501,31 @@ Commands:
     <message>
         <source>Key strategy</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>crash %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Armed: “%1” for the next %n request(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>“%1” for the next %n checkout(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>“%1” for the next %n charge(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2632,6 +2664,10 @@ Commands:
     </message>
     <message>
         <source>The outbox cannot be written, so nothing is sent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server tables and debug panel</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3487,6 +3523,14 @@ Commands:
             <numerusform>%n attempt, no key.</numerusform>
             <numerusform>%n attempts, no key.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Attempt %1: nothing went wrong, no wait.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why, attempt %1: %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

@@ -44,11 +44,11 @@ protected:
 
 TEST(DebugControlsBodyTest, AFaultCarriesOnlyItsOwnParameters)
 {
-    EXPECT_EQ(DebugControls::faultBody({QStringLiteral("crash-after-commit"), 2, 1500, 3}),
+    EXPECT_EQ(DebugControls::faultBody({QStringLiteral("crash-after-commit"), 2, 1500, 3, {}}),
               QByteArray(R"({"count":2,"fault":"crash-after-commit"})"));
-    EXPECT_EQ(DebugControls::faultBody({QStringLiteral("delay"), 1, 1500, 3}),
+    EXPECT_EQ(DebugControls::faultBody({QStringLiteral("delay"), 1, 1500, 3, {}}),
               QByteArray(R"({"count":1,"delay_ms":1500,"fault":"delay"})"));
-    EXPECT_EQ(DebugControls::faultBody({QStringLiteral("unavailable"), 1, 1500, 3}),
+    EXPECT_EQ(DebugControls::faultBody({QStringLiteral("unavailable"), 1, 1500, 3, {}}),
               QByteArray(R"({"count":1,"fault":"unavailable","retry_after":3})"));
     EXPECT_EQ(DebugControls::modeBody(QStringLiteral("check_then_insert"), true),
               QByteArray(R"({"check_then_insert":true})"));
@@ -138,13 +138,14 @@ TEST_F(DebugControlsTest, ServerCommandsReportTheServersStateAfterThem)
     DebugControls controls(&api, nullptr, nullptr);
     Reports reports(controls);
 
-    controls.armFault({QStringLiteral("delay"), 2, 150, 0});
+    // The window's names for them, not their ids, in what the panel reports (issue 40).
+    controls.armFault({QStringLiteral("delay"), 2, 150, 0, QStringLiteral("Slow transaction")});
     ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 1; }, 10'000));
-    controls.setMode(QStringLiteral("check_then_insert"), true);
+    controls.setMode(QStringLiteral("check_then_insert"), true, QStringLiteral("Check, then insert"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 2; }, 10'000));
-    controls.setMode(QStringLiteral("check_then_insert"), false);
+    controls.setMode(QStringLiteral("check_then_insert"), false, QStringLiteral("Check, then insert"));
     ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 3; }, 10'000));
-    controls.armFault({QStringLiteral("none"), 1, 0, 0});
+    controls.armFault({QStringLiteral("none"), 1, 0, 0, {}});
     ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 4; }, 10'000));
     controls.resetServer();
     ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 5; }, 10'000));
@@ -153,8 +154,8 @@ TEST_F(DebugControlsTest, ServerCommandsReportTheServersStateAfterThem)
 
     EXPECT_TRUE(reports.failed.isEmpty()) << reports.failed.join(u'\n').toStdString();
     EXPECT_EQ(reports.done,
-              (QStringList {QStringLiteral("Arm delay × 2"), QStringLiteral("Turn check_then_insert on"),
-                            QStringLiteral("Turn check_then_insert off"), QStringLiteral("Disarm the server's fault"),
+              (QStringList {QStringLiteral("Arm “Slow transaction” × 2"), QStringLiteral("“Check, then insert” on"),
+                            QStringLiteral("“Check, then insert” off"), QStringLiteral("Disarm the server's fault"),
                             QStringLiteral("Reset the server"),
                             QStringLiteral("the completer finished 0 abandoned checkout(s)")}));
     ASSERT_EQ(reports.states.size(), 6);
@@ -176,7 +177,7 @@ TEST_F(DebugControlsTest, WithoutDebugEndpointsEveryServerCommandFailsWithTheSta
     Reports reports(controls);
 
     // One at a time: their answers would otherwise arrive in any order.
-    controls.armFault({QStringLiteral("unavailable"), 1, 0, 2});
+    controls.armFault({QStringLiteral("unavailable"), 1, 0, 2, {}});
     ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 1; }, 10'000));
     controls.resetServer();
     ASSERT_TRUE(QTest::qWaitFor([&] { return reports.count() == 2; }, 10'000));
@@ -186,7 +187,7 @@ TEST_F(DebugControlsTest, WithoutDebugEndpointsEveryServerCommandFailsWithTheSta
     EXPECT_TRUE(reports.done.isEmpty());
     EXPECT_EQ(reports.statuses, (QList<int> {404, 404, 404}));
     ASSERT_EQ(reports.failed.size(), 3);
-    EXPECT_TRUE(reports.failed[0].startsWith(QStringLiteral("Arm unavailable × 1 | HTTP 404")))
+    EXPECT_TRUE(reports.failed[0].startsWith(QStringLiteral("Arm “unavailable” × 1 | HTTP 404")))
         << reports.failed[0].toStdString();
     EXPECT_TRUE(reports.failed[1].startsWith(QStringLiteral("Reset the server | HTTP 404")))
         << reports.failed[1].toStdString();

@@ -1,6 +1,7 @@
 // The Scenarios menu's dialog on a real widget (offscreen): it plays a scenario on its own fresh server and shows
 // the verdict table.
 #include "ScenarioDialog.h"
+#include "teaching/ScenarioRunner.h"
 
 #include <QAbstractSeries>
 #include <QChart>
@@ -22,6 +23,62 @@ class ScenarioDialogTest : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // Closing the dialog while its scenario is still starting its server (issue 40): before, ~ScenarioDialog let
+    // ~ScenarioRunner delete the context, whose server's stop() reported "exited before it was ready" up through
+    // ScenarioRunner::finish into showResult on a dialog whose destructor had already run (UBSan: bad downcast,
+    // ASan: use-after-free in ScenarioResult::operator=).
+    void closingTheDialogMidRunReachesNothingDestroyed()
+    {
+        QTemporaryDir dir;
+        const QString fake = dir.filePath(QStringLiteral("never-ready"));
+        QFile file(fake);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("#!/bin/sh\nexec sleep 60\n");
+        file.close();
+        file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+
+        int finished = 0;
+        {
+            auto* dialog = new ui::ScenarioDialog(core::allScenarios().first());
+            connect(dialog, &ui::ScenarioDialog::scenarioFinished, this, [&finished] { ++finished; });
+            auto* runner = dialog->findChild<core::ScenarioRunner*>();
+            QVERIFY(runner);
+            runner->setServerExecutable(fake);
+            dialog->show();
+            dialog->play();
+            delete dialog; // the teacher closes it during "Starting a fresh server…"
+        }
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        QCOMPARE(finished, 0);
+    }
+
+    // The crash scenario (its server dies and restarts twice) played twice in one dialog, then the dialog closed
+    // during a third run: in the sanitizer tree, no report.
+    void theServerCrashScenarioPlaysTwiceAndClosesMidRun()
+    {
+        const QList<core::Scenario> all = core::allScenarios();
+        const auto crash =
+            std::find_if(all.begin(), all.end(), [](const core::Scenario& s) { return s.id == u"server-crash"; });
+        QVERIFY(crash != all.end());
+        auto* dialog = new ui::ScenarioDialog(*crash);
+        dialog->show();
+        QSignalSpy done(dialog, &ui::ScenarioDialog::scenarioFinished);
+        for (int play = 1; play <= 2; ++play) {
+            dialog->play();
+            QVERIFY(done.wait(60'000));
+            QVERIFY2(dialog->result().passed(), qPrintable(dialog->result().toMarkdown()));
+        }
+        auto* runner = dialog->findChild<core::ScenarioRunner*>();
+        QVERIFY(runner);
+        QSignalSpy started(runner, &core::ScenarioRunner::stepStarted);
+        dialog->play();
+        // Mid-run: the first submission is in flight against a server armed to die before its commit.
+        QVERIFY(QTest::qWaitFor([&] { return started.size() >= 2; }, 30'000));
+        delete dialog;
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        QCOMPARE(done.size(), 2);
+    }
+
     void playsTheArticleTableAndShowsEveryRowPassing()
     {
         const QList<core::Scenario> all = core::allScenarios();

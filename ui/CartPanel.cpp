@@ -32,7 +32,8 @@ CartPanel::CartPanel(const CataloguePanel* catalogue, WheelGuard* wheelGuard, QW
     setObjectName(QStringLiteral("cartPanel"));
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->horizontalHeader()->setStretchLastSection(false);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 16);
+    // Room for a quantity's spin box, no more: at a zoom on a short screen the timeline below needs the height.
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 10);
     m_table->setAccessibleName(tr("Cart"));
     m_removeButton->setObjectName(QStringLiteral("removeButton"));
     m_orderButton->setObjectName(QStringLiteral("orderButton"));
@@ -65,10 +66,11 @@ CartPanel::CartPanel(const CataloguePanel* catalogue, WheelGuard* wheelGuard, QW
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_table, 1);
-    layout->addWidget(m_payByCardCheck, 0, Qt::AlignRight);
+    // The choice beside the button it changes, on one line: a line less between the cart and the timeline.
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_removeButton);
     buttons->addStretch();
+    buttons->addWidget(m_payByCardCheck);
     buttons->addWidget(m_orderButton);
     layout->addLayout(buttons);
     layout->addWidget(m_resultLine);

@@ -46,6 +46,9 @@ CataloguePanel::CataloguePanel(QWidget* parent)
     m_table->setAccessibleName(tr("Catalogue"));
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->horizontalHeader()->setStretchLastSection(false);
+    // Rows as high as their text (no spin box in them, unlike the cart's): a zoom on a short screen leaves the
+    // timeline's attempts more room.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setToolTip(tr("Double-click a product, or press Enter on it, to add it to the cart"));
     m_table->installEventFilter(this); // Enter on a row
 

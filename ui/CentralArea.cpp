@@ -2,6 +2,7 @@
 
 #include <QEvent>
 #include <QGridLayout>
+#include <QGroupBox>
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QTabBar>
@@ -31,6 +32,7 @@ CentralArea::CentralArea(QWidget* header, QWidget* catalogue, QWidget* cart, QWi
                          QWidget* parent)
     : QScrollArea(parent)
     , m_content(new QWidget)
+    , m_header(header)
     , m_catalogue(catalogue)
     , m_cart(cart)
     , m_orders(orders)
@@ -53,6 +55,7 @@ CentralArea::CentralArea(QWidget* header, QWidget* catalogue, QWidget* cart, QWi
     m_lowerTabs->tabBar()->setAccessibleName(tr("Current submission and my orders"));
     m_lowerTabs->addTab(m_timeline, tr("Current submission"));
 
+    m_defaultMargins = m_layout->contentsMargins();
     m_layout->addWidget(header);
     // The row as high as its panels ask, the rest to the timeline: the class watches the attempts come in there.
     m_layout->addLayout(m_row, 0);
@@ -106,7 +109,7 @@ void CentralArea::arrange()
     // As if the vertical scroll bar were there: its coming and going must not flip the arrangement back and forth.
     const int room = maximumViewportSize().width() - verticalScrollBar()->sizeHint().width();
     Arrangement arrangement = Arrangement::OneColumn;
-    if (neededWidth({m_catalogue, m_cart, m_orders}) <= room) {
+    if (!m_compact && neededWidth({m_catalogue, m_cart, m_orders}) <= room) {
         arrangement = Arrangement::ThreeColumns;
     } else if (neededWidth({m_catalogue, m_cart}) <= room) {
         arrangement = Arrangement::TwoColumns;
@@ -118,6 +121,38 @@ void CentralArea::arrange()
     }
 }
 
+void CentralArea::setHeaderShown(bool shown)
+{
+    const bool inside = m_layout->indexOf(m_header) >= 0;
+    if (shown && !inside) {
+        m_layout->insertWidget(0, m_header);
+        m_header->show();
+    } else if (!shown && inside) {
+        m_layout->removeWidget(m_header);
+    }
+}
+
+void CentralArea::setCompact(bool compact)
+{
+    if (compact != m_compact) {
+        m_compact = compact;
+        // Thinner margins: every pixel of height goes to the attempts.
+        m_layout->setContentsMargins(compact ? QMargins(6, 2, 6, 0) : m_defaultMargins);
+        m_layout->setSpacing(compact ? 2 : -1);
+        setTimelineHeadline(m_headline);
+        arrange();
+    }
+}
+
+void CentralArea::setTimelineHeadline(const QString& headline)
+{
+    m_headline = headline;
+    if (auto* box = qobject_cast<QGroupBox*>(m_timeline)) {
+        box->setTitle(m_compact ? QString() : headline);
+    }
+    m_lowerTabs->setTabText(m_lowerTabs->indexOf(m_timeline), m_compact ? headline : tr("Current submission"));
+}
+
 void CentralArea::fitTablesToRows()
 {
     // The catalogue's and the cart's tables as high as their few rows (at least kRowTableRows), not stretched: at a
@@ -125,7 +160,8 @@ void CentralArea::fitTablesToRows()
     for (QWidget* panel : {m_catalogue, m_cart}) {
         for (QTableView* view : panel->findChildren<QTableView*>(QString(), Qt::FindDirectChildrenOnly)) {
             const int count = view->model() ? view->model()->rowCount() : 0;
-            int rowsHeight = (std::max(count, kRowTableRows) - count) * view->verticalHeader()->defaultSectionSize();
+            const int minimumRows = m_compact ? 1 : kRowTableRows;
+            int rowsHeight = (std::max(count, minimumRows) - count) * view->verticalHeader()->defaultSectionSize();
             for (int row = 0; row < count; ++row) {
                 rowsHeight += view->rowHeight(row);
             }

@@ -5,6 +5,7 @@
 // timeline kept tall enough to read its attempts.
 #pragma once
 
+#include <QMargins>
 #include <QScrollArea>
 
 class QBoxLayout;
@@ -37,6 +38,16 @@ public:
     int widthFor(Arrangement arrangement) const;
     // Chooses the arrangement for the width there is now and the widths the panels need (their fonts, contents).
     void arrange();
+    // The header above the row, or not (the window shows it in its menu bar where height is short); shown again, it
+    // comes back on top.
+    void setHeaderShown(bool shown);
+    // Short of height: My orders never stands beside the cart (it is a tab beside the timeline), the timeline's
+    // headline is its tab's text, and the catalogue's and the cart's tables keep room for one row rather than two,
+    // so the row is only as high as they need and the timeline keeps its attempts in view.
+    void setCompact(bool compact);
+    // The timeline's headline ("Current submission: every attempt, one key"): its box's title, or where height is
+    // short its tab's text.
+    void setTimelineHeadline(const QString& headline);
 
 Q_SIGNALS:
     // The panels moved (to other parents): the focus chain needs their order again.
@@ -52,6 +63,7 @@ private:
     void fitTablesToRows();
 
     QWidget* m_content;
+    QWidget* m_header;
     QWidget* m_catalogue;
     QWidget* m_cart;
     QWidget* m_orders;
@@ -61,6 +73,9 @@ private:
     QTabWidget* m_lowerTabs;
     Arrangement m_arrangement = Arrangement::ThreeColumns;
     bool m_arranged = false;
+    bool m_compact = false;
+    QMargins m_defaultMargins;
+    QString m_headline;
 };
 
 } // namespace onceorder::ui

@@ -194,6 +194,7 @@ QGroupBox* DebugPanel::buildServerSection()
         auto* button = new QPushButton(fault.label);
         button->setObjectName(QStringLiteral("arm_") + fault.fault);
         connect(button, &QPushButton::clicked, this, [this, name = fault.fault] { armFault(name); });
+        m_words.insert(fault.fault, fault.label);
         addExplained(faults, button, fault.text);
     }
     layout->addLayout(faults);
@@ -224,7 +225,8 @@ QGroupBox* DebugPanel::buildServerSection()
     for (const auto& mode : kModes) {
         auto* check = new QCheckBox(mode.label);
         check->setObjectName(QStringLiteral("mode_") + mode.mode);
-        connect(check, &QCheckBox::toggled, this, [this, name = mode.mode](bool on) { m_controls->setMode(name, on); });
+        connect(check, &QCheckBox::toggled, this,
+                [this, name = mode.mode, label = mode.label](bool on) { m_controls->setMode(name, on, label); });
         m_modeBoxes.insert(mode.mode, check);
         addExplained(modes, check, mode.text);
     }
@@ -288,6 +290,7 @@ QGroupBox* DebugPanel::buildGatewaySection()
         auto* button = new QPushButton(fault.label);
         button->setObjectName(QStringLiteral("arm_") + fault.fault);
         connect(button, &QPushButton::clicked, this, [this, name = fault.fault] { armFault(name); });
+        m_words.insert(fault.fault, fault.label);
         addExplained(grid, button, fault.text);
     }
     layout->addLayout(grid);
@@ -311,6 +314,7 @@ QGroupBox* DebugPanel::buildGatewaySection()
     };
     for (const auto& point : kCrashPoints) {
         m_checkoutCrashCombo->addItem(point.label, point.fault);
+        m_words.insert(point.fault, tr("crash %1").arg(point.label));
     }
     holdCrashPointsWidth();
     auto* armCrash = new QPushButton(tr("Arm"));
@@ -463,18 +467,18 @@ void DebugPanel::setServerState(const core::ServerState& state)
         m_armedLabel->setText(tr("Armed: nothing"));
         PresentationZoom::setStyleSheetKeepingZoom(m_armedLabel, QString());
     } else {
-        m_armedLabel->setText(
-            tr("Armed: %1 for the next %n request(s)", nullptr, state.fault.remaining).arg(state.fault.fault));
+        m_armedLabel->setText(tr("Armed: “%1” for the next %n request(s)", nullptr, state.fault.remaining)
+                                  .arg(m_words.value(state.fault.fault, state.fault.fault)));
         PresentationZoom::setStyleSheetKeepingZoom(m_armedLabel, alert);
     }
     QStringList gateway;
     if (armed(state.checkoutFault)) {
-        gateway.append(tr("%1 for the next %n checkout(s)", nullptr, state.checkoutFault.remaining)
-                           .arg(state.checkoutFault.fault));
+        gateway.append(tr("“%1” for the next %n checkout(s)", nullptr, state.checkoutFault.remaining)
+                           .arg(m_words.value(state.checkoutFault.fault, state.checkoutFault.fault)));
     }
     if (armed(state.gatewayFault)) {
-        gateway.append(
-            tr("%1 for the next %n charge(s)", nullptr, state.gatewayFault.remaining).arg(state.gatewayFault.fault));
+        gateway.append(tr("“%1” for the next %n charge(s)", nullptr, state.gatewayFault.remaining)
+                           .arg(m_words.value(state.gatewayFault.fault, state.gatewayFault.fault)));
     }
     m_gatewayArmedLabel->setText(gateway.isEmpty() ? tr("Armed: nothing")
                                                    : tr("Armed: %1").arg(gateway.join(QStringLiteral("; "))));
@@ -525,8 +529,8 @@ void DebugPanel::setNetworkAvailable(bool available)
 
 void DebugPanel::armFault(const QString& fault)
 {
-    m_controls->armFault(
-        core::FaultRequest {fault, m_countSpin->value(), m_delaySpin->value(), m_retryAfterSpin->value()});
+    m_controls->armFault(core::FaultRequest {fault, m_countSpin->value(), m_delaySpin->value(),
+                                             m_retryAfterSpin->value(), m_words.value(fault, fault)});
 }
 
 void DebugPanel::applyNetworkMode()

@@ -7,6 +7,7 @@
 #include "submission/KeyStrategy.h"
 
 #include <QDockWidget>
+#include <QHash>
 #include <QMap>
 
 class QCheckBox;
@@ -70,6 +71,7 @@ private:
     QLabel* m_gatewayArmedLabel = nullptr;
     QLabel* m_resultLabel = nullptr;
     QMap<QString, QCheckBox*> m_modeBoxes;
+    QHash<QString, QString> m_words; // a fault's id ("fail-before-commit") → its name on the panel, for the class
 
     QComboBox* m_networkModeCombo = nullptr;
     QLabel* m_networkExplanation = nullptr;

@@ -63,7 +63,14 @@ void HelpMenu::showShortcuts()
 {
     const QString row = QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>");
     QStringList rows;
-    for (const QAction* action : parentWidget()->actions()) {
+    // The window's keys, then the Help menu's own (F1 for the lesson plan).
+    QList<QAction*> withKeys = parentWidget()->actions();
+    for (QAction* action : actions()) {
+        if (!withKeys.contains(action)) {
+            withKeys.append(action);
+        }
+    }
+    for (const QAction* action : std::as_const(withKeys)) {
         QStringList keys;
         for (const QKeySequence& key : action->shortcuts()) {
             keys.append(key.toString(QKeySequence::NativeText).toHtmlEscaped());

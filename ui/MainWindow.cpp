@@ -23,15 +23,18 @@
 #include <QCheckBox>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QScreen>
+#include <QScrollBar>
 #include <QShowEvent>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -113,11 +116,14 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     timelineLayout->addWidget(m_timeline);
     m_timeline->setObjectName(QStringLiteral("timeline"));
     // The title says how the attempts use keys (one, a new one for each, none), as the timeline sees it.
-    connect(m_timeline, &SubmissionTimelineWidget::headlineChanged, timelineBox, &QGroupBox::setTitle);
+    // (Where height is short, the text of its tab instead: see CentralArea::setCompact.)
 
     // Rearranges itself rather than forcing the window wider than the screen (at 200 % its minimum was 1738 px),
     // scrolling sideways or squeezing the docks to a sliver.
-    m_central = new CentralArea(buildHeader(), m_catalogue, m_cart, m_orders, timelineBox);
+    m_header = buildHeader();
+    m_central = new CentralArea(m_header, m_catalogue, m_cart, m_orders, timelineBox);
+    m_central->setTimelineHeadline(m_timeline->headline());
+    connect(m_timeline, &SubmissionTimelineWidget::headlineChanged, m_central, &CentralArea::setTimelineHeadline);
     setCentralWidget(m_central);
     // Queued: once the move is over (the tab widget shows and hides its pages after it).
     connect(m_central, &CentralArea::rearranged, this, &MainWindow::setFocusOrder, Qt::QueuedConnection);
@@ -248,9 +254,45 @@ void MainWindow::fitToScreen()
             move(placed.topLeft());
         }
     }
+    const double zoom = fontInfo().pointSizeF() / QApplication::font().pointSizeF();
+    setCompact(zoom > 1.01 || height() < 850);
     fitDocks(true);
     // Once more when the panels have measured themselves in the new font: the widths the middle needs come from them.
     QTimer::singleShot(0, this, [this] { fitDocks(true); });
+}
+
+void MainWindow::setCompact(bool compact)
+{
+    if (compact == m_compact) {
+        return;
+    }
+    m_compact = compact;
+    m_tablesDock->setCompact(compact);
+    m_central->setCompact(compact);
+    if (compact) {
+        m_central->setHeaderShown(false);
+        menuBar()->setCornerWidget(m_header, Qt::TopRightCorner);
+        m_slogan->hide();
+        // The menu bar has room for the badge, not for the address too (it is the status line's tooltip).
+        m_serverUrlLabel->hide();
+        m_header->show();
+        if (!m_debugPanel->isFloating()) {
+            tabifyDockWidget(m_tablesDock, m_debugPanel);
+            m_tablesDock->raise(); // the live tables in front: the lesson watches them; the panel is one click away
+            for (auto* tabs : findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly)) {
+                tabs->setAccessibleName(tr("Server tables and debug panel"));
+            }
+        }
+    } else {
+        menuBar()->setCornerWidget(nullptr, Qt::TopRightCorner);
+        m_central->setHeaderShown(true);
+        m_slogan->show();
+        m_serverUrlLabel->show();
+        if (!m_debugPanel->isFloating()) {
+            addDockWidget(Qt::RightDockWidgetArea, m_debugPanel);
+            m_debugPanel->show();
+        }
+    }
 }
 
 void MainWindow::fitDocks(bool force)
@@ -277,7 +319,32 @@ void MainWindow::fitDocks(bool force)
                                                     : tables->minimumSizeHint().height()) +
         fontMetrics().height() * 2;
     const int share = scale > 1.01 ? (height() < 800 ? 15 : 25) : 38;
-    const int dockHeight = std::min(std::max(static_cast<int>(230 * scale), needed), height() * share / 100);
+    int dockHeight = std::min(std::max(static_cast<int>(230 * scale), needed), height() * share / 100);
+    if (m_compact) {
+        // As high as the column titles and three rows of the keys and the orders need, whatever the zoom: the lesson
+        // points at them while the attempts come in.
+        dockHeight = 0;
+        for (const char* name : {"keysView", "ordersView"}) {
+            const auto* view = m_tablesDock->findChild<QTableView*>(QLatin1String(name));
+            if (!view || !view->isVisible()) {
+                continue;
+            }
+            const int top = view->viewport()->mapTo(m_tablesDock, QPoint(0, 0)).y();
+            const int scrollBar = view->horizontalScrollBar()->isVisible() ? view->horizontalScrollBar()->height() : 0;
+            // Three rows (and a few pixels, so the third is whole however the rows round), and room for a sideways
+            // scroll bar that may come with the next row's longer text.
+            const int extent = view->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, view);
+            dockHeight = std::max(dockHeight,
+                                  top + 3 * view->verticalHeader()->defaultSectionSize() + 6 +
+                                      std::max(scrollBar, extent) + 2 * view->frameWidth() + 10);
+        }
+        if (dockHeight == 0) {
+            dockHeight = static_cast<int>(230 * scale);
+        }
+        if (!tabifiedDockWidgets(m_tablesDock).isEmpty()) {
+            dockHeight += fontMetrics().height() + 16; // the tab bar under the tabbed docks comes out of their area
+        }
+    }
     if (force && m_tablesDock->isVisible() && !m_tablesDock->isFloating()) {
         resizeDocks({m_tablesDock}, {dockHeight}, Qt::Vertical);
     }
@@ -333,6 +400,7 @@ QWidget* MainWindow::buildHeader()
     layout->addWidget(m_identityLabel);
     layout->addSpacing(12);
     auto* title = new QLabel(tr("Places every order exactly once, whatever the network does."));
+    m_slogan = title;
     title->setObjectName(QStringLiteral("sloganLabel"));
     title->setWordWrap(true); // two lines rather than a window wider than a projector
     QFont titleFont = title->font();
@@ -350,6 +418,7 @@ void MainWindow::onServerReady()
     PresentationZoom::setStyleSheetKeepingZoom(
         m_serverLabel, StatusColours::labelSheet(StatusColours::Status::Good, m_serverLabel->palette(), true));
     m_serverUrlLabel->setText(url);
+    m_serverLabel->setToolTip(url);
     m_monitor->refreshAll();
     if (!m_resumed) {
         // What a crashed run left pending goes on with its keys; the timeline picks it up as it reports.

@@ -67,6 +67,10 @@ protected:
 
 private:
     void fitDocks(bool force);
+    // Short of height (a zoom, a laptop, a projector): the debug panel becomes a tab beside the server tables and the
+    // header moves into the menu bar, so the cart, the Order button, the timeline's attempts and the live tables are
+    // all in view at once. Otherwise the debug panel is a column on the right and the header is above the cart.
+    void setCompact(bool compact);
     QWidget* buildHeader();
     void setFocusOrder();
     void onServerReady();
@@ -91,6 +95,9 @@ private:
     MyOrdersPanel* m_orders;
     CentralArea* m_central = nullptr;
     QLabel* m_identityLabel;
+    QWidget* m_header = nullptr;
+    QLabel* m_slogan = nullptr;
+    bool m_compact = false;
     QLabel* m_serverUrlLabel;
     SubmissionTimelineWidget* m_timeline;
     ServerTablesDock* m_tablesDock;

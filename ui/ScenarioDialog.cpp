@@ -5,8 +5,11 @@
 #include "StatusColours.h"
 #include "teaching/ScenarioRunner.h"
 
+#include <QAbstractAxis>
+#include <QChart>
 #include <QChartView>
 
+#include <QApplication>
 #include <QColor>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -91,6 +94,16 @@ ScenarioDialog::ScenarioDialog(core::Scenario scenario, QWidget* parent)
     connect(m_runner, &core::ScenarioRunner::finished, this, &ScenarioDialog::showResult);
 }
 
+ScenarioDialog::~ScenarioDialog()
+{
+    // QWidget's destructor would delete the runner among the children, after this class's part is gone; a run it
+    // stopped then reported "the server exited" into showResult on a half-destroyed dialog (issue 40). So: silence
+    // it first, then end it while the dialog is whole.
+    m_runner->disconnect(this);
+    delete m_runner;
+    m_runner = nullptr;
+}
+
 void ScenarioDialog::play()
 {
     if (m_runner->isRunning()) {
@@ -127,9 +140,20 @@ void ScenarioDialog::showResult(const core::ScenarioResult& result)
         // In the dialog's font, so the chart's words grow with the presentation zoom.
         m_chartView->setChart(ScenarioChartBuilder::build(result.chart, font())); // the view owns the new one
         delete previous;
+        // High enough for its upright y-axis title at this zoom (at 150 % in Czech it read "opakov…"), wide enough
+        // for the x-axis labels; the table above scrolls if the screen is short.
+        const QFontMetrics axisTitle(
+            m_chartView->chart()->axes().isEmpty() ? font() : m_chartView->chart()->axes().first()->titleFont());
+        int tallest = 0;
+        for (const QString& title : {result.chart.yTitle, result.chart.xTitle}) {
+            tallest = std::max(tallest, axisTitle.horizontalAdvance(title));
+        }
+        const int screenHeight = screen() ? screen()->availableGeometry().height() : 1000;
+        m_chartView->setMinimumHeight(std::min(
+            std::max(static_cast<int>(300 * zoom()), tallest + 14 * axisTitle.height()), screenHeight * 3 / 5));
         if (m_chartView->isHidden()) {
             m_chartView->show();
-            resize(width(), std::max(height(), 860));
+            resize(width(), std::max(height(), static_cast<int>(860 * zoom())));
         }
     }
     keepInsideScreen();
@@ -164,9 +188,17 @@ void ScenarioDialog::keepInsideScreen()
     move(placed.topLeft());
 }
 
+double ScenarioDialog::zoom() const
+{
+    return font().pointSizeF() / QApplication::font().pointSizeF();
+}
+
 void ScenarioDialog::showEvent(QShowEvent* event)
 {
     QDialog::showEvent(event);
+    // As large as the zoom makes its words (it stayed 1100 px wide at 200 %, and the chart's axis labels and title
+    // were cut to "…"), as far as the screen allows.
+    resize(size().expandedTo(QSize(static_cast<int>(1100 * zoom()), static_cast<int>(520 * zoom()))));
     keepInsideScreen();
 }
 

@@ -26,6 +26,9 @@ class ScenarioDialog : public QDialog
 
 public:
     explicit ScenarioDialog(core::Scenario scenario, QWidget* parent = nullptr);
+    // Ends a run in progress before the dialog's own parts go: nothing the run reports may reach a dialog that is
+    // being destroyed.
+    ~ScenarioDialog() override;
 
     // Starts (or restarts) the scenario.
     void play();
@@ -49,6 +52,8 @@ protected:
 private:
     // Inside the screen's available area, however tall the chart made it.
     void keepInsideScreen();
+    // The presentation zoom it is shown at (its font against the application's).
+    double zoom() const;
     void exportResult();
 
     core::Scenario m_scenario;

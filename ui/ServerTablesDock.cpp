@@ -136,6 +136,9 @@ QWidget* ServerTablesDock::titled(const QString& title, const QString& explanati
     auto* heading =
         new QLabel(QStringLiteral("<b>%1</b> — %2").arg(title.toHtmlEscaped(), explanation.toHtmlEscaped()));
     heading->setWordWrap(true);
+    heading->setProperty("title", title);
+    heading->setProperty("explanation", explanation);
+    m_headings.append(heading);
     layout->addWidget(heading);
     layout->addWidget(view, 1);
     return box;
@@ -185,8 +188,25 @@ void ServerTablesDock::showState(const core::ServerState& state)
 void ServerTablesDock::showLive()
 {
     m_serverDown = false;
+    m_live = true;
     m_statusLabel->setText(m_liveText.isEmpty() ? tr("Waiting for the server…") : m_liveText);
     PresentationZoom::setStyleSheetKeepingZoom(m_statusLabel, QString());
+    setCompact(m_compact);
+}
+
+void ServerTablesDock::setCompact(bool compact)
+{
+    m_compact = compact;
+    for (QLabel* heading : std::as_const(m_headings)) {
+        const QString title = heading->property("title").toString().toHtmlEscaped();
+        const QString explanation = heading->property("explanation").toString();
+        heading->setText(compact ? QStringLiteral("<b>%1</b>").arg(title)
+                                 : QStringLiteral("<b>%1</b> — %2").arg(title, explanation.toHtmlEscaped()));
+        heading->setToolTip(compact ? explanation : QString());
+    }
+    // An error stays a line of its own, in red; the live line (the counts are on the tabs too) becomes a tooltip.
+    m_statusLabel->setVisible(!compact || !m_live);
+    setToolTip(compact && m_live ? m_statusLabel->text() : QString());
 }
 
 void ServerTablesDock::showServerAnswering()
@@ -243,6 +263,9 @@ void ServerTablesDock::showWaiting(const core::ServerState& state)
 
 void ServerTablesDock::showUnavailable(const QString& reason, int httpStatus)
 {
+    m_live = false;
+    m_statusLabel->show();
+    setToolTip(QString());
     m_statusLabel->setText(
         httpStatus == 404 ? tr("The server does not show its tables (start it with --debug-endpoints): %1").arg(reason)
                           : tr("Cannot read the server's tables: %1").arg(reason));

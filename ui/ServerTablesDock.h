@@ -43,6 +43,9 @@ public:
     QWidget* content() const { return m_content; }
     // Fits every table's columns again (after a zoom: they were fitted to the old font).
     void refitColumns();
+    // Short of height (a zoom, a small screen): the live line moves into the dock's title and each table's heading
+    // keeps its name (the explanation goes to its tooltip), so three rows of every table stay in view.
+    void setCompact(bool compact);
 
 private:
     void showState(const core::ServerState& state);
@@ -64,6 +67,9 @@ private:
     QTabWidget* m_keyTabs;
     QTabWidget* m_sideTabs;
     QLabel* m_statusLabel;
+    QList<QLabel*> m_headings;
+    bool m_compact = false;
+    bool m_live = false; // the status line says the tables are live (not an error)
     QLabel* m_waitingLabel;
     QString m_liveText; // the status line for the last state shown
     bool m_serverDown = false; // the last poll got no answer at all

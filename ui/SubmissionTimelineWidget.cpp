@@ -116,6 +116,7 @@ SubmissionTimelineWidget::SubmissionTimelineWidget(const core::Clock* clock, QWi
     , m_copyKeyButton(new QPushButton(tr("Copy")))
     , m_attemptsTable(new QTableWidget(0, ColumnCount))
     , m_countdownLabel(new QLabel)
+    , m_whyLabel(new QLabel)
     , m_retryNowButton(new QPushButton(tr("Retry now")))
     , m_abandonButton(new QPushButton(tr("Abandon…")))
 {
@@ -143,12 +144,18 @@ SubmissionTimelineWidget::SubmissionTimelineWidget(const core::Clock* clock, QWi
     m_attemptsTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_attemptsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_attemptsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // "Why" is long (the error and the backoff's reasoning): it takes the rest of the width and wraps onto more lines
-    // instead of being cut, and its tooltip holds the whole text too.
-    m_attemptsTable->horizontalHeader()->setSectionResizeMode(Details, QHeaderView::Stretch);
+    // "Why" is long (the error and the backoff's reasoning). Wrapped inside its column it made each row several lines
+    // high (at 150 % on 1366 × 768 one word per line, the other cells looked empty and one attempt filled the view):
+    // the table keeps one line per attempt, every cell whole, and the Why of the chosen attempt is said in sentences
+    // under it (the column stays in the model, and each row's tooltip holds it too).
+    m_attemptsTable->setColumnHidden(Details, true);
+    m_attemptsTable->horizontalHeader()->setStretchLastSection(true);
     m_attemptsTable->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_attemptsTable->setWordWrap(true);
+    m_attemptsTable->setWordWrap(false);
     m_attemptsTable->setTextElideMode(Qt::ElideNone);
+    m_whyLabel->setObjectName(QStringLiteral("whyLabel"));
+    m_whyLabel->setWordWrap(true);
+    m_whyLabel->setTextFormat(Qt::PlainText);
     m_countdownLabel->setObjectName(QStringLiteral("countdownLabel"));
     QFont countdownFont = m_countdownLabel->font();
     countdownFont.setBold(true);
@@ -173,6 +180,7 @@ SubmissionTimelineWidget::SubmissionTimelineWidget(const core::Clock* clock, QWi
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(keyRow);
     layout->addWidget(m_attemptsTable, 1);
+    layout->addWidget(m_whyLabel);
     layout->addLayout(actions);
 
     m_tick.setInterval(100);
@@ -181,6 +189,7 @@ SubmissionTimelineWidget::SubmissionTimelineWidget(const core::Clock* clock, QWi
             [this] { QApplication::clipboard()->setText(m_submission.key); });
     connect(m_retryNowButton, &QPushButton::clicked, this, [this] { Q_EMIT retryNowRequested(m_submission.id); });
     connect(m_abandonButton, &QPushButton::clicked, this, &SubmissionTimelineWidget::askToAbandon);
+    connect(m_attemptsTable, &QTableWidget::itemSelectionChanged, this, &SubmissionTimelineWidget::showWhy);
     clear();
 }
 
@@ -299,6 +308,7 @@ void SubmissionTimelineWidget::clear()
     m_attemptKeys.clear();
     updateKeyWords();
     m_attemptsTable->setRowCount(0);
+    m_whyLabel->clear();
     m_countdownLabel->setText(tr("Place an order to see each attempt here."));
     m_tick.stop();
     updateButtons();
@@ -408,6 +418,30 @@ void SubmissionTimelineWidget::showAttempts()
     }
     if (!attempts.isEmpty()) {
         m_attemptsTable->scrollToBottom();
+    }
+    showWhy();
+}
+
+void SubmissionTimelineWidget::showWhy()
+{
+    int row = -1;
+    if (const QList<QTableWidgetItem*> selected = m_attemptsTable->selectedItems(); !selected.isEmpty()) {
+        row = selected.first()->row();
+    } else {
+        for (int r = m_attemptsTable->rowCount() - 1; r >= 0 && row < 0; --r) {
+            if (const QTableWidgetItem* item = m_attemptsTable->item(r, Details); item && !item->text().isEmpty()) {
+                row = r;
+            }
+        }
+    }
+    const QTableWidgetItem* why = row >= 0 ? m_attemptsTable->item(row, Details) : nullptr;
+    const QTableWidgetItem* number = row >= 0 ? m_attemptsTable->item(row, Number) : nullptr;
+    if (!why || !number) {
+        m_whyLabel->clear();
+    } else if (why->text().isEmpty()) {
+        m_whyLabel->setText(tr("Attempt %1: nothing went wrong, no wait.").arg(number->text()));
+    } else {
+        m_whyLabel->setText(tr("Why, attempt %1: %2").arg(number->text(), why->text()));
     }
 }
 

@@ -74,6 +74,8 @@ Q_SIGNALS:
 private:
     void askToAbandon();
     void showAttempts();
+    // Says under the table why the selected attempt (else the latest one with a reason) failed or waited.
+    void showWhy();
     void updateButtons();
     void updateKeyWords();
     QString keyOfAttempt(int number) const;
@@ -94,6 +96,7 @@ private:
     QPushButton* m_copyKeyButton;
     QTableWidget* m_attemptsTable;
     QLabel* m_countdownLabel;
+    QLabel* m_whyLabel; // the Why of the chosen attempt (the latest with a reason), in sentences under the table
     QPushButton* m_retryNowButton;
     QPushButton* m_abandonButton;
     QPointer<QMessageBox> m_confirmation;

@@ -42,6 +42,12 @@ void BundledServer::onFinished(int exitCode)
 {
     const bool wasReady = m_url.isValid();
     m_url = QUrl();
+    if (m_stopping) {
+        // Asked to stop: neither a failure (even if it was still starting) nor a death to restart from.
+        m_restarting = false;
+        Q_EMIT exited(exitCode);
+        return;
+    }
     if (!wasReady && m_restarting && m_port != 0) {
         // The old port was taken meanwhile: any free one will do, the new URL goes out with ready().
         m_port = 0;
@@ -92,6 +98,10 @@ void BundledServer::setNiceness(int niceness)
 
 BundledServer::~BundledServer()
 {
+    // Whatever the process says or does from here on (its ready line still in the pipe, its exit) is heard by no
+    // one: the objects connected to this one may be half-destroyed themselves (issue 40).
+    m_process.disconnect(this);
+    m_restartTimer.disconnect(this);
     stop();
 }
 
@@ -168,7 +178,9 @@ bool BundledServer::isRunning() const
 void BundledServer::readStandardOutput()
 {
     m_stdout += m_process.readAllStandardOutput();
-    if (m_url.isValid()) {
+    // A ready line read while stopping (waitForFinished reads the pipe) announces a server that is going away: the
+    // one stopping it is tearing down and must not hear "ready" in the middle of it.
+    if (m_url.isValid() || m_stopping) {
         return;
     }
     const int newline = m_stdout.indexOf('\n');

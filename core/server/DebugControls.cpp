@@ -47,15 +47,16 @@ QByteArray DebugControls::modeBody(const QString& mode, bool on)
 
 void DebugControls::armFault(const FaultRequest& request)
 {
-    const QString what = request.fault == u"none" ? tr("Disarm the server's fault")
-                                                  : tr("Arm %1 × %2").arg(request.fault).arg(request.count);
+    const QString name = request.label.isEmpty() ? request.fault : request.label;
+    const QString what =
+        request.fault == u"none" ? tr("Disarm the server's fault") : tr("Arm “%1” × %2").arg(name).arg(request.count);
     post(QStringLiteral("/_debug/faults"), faultBody(request), what);
 }
 
-void DebugControls::setMode(const QString& mode, bool on)
+void DebugControls::setMode(const QString& mode, bool on, const QString& label)
 {
-    post(QStringLiteral("/_debug/mode"), modeBody(mode, on),
-         on ? tr("Turn %1 on").arg(mode) : tr("Turn %1 off").arg(mode));
+    const QString name = label.isEmpty() ? mode : label;
+    post(QStringLiteral("/_debug/mode"), modeBody(mode, on), on ? tr("“%1” on").arg(name) : tr("“%1” off").arg(name));
 }
 
 void DebugControls::resetServer()

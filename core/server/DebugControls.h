@@ -25,6 +25,7 @@ struct FaultRequest
     int count = 1;
     int delayMs = 0;
     int retryAfterSeconds = 0;
+    QString label; // how the window names it ("Fail before commit"); empty: the fault's id
 };
 
 class DebugControls : public QObject
@@ -38,7 +39,8 @@ public:
 
     void armFault(const FaultRequest& request);
     // mode: check_then_insert, unscoped_keys, store_transient or business_key_off.
-    void setMode(const QString& mode, bool on);
+    // `label` is how the window names the mode ("Business key off"); empty: its id.
+    void setMode(const QString& mode, bool on, const QString& label = {});
     void resetServer();
     // One pass of the server's completer now: it finishes (or cleans up) checkouts abandoned between phases.
     void runCompleter();

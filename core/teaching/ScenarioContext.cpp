@@ -62,27 +62,42 @@ ScenarioContext::ScenarioContext(QObject* parent)
 
 ScenarioContext::~ScenarioContext()
 {
+    // Nothing that happens while the stack is torn down reaches this half-destroyed context or anyone listening to
+    // it (issue 40): the server's ready line still unread when the run ended came in through stop() and reached
+    // onServerReady after the conditioner was freed; a server stopped while starting reported a failure up into a
+    // runner and a dialog already being destroyed.
+    m_failed = true;
+    blockSignals(true);
+    m_server->disconnect(this);
+    for (QProcess* process : findChildren<QProcess*>(Qt::FindDirectChildrenOnly)) {
+        process->disconnect(this);
+    }
+    for (const auto& engine : m_engines) {
+        engine->disconnect(this); // a step's callbacks would run on a context being destroyed
+    }
     m_engines.clear();
     // Open keep-alive connections would hold the server's worker threads (and its SIGTERM) until they time out:
     // close ours first, the relay's with it.
     qDeleteAll(m_apis);
     m_apis.clear();
-    delete m_conditioner;
+    // The server before the conditioner in front of it: nothing the server does can then reach a freed relay.
     m_server->stop();
     for (QProcess* process : findChildren<QProcess*>(Qt::FindDirectChildrenOnly)) {
-        process->disconnect(this);
         process->kill();
         process->waitForFinished(2000);
     }
+    delete m_conditioner;
+    m_conditioner = nullptr;
 }
 
-void ScenarioContext::start()
+void ScenarioContext::start(const QString& serverExecutable)
 {
     if (!m_dir.isValid()) {
         fail(tr("cannot create a temporary folder: %1").arg(m_dir.errorString()));
         return;
     }
-    m_server->start(QDir(m_dir.path()).filePath(QStringLiteral("server")));
+    m_server->start(QDir(m_dir.path()).filePath(QStringLiteral("server")),
+                    serverExecutable.isEmpty() ? BundledServer::defaultExecutable() : serverExecutable);
 }
 
 void ScenarioContext::onServerReady(const QUrl& url)

@@ -40,8 +40,9 @@ public:
     explicit ScenarioContext(QObject* parent = nullptr);
     ~ScenarioContext() override;
 
-    // Starts the bundled server; ready() or failed() follows.
-    void start();
+    // Starts the bundled server (`serverExecutable`, default: onceorder-server beside this program; a test gives a
+    // fake one); ready() or failed() follows.
+    void start(const QString& serverExecutable = {});
 
     QUrl serverUrl() const { return m_serverUrl; }
     NetworkConditioner& conditioner() const { return *m_conditioner; }

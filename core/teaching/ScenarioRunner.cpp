@@ -4,6 +4,8 @@
 
 #include <QPointer>
 
+#include <utility>
+
 namespace onceorder::core {
 
 ScenarioRunner::ScenarioRunner(QObject* parent)
@@ -18,7 +20,13 @@ ScenarioRunner::ScenarioRunner(QObject* parent)
 
 ScenarioRunner::~ScenarioRunner()
 {
-    delete m_context;
+    // A run in progress ends without a word: finished() is for a run that ended, not for a runner going away (its
+    // owner, a dialog being closed, is half-destroyed itself; issue 40).
+    m_timeout.stop();
+    if (ScenarioContext* context = std::exchange(m_context, nullptr)) {
+        context->disconnect(this);
+        delete context; // a step's `next` sees m_context gone and does nothing
+    }
 }
 
 void ScenarioRunner::run(const Scenario& scenario)
@@ -33,7 +41,7 @@ void ScenarioRunner::run(const Scenario& scenario)
     m_context = new ScenarioContext(this);
     connect(m_context, &ScenarioContext::failed, this, &ScenarioRunner::finish);
     connect(m_context, &ScenarioContext::ready, this, &ScenarioRunner::runStep);
-    m_context->start();
+    m_context->start(m_serverExecutable);
 }
 
 void ScenarioRunner::runStep()

@@ -25,6 +25,8 @@ public:
     bool isRunning() const { return m_context != nullptr; }
     // A scenario that has not finished after this long fails (it never hangs a test or a class).
     void setTimeoutMs(int ms) { m_timeoutMs = ms; }
+    // The server each run starts (empty: onceorder-server beside this program); tests give a fake one.
+    void setServerExecutable(const QString& path) { m_serverExecutable = path; }
 
 Q_SIGNALS:
     void stepStarted(int index, int count);
@@ -35,6 +37,7 @@ private:
     void finish(const QString& error);
 
     Scenario m_scenario;
+    QString m_serverExecutable;
     ScenarioContext* m_context = nullptr; // a child; the stack of the scenario in progress
     QTimer m_timeout;
     QElapsedTimer m_elapsed;

@@ -104,7 +104,7 @@ void addToChart(ScenarioChart& chart, const QString& label, const QList<int>& co
     if (chart.isEmpty()) {
         chart.title = ScenarioText::tr("Retries within 100 ms, after %1 carts were cut at once").arg(kHerdCarts);
         chart.xTitle = ScenarioText::tr("ms after the cut");
-        chart.yTitle = ScenarioText::tr("retries within the last 100 ms");
+        chart.yTitle = ScenarioText::tr("retries in 100 ms");
         chart.bucketMs = kChartStepMs;
         chart.capacity = kHerdCapacityPer100Ms;
         chart.capacityName =

@@ -148,11 +148,37 @@ ScenarioStep requestStep(const QString& step, const QString& apiKey, const QStri
     };
 }
 
+namespace {
+
+// What a network mode does, as the class reads it in a scenario's table (the mode's id, "drop-response", is not).
+QString networkInWords(ConditionerMode mode)
+{
+    switch (mode) {
+    case ConditionerMode::Pass:
+        return ScenarioText::tr("every request and answer gets through");
+    case ConditionerMode::Offline:
+        return ScenarioText::tr("down, nothing gets through");
+    case ConditionerMode::DropRequest:
+        return ScenarioText::tr("requests are lost on the way to the server");
+    case ConditionerMode::DropResponse:
+        return ScenarioText::tr("answers are lost on the way back");
+    case ConditionerMode::Delay:
+        return ScenarioText::tr("slow in both directions");
+    case ConditionerMode::Blackhole:
+        return ScenarioText::tr("requests vanish and are never answered");
+    case ConditionerMode::Flaky:
+        return ScenarioText::tr("some answers are lost on the way back");
+    }
+    return NetworkConditioner::modeName(mode);
+}
+
+} // namespace
+
 ScenarioStep conditionerStep(ConditionerMode mode, const QString& why)
 {
     return [mode, why](ScenarioContext& c, Next next) {
         c.conditioner().setMode(mode);
-        c.narrate(ScenarioText::tr("network: %1").arg(NetworkConditioner::modeName(mode)), why);
+        c.narrate(ScenarioText::tr("network: %1").arg(networkInWords(mode)), why);
         next();
     };
 }
