@@ -88,6 +88,7 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
     const std::string finished = recoveryPointName(RecoveryPoint::Finished);
     CheckoutKey key;
     bool resumed = false;
+    bool stamped = false; // the claim has written our lock (not yet committed)
     try {
         auto tx = m_database.write();
         SqlTx& db = *tx;
@@ -112,6 +113,7 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
         if (claimed) {
             key = CheckoutKey {claimed->int64(0),   client.id, idemKey, RecoveryPoint::Started,
                                command.canonical(), {},        now,     run};
+            stamped = true;
         } else {
             // FOR UPDATE (PostgreSQL), so that of two copies that both find the lock stale only one takes it over;
             // the other waits for this transaction and then sees the fresh lock. SQLite: the writer lock does that.
@@ -144,12 +146,24 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
                                stored->optionalInt64(7), now,       run};
             db.exec("UPDATE checkout_keys SET locked_at = ?, locked_by = ? WHERE id = ?",
                     {ms(now), holder(run), key.id});
+            stamped = true;
             resumed = true;
         }
         tx->commit();
     } catch (...) {
         if (!rolledBackFailure(std::current_exception())) {
             throw;
+        }
+        if (stamped) {
+            // The COMMIT may have taken effect though its answer was lost (the connection dropped in between): let go
+            // of the lock it may have written, as every later phase does (AtomicPhase::guard), so that the retry the
+            // 503 asks for continues at once instead of meeting 409 until the lock timeout. Only our own lock: our
+            // stamp and run; if the claim rolled back, this changes nothing.
+            try {
+                m_atomicPhase.releaseLock(key);
+            } catch (const std::exception&) {
+                // The lock then times out by itself.
+            }
         }
         return OrderResponse::fromProblem(failureAnswer(std::current_exception(), problems::checkoutTransientFailure));
     }
