@@ -1,8 +1,9 @@
 // The checkout key row's lock in process, on both databases (a fresh SQLite file, or a fresh PostgreSQL database
 // when PGHOST names a cluster): a commit whose reply is lost while the key is claimed does not keep the key locked
-// (the claim lets its lock go, as every later phase does). The lost reply is a decorator around the real database: the
-// COMMIT takes effect, then the driver's exception is thrown, as when the connection drops between COMMIT and its
-// answer.
+// (the claim lets its lock go, as every later phase does), and on PostgreSQL a lock's age is judged by the database's
+// clock, so an instance whose clock runs ahead takes over no checkout whose owner is still at the gateway. The
+// lost reply is a decorator around the real database: the COMMIT takes effect, then the driver's exception is thrown,
+// as when the connection drops between COMMIT and its answer.
 #include "checkout/CheckoutService.h"
 #include "checkout/StubPaymentGateway.h"
 #include "storage/SqlTx.h"
@@ -205,4 +206,34 @@ TEST_P(CheckoutLocksTest, ATakeOverWhoseCommitReplyIsLostLeavesTheKeyFreeForTheN
     EXPECT_EQ(retry.status, 201) << retry.body;
     EXPECT_EQ(retry.outcome, "resumed");
     EXPECT_EQ(m_gateway->chargeCount(), 1);
+}
+
+// Two instances on one PostgreSQL database, the second's clock 31 s ahead of the first's (and of the database's).
+// The lock timeout is 30 s: judged by the second's own clock, the first's fresh lock already looks abandoned.
+TEST_P(CheckoutLocksTest, AnInstanceWhoseClockIsAheadTakesOverNoCheckoutStillAtTheGateway)
+{
+    if (GetParam() == Backend::Sqlite) {
+        GTEST_SKIP() << "one process has a SQLite file to itself: its own clock is the only one that stamps locks";
+    }
+    LatchedGateway latched(*m_gateway);
+    CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    ManualClock ahead {clock.nowMs() + kLockTimeout.count() + 1000};
+    CheckoutService other(m_db->database(), "test", *m_gateway, faults, ahead, kTtl, kLockTimeout);
+    auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
+
+    OrderResponse first;
+    std::thread atTheGateway([&] { first = owner.checkout(a, "k1", command); });
+    latched.waitUntilEntered();
+    const CheckoutService::CompleterPass pass = other.completeAbandoned();
+    const OrderResponse duplicate = other.checkout(a, "k1", command);
+    latched.release();
+    atTheGateway.join();
+
+    EXPECT_EQ(pass.completed, 0) << "the completer took over a checkout whose owner is alive";
+    EXPECT_EQ(duplicate.status, 409) << "the owner is at the gateway, its lock a moment old by the database's clock: "
+                                     << duplicate.body;
+    EXPECT_EQ(first.status, 201) << first.body;
+    EXPECT_EQ(first.outcome, "created");
+    EXPECT_EQ(m_gateway->chargeCount(), 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM payments"), 1);
 }
