@@ -23,7 +23,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <memory>
+#include <string>
 #include <thread>
 
 using namespace onceorder::server;
@@ -42,6 +44,49 @@ std::int64_t systemNowMs()
 {
     return SystemClock().nowMs();
 }
+
+// How long a checkout on its own thread may take to reach the latched gateway before the test reports that it never
+// did: a deadline against a hang, not a timing the test depends on (the owner gets there in milliseconds).
+constexpr std::chrono::seconds kGatewayDeadline {60};
+
+// The owner's checkout on a thread of its own, held at a LatchedGateway. The destructor releases the gateway and joins
+// the thread, so that a failed assertion (or an exception) in the test reports instead of hanging or terminating; an
+// exception on the thread becomes the response's body.
+class OwnerAtTheGateway
+{
+public:
+    OwnerAtTheGateway(CheckoutService& owner, LatchedGateway& latched, const Client& client, const std::string& key,
+                      const CheckoutCommand& command)
+        : m_latched(latched)
+        , m_thread([this, &owner, client, key, command] {
+            try {
+                m_response = owner.checkout(client, key, command);
+            } catch (const std::exception& e) {
+                m_response.body = std::string("the owner's checkout threw: ") + e.what();
+            }
+        })
+    {
+    }
+    OwnerAtTheGateway(const OwnerAtTheGateway&) = delete;
+    OwnerAtTheGateway& operator=(const OwnerAtTheGateway&) = delete;
+    ~OwnerAtTheGateway() { finish(); }
+
+    bool atTheGateway() { return m_latched.enteredWithin(kGatewayDeadline); }
+    // Lets the owner go on from the gateway and waits for its answer.
+    const OrderResponse& finish()
+    {
+        m_latched.release();
+        if (m_thread.joinable()) {
+            m_thread.join();
+        }
+        return m_response;
+    }
+
+private:
+    LatchedGateway& m_latched;
+    OrderResponse m_response;
+    std::thread m_thread;
+};
 
 // A write transaction whose COMMIT, when armed, takes effect and then fails as the driver fails when the reply to
 // COMMIT never arrives: libpqxx's in_doubt_error (the outcome is unknown), SQLite's I/O error.
@@ -125,6 +170,12 @@ public:
     {
         auto tx = m_database->read();
         return tx->queryOne(sql)->int64(0);
+    }
+    void exec(const std::string& sql)
+    {
+        auto tx = m_database->write();
+        tx->exec(sql, {});
+        tx->commit();
     }
     std::string gatewayFile() const { return m_dir.file("server.gateway.db"); }
 
@@ -221,19 +272,115 @@ TEST_P(CheckoutLocksTest, AnInstanceWhoseClockIsAheadTakesOverNoCheckoutStillAtT
     CheckoutService other(m_db->database(), "test", *m_gateway, faults, ahead, kTtl, kLockTimeout);
     auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
 
-    OrderResponse first;
-    std::thread atTheGateway([&] { first = owner.checkout(a, "k1", command); });
-    latched.waitUntilEntered();
+    OwnerAtTheGateway first(owner, latched, a, "k1", command);
+    ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
     const CheckoutService::CompleterPass pass = other.completeAbandoned();
     const OrderResponse duplicate = other.checkout(a, "k1", command);
-    latched.release();
-    atTheGateway.join();
+    const OrderResponse& owned = first.finish();
 
     EXPECT_EQ(pass.completed, 0) << "the completer took over a checkout whose owner is alive";
     EXPECT_EQ(duplicate.status, 409) << "the owner is at the gateway, its lock a moment old by the database's clock: "
                                      << duplicate.body;
-    EXPECT_EQ(first.status, 201) << first.body;
-    EXPECT_EQ(first.outcome, "created");
+    EXPECT_EQ(owned.status, 201) << owned.body;
+    EXPECT_EQ(owned.outcome, "created");
     EXPECT_EQ(m_gateway->chargeCount(), 1);
     EXPECT_EQ(scalar("SELECT count(*) FROM payments"), 1);
+}
+
+// The mirror case: the owner's clock runs 31 s behind (it is the one that would stamp the lock), the judge's is right.
+// Stamped with the owner's own clock, the lock would be born 31 s old and look abandoned to every other instance.
+TEST_P(CheckoutLocksTest, AnOwnerWhoseClockIsBehindStampsNoLockThatLooksAbandoned)
+{
+    if (GetParam() == Backend::Sqlite) {
+        GTEST_SKIP() << "one process has a SQLite file to itself: its own clock is the only one that stamps locks";
+    }
+    LatchedGateway latched(*m_gateway);
+    ManualClock behind {clock.nowMs() - kLockTimeout.count() - 1000};
+    CheckoutService owner(m_db->database(), "test", latched, faults, behind, kTtl, kLockTimeout);
+    CheckoutService other(m_db->database(), "test", *m_gateway, faults, clock, kTtl, kLockTimeout);
+    auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
+
+    OwnerAtTheGateway first(owner, latched, a, "k1", command);
+    ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
+    const CheckoutService::CompleterPass pass = other.completeAbandoned();
+    const OrderResponse duplicate = other.checkout(a, "k1", command);
+    const OrderResponse& owned = first.finish();
+
+    EXPECT_EQ(pass.completed, 0) << "the completer took over a checkout whose owner is alive (its lock stamped by the "
+                                    "owner's clock, 31 s behind?)";
+    EXPECT_EQ(duplicate.status, 409) << "the owner is at the gateway, its lock a moment old by the database's clock: "
+                                     << duplicate.body;
+    EXPECT_EQ(owned.status, 201) << owned.body;
+    EXPECT_EQ(owned.outcome, "created");
+    EXPECT_EQ(m_gateway->chargeCount(), 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM payments"), 1);
+}
+
+// A lock's age by the clock that judges it (the database's on PostgreSQL, the injected one on SQLite) is made older in
+// the database instead of waited for: the owner is held at the gateway, its lock stamped a moment ago.
+
+// A lock older than the lock timeout is taken over by a duplicate (which resumes and finishes the checkout); the owner,
+// let go from the gateway, finds its lock gone at its next phase and answers 409.
+TEST_P(CheckoutLocksTest, ALockOlderThanTheLockTimeoutIsTakenOverByADuplicate)
+{
+    LatchedGateway latched(*m_gateway);
+    CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
+
+    OwnerAtTheGateway first(owner, latched, a, "k1", command);
+    ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
+    ASSERT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE locked_at IS NOT NULL"), 1);
+    m_db->exec("UPDATE checkout_keys SET locked_at = locked_at - " + std::to_string(kLockTimeout.count() + 1));
+    const OrderResponse duplicate = checkout("k1");
+    const OrderResponse& owned = first.finish();
+
+    EXPECT_EQ(duplicate.status, 201) << "a lock 1 ms past the lock timeout is abandoned: " << duplicate.body;
+    EXPECT_EQ(duplicate.outcome, "resumed");
+    EXPECT_EQ(owned.status, 409) << "the owner lost its lock while at the gateway: " << owned.body;
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders"), 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM payments"), 1);
+}
+
+// The same for the completer: it picks the stale lock, takes it over and finishes the checkout.
+TEST_P(CheckoutLocksTest, ALockOlderThanTheLockTimeoutIsTakenOverByTheCompleter)
+{
+    LatchedGateway latched(*m_gateway);
+    CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
+
+    OwnerAtTheGateway first(owner, latched, a, "k1", command);
+    ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
+    m_db->exec("UPDATE checkout_keys SET locked_at = locked_at - " + std::to_string(kLockTimeout.count() + 1));
+    const CheckoutService::CompleterPass pass = m_service->completeAbandoned();
+    const OrderResponse& owned = first.finish();
+
+    EXPECT_EQ(pass.completed, 1) << "a lock 1 ms past the lock timeout is abandoned";
+    EXPECT_EQ(owned.status, 409) << "the owner lost its lock while at the gateway: " << owned.body;
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE recovery_point = 'finished'"), 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM payments"), 1);
+}
+
+// A lock a second younger than the lock timeout is held: neither the completer nor a duplicate takes it over, and the
+// owner finishes its checkout.
+TEST_P(CheckoutLocksTest, ALockYoungerThanTheLockTimeoutIsNotTakenOver)
+{
+    LatchedGateway latched(*m_gateway);
+    CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
+
+    OwnerAtTheGateway first(owner, latched, a, "k1", command);
+    ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
+    const std::string age = std::to_string(kLockTimeout.count() - 1000);
+    m_db->exec("UPDATE checkout_keys SET locked_at = locked_at - " + age);
+    const CheckoutService::CompleterPass pass = m_service->completeAbandoned();
+    const OrderResponse duplicate = checkout("k1");
+    // The owner knows its lock by its exact stamp: give it back, so that the owner's next phase finds its own lock.
+    m_db->exec("UPDATE checkout_keys SET locked_at = locked_at + " + age);
+    const OrderResponse& owned = first.finish();
+
+    EXPECT_EQ(pass.completed, 0) << "the completer took over a lock 29 s old (the lock timeout is 30 s)";
+    EXPECT_EQ(duplicate.status, 409) << "a lock 29 s old is held: " << duplicate.body;
+    EXPECT_EQ(owned.status, 201) << owned.body;
+    EXPECT_EQ(owned.outcome, "created");
+    EXPECT_EQ(m_gateway->chargeCount(), 1);
 }
