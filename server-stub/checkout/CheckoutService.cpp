@@ -33,8 +33,8 @@ long long ms(std::int64_t value)
 }
 
 // The clock the key rows' locks are stamped and judged by (SqlDialect::lockNowMs): the database's own wherever several
-// processes share it, so that a lock's age never compares one server's clock with another's stamp. Binds this
-// process's clock reading (lockNowParams).
+// processes share it, so that a lock's age never compares one server's clock with another's stamp. Binds one parameter,
+// this process's clock reading (`ms(now)`): SQLite's stamp; PostgreSQL's statement ignores it.
 std::string lockNow(const SqlTx& db)
 {
     return std::string(db.sqlDialect().lockNowMs);
