@@ -93,9 +93,15 @@ private:
 class CommitLostTx final : public SqlTx
 {
 public:
-    CommitLostTx(std::unique_ptr<SqlTx> real, bool loseCommit)
+    enum class Commit
+    {
+        Normal,
+        Lost, // it takes effect, then the driver's in-doubt failure
+        Refused, // it does not take effect: a definite transient failure (a serialization failure, a busy database)
+    };
+    CommitLostTx(std::unique_ptr<SqlTx> real, Commit commit)
         : m_real(std::move(real))
-        , m_loseCommit(loseCommit)
+        , m_commit(commit)
     {
     }
     Dialect dialect() const override { return m_real->dialect(); }
@@ -110,8 +116,14 @@ public:
     }
     void commit() override
     {
+        if (m_commit == Commit::Refused) {
+            if (dialect() == Dialect::Postgres) {
+                throw pqxx::serialization_failure("could not serialize access due to concurrent update");
+            }
+            throw SQLite::Exception("database is locked", SQLITE_BUSY);
+        }
         m_real->commit();
-        if (!m_loseCommit) {
+        if (m_commit == Commit::Normal) {
             return;
         }
         if (dialect() == Dialect::Postgres) {
@@ -122,7 +134,7 @@ public:
 
 private:
     std::unique_ptr<SqlTx> m_real;
-    bool m_loseCommit;
+    Commit m_commit;
 };
 
 class CommitLostDatabase final : public SqlDatabase
@@ -133,17 +145,23 @@ public:
     {
     }
     // The next write transaction's COMMIT is lost.
-    void loseNextCommit() { m_lose = true; }
+    void loseNextCommit() { m_next = CommitLostTx::Commit::Lost; }
+    // The next write transaction's COMMIT fails and does not take effect.
+    void refuseNextCommit() { m_next = CommitLostTx::Commit::Refused; }
+    // How many write transactions have been begun.
+    int writes() const { return m_writes; }
     Dialect dialect() const override { return m_real.dialect(); }
     std::unique_ptr<SqlTx> write() override
     {
-        return std::make_unique<CommitLostTx>(m_real.write(), m_lose.exchange(false));
+        ++m_writes;
+        return std::make_unique<CommitLostTx>(m_real.write(), m_next.exchange(CommitLostTx::Commit::Normal));
     }
     std::unique_ptr<SqlTx> read() override { return m_real.read(); }
 
 private:
     SqlDatabase& m_real;
-    std::atomic<bool> m_lose {false};
+    std::atomic<CommitLostTx::Commit> m_next {CommitLostTx::Commit::Normal};
+    std::atomic<int> m_writes {0};
 };
 
 // One database of either kind, with the server's schema and demo data (kniha: 100 in stock).
@@ -237,6 +255,24 @@ TEST_P(CheckoutLocksTest, AClaimWhoseCommitReplyIsLostLeavesTheKeyFreeForTheRetr
     EXPECT_EQ(retry.outcome, "resumed");
     EXPECT_EQ(m_gateway->chargeCount(), 1);
     EXPECT_EQ(scalar("SELECT count(*) FROM orders"), 1);
+}
+
+// A COMMIT that fails outright (a serialization failure, a busy database) took nothing into effect: no lock to let go,
+// so the 503 is answered without reaching for the database again (during an outage that would be one more connect
+// attempt before the answer).
+TEST_P(CheckoutLocksTest, AClaimWhoseCommitFailsOutrightDoesNotReachForTheDatabaseAgain)
+{
+    m_lossy->refuseNextCommit();
+    const int before = m_lossy->writes();
+    const OrderResponse refused = checkout("k1");
+    EXPECT_EQ(refused.status, 503) << refused.body;
+    EXPECT_EQ(m_lossy->writes() - before, 1) << "only the claim's own transaction: its COMMIT's outcome is known";
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys"), 0) << "the claim rolled back";
+
+    const OrderResponse retry = checkout("k1");
+    EXPECT_EQ(retry.status, 201) << retry.body;
+    EXPECT_EQ(retry.outcome, "created");
+    EXPECT_EQ(m_gateway->chargeCount(), 1);
 }
 
 TEST_P(CheckoutLocksTest, ATakeOverWhoseCommitReplyIsLostLeavesTheKeyFreeForTheNextRetry)

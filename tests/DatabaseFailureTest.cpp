@@ -223,6 +223,23 @@ TEST(DatabaseFailureTest, OurOwnTransientFailureAndAnythingElseAreNoDatabasesFai
     EXPECT_FALSE(rolledBackFailure(std::make_exception_ptr(std::logic_error("a bug"))));
 }
 
+// At COMMIT: whether the transaction may have taken effect though its answer was lost (the checkout's claim then lets
+// its lock go), or failed outright and rolled back.
+TEST(DatabaseFailureTest, ACommitsOutcomeIsUnknownOnlyWhenItsAnswerWasLost)
+{
+    EXPECT_TRUE(
+        commitOutcomeUnknown(std::make_exception_ptr(pqxx::in_doubt_error("connection lost while committing"))));
+    EXPECT_TRUE(commitOutcomeUnknown(std::make_exception_ptr(pqxx::broken_connection("server closed the connection"))));
+    EXPECT_TRUE(commitOutcomeUnknown(std::make_exception_ptr(SQLite::Exception("disk I/O error", SQLITE_IOERR))));
+    EXPECT_TRUE(commitOutcomeUnknown(std::make_exception_ptr(SQLite::Exception("disk I/O error", SQLITE_IOERR_FSYNC))));
+    EXPECT_FALSE(commitOutcomeUnknown(std::make_exception_ptr(pqxx::serialization_failure("could not serialize"))));
+    EXPECT_FALSE(commitOutcomeUnknown(std::make_exception_ptr(pqxx::deadlock_detected("deadlock detected"))));
+    EXPECT_FALSE(commitOutcomeUnknown(std::make_exception_ptr(pqxx::sql_error("read-only", "COMMIT", "25006"))));
+    EXPECT_FALSE(commitOutcomeUnknown(std::make_exception_ptr(SQLite::Exception("database is locked", SQLITE_BUSY))));
+    EXPECT_FALSE(commitOutcomeUnknown(std::make_exception_ptr(TransientFailure("the key row vanished"))));
+    EXPECT_FALSE(commitOutcomeUnknown(std::make_exception_ptr(std::logic_error("a bug"))));
+}
+
 TEST(DatabaseFailureTest, ACatchAllRouteAnswersTransient503AndPermanent500WithoutTheDatabasesWords)
 {
     const Problem transient =

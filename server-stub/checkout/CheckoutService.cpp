@@ -99,6 +99,7 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
     CheckoutKey key;
     bool resumed = false;
     bool stamped = false; // the claim has written our lock (not yet committed)
+    bool committing = false; // the claim's COMMIT has been sent
     try {
         auto tx = m_database.write();
         SqlTx& db = *tx;
@@ -164,16 +165,20 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
             stamped = true;
             resumed = true;
         }
+        committing = true;
         tx->commit();
     } catch (...) {
         if (!rolledBackFailure(std::current_exception())) {
             throw;
         }
-        if (stamped) {
+        if (stamped && committing && commitOutcomeUnknown(std::current_exception())) {
             // The COMMIT may have taken effect though its answer was lost (the connection dropped in between): let go
             // of the lock it may have written, as every later phase does (AtomicPhase::guard), so that the retry the
             // 503 asks for continues at once instead of meeting 409 until the lock timeout. Only our own lock: our
-            // stamp and run; if the claim rolled back, this changes nothing.
+            // stamp and run; if the claim rolled back, this changes nothing. Best effort: a COMMIT still running on
+            // the server (waiting for a synchronous standby) is not seen yet, and its lock times out. A COMMIT that
+            // failed outright (a serialization failure, a busy database) rolled back: nothing to let go, and no
+            // reaching for a database that may be down before the 503.
             try {
                 m_atomicPhase.releaseLock(key);
             } catch (const std::exception&) {

@@ -129,6 +129,21 @@ std::uint64_t rerunnableFailures()
     return rerunnableCount().load();
 }
 
+bool commitOutcomeUnknown(const std::exception_ptr& error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const pqxx::in_doubt_error&) {
+        return true;
+    } catch (const pqxx::broken_connection&) {
+        return true;
+    } catch (const SQLite::Exception& sqlite) {
+        return (sqlite.getErrorCode() & 0xFF) == SQLITE_IOERR;
+    } catch (...) {
+        return false;
+    }
+}
+
 bool rolledBackFailure(const std::exception_ptr& error)
 {
     try {
