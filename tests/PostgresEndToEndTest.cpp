@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <latch>
 #include <map>
@@ -649,4 +650,113 @@ TEST(PostgresStartupTest, AnotherUrlSchemeIsAUsageError)
     const auto [exitCode, text] = runServer("--db mysql://localhost/orders");
     EXPECT_EQ(exitCode, 2) << text;
     EXPECT_NE(text.find("postgresql://"), std::string::npos) << text;
+}
+
+namespace {
+
+// libfaketime (Debian: libfaketime, in scripts/lib/common.sh's ONCEORDER_TEST_PACKAGES): a process's wall clock moved
+// by a fixed offset, its monotonic clock left alone (the server's timers and waits stay as they are). Found where the
+// dynamic linker knows it (`ldconfig -p`), else in a faketime/ directory beside a library directory the linker lists
+// (Debian puts it in /usr/lib/<multiarch>/faketime/, which ldconfig does not list), whatever the architecture.
+std::string findFaketime()
+{
+    const std::string name = "libfaketimeMT.so.1";
+    std::set<std::filesystem::path> libraryDirs;
+    if (FILE* pipe = ::popen("PATH=\"$PATH:/sbin:/usr/sbin\" ldconfig -p 2>/dev/null", "r")) {
+        std::array<char, 4096> line {};
+        while (std::fgets(line.data(), static_cast<int>(line.size()), pipe)) {
+            std::string text(line.data());
+            const auto arrow = text.find("=> ");
+            if (arrow == std::string::npos) {
+                continue;
+            }
+            std::string path = text.substr(arrow + 3);
+            while (!path.empty() && (path.back() == '\n' || path.back() == ' ')) {
+                path.pop_back();
+            }
+            const std::filesystem::path library(path);
+            if (library.filename() == name) {
+                ::pclose(pipe);
+                return path;
+            }
+            libraryDirs.insert(library.parent_path());
+        }
+        ::pclose(pipe);
+    }
+    for (const auto& dir : libraryDirs) {
+        std::error_code error;
+        if (const auto candidate = dir / "faketime" / name; std::filesystem::exists(candidate, error)) {
+            return candidate.string();
+        }
+    }
+    return {};
+}
+
+// A script that runs onceorder-server with its wall clock `offset` (e.g. "+31s") off.
+std::string serverWithClockOff(const TempDir& dir, const std::string& faketime, const std::string& offset)
+{
+    const std::string path = dir.file("server-clock" + offset);
+    FILE* script = std::fopen(path.c_str(), "w");
+    std::fprintf(script, "#!/bin/sh\nexec env LD_PRELOAD=%s FAKETIME=%s FAKETIME_DONT_FAKE_MONOTONIC=1 %s \"$@\"\n",
+                 faketime.c_str(), offset.c_str(), ONCEORDER_SERVER_BIN);
+    std::fclose(script);
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+    return path;
+}
+
+} // namespace
+
+// Two instances, the second's clock 31 s ahead of the first's and of the database's, with the lock timeout 30 s: while
+// the first holds a checkout at a slow gateway, the second's completer and a duplicate on the second leave it alone.
+TEST_F(PostgresEndToEndTest, AnInstanceWhoseClockIsAheadTakesOverNoCheckoutWhoseOwnerIsAtTheGateway)
+{
+    const std::string faketime = findFaketime();
+    if (faketime.empty()) {
+        const char* missing =
+            "no libfaketimeMT.so.1 where the dynamic linker looks (ldconfig -p, and a faketime/ "
+            "directory beside its library directories): scripts/test installs the libfaketime package";
+        if (std::getenv("ONCEORDER_REQUIRE_POSTGRES")) {
+            FAIL() << missing << "; ONCEORDER_REQUIRE_POSTGRES is set, so this run was meant to test it";
+        }
+        GTEST_SKIP() << missing;
+    }
+    TempDir dir;
+    auto& owner = startServer();
+    servers.push_back(std::make_unique<ServerProcess>(std::vector<std::string> {"--db", db->uri(), "--debug-endpoints"},
+                                                      serverWithClockOff(dir, faketime, "+31s")));
+    ServerProcess& ahead = *servers.back();
+    ASSERT_EQ(postOrder(*ahead.client(), kA, "clock-check", kOne).status, 201);
+    ASSERT_GE(db->scalar("SELECT created_at - CAST(extract(epoch FROM now()) * 1000 AS BIGINT) FROM orders"), 25'000)
+        << "the second instance's clock is not ahead: libfaketime did not take";
+
+    ASSERT_EQ(armFault(owner, R"({"fault":"gateway-slow","delay_ms":8000})").status, 200);
+    Reply first;
+    std::atomic<bool> firstAnswered {false};
+    std::thread atTheGateway([&] {
+        first = postCheckout(owner, "held");
+        firstAnswered = true;
+    });
+    const bool reachedTheGateway = waitUntil([&] {
+        return db->scalar("SELECT count(*) FROM checkout_keys WHERE idem_key = 'held' AND recovery_point = "
+                          "'order_created' AND locked_at IS NOT NULL") == 1;
+    });
+    const Reply pass = postJson(*ahead.client(), "/_debug/complete", "{}");
+    const Reply duplicate = postCheckout(ahead, "held");
+    const bool stillThere = !firstAnswered;
+    atTheGateway.join();
+
+    ASSERT_TRUE(reachedTheGateway) << "the first request never showed at the gateway";
+    if (!stillThere) {
+        // The owner's hold is gateway-slow's fixed delay (no fault holds the gateway until released): on a machine so
+        // loaded that the completer and the duplicate took longer than it, the case was not tested. The owner's delay
+        // is the same whatever the server does, so a regression cannot end the hold early and hide here.
+        GTEST_SKIP() << "the owner's 8 s gateway-slow hold ended before the second instance had asked (the machine was "
+                        "too slow for the window): nothing was tested; completer: "
+                     << pass.body << ", duplicate: " << duplicate.status;
+    }
+    EXPECT_EQ(pass.field("completed"), "0") << "the completer took over a checkout whose owner is at the gateway";
+    EXPECT_EQ(duplicate.status, 409) << duplicate.body;
+    EXPECT_EQ(first.status, 201) << first.body;
+    EXPECT_EQ(first.field("status"), "paid");
+    EXPECT_EQ(db->scalar("SELECT count(*) FROM payments"), 1);
 }

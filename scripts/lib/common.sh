@@ -16,8 +16,9 @@ ONCEORDER_PACKAGES=(
 
 # Only scripts/test needs these: a PostgreSQL server and pg_virtualenv (postgresql-common) for the PostgreSQL suites,
 # PgBouncer to run them through a transaction pooler, pg_auto_failover for the failover job (scripts/test --ha) and
-# RapidCheck for the property-based tests; python3 and curl for the failover job.
-ONCEORDER_TEST_PACKAGES=(postgresql postgresql-common pgbouncer postgresql-15-auto-failover librapidcheck-dev python3 curl)
+# RapidCheck for the property-based tests; python3 and curl for the failover job; libfaketime for a server whose clock
+# is off (PostgresEndToEndTest).
+ONCEORDER_TEST_PACKAGES=(postgresql postgresql-common pgbouncer postgresql-15-auto-failover librapidcheck-dev python3 curl libfaketime)
 
 # Only scripts/coverage needs these; scripts/test and scripts/demo do not install them.
 ONCEORDER_COVERAGE_PACKAGES=(gcovr)

@@ -32,11 +32,21 @@ long long ms(std::int64_t value)
     return static_cast<long long>(value);
 }
 
-// A row of checkout_keys AS k that nobody works on: unlocked, locked for longer than the lock timeout (binds the
-// stale limit), or locked by a run whose lease has expired (RunLease::alive, by the database's clock).
+// The clock the key rows' locks are stamped and judged by (SqlDialect::lockNowMs): the database's own wherever several
+// processes share it, so that a lock's age never compares one server's clock with another's stamp. Binds one parameter,
+// this process's clock reading (`ms(now)`): SQLite's stamp; PostgreSQL's statement ignores it.
+std::string lockNow(const SqlTx& db)
+{
+    return std::string(db.sqlDialect().lockNowMs);
+}
+
+// A row of checkout_keys AS k that nobody works on: unlocked, locked for longer than the lock timeout by the lock clock
+// (binds this process's clock reading and the lock timeout), or locked by a run whose lease has expired
+// (RunLease::alive, by the database's clock).
 std::string notHeld(const SqlTx& db)
 {
-    return "(k.locked_at IS NULL OR k.locked_at <= ? OR NOT " + RunLease::alive(db.sqlDialect(), "k.locked_by") + ")";
+    return "(k.locked_at IS NULL OR k.locked_at <= " + lockNow(db) + " - ? OR NOT " +
+        RunLease::alive(db.sqlDialect(), "k.locked_by") + ")";
 }
 
 } // namespace
@@ -88,12 +98,16 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
     const std::string finished = recoveryPointName(RecoveryPoint::Finished);
     CheckoutKey key;
     bool resumed = false;
+    bool stamped = false; // the claim has written our lock (not yet committed)
+    bool committing = false; // the claim's COMMIT has been sent
     try {
         auto tx = m_database.write();
         SqlTx& db = *tx;
         // Read once the writer lock is ours: waiting for it may take a while, and the lock we write must be as
-        // young as it claims, or another worker could take it over as stale while we are still at work.
+        // young as it claims, or another worker could take it over as stale while we are still at work. (SQLite stamps
+        // the lock with it; PostgreSQL with its own clock, see lockNow.)
         const std::int64_t now = m_clock.nowMs();
+        const long long lockTimeout = m_lockTimeout.count();
         const std::optional<long long> run = runId(); // once: a heartbeat may move the lease on to a new run
 
         // An expired finished key counts as absent; an unfinished one still has an order in flight.
@@ -106,12 +120,14 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
         const auto claimed = db.queryOne(
             "INSERT INTO checkout_keys (client_id, idem_key, fingerprint, request_json, "
             "recovery_point, created_at, expires_at, locked_at, locked_by) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (client_id, idem_key) DO NOTHING RETURNING id",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, " +
+                lockNow(db) + ", ?) ON CONFLICT (client_id, idem_key) DO NOTHING RETURNING id, locked_at",
             {client.id, idemKey, print, command.canonical(), std::string(recoveryPointName(RecoveryPoint::Started)),
              ms(now), ms(now + std::chrono::milliseconds(m_keyTtl).count()), ms(now), holder(run)});
         if (claimed) {
-            key = CheckoutKey {claimed->int64(0),   client.id, idemKey, RecoveryPoint::Started,
-                               command.canonical(), {},        now,     run};
+            key = CheckoutKey {claimed->int64(0),   client.id, idemKey,           RecoveryPoint::Started,
+                               command.canonical(), {},        claimed->int64(1), run};
+            stamped = true;
         } else {
             // FOR UPDATE (PostgreSQL), so that of two copies that both find the lock stale only one takes it over;
             // the other waits for this transaction and then sees the fresh lock. SQLite: the writer lock does that.
@@ -119,8 +135,9 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
                 db.forUpdate("SELECT k.id, k.fingerprint, k.recovery_point, k.response_code, k.response_body, "
                              "k.locked_at, k.request_json, k.order_id, CASE WHEN " +
                              RunLease::alive(db.sqlDialect(), "k.locked_by") +
-                             " THEN 1 ELSE 0 END FROM checkout_keys AS k WHERE k.client_id = ? AND k.idem_key = ?"),
-                {client.id, idemKey});
+                             " THEN 1 ELSE 0 END, CASE WHEN k.locked_at > " + lockNow(db) +
+                             " - ? THEN 1 ELSE 0 END FROM checkout_keys AS k WHERE k.client_id = ? AND k.idem_key = ?"),
+                {ms(now), lockTimeout, client.id, idemKey});
             if (!stored) {
                 // Deleted in between (an expired finished key, by another instance): a retry finds no key at all.
                 throw CheckoutStateError("the key row vanished between insert and read");
@@ -132,24 +149,41 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
             if (point == RecoveryPoint::Finished) {
                 return OrderResponse::replay(stored->int32(3), stored->text(4));
             }
-            // A lock whose run's lease has expired (the process died or stood still) is abandoned at once.
+            // A lock younger than the lock timeout (by the lock clock) whose run is alive is held. A lock whose run's
+            // lease has expired (the process died or stood still) is abandoned at once.
             const bool holderAlive = stored->int32(8) == 1;
-            const bool locked = !stored->isNull(5) && holderAlive &&
-                stored->int64(5) > now - static_cast<std::int64_t>(m_lockTimeout.count());
-            if (locked) {
+            const bool fresh = stored->int32(9) == 1;
+            if (!stored->isNull(5) && holderAlive && fresh) {
                 return OrderResponse::inProgress();
             }
             // Abandoned (a crash, a timeout, a transient failure): this retry takes it over and resumes.
-            key = CheckoutKey {stored->int64(0),         client.id, idemKey, point, stored->text(6),
-                               stored->optionalInt64(7), now,       run};
-            db.exec("UPDATE checkout_keys SET locked_at = ?, locked_by = ? WHERE id = ?",
-                    {ms(now), holder(run), key.id});
+            const auto lock = db.queryOne("UPDATE checkout_keys SET locked_at = " + lockNow(db) +
+                                              ", locked_by = ? WHERE id = ? RETURNING locked_at",
+                                          {ms(now), holder(run), stored->int64(0)});
+            key = CheckoutKey {stored->int64(0),         client.id,      idemKey, point, stored->text(6),
+                               stored->optionalInt64(7), lock->int64(0), run};
+            stamped = true;
             resumed = true;
         }
+        committing = true;
         tx->commit();
     } catch (...) {
         if (!rolledBackFailure(std::current_exception())) {
             throw;
+        }
+        if (stamped && committing && commitOutcomeUnknown(std::current_exception())) {
+            // The COMMIT may have taken effect though its answer was lost (the connection dropped in between): let go
+            // of the lock it may have written, as every later phase does (AtomicPhase::guard), so that the retry the
+            // 503 asks for continues at once instead of meeting 409 until the lock timeout. Only our own lock: our
+            // stamp and run; if the claim rolled back, this changes nothing. Best effort: a COMMIT still running on
+            // the server (waiting for a synchronous standby) is not seen yet, and its lock times out. A COMMIT that
+            // failed outright (a serialization failure, a busy database) rolled back: nothing to let go, and no
+            // reaching for a database that may be down before the 503.
+            try {
+                m_atomicPhase.releaseLock(key);
+            } catch (const std::exception&) {
+                // The lock then times out by itself.
+            }
         }
         return OrderResponse::fromProblem(failureAnswer(std::current_exception(), problems::checkoutTransientFailure));
     }
@@ -286,28 +320,29 @@ std::optional<CheckoutKey> CheckoutService::takeOver(long long rowId)
     // After the writer lock, and per row: the rows before this one may have kept the completer for longer than
     // the lock timeout, and a stamp from the start of the pass would be stale the moment it is written.
     const std::int64_t now = m_clock.nowMs();
+    const long long lockTimeout = m_lockTimeout.count();
     const std::optional<long long> run = runId();
     const std::string finished = recoveryPointName(RecoveryPoint::Finished);
-    const long long stale = ms(now - m_lockTimeout.count());
     // SKIP LOCKED (PostgreSQL): a row another instance's completer (or a retry) is taking over right now is not
     // waited for but left to it; the conditional UPDATE below is what decides, on every database.
     if (!db.queryOne(db.forUpdateSkipLocked("SELECT k.id FROM checkout_keys AS k WHERE k.id = ? AND "
                                             "k.recovery_point <> ? AND " +
                                             notHeld(db)),
-                     {rowId, finished, stale})) {
+                     {rowId, finished, ms(now), lockTimeout})) {
         return std::nullopt;
     }
-    if (db.exec("UPDATE checkout_keys SET locked_at = ?, locked_by = ? WHERE id IN (SELECT k.id FROM checkout_keys "
-                "AS k WHERE k.id = ? AND k.recovery_point <> ? AND " +
+    if (db.exec("UPDATE checkout_keys SET locked_at = " + lockNow(db) +
+                    ", locked_by = ? WHERE id IN (SELECT k.id FROM checkout_keys AS k WHERE k.id = ? AND "
+                    "k.recovery_point <> ? AND " +
                     notHeld(db) + ")",
-                {ms(now), holder(run), rowId, finished, stale}) != 1) {
+                {ms(now), holder(run), rowId, finished, ms(now), lockTimeout}) != 1) {
         return std::nullopt;
     }
-    const auto read = db.queryOne("SELECT client_id, idem_key, recovery_point, request_json, order_id FROM "
+    const auto read = db.queryOne("SELECT client_id, idem_key, recovery_point, request_json, order_id, locked_at FROM "
                                   "checkout_keys WHERE id = ?",
                                   {rowId});
-    CheckoutKey key {rowId,         read->text(0),          read->text(1), recoveryPointFromName(read->text(2)),
-                     read->text(3), read->optionalInt64(4), now,           run};
+    CheckoutKey key {rowId,         read->text(0),          read->text(1),  recoveryPointFromName(read->text(2)),
+                     read->text(3), read->optionalInt64(4), read->int64(5), run};
     tx->commit();
     return key;
 }
@@ -324,15 +359,16 @@ SqlValue CheckoutService::holder(std::optional<long long> run)
 
 CheckoutService::CompleterPass CheckoutService::completeAbandoned(int limit)
 {
-    const std::int64_t now = m_clock.nowMs(); // only to pick candidates; takeOver decides with its own time
+    const std::int64_t now = m_clock.nowMs(); // only to pick candidates; takeOver decides with its own reading
     std::vector<long long> ids;
     {
         auto tx = m_database.read();
         // A lock whose run's lease has expired counts as abandoned now, not after the lock timeout.
-        for (const auto& row : tx->query("SELECT k.id FROM checkout_keys AS k WHERE k.recovery_point <> ? AND " +
-                                             notHeld(*tx) + " ORDER BY k.id LIMIT ?",
-                                         {std::string(recoveryPointName(RecoveryPoint::Finished)),
-                                          ms(now - m_lockTimeout.count()), static_cast<long long>(limit)})) {
+        for (const auto& row :
+             tx->query("SELECT k.id FROM checkout_keys AS k WHERE k.recovery_point <> ? AND " + notHeld(*tx) +
+                           " ORDER BY k.id LIMIT ?",
+                       {std::string(recoveryPointName(RecoveryPoint::Finished)), ms(now),
+                        static_cast<long long>(m_lockTimeout.count()), static_cast<long long>(limit)})) {
             ids.push_back(row.int64(0));
         }
     }

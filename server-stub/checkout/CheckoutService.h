@@ -8,7 +8,8 @@
 // never starts over; the gateway call is made safe to repeat by the gateway's own idempotency key, derived from
 // our key row's id. While a request works on a row it holds the row's lock (locked_at, and locked_by: this process's
 // run, see storage/RunLease); a duplicate gets 409. A lock older than the lock timeout, or held by a run whose lease
-// has expired, is considered abandoned and may be taken over.
+// has expired, is considered abandoned and may be taken over. A lock's age is the lock clock's (SqlDialect::lockNowMs):
+// on PostgreSQL the database's own, so that instances whose clocks disagree agree on it.
 //
 // OrderService::placeOrder is the single-transaction version of the same idea; compare the two side by side.
 #pragma once

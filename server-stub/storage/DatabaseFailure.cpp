@@ -16,15 +16,17 @@ namespace onceorder::server {
 namespace {
 
 // SQLSTATE classes a retry can get past (PostgreSQL, Appendix A): connection exceptions, transaction rollbacks
-// (serialization failures, deadlocks), insufficient resources, operator intervention (shutdown, a starting server),
-// system errors; a read-only transaction (connected to a standby after a failover); and a named prepared statement
-// missing (26000) or already there (42P05) on the connection a transaction pooler gave this transaction: PgWorkTx
-// sends its statements unnamed from then on, so the retry gets through.
+// (serialization failures, deadlocks), insufficient resources, operator intervention (shutdown, a starting server, a
+// statement cancelled: 57014 is also what statement_timeout raises), system errors; a read-only transaction (connected
+// to a standby after a failover); a lock not available (55P03, lock_timeout ran out while another transaction, or an
+// administrator's LOCK TABLE, held it); a session ended by idle_in_transaction_session_timeout (25P03); and a named
+// prepared statement missing (26000) or already there (42P05) on the connection a transaction pooler gave this
+// transaction: PgWorkTx sends its statements unnamed from then on, so the retry gets through.
 bool transientState(const std::string& state)
 {
     const std::string kind = state.substr(0, 2);
     return kind == "08" || kind == "40" || kind == "53" || kind == "57" || kind == "58" || state == "25006" ||
-        state == "26000" || state == "42P05";
+        state == "25P03" || state == "55P03" || state == "26000" || state == "42P05";
 }
 
 bool transientSqlite(int code)
@@ -59,7 +61,9 @@ DatabaseFailure classifyDatabaseFailure(const std::exception_ptr& error)
     } catch (const pqxx::failure&) {
         return DatabaseFailure::Transient;
     } catch (const SQLite::Exception& sqlite) {
-        return transientSqlite(sqlite.getExtendedErrorCode()) ? DatabaseFailure::Transient : DatabaseFailure::Permanent;
+        // The primary code: an exception made from a message and a code (ours, or SQLiteCpp's own) has no extended
+        // code (-1), which read as one would make every such failure permanent.
+        return transientSqlite(sqlite.getErrorCode()) ? DatabaseFailure::Transient : DatabaseFailure::Permanent;
     } catch (...) {
         return DatabaseFailure::None;
     }
@@ -123,6 +127,21 @@ void noteRerunnableFailure()
 std::uint64_t rerunnableFailures()
 {
     return rerunnableCount().load();
+}
+
+bool commitOutcomeUnknown(const std::exception_ptr& error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const pqxx::in_doubt_error&) {
+        return true;
+    } catch (const pqxx::broken_connection&) {
+        return true;
+    } catch (const SQLite::Exception& sqlite) {
+        return (sqlite.getErrorCode() & 0xFF) == SQLITE_IOERR;
+    } catch (...) {
+        return false;
+    }
 }
 
 bool rolledBackFailure(const std::exception_ptr& error)

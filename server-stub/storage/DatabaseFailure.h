@@ -49,6 +49,11 @@ Problem failureAnswer(const std::exception_ptr& error, const RolledBack& rolledB
 // Whether failureAnswer answers `error` as a rolled-back request's 503: a TransientFailure or a database exception.
 bool rolledBackFailure(const std::exception_ptr& error);
 
+// Whether `error`, met at COMMIT, leaves the commit's outcome unknown: it may have taken effect though the answer was
+// lost (libpqxx's in_doubt_error, a connection broken while committing, a SQLite I/O error). A definite failure (a
+// serialization failure, a busy database) rolled back: nothing of the transaction is there.
+bool commitOutcomeUnknown(const std::exception_ptr& error);
+
 // Failures that the same work, run again at once, gets past: behind a transaction pooler a named prepared statement
 // was missing or already there on the server connection the pooler gave the transaction (SQLSTATE 26000, 42P05), and
 // the statements are sent unnamed from then on (storage/postgres/PgWorkTx). Counted where they are met, on whatever

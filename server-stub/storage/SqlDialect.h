@@ -32,6 +32,12 @@ struct SqlDialect
     // The database's own clock, in milliseconds since the epoch, as an SQL expression: run leases are judged by this
     // one clock, so no server process's clock (or a step in it) decides whether another process is alive.
     std::string_view nowMs;
+    // The clock a checkout's key row lock is stamped and judged by (CheckoutService), in milliseconds since the epoch,
+    // as an SQL expression with one `?`: this process's own clock reading. PostgreSQL: the database's clock (as nowMs),
+    // so that instances whose clocks disagree still agree on how old a lock is; the reading is bound only so that one
+    // statement serves both databases. SQLite: the reading itself, since the one process that has the file stamps and
+    // judges every lock in it (and the tests step that clock instead of waiting out the lock timeout).
+    std::string_view lockNowMs;
     // Whether one server process has the database to itself (SQLite): then whatever an earlier process held is gone
     // when a process starts, and every lock it finds is let go at once. PostgreSQL: other instances may be running.
     bool oneProcess;
@@ -105,6 +111,7 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
         .limitOrAll = "LIMIT ?",
         // 'now' stays the same within one statement.
         .nowMs = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
+        .lockNowMs = "CAST(? AS INTEGER)",
         .oneProcess = true,
         .takeStockAtOnce = "",
         .placeOrderAtOnce = "",
@@ -132,6 +139,8 @@ inline const SqlDialect& SqlDialect::of(Dialect dialect)
         .limitOrAll = "LIMIT NULLIF(?, -1)",
         // The statement's start, so that one statement compares every row with the same instant.
         .nowMs = "CAST(extract(epoch FROM statement_timestamp()) * 1000 AS BIGINT)",
+        // Never NULL: the bound reading is not used.
+        .lockNowMs = "coalesce(CAST(extract(epoch FROM statement_timestamp()) * 1000 AS BIGINT), CAST(? AS BIGINT))",
         .oneProcess = false,
         // The conditional UPDATE of OrderWriter for all lines at once: a row another transaction holds is waited
         // for, and checked again against what it committed.

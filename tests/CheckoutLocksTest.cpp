@@ -1,0 +1,422 @@
+// The checkout key row's lock in process, on both databases (a fresh SQLite file, or a fresh PostgreSQL database
+// when PGHOST names a cluster): a commit whose reply is lost while the key is claimed does not keep the key locked
+// (the claim lets its lock go, as every later phase does), and on PostgreSQL a lock's age is judged by the database's
+// clock, so an instance whose clock runs ahead takes over no checkout whose owner is still at the gateway. The
+// lost reply is a decorator around the real database: the COMMIT takes effect, then the driver's exception is thrown,
+// as when the connection drops between COMMIT and its answer.
+#include "checkout/CheckoutService.h"
+#include "checkout/StubPaymentGateway.h"
+#include "storage/SqlTx.h"
+#include "storage/postgres/PgPool.h"
+#include "storage/postgres/PgSchema.h"
+#include "storage/postgres/PgSqlTx.h"
+#include "storage/sqlite/SqliteSqlTx.h"
+#include "support/LatchedGateway.h"
+#include "support/PostgresDatabase.h"
+#include "support/ServerProcess.h"
+
+#include <SQLiteCpp/Exception.h>
+#include <gtest/gtest.h>
+#include <pqxx/except>
+
+#include <sqlite3.h>
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <string>
+#include <thread>
+
+using namespace onceorder::server;
+using onceorder::test::Backend;
+using onceorder::test::LatchedGateway;
+using onceorder::test::TempDir;
+using onceorder::test::TestDatabase;
+
+namespace {
+
+constexpr std::chrono::seconds kTtl {3600};
+constexpr std::chrono::milliseconds kLockTimeout {30'000};
+constexpr const char* kOne = R"({"product":"kniha","quantity":1,"payment_method":"card"})";
+
+std::int64_t systemNowMs()
+{
+    return SystemClock().nowMs();
+}
+
+// How long a checkout on its own thread may take to reach the latched gateway before the test reports that it never
+// did: a deadline against a hang, not a timing the test depends on (the owner gets there in milliseconds).
+constexpr std::chrono::seconds kGatewayDeadline {60};
+
+// The owner's checkout on a thread of its own, held at a LatchedGateway. The destructor releases the gateway and joins
+// the thread, so that a failed assertion (or an exception) in the test reports instead of hanging or terminating; an
+// exception on the thread becomes the response's body.
+class OwnerAtTheGateway
+{
+public:
+    OwnerAtTheGateway(CheckoutService& owner, LatchedGateway& latched, const Client& client, const std::string& key,
+                      const CheckoutCommand& command)
+        : m_latched(latched)
+        , m_thread([this, &owner, client, key, command] {
+            try {
+                m_response = owner.checkout(client, key, command);
+            } catch (const std::exception& e) {
+                m_response.body = std::string("the owner's checkout threw: ") + e.what();
+            }
+        })
+    {
+    }
+    OwnerAtTheGateway(const OwnerAtTheGateway&) = delete;
+    OwnerAtTheGateway& operator=(const OwnerAtTheGateway&) = delete;
+    ~OwnerAtTheGateway() { finish(); }
+
+    bool atTheGateway() { return m_latched.enteredWithin(kGatewayDeadline); }
+    // Lets the owner go on from the gateway and waits for its answer.
+    const OrderResponse& finish()
+    {
+        m_latched.release();
+        if (m_thread.joinable()) {
+            m_thread.join();
+        }
+        return m_response;
+    }
+
+private:
+    LatchedGateway& m_latched;
+    OrderResponse m_response;
+    std::thread m_thread;
+};
+
+// A write transaction whose COMMIT, when armed, takes effect and then fails as the driver fails when the reply to
+// COMMIT never arrives: libpqxx's in_doubt_error (the outcome is unknown), SQLite's I/O error.
+class CommitLostTx final : public SqlTx
+{
+public:
+    enum class Commit
+    {
+        Normal,
+        Lost, // it takes effect, then the driver's in-doubt failure
+        Refused, // it does not take effect: a definite transient failure (a serialization failure, a busy database)
+    };
+    CommitLostTx(std::unique_ptr<SqlTx> real, Commit commit)
+        : m_real(std::move(real))
+        , m_commit(commit)
+    {
+    }
+    Dialect dialect() const override { return m_real->dialect(); }
+    long long exec(std::string_view sql, const SqlParams& params) override { return m_real->exec(sql, params); }
+    std::vector<SqlRow> query(std::string_view sql, const SqlParams& params) override
+    {
+        return m_real->query(sql, params);
+    }
+    std::optional<long long> insertReturningId(std::string_view insertSql, const SqlParams& params) override
+    {
+        return m_real->insertReturningId(insertSql, params);
+    }
+    void commit() override
+    {
+        if (m_commit == Commit::Refused) {
+            if (dialect() == Dialect::Postgres) {
+                throw pqxx::serialization_failure("could not serialize access due to concurrent update");
+            }
+            throw SQLite::Exception("database is locked", SQLITE_BUSY);
+        }
+        m_real->commit();
+        if (m_commit == Commit::Normal) {
+            return;
+        }
+        if (dialect() == Dialect::Postgres) {
+            throw pqxx::in_doubt_error("connection lost while committing: the transaction's outcome is unknown");
+        }
+        throw SQLite::Exception("disk I/O error", SQLITE_IOERR);
+    }
+
+private:
+    std::unique_ptr<SqlTx> m_real;
+    Commit m_commit;
+};
+
+class CommitLostDatabase final : public SqlDatabase
+{
+public:
+    explicit CommitLostDatabase(SqlDatabase& real)
+        : m_real(real)
+    {
+    }
+    // The next write transaction's COMMIT is lost.
+    void loseNextCommit() { m_next = CommitLostTx::Commit::Lost; }
+    // The next write transaction's COMMIT fails and does not take effect.
+    void refuseNextCommit() { m_next = CommitLostTx::Commit::Refused; }
+    // How many write transactions have been begun.
+    int writes() const { return m_writes; }
+    Dialect dialect() const override { return m_real.dialect(); }
+    std::unique_ptr<SqlTx> write() override
+    {
+        ++m_writes;
+        return std::make_unique<CommitLostTx>(m_real.write(), m_next.exchange(CommitLostTx::Commit::Normal));
+    }
+    std::unique_ptr<SqlTx> read() override { return m_real.read(); }
+
+private:
+    SqlDatabase& m_real;
+    std::atomic<CommitLostTx::Commit> m_next {CommitLostTx::Commit::Normal};
+    std::atomic<int> m_writes {0};
+};
+
+// One database of either kind, with the server's schema and demo data (kniha: 100 in stock).
+class LockDatabase
+{
+public:
+    explicit LockDatabase(Backend backend)
+    {
+        if (backend == Backend::Sqlite) {
+            m_store = std::make_unique<Store>(m_dir.file("server.db"), Synchronous::Full, 4);
+            m_database = sqliteStoreDatabase(*m_store);
+            return;
+        }
+        m_postgres = std::make_unique<TestDatabase>();
+        m_pool = std::make_unique<PgPool>(m_postgres->uri(), PgPool::Settings {});
+        {
+            auto connection = m_pool->lease();
+            pgschema::create(*connection);
+        }
+        m_database = postgresDatabase(*m_pool);
+    }
+    SqlDatabase& database() { return *m_database; }
+    long long scalar(const std::string& sql)
+    {
+        auto tx = m_database->read();
+        return tx->queryOne(sql)->int64(0);
+    }
+    void exec(const std::string& sql)
+    {
+        auto tx = m_database->write();
+        tx->exec(sql, {});
+        tx->commit();
+    }
+    std::string gatewayFile() const { return m_dir.file("server.gateway.db"); }
+
+private:
+    TempDir m_dir;
+    std::unique_ptr<Store> m_store;
+    std::unique_ptr<TestDatabase> m_postgres;
+    std::unique_ptr<PgPool> m_pool;
+    std::unique_ptr<SqlDatabase> m_database;
+};
+
+class CheckoutLocksTest : public ::testing::TestWithParam<Backend>
+{
+protected:
+    void SetUp() override
+    {
+        if (GetParam() == Backend::Postgres) {
+            ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
+        }
+        m_db = std::make_unique<LockDatabase>(GetParam());
+        m_lossy = std::make_unique<CommitLostDatabase>(m_db->database());
+        m_gateway = std::make_unique<StubPaymentGateway>(m_db->gatewayFile(), faults, clock, "whsec_test");
+        m_service = std::make_unique<CheckoutService>(*m_lossy, "test", *m_gateway, faults, clock, kTtl, kLockTimeout);
+    }
+
+    OrderResponse checkout(const std::string& key)
+    {
+        auto command = parseCheckoutCommand(kOne);
+        return m_service->checkout(a, key, std::get<CheckoutCommand>(command));
+    }
+    long long scalar(const std::string& sql) { return m_db->scalar(sql); }
+
+    Faults faults;
+    // Near the real time: on PostgreSQL the database's own clock judges the locks.
+    ManualClock clock {systemNowMs()};
+    Client a {"A", false};
+    std::unique_ptr<LockDatabase> m_db;
+    std::unique_ptr<CommitLostDatabase> m_lossy;
+    std::unique_ptr<StubPaymentGateway> m_gateway;
+    std::unique_ptr<CheckoutService> m_service;
+};
+
+} // namespace
+
+INSTANTIATE_TEST_SUITE_P(Databases, CheckoutLocksTest, onceorder::test::kBothDatabases, onceorder::test::databaseName);
+
+TEST_P(CheckoutLocksTest, AClaimWhoseCommitReplyIsLostLeavesTheKeyFreeForTheRetry)
+{
+    m_lossy->loseNextCommit();
+    const OrderResponse lost = checkout("k1");
+    EXPECT_EQ(lost.status, 503) << lost.body;
+    EXPECT_NE(lost.body.find("/problems/transient-failure"), std::string::npos) << lost.body;
+    ASSERT_EQ(scalar("SELECT count(*) FROM checkout_keys"), 1) << "the claim's COMMIT took effect";
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE locked_at IS NULL"), 1)
+        << "the 503 says retry to continue: the lock must not hold the retry off for the lock timeout";
+
+    const OrderResponse retry = checkout("k1");
+    EXPECT_EQ(retry.status, 201) << retry.body;
+    EXPECT_EQ(retry.outcome, "resumed");
+    EXPECT_EQ(m_gateway->chargeCount(), 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders"), 1);
+}
+
+// A COMMIT that fails outright (a serialization failure, a busy database) took nothing into effect: no lock to let go,
+// so the 503 is answered without reaching for the database again (during an outage that would be one more connect
+// attempt before the answer).
+TEST_P(CheckoutLocksTest, AClaimWhoseCommitFailsOutrightDoesNotReachForTheDatabaseAgain)
+{
+    m_lossy->refuseNextCommit();
+    const int before = m_lossy->writes();
+    const OrderResponse refused = checkout("k1");
+    EXPECT_EQ(refused.status, 503) << refused.body;
+    EXPECT_EQ(m_lossy->writes() - before, 1) << "only the claim's own transaction: its COMMIT's outcome is known";
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys"), 0) << "the claim rolled back";
+
+    const OrderResponse retry = checkout("k1");
+    EXPECT_EQ(retry.status, 201) << retry.body;
+    EXPECT_EQ(retry.outcome, "created");
+    EXPECT_EQ(m_gateway->chargeCount(), 1);
+}
+
+TEST_P(CheckoutLocksTest, ATakeOverWhoseCommitReplyIsLostLeavesTheKeyFreeForTheNextRetry)
+{
+    faults.arm(ArmedFault {FaultKind::GatewayFail, 1, 0, 1});
+    EXPECT_EQ(checkout("k1").status, 503) << "the gateway failed: the row waits at order_created, unlocked";
+    ASSERT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE recovery_point = 'order_created' AND "
+                     "locked_at IS NULL"),
+              1);
+
+    m_lossy->loseNextCommit();
+    const OrderResponse lost = checkout("k1");
+    EXPECT_EQ(lost.status, 503) << lost.body;
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE locked_at IS NULL"), 1)
+        << "the retry's claim of the row committed, and let it go again";
+
+    const OrderResponse retry = checkout("k1");
+    EXPECT_EQ(retry.status, 201) << retry.body;
+    EXPECT_EQ(retry.outcome, "resumed");
+    EXPECT_EQ(m_gateway->chargeCount(), 1);
+}
+
+// Two instances on one PostgreSQL database, the second's clock 31 s ahead of the first's (and of the database's).
+// The lock timeout is 30 s: judged by the second's own clock, the first's fresh lock already looks abandoned.
+TEST_P(CheckoutLocksTest, AnInstanceWhoseClockIsAheadTakesOverNoCheckoutStillAtTheGateway)
+{
+    if (GetParam() == Backend::Sqlite) {
+        GTEST_SKIP() << "one process has a SQLite file to itself: its own clock is the only one that stamps locks";
+    }
+    LatchedGateway latched(*m_gateway);
+    CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    ManualClock ahead {clock.nowMs() + kLockTimeout.count() + 1000};
+    CheckoutService other(m_db->database(), "test", *m_gateway, faults, ahead, kTtl, kLockTimeout);
+    auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
+
+    OwnerAtTheGateway first(owner, latched, a, "k1", command);
+    ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
+    const CheckoutService::CompleterPass pass = other.completeAbandoned();
+    const OrderResponse duplicate = other.checkout(a, "k1", command);
+    const OrderResponse& owned = first.finish();
+
+    EXPECT_EQ(pass.completed, 0) << "the completer took over a checkout whose owner is alive";
+    EXPECT_EQ(duplicate.status, 409) << "the owner is at the gateway, its lock a moment old by the database's clock: "
+                                     << duplicate.body;
+    EXPECT_EQ(owned.status, 201) << owned.body;
+    EXPECT_EQ(owned.outcome, "created");
+    EXPECT_EQ(m_gateway->chargeCount(), 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM payments"), 1);
+}
+
+// The mirror case: the owner's clock runs 31 s behind (it is the one that would stamp the lock), the judge's is right.
+// Stamped with the owner's own clock, the lock would be born 31 s old and look abandoned to every other instance.
+TEST_P(CheckoutLocksTest, AnOwnerWhoseClockIsBehindStampsNoLockThatLooksAbandoned)
+{
+    if (GetParam() == Backend::Sqlite) {
+        GTEST_SKIP() << "one process has a SQLite file to itself: its own clock is the only one that stamps locks";
+    }
+    LatchedGateway latched(*m_gateway);
+    ManualClock behind {clock.nowMs() - kLockTimeout.count() - 1000};
+    CheckoutService owner(m_db->database(), "test", latched, faults, behind, kTtl, kLockTimeout);
+    CheckoutService other(m_db->database(), "test", *m_gateway, faults, clock, kTtl, kLockTimeout);
+    auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
+
+    OwnerAtTheGateway first(owner, latched, a, "k1", command);
+    ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
+    const CheckoutService::CompleterPass pass = other.completeAbandoned();
+    const OrderResponse duplicate = other.checkout(a, "k1", command);
+    const OrderResponse& owned = first.finish();
+
+    EXPECT_EQ(pass.completed, 0) << "the completer took over a checkout whose owner is alive (its lock stamped by the "
+                                    "owner's clock, 31 s behind?)";
+    EXPECT_EQ(duplicate.status, 409) << "the owner is at the gateway, its lock a moment old by the database's clock: "
+                                     << duplicate.body;
+    EXPECT_EQ(owned.status, 201) << owned.body;
+    EXPECT_EQ(owned.outcome, "created");
+    EXPECT_EQ(m_gateway->chargeCount(), 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM payments"), 1);
+}
+
+// A lock's age by the clock that judges it (the database's on PostgreSQL, the injected one on SQLite) is made older in
+// the database instead of waited for: the owner is held at the gateway, its lock stamped a moment ago.
+
+// A lock older than the lock timeout is taken over by a duplicate (which resumes and finishes the checkout); the owner,
+// let go from the gateway, finds its lock gone at its next phase and answers 409.
+TEST_P(CheckoutLocksTest, ALockOlderThanTheLockTimeoutIsTakenOverByADuplicate)
+{
+    LatchedGateway latched(*m_gateway);
+    CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
+
+    OwnerAtTheGateway first(owner, latched, a, "k1", command);
+    ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
+    ASSERT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE locked_at IS NOT NULL"), 1);
+    m_db->exec("UPDATE checkout_keys SET locked_at = locked_at - " + std::to_string(kLockTimeout.count() + 1));
+    const OrderResponse duplicate = checkout("k1");
+    const OrderResponse& owned = first.finish();
+
+    EXPECT_EQ(duplicate.status, 201) << "a lock 1 ms past the lock timeout is abandoned: " << duplicate.body;
+    EXPECT_EQ(duplicate.outcome, "resumed");
+    EXPECT_EQ(owned.status, 409) << "the owner lost its lock while at the gateway: " << owned.body;
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders"), 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM payments"), 1);
+}
+
+// The same for the completer: it picks the stale lock, takes it over and finishes the checkout.
+TEST_P(CheckoutLocksTest, ALockOlderThanTheLockTimeoutIsTakenOverByTheCompleter)
+{
+    LatchedGateway latched(*m_gateway);
+    CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
+
+    OwnerAtTheGateway first(owner, latched, a, "k1", command);
+    ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
+    m_db->exec("UPDATE checkout_keys SET locked_at = locked_at - " + std::to_string(kLockTimeout.count() + 1));
+    const CheckoutService::CompleterPass pass = m_service->completeAbandoned();
+    const OrderResponse& owned = first.finish();
+
+    EXPECT_EQ(pass.completed, 1) << "a lock 1 ms past the lock timeout is abandoned";
+    EXPECT_EQ(owned.status, 409) << "the owner lost its lock while at the gateway: " << owned.body;
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE recovery_point = 'finished'"), 1);
+    EXPECT_EQ(scalar("SELECT count(*) FROM payments"), 1);
+}
+
+// A lock a second younger than the lock timeout is held: neither the completer nor a duplicate takes it over, and the
+// owner finishes its checkout.
+TEST_P(CheckoutLocksTest, ALockYoungerThanTheLockTimeoutIsNotTakenOver)
+{
+    LatchedGateway latched(*m_gateway);
+    CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
+
+    OwnerAtTheGateway first(owner, latched, a, "k1", command);
+    ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
+    const std::string age = std::to_string(kLockTimeout.count() - 1000);
+    m_db->exec("UPDATE checkout_keys SET locked_at = locked_at - " + age);
+    const CheckoutService::CompleterPass pass = m_service->completeAbandoned();
+    const OrderResponse duplicate = checkout("k1");
+    // The owner knows its lock by its exact stamp: give it back, so that the owner's next phase finds its own lock.
+    m_db->exec("UPDATE checkout_keys SET locked_at = locked_at + " + age);
+    const OrderResponse& owned = first.finish();
+
+    EXPECT_EQ(pass.completed, 0) << "the completer took over a lock 29 s old (the lock timeout is 30 s)";
+    EXPECT_EQ(duplicate.status, 409) << "a lock 29 s old is held: " << duplicate.body;
+    EXPECT_EQ(owned.status, 201) << owned.body;
+    EXPECT_EQ(owned.outcome, "created");
+    EXPECT_EQ(m_gateway->chargeCount(), 1);
+}
