@@ -52,17 +52,51 @@ bool healthy(const ServerProcess& server)
     return statusOf(ask(server, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")) == 200;
 }
 
-// The server process's resident memory in KiB (VmRSS), 0 if unknown.
-long residentKib(int pid)
+// One line of the server process's /proc status in KiB ("VmRSS:" its resident memory now, "VmHWM:" its peak), 0 if
+// unknown.
+long statusKib(int pid, const std::string& field)
 {
     std::ifstream status("/proc/" + std::to_string(pid) + "/status");
     std::string line;
     while (std::getline(status, line)) {
-        if (line.rfind("VmRSS:", 0) == 0) {
-            return std::stol(line.substr(6));
+        if (line.rfind(field, 0) == 0) {
+            return std::stol(line.substr(field.size()));
         }
     }
     return 0;
+}
+
+long residentKib(int pid)
+{
+    return statusKib(pid, "VmRSS:");
+}
+
+// Sends `head`, then `filler` over and over (at most `most` bytes of it), until an answer can be read: the answer,
+// or "" if none came before the filler was all sent and `wait` more passed. What an attacker does who never ends a
+// line: the server must answer (and stop holding the bytes) rather than wait for the line's end.
+std::string floodUntilAnswered(int port, const std::string& head, const std::string& filler, std::size_t most,
+                               std::chrono::milliseconds wait = 3000ms)
+{
+    RawConnection connection(port);
+    if (!connection.valid() || !connection.send(head)) {
+        return {};
+    }
+    std::size_t sent = 0;
+    std::size_t offset = 0;
+    while (sent < most) {
+        pollfd ready {connection.fd(), POLLIN | POLLOUT, 0};
+        if (::poll(&ready, 1, static_cast<int>(wait.count())) <= 0 || (ready.revents & POLLIN) != 0) {
+            break;
+        }
+        const ssize_t written =
+            ::send(connection.fd(), filler.data() + offset, filler.size() - offset, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (written <= 0) {
+            break; // closed by the server (or full for now: poll again)
+        }
+        sent += static_cast<std::size_t>(written);
+        offset = (offset + static_cast<std::size_t>(written)) % filler.size();
+    }
+    return connection.readResponse(wait);
 }
 
 const std::string kAuthA = "Authorization: Bearer demo-key-A\r\n";
@@ -366,5 +400,75 @@ TEST(ServerAttackTest, AConnectionOverTheCapIsAnswered503AtOnce)
         answered = healthy(server);
     }
     EXPECT_TRUE(answered);
+    EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerAttackTest, ChunkLinesAndTrailersThatNeverEndAreAnsweredAndTheirBytesAreNotHeld)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    const long resting = residentKib(server.pid());
+    const std::string order = "POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\n" + kAuthA +
+        "Idempotency-Key: \"endless\"\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const std::string filler(64 * 1024, 'x');
+    // Four at once, 32 MiB each: a chunk-size line whose extension never ends, on a route with credentials and on
+    // two without; and a trailer field that never ends. Before, the server kept every byte of the line (its read
+    // buffer had no maximum) until the 10 s body deadline and never answered: 313 MiB for one 256 MiB line.
+    constexpr std::size_t kEach = 32 * 1024 * 1024;
+    struct Case
+    {
+        std::string name;
+        std::string head;
+    };
+    const std::vector<Case> cases {
+        {"chunk extension, POST /orders", order + "1;a="},
+        {"chunk extension, GET /healthz",
+         "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n1;a="},
+        {"chunk extension, POST /webhooks/payments",
+         "POST /webhooks/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n1;a="},
+        {"trailer, POST /orders", order + "2\r\n{}\r\n0\r\nX-Trailer: "},
+    };
+    std::vector<std::string> answers(cases.size());
+    std::vector<std::thread> attackers;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        attackers.emplace_back(
+            [&, i] { answers[i] = floodUntilAnswered(server.port(), cases[i].head, filler, kEach); });
+    }
+    for (auto& attacker : attackers) {
+        attacker.join();
+    }
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const int status = statusOf(answers[i]);
+        EXPECT_TRUE(status >= 400 && status < 500) << cases[i].name << ": " << answers[i].substr(0, 200);
+    }
+    EXPECT_EQ(problemTypeOf(answers[0]), "/problems/chunk-line-too-large");
+    EXPECT_EQ(statusOf(answers[3]), 431) << "a trailer section over its limit";
+    EXPECT_EQ(problemTypeOf(answers[3]), "/problems/trailer-too-large");
+
+    // Whole lines: one over 4 KiB, or many whose extensions add up to more than 16 KiB, are refused as well; short
+    // extensions and trailers are read as before.
+    EXPECT_EQ(statusOf(ask(server, order + "2;e=" + std::string(5000, 'e') + "\r\n{}\r\n0\r\n\r\n")), 413);
+    std::string manyLines;
+    for (int i = 0; i < 5; ++i) {
+        manyLines += "1;e=" + std::string(3500, 'e') + "\r\n \r\n";
+    }
+    EXPECT_EQ(statusOf(ask(server, order + manyLines + "2\r\n{}\r\n0\r\n\r\n")), 413);
+    const std::string body = R"({"product":"kniha","quantity":1})";
+    char size[16];
+    std::snprintf(size, sizeof size, "%zx", body.size());
+    const std::string fine = ask(server, order + size + ";e=1\r\n" + body + "\r\n0\r\nX-Trailer: short\r\n\r\n");
+    EXPECT_EQ(statusOf(fine), 201) << fine.substr(0, 300);
+
+    // One trailer field over 64 KiB, complete: Beast threw length_error on it and the connection was dropped.
+    const std::string bigTrailer =
+        ask(server, order + "2\r\n{}\r\n0\r\nX-Trailer: " + std::string(70'000, 'y') + "\r\n\r\n");
+    EXPECT_EQ(statusOf(bigTrailer), 431) << bigTrailer.substr(0, 200);
+    EXPECT_TRUE(healthy(server));
+
+    const long peak = statusKib(server.pid(), "VmHWM:");
+    std::printf("resting %ld KiB; peak with 4 x 32 MiB of chunk lines and trailers %ld KiB\n", resting, peak);
+#if !defined(__SANITIZE_ADDRESS__)
+    EXPECT_LT(peak, resting + 24 * 1024) << "the lines' bytes were held";
+#endif
     EXPECT_EQ(server.stop(), 0);
 }

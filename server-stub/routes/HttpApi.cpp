@@ -303,7 +303,11 @@ HttpResponse HttpApi::refusal(int status, std::string_view field)
 {
     HttpResponse response;
     Exchange ignored;
-    if (status == 413) {
+    if (status == 413 && field == kChunkLine) {
+        answer(response, problems::chunkLineTooLarge(), ignored);
+    } else if (status == 431 && field == kTrailer) {
+        answer(response, problems::trailerTooLarge(), ignored);
+    } else if (status == 413) {
         answer(response, problems::payloadTooLarge(kMaxBodyBytes), ignored);
     } else if (status == 414) {
         answer(response, problems::uriTooLong(), ignored);

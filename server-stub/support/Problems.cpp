@@ -126,6 +126,18 @@ Problem headerTooLarge()
                 "the header may hold at most 65536 bytes");
 }
 
+Problem chunkLineTooLarge()
+{
+    return make(413, "chunk-line-too-large", "A chunk-size line is too long",
+                "a chunk-size line with its extensions may hold at most 4096 bytes, all of a body's extensions 16384");
+}
+
+Problem trailerTooLarge()
+{
+    return make(431, "trailer-too-large", "The request's trailer fields are too large",
+                "the trailer section after the last chunk may hold at most 16384 bytes");
+}
+
 Problem transferCodingNotImplemented()
 {
     return make(501, "transfer-coding-not-implemented", "Transfer coding not implemented",

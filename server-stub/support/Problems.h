@@ -41,6 +41,8 @@ Problem invalidHost();
 Problem invalidFraming();
 Problem uriTooLong();
 Problem headerTooLarge();
+Problem chunkLineTooLarge();
+Problem trailerTooLarge();
 Problem transferCodingNotImplemented();
 Problem tooManyConnections();
 Problem tooManyUploads();
