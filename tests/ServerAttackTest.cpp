@@ -472,3 +472,68 @@ TEST(ServerAttackTest, ChunkLinesAndTrailersThatNeverEndAreAnsweredAndTheirBytes
 #endif
     EXPECT_EQ(server.stop(), 0);
 }
+
+TEST(ServerAttackTest, HeaderOnlyRequestsToRoutesWithoutCredentialsDoNotLockOrdersOut)
+{
+    ASSERT_GE(onceorder::test::raiseDescriptorLimit(), 1200u);
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db"), "--header-timeout", "60"});
+    // 560 connections send only a header declaring a 64 KiB body, to routes that need no credentials, and never send
+    // the body. Before, each took 64 KiB of the 32 MiB body budget from its declared length: 512 of them held all of
+    // it, and every other client's order was answered 503 too-many-uploads until they timed out.
+    constexpr int kFlood = 560;
+    std::vector<RawConnection> flood;
+    for (int i = 0; i < kFlood; ++i) {
+        flood.emplace_back(server.port());
+        ASSERT_TRUE(flood.back().valid()) << i;
+        const std::string head = i % 2 == 0
+            ? "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 65536\r\n\r\n"
+            : "POST /webhooks/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+              "Content-Length: 65536\r\n\r\n";
+        ASSERT_TRUE(flood.back().send(head));
+    }
+    // Each is answered from its header: a GET takes no body (400), the webhook none without a signature that parses
+    // (401). Collected until all came, or 10 s passed (before, most never came).
+    std::vector<int> statuses(flood.size(), 0);
+    int answered = 0;
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (answered < kFlood && std::chrono::steady_clock::now() < deadline) {
+        std::vector<pollfd> waiting;
+        std::vector<std::size_t> which;
+        for (std::size_t i = 0; i < flood.size(); ++i) {
+            if (statuses[i] == 0) {
+                waiting.push_back({flood[i].fd(), POLLIN, 0});
+                which.push_back(i);
+            }
+        }
+        if (::poll(waiting.data(), waiting.size(), 500) <= 0) {
+            continue;
+        }
+        for (std::size_t j = 0; j < waiting.size(); ++j) {
+            if (waiting[j].revents != 0) {
+                statuses[which[j]] = std::max(1, statusOf(flood[which[j]].readResponse(1000ms)));
+                ++answered;
+            }
+        }
+    }
+    int refusedFromHeader = 0;
+    for (std::size_t i = 0; i < statuses.size(); ++i) {
+        refusedFromHeader += statuses[i] == (i % 2 == 0 ? 400 : 401) ? 1 : 0;
+    }
+    EXPECT_EQ(refusedFromHeader, kFlood) << answered << " answered at all";
+
+    // Meanwhile client B orders: (nearly) every order is placed.
+    int created = 0;
+    constexpr int kOrders = 50;
+    for (int i = 0; i < kOrders; ++i) {
+        const std::string response = ask(server,
+                                         onceorder::test::rawOrder({"Authorization: Bearer demo-key-B",
+                                                                    "Idempotency-Key: \"b-" + std::to_string(i) + "\"",
+                                                                    "Content-Type: application/json"}));
+        created += statusOf(response) == 201 ? 1 : 0;
+    }
+    std::printf("%d of %d header-only requests refused from their header; client B: %d of %d orders 201\n",
+                refusedFromHeader, kFlood, created, kOrders);
+    EXPECT_GE(created, kOrders * 9 / 10);
+    EXPECT_EQ(server.stop(), 0);
+}

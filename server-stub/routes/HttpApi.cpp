@@ -69,7 +69,8 @@ void HttpApi::registerRoutes()
     if (m_checkout) {
         add("POST", "/checkout", "POST /checkout", orders(&OrderRoutes::postCheckout), key);
         // Signed by the gateway: the signature covers the body, so it is checked after the body is read.
-        add("POST", "/webhooks/payments", "POST /webhooks/payments", orders(&OrderRoutes::postWebhook));
+        add("POST", "/webhooks/payments", "POST /webhooks/payments", orders(&OrderRoutes::postWebhook),
+            Guard::Signature);
         add("POST", "/_debug/complete", "POST /_debug/complete", debug(&DebugRoutes::postComplete), Guard::Debug);
     }
     add("GET", "/orders", "GET /orders", orders(&OrderRoutes::getOrders), key);
@@ -140,9 +141,20 @@ HeaderVerdict HttpApi::checkHeader(const HttpRequest& head)
     HttpResponse response;
     Exchange exchange;
     const auto started = std::chrono::steady_clock::now();
-    const bool allowed = route->guard == Guard::ApiKey
-        ? authenticate(m_orders, head, response, exchange).has_value()
-        : route->guard != Guard::Debug || debugAllowed(head, response, exchange);
+    bool allowed = true;
+    // Whoever may send a body has shown who they are: a route without credentials takes none, and neither does a GET
+    // or HEAD (RFC 9110 §9.3.1: a GET's body has no meaning), so a header declaring one costs the server nothing.
+    if (route->guard == Guard::None || head.method == "GET" || head.method == "HEAD") {
+        answer(response, problems::bodyNotAllowed(), exchange);
+        allowed = false;
+    } else if (route->guard == Guard::ApiKey) {
+        allowed = authenticate(m_orders, head, response, exchange).has_value();
+    } else if (route->guard == Guard::Debug) {
+        allowed = debugAllowed(head, response, exchange);
+    } else if (!webhookSignatureParses(head.header("Gateway-Signature"))) {
+        answer(response, problems::invalidWebhookSignature("no t=… timestamp and v1=… signature"), exchange);
+        allowed = false;
+    }
     if (!allowed) {
         // Counted and logged as the handler's own answer would have been (a refusal is rare: the copy is fine).
         Call call {head, std::move(response), std::move(exchange), started, {}};

@@ -73,6 +73,7 @@ private:
         None,
         ApiKey, // a client's or the operator's key: 401 without one
         Debug, // the debug routes' gate: on, loopback peer, loopback Host and Origin
+        Signature, // a Gateway-Signature of the right shape (whether it matches needs the body): 401 without one
     };
 
     struct Route

@@ -126,6 +126,12 @@ Problem headerTooLarge()
                 "the header may hold at most 65536 bytes");
 }
 
+Problem bodyNotAllowed()
+{
+    return make(400, "body-not-allowed", "This request takes no body",
+                "GET and HEAD requests, and routes without credentials, carry no body");
+}
+
 Problem chunkLineTooLarge()
 {
     return make(413, "chunk-line-too-large", "A chunk-size line is too long",

@@ -42,6 +42,7 @@ Problem invalidFraming();
 Problem uriTooLong();
 Problem headerTooLarge();
 Problem chunkLineTooLarge();
+Problem bodyNotAllowed();
 Problem trailerTooLarge();
 Problem transferCodingNotImplemented();
 Problem tooManyConnections();
