@@ -537,3 +537,31 @@ TEST(ServerAttackTest, HeaderOnlyRequestsToRoutesWithoutCredentialsDoNotLockOrde
     EXPECT_GE(created, kOrders * 9 / 10);
     EXPECT_EQ(server.stop(), 0);
 }
+
+TEST(ServerAttackTest, HostAndTargetAreReadAsStrictlyAsRfc9112Says)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    // RFC 9112 §3.2: Host is uri-host [":" port]. Before, these were answered 200 on every route but the debug ones.
+    for (const std::string host : {"a b", "a, b", "user@127.0.0.1", "127.0.0.1:80x", "[::1", "a/b"}) {
+        const std::string response = ask(server, "GET /healthz HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+        EXPECT_EQ(statusOf(response), 400) << host;
+        EXPECT_EQ(problemTypeOf(response), "/problems/invalid-host") << host;
+    }
+    for (const std::string host : {"127.0.0.1", "localhost:8080", "[::1]:8080", "shop.example", "xn--kniha-9qa.cz:1"}) {
+        EXPECT_EQ(statusOf(ask(server, "GET /healthz HTTP/1.1\r\nHost: " + host + "\r\n\r\n")), 200) << host;
+    }
+    // §3.2.2: a server must accept the absolute-form, routed by its path (its authority stands for Host). Before: 404.
+    EXPECT_EQ(statusOf(ask(server, "GET http://127.0.0.1:8080/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")), 200);
+    EXPECT_EQ(statusOf(ask(server, "GET HTTP://127.0.0.1/products?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")), 200);
+    EXPECT_EQ(problemTypeOf(ask(server, "GET http://user@127.0.0.1/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")),
+              "/problems/invalid-host");
+    // Bytes 0x80-0xFF are not in a request target (§3.2, RFC 3986): refused, not routed (before: 404 as a path).
+    for (const std::string target : {"/healthz\xff", "/heal\x80thz", "/orders/\xc3\xa9"}) {
+        const std::string response = ask(server, "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        EXPECT_EQ(statusOf(response), 400) << target;
+        EXPECT_EQ(problemTypeOf(response), "/problems/invalid-target") << target;
+    }
+    EXPECT_TRUE(healthy(server));
+    EXPECT_EQ(server.stop(), 0);
+}

@@ -329,6 +329,8 @@ HttpResponse HttpApi::refusal(int status, std::string_view field)
         answer(response, problems::transferCodingNotImplemented(), ignored);
     } else if (status == 400 && field == kBadHost) {
         answer(response, problems::invalidHost(), ignored);
+    } else if (status == 400 && field == kBadTarget) {
+        answer(response, problems::invalidTarget(), ignored);
     } else if (status == 400 && field == kBadFraming) {
         answer(response, problems::invalidFraming(), ignored);
     } else if (status == 503 && field == kOverConnectionCap) {

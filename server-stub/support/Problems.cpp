@@ -103,8 +103,8 @@ Problem debugForeignHost()
 
 Problem invalidHost()
 {
-    return make(400, "invalid-host", "One Host header required",
-                "an HTTP/1.1 request names the server in exactly one Host header");
+    return make(400, "invalid-host", "One valid Host header required",
+                "an HTTP/1.1 request names the server in exactly one Host header, host[:port] (RFC 9112 section 3.2)");
 }
 
 Problem invalidFraming()
@@ -124,6 +124,12 @@ Problem headerTooLarge()
 {
     return make(431, "header-too-large", "The request's header fields are too large",
                 "the header may hold at most 65536 bytes");
+}
+
+Problem invalidTarget()
+{
+    return make(400, "invalid-target", "The request target cannot be read",
+                "a request target is ASCII without spaces or control bytes; other bytes are percent-encoded");
 }
 
 Problem bodyNotAllowed()

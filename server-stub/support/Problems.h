@@ -43,6 +43,7 @@ Problem uriTooLong();
 Problem headerTooLarge();
 Problem chunkLineTooLarge();
 Problem bodyNotAllowed();
+Problem invalidTarget();
 Problem trailerTooLarge();
 Problem transferCodingNotImplemented();
 Problem tooManyConnections();

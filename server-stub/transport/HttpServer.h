@@ -43,6 +43,8 @@ inline constexpr std::string_view kOverBodyBudget = "(body budget)";
 // unknown or disagrees with a Content-Length.
 inline constexpr std::string_view kBadHost = "(host)";
 inline constexpr std::string_view kBadFraming = "(framing)";
+// … and with 400 when the request target holds a byte no target may (a control, a space, 0x80-0xFF).
+inline constexpr std::string_view kBadTarget = "(target)";
 // … and with 413 or 431 when a chunked body's metadata is over its limit: a chunk-size line, the trailer section.
 inline constexpr std::string_view kChunkLine = "(chunk line)";
 inline constexpr std::string_view kTrailer = "(trailer)";

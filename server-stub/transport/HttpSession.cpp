@@ -182,6 +182,23 @@ std::pair<int, std::string_view> HttpSession::framingError() const
     if (hosts > 1 || (hosts == 0 && message.version() >= 11)) {
         return {400, kBadHost};
     }
+    // §3.2: Host is uri-host [":" port], on every route (not only where the debug routes read it); §3.2.2: an
+    // absolute-form target's authority stands for it. §3.2 and RFC 3986: a target is ASCII without controls.
+    const auto host = message[http::field::host];
+    if (hosts == 1 && !validHost(std::string_view(host.data(), host.size()))) {
+        return {400, kBadHost};
+    }
+    const std::string_view target(message.target().data(), message.target().size());
+    if (std::any_of(target.begin(), target.end(), [](char c) {
+            return static_cast<unsigned char>(c) <= 0x20 || static_cast<unsigned char>(c) >= 0x7F;
+        })) {
+        return {400, kBadTarget};
+    }
+    std::string_view authority;
+    std::string originForm;
+    if (splitAbsoluteForm(target, authority, originForm) && !validHost(authority)) {
+        return {400, kBadHost};
+    }
     // RFC 9112 §6.1, §6.3: a Transfer-Encoding whose final coding is not chunked leaves the body's length unknown
     // (read as "no body", its bytes would be taken for the next request: smuggling behind a proxy); with a
     // Content-Length beside it, the two disagree. Both are refused and the connection closed. Codings before a final
@@ -309,10 +326,19 @@ HttpRequest HttpSession::requestOf(const http::request<http::string_body>& messa
     HttpRequest request;
     request.method = std::string(message.method_string());
     request.target = std::string(message.target());
+    // RFC 9112 §3.2.2: an absolute-form target is routed by its path, and its authority is the request's Host.
+    std::string_view authority;
+    std::string originForm;
+    const bool absolute = splitAbsoluteForm(request.target, authority, originForm);
+    const std::string host = absolute ? std::string(authority) : std::string();
+    if (absolute) {
+        request.target = std::move(originForm);
+    }
     request.parseTarget();
     request.headers.reserve(static_cast<std::size_t>(std::distance(message.begin(), message.end())));
     for (const auto& field : message) {
-        request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+        const bool replaced = absolute && field.name() == http::field::host;
+        request.headers.emplace_back(std::string(field.name_string()), replaced ? host : std::string(field.value()));
     }
     request.remoteAddr = m_remoteAddr;
     return request;
