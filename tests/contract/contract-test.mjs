@@ -607,6 +607,13 @@ try {
         [plainServer, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(70000)}\r\n\r\n`, 431,
             '/problems/header-too-large'],
         [debugServer, 'GET /_debug/state HTTP/1.1\r\nHost: evil.example\r\n\r\n', 403, '/problems/debug-foreign-host'],
+        [plainServer, 'GET /heal\x80thz HTTP/1.1\r\nHost: x\r\n\r\n', 400, '/problems/invalid-target'],
+        [plainServer, 'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello', 400,
+            '/problems/body-not-allowed'],
+        [plainServer, `POST /orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-key-A\r\n` +
+            `Transfer-Encoding: chunked\r\n\r\n1;a=${'x'.repeat(20000)}`, 413, '/problems/chunk-line-too-large'],
+        [plainServer, `POST /orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-key-A\r\n` +
+            `Transfer-Encoding: chunked\r\n\r\n0\r\nX-Trailer: ${'y'.repeat(20000)}`, 431, '/problems/trailer-too-large'],
     ];
     for (const [server, request, status, expected] of refusals) {
         const answer = await rawRequest(server, request);
