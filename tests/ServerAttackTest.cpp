@@ -565,3 +565,67 @@ TEST(ServerAttackTest, HostAndTargetAreReadAsStrictlyAsRfc9112Says)
     EXPECT_TRUE(healthy(server));
     EXPECT_EQ(server.stop(), 0);
 }
+
+TEST(ServerAttackTest, AClientOverItsRateIsAnswered429WhileAnotherClientsOrdersArePlaced)
+{
+    TempDir dir;
+    // One order a second per client. Before, no rate existed: every order with a new key was stored (one client made
+    // 30,750 key rows in 10 s), and 429 never came.
+    ServerProcess server({"--db", dir.file("server.db"), "--client-rate", "1"});
+    // Client A pipelines 30 orders with new keys on one connection: at most its one saved token, and one more per
+    // second the server takes to answer them, are placed; the rest are 429 with Retry-After and a problem of its own.
+    constexpr int kBurst = 30;
+    RawConnection a(server.port());
+    ASSERT_TRUE(a.valid());
+    std::string pipelined;
+    for (int i = 0; i < kBurst; ++i) {
+        pipelined += onceorder::test::rawOrder({"Authorization: Bearer demo-key-A",
+                                                "Idempotency-Key: \"a-" + std::to_string(i) + "\"",
+                                                "Content-Type: application/json"});
+    }
+    ASSERT_TRUE(a.send(pipelined));
+    int created = 0;
+    int limited = 0;
+    std::string refusal;
+    for (int i = 0; i < kBurst; ++i) {
+        const std::string response = a.readResponse();
+        const int status = statusOf(response);
+        ASSERT_TRUE(status == 201 || status == 429) << i << ": " << response;
+        created += status == 201 ? 1 : 0;
+        limited += status == 429 ? 1 : 0;
+        if (status == 429 && refusal.empty()) {
+            refusal = response;
+        }
+    }
+    std::printf("client A: %d of %d orders 201, %d 429\n", created, kBurst, limited);
+    EXPECT_GE(created, 1);
+    EXPECT_GE(limited, kBurst / 2);
+    ASSERT_FALSE(refusal.empty());
+    EXPECT_NE(refusal.find("\r\nRetry-After: 1\r\n"), std::string::npos) << refusal;
+    EXPECT_NE(refusal.find("application/problem+json"), std::string::npos) << refusal;
+    EXPECT_EQ(problemTypeOf(refusal), "/problems/rate-limited") << refusal;
+
+    // Client B meanwhile: its own bucket, untouched by A's.
+    const std::string b = ask(server,
+                              onceorder::test::rawOrder({"Authorization: Bearer demo-key-B", "Idempotency-Key: \"b-1\"",
+                                                         "Content-Type: application/json"}));
+    EXPECT_EQ(statusOf(b), 201) << b;
+
+    // A refused order stored nothing: A's orders are only those placed.
+    const std::string listing = ask(server,
+                                    "GET /orders?limit=100 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                    "Authorization: Bearer demo-key-A\r\nConnection: close\r\n\r\n");
+    ASSERT_EQ(statusOf(listing), 200) << listing;
+    std::size_t listed = 0;
+    for (auto at = listing.find("\"order_id\""); at != std::string::npos; at = listing.find("\"order_id\"", at + 1)) {
+        ++listed;
+    }
+    EXPECT_EQ(listed, static_cast<std::size_t>(created)) << listing;
+
+    // /metrics counts the refusals by client.
+    const std::string metrics = ask(server, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    EXPECT_NE(metrics.find("onceorder_rate_limited_total{client=\"A\"} " + std::to_string(limited)), std::string::npos)
+        << metrics;
+    EXPECT_EQ(metrics.find("onceorder_rate_limited_total{client=\"B\"}"), std::string::npos);
+    EXPECT_EQ(server.stop(), 0);
+}

@@ -55,6 +55,12 @@ void HttpApi::enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks
     m_debugRoutes.enableCheckout(checkout, gateway);
 }
 
+void HttpApi::limitClientRate(int perSecond, const Clock& clock)
+{
+    m_rate = std::make_unique<ClientRate>(perSecond, clock);
+    m_orderRoutes.limitRate(*m_rate);
+}
+
 void HttpApi::registerRoutes()
 {
     auto orders = [this](auto handler) {

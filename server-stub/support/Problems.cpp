@@ -168,6 +168,14 @@ Problem tooManyUploads()
                 "the server is reading as many request bodies as it can; try again in a moment", 1);
 }
 
+Problem rateLimited(int perSecond, int retryAfterSeconds)
+{
+    return make(429, "rate-limited", "Too many requests from this client",
+                "this client may send " + std::to_string(perSecond) +
+                    " orders or checkouts a second to this server; retry after Retry-After seconds with the same key",
+                retryAfterSeconds);
+}
+
 Problem invalidDebugBody()
 {
     return make(400, "invalid-debug-body", "Debug POSTs take a JSON object",

@@ -629,6 +629,20 @@ try {
         check(answer.startsWith(`HTTP/1.1 ${status} `) && answer.includes('application/problem+json') &&
             refusal === expected, `the transport refuses with ${status} ${expected}`, answer.slice(0, 300));
     }
+
+    // A client over its --client-rate: 429 rate-limited with Retry-After on both idempotent POSTs, checked against
+    // the document straight from the server. Ten requests at once first spend the one token a second this server
+    // gives (the checked request would find one again only if the ten took more than ten seconds).
+    const limitedServer = await startServer(['--db', ':memory:', '--client-rate', '1']);
+    for (const [route, body] of [['/orders', { product: 'kniha', quantity: 1 }],
+        ['/checkout', { cart_id: 'cart-rate', items: [{ product: 'kniha', quantity: 1 }], payment_method: 'card' }]]) {
+        await Promise.all([...Array(10).keys()].map((i) => fetch(limitedServer + route, {
+            method: 'POST', headers: { ...A, ...key(`spend-${route}-${i}`), 'Content-Type': 'application/json' },
+            body: JSON.stringify(body) }).then((r) => r.text())));
+        await exchange(`a client over its rate: POST ${route} 429`, limitedServer, 'POST', route, {
+            headers: { ...A, ...key(`over-${route}`) }, body, expect: { status: 429, type: 'rate-limited',
+                headers: { 'Retry-After': '1' } }, direct: true });
+    }
 } catch (error) {
     check(false, 'the servers and the proxies start', error.stack);
 }
