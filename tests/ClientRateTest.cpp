@@ -2,11 +2,15 @@
 // rate's worth of requests at once, then one more per 1/rate seconds, with Retry-After the whole seconds until the
 // next; one client's spending takes nothing from another's.
 #include "routes/ClientRate.h"
+#include "ServerOptions.h"
 
 #include <gtest/gtest.h>
 
 using onceorder::server::ClientRate;
 using onceorder::server::ManualClock;
+using onceorder::server::OptionsError;
+using onceorder::server::parseServerOptions;
+using onceorder::server::ServerOptions;
 
 TEST(ClientRateTest, ASecondsWorthAtOnceThenRefusedWithTheSecondsUntilTheNext)
 {
@@ -85,4 +89,17 @@ TEST(ClientRateTest, AHighRateWaitsLessThanASecondButIsToldOne)
     EXPECT_EQ(rate.take("A"), 1);
     clock.advanceMs(1);
     EXPECT_EQ(rate.take("A"), std::nullopt);
+}
+
+TEST(ClientRateTest, TheOperatorSetsTheRateOnTheCommandLine)
+{
+    EXPECT_EQ(ServerOptions {}.clientRate, 1000);
+    EXPECT_EQ(std::get<ServerOptions>(parseServerOptions({"--client-rate", "5"})).clientRate, 5);
+    EXPECT_EQ(std::get<ServerOptions>(parseServerOptions({"--client-rate", "0"})).clientRate, 0);
+    for (const char* bad : {"-1", "1000001", "abc", "1.5", ""}) {
+        const auto parsed = parseServerOptions({"--client-rate", bad});
+        ASSERT_TRUE(std::holds_alternative<OptionsError>(parsed)) << bad;
+        EXPECT_NE(std::get<OptionsError>(parsed).message.find("--client-rate"), std::string::npos) << bad;
+    }
+    EXPECT_TRUE(std::holds_alternative<OptionsError>(parseServerOptions({"--client-rate"})));
 }
