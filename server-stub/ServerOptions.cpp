@@ -67,6 +67,11 @@ void readEnvironment(ServerOptions& options)
             options.dbTimeout = std::chrono::milliseconds(*ms);
         }
     }
+    if (const char* rate = std::getenv("ONCEORDER_CLIENT_RATE"); rate && *rate) {
+        if (const auto perSecond = parseNumber(rate, 0, 1'000'000)) {
+            options.clientRate = static_cast<int>(*perSecond);
+        }
+    }
     if (const char* retry = std::getenv("ONCEORDER_WEBHOOK_RETRY_MS"); retry && *retry) {
         readRedeliverySchedule(retry, options.webhookRedelivery);
     }
@@ -92,6 +97,8 @@ std::string serverUsage()
            "                         (default 10; also the idle time allowed on a kept-alive connection)\n"
            "  --max-connections N    open connections at most; more are answered 503 and closed at once (default:\n"
            "                         the descriptor limit less 64)\n"
+           "  --client-rate N        POST /orders and POST /checkout each client may send a second; more are\n"
+           "                         answered 429 with Retry-After (default 1000; 0: no limit)\n"
            "  --debug-endpoints      serve /_debug/* to loopback clients (faults, teaching modes, reset)\n"
            "  --allow-demo-keys      beyond loopback, accept the published demo client keys (demo-key-A, -B); the\n"
            "                         operator then gets a generated key, never demo-key-admin\n"
@@ -158,7 +165,8 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
         }
         if (arg != "--listen" && arg != "--db" && arg != "--key-ttl" && arg != "--threads" && arg != "--synchronous" &&
             arg != "--header-timeout" && arg != "--max-connections" && arg != "--db-pool-size" &&
-            arg != "--db-wait-ms" && arg != "--db-idle-ms" && arg != "--db-prepare" && arg != "--db-timeout-ms") {
+            arg != "--db-wait-ms" && arg != "--db-idle-ms" && arg != "--db-prepare" && arg != "--db-timeout-ms" &&
+            arg != "--client-rate") {
             return OptionsError {"unknown option \"" + arg + "\" (see --help)"};
         }
         const auto v = value();
@@ -210,6 +218,12 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
                 return OptionsError {"--max-connections wants a number from 1 to 10000000, got \"" + *v + "\""};
             }
             options.maxConnections = static_cast<std::size_t>(*connections);
+        } else if (arg == "--client-rate") {
+            const auto perSecond = parseNumber(*v, 0, 1'000'000);
+            if (!perSecond) {
+                return OptionsError {"--client-rate wants requests a second from 0 to 1000000, got \"" + *v + "\""};
+            }
+            options.clientRate = static_cast<int>(*perSecond);
         } else if (arg == "--db-pool-size") {
             const auto size = parseNumber(*v, 1, 1000);
             if (!size) {

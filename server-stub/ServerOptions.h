@@ -13,6 +13,9 @@
 
 namespace onceorder::server {
 
+// --client-rate's default: requests a second per client (docs/security.md: what it bounds).
+inline constexpr int kDefaultClientRate = 1000;
+
 // Whether HOST (as given to --listen) is a loopback address: 127.x.x.x, ::1 or localhost.
 bool listensOnLoopback(const std::string& host);
 
@@ -30,6 +33,10 @@ struct ServerOptions
     std::chrono::milliseconds headerTimeout {10'000};
     // Open connections at most (--max-connections); 0: the descriptor limit less HttpServer's reserve.
     std::size_t maxConnections = 0;
+    // POST /orders and POST /checkout a client may send each second to this instance, answered 429 beyond
+    // (--client-rate; 0: no limit). ONCEORDER_CLIENT_RATE in the environment is the flag's default, for the
+    // side-by-side benchmarks that start a binary without the flag (bench/ab-http sets it to 0).
+    int clientRate = kDefaultClientRate;
     bool debugEndpoints = false;
     // Beyond loopback, accept the published demo client keys (--allow-demo-keys); SPEC §3.
     bool allowDemoKeys = false;

@@ -39,6 +39,31 @@ TEST(JsonTest, RejectsDuplicateMembersInsteadOfMerging)
     EXPECT_EQ(errorOf(R"({"a":{"b":1,"b":1}})"), "duplicate member \"b\"");
 }
 
+TEST(JsonTest, FindsDuplicatesAmongManyMembersWhereverTheyAre)
+{
+    // Past the first few members the names are looked up in a hash set (linear in the members, not quadratic):
+    // the same answers as the scan, at either end of a large object, through escapes, and in nested objects.
+    std::string many = "{";
+    for (int i = 0; i < 8687; ++i) {
+        many += (i ? ",\"m" : "\"m") + std::to_string(i) + "\":0";
+    }
+    const JsonValue object = parsed(many + "}");
+    ASSERT_TRUE(object.isObject());
+    EXPECT_EQ(std::get<JsonValue::Object>(object.value).size(), 8687u);
+    EXPECT_NE(object.member("m8686"), nullptr);
+    EXPECT_EQ(errorOf(many + ",\"m0\":1}"), "duplicate member \"m0\"");
+    EXPECT_EQ(errorOf(many + ",\"m8686\":1}"), "duplicate member \"m8686\"");
+    EXPECT_EQ(errorOf(many + ",\"\\u006d17\":1}"), "duplicate member \"m17\"");
+    EXPECT_EQ(errorOf("{\"x\":" + many + ",\"m40\":[]}}"), "duplicate member \"m40\"");
+    EXPECT_EQ(errorOf(many + ",\"m8687\":1}"), "parsed");
+    // Names that differ only past a shared prefix, or by an embedded NUL, are different names.
+    std::string prefixed = "{";
+    for (int i = 0; i < 40; ++i) {
+        prefixed += (i ? ",\"" : "\"") + std::string(100, 'p') + std::to_string(i) + "\":0";
+    }
+    EXPECT_EQ(errorOf(prefixed + ",\"p\\u0000\":0,\"p\":0}"), "parsed");
+}
+
 TEST(JsonTest, BoundsNesting)
 {
     std::string deep(40, '[');

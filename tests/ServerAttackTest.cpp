@@ -52,17 +52,51 @@ bool healthy(const ServerProcess& server)
     return statusOf(ask(server, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")) == 200;
 }
 
-// The server process's resident memory in KiB (VmRSS), 0 if unknown.
-long residentKib(int pid)
+// One line of the server process's /proc status in KiB ("VmRSS:" its resident memory now, "VmHWM:" its peak), 0 if
+// unknown.
+long statusKib(int pid, const std::string& field)
 {
     std::ifstream status("/proc/" + std::to_string(pid) + "/status");
     std::string line;
     while (std::getline(status, line)) {
-        if (line.rfind("VmRSS:", 0) == 0) {
-            return std::stol(line.substr(6));
+        if (line.rfind(field, 0) == 0) {
+            return std::stol(line.substr(field.size()));
         }
     }
     return 0;
+}
+
+long residentKib(int pid)
+{
+    return statusKib(pid, "VmRSS:");
+}
+
+// Sends `head`, then `filler` over and over (at most `most` bytes of it), until an answer can be read: the answer,
+// or "" if none came before the filler was all sent and `wait` more passed. What an attacker does who never ends a
+// line: the server must answer (and stop holding the bytes) rather than wait for the line's end.
+std::string floodUntilAnswered(int port, const std::string& head, const std::string& filler, std::size_t most,
+                               std::chrono::milliseconds wait = 3000ms)
+{
+    RawConnection connection(port);
+    if (!connection.valid() || !connection.send(head)) {
+        return {};
+    }
+    std::size_t sent = 0;
+    std::size_t offset = 0;
+    while (sent < most) {
+        pollfd ready {connection.fd(), POLLIN | POLLOUT, 0};
+        if (::poll(&ready, 1, static_cast<int>(wait.count())) <= 0 || (ready.revents & POLLIN) != 0) {
+            break;
+        }
+        const ssize_t written =
+            ::send(connection.fd(), filler.data() + offset, filler.size() - offset, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (written <= 0) {
+            break; // closed by the server (or full for now: poll again)
+        }
+        sent += static_cast<std::size_t>(written);
+        offset = (offset + static_cast<std::size_t>(written)) % filler.size();
+    }
+    return connection.readResponse(wait);
 }
 
 const std::string kAuthA = "Authorization: Bearer demo-key-A\r\n";
@@ -366,5 +400,232 @@ TEST(ServerAttackTest, AConnectionOverTheCapIsAnswered503AtOnce)
         answered = healthy(server);
     }
     EXPECT_TRUE(answered);
+    EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerAttackTest, ChunkLinesAndTrailersThatNeverEndAreAnsweredAndTheirBytesAreNotHeld)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    const long resting = residentKib(server.pid());
+    const std::string order = "POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\n" + kAuthA +
+        "Idempotency-Key: \"endless\"\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const std::string filler(64 * 1024, 'x');
+    // Four at once, 32 MiB each: a chunk-size line whose extension never ends, on a route with credentials and on
+    // two without; and a trailer field that never ends. Before, the server kept every byte of the line (its read
+    // buffer had no maximum) until the 10 s body deadline and never answered: 313 MiB for one 256 MiB line.
+    constexpr std::size_t kEach = 32 * 1024 * 1024;
+    struct Case
+    {
+        std::string name;
+        std::string head;
+    };
+    const std::vector<Case> cases {
+        {"chunk extension, POST /orders", order + "1;a="},
+        {"chunk extension, GET /healthz",
+         "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n1;a="},
+        {"chunk extension, POST /webhooks/payments",
+         "POST /webhooks/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n1;a="},
+        {"trailer, POST /orders", order + "2\r\n{}\r\n0\r\nX-Trailer: "},
+    };
+    std::vector<std::string> answers(cases.size());
+    std::vector<std::thread> attackers;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        attackers.emplace_back(
+            [&, i] { answers[i] = floodUntilAnswered(server.port(), cases[i].head, filler, kEach); });
+    }
+    for (auto& attacker : attackers) {
+        attacker.join();
+    }
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const int status = statusOf(answers[i]);
+        EXPECT_TRUE(status >= 400 && status < 500) << cases[i].name << ": " << answers[i].substr(0, 200);
+    }
+    EXPECT_EQ(problemTypeOf(answers[0]), "/problems/chunk-line-too-large");
+    EXPECT_EQ(statusOf(answers[3]), 431) << "a trailer section over its limit";
+    EXPECT_EQ(problemTypeOf(answers[3]), "/problems/trailer-too-large");
+
+    // Whole lines: one over 4 KiB, or many whose extensions add up to more than 16 KiB, are refused as well; short
+    // extensions and trailers are read as before.
+    EXPECT_EQ(statusOf(ask(server, order + "2;e=" + std::string(5000, 'e') + "\r\n{}\r\n0\r\n\r\n")), 413);
+    std::string manyLines;
+    for (int i = 0; i < 5; ++i) {
+        manyLines += "1;e=" + std::string(3500, 'e') + "\r\n \r\n";
+    }
+    EXPECT_EQ(statusOf(ask(server, order + manyLines + "2\r\n{}\r\n0\r\n\r\n")), 413);
+    const std::string body = R"({"product":"kniha","quantity":1})";
+    char size[16];
+    std::snprintf(size, sizeof size, "%zx", body.size());
+    const std::string fine = ask(server, order + size + ";e=1\r\n" + body + "\r\n0\r\nX-Trailer: short\r\n\r\n");
+    EXPECT_EQ(statusOf(fine), 201) << fine.substr(0, 300);
+
+    // One trailer field over 64 KiB, complete: Beast threw length_error on it and the connection was dropped.
+    const std::string bigTrailer =
+        ask(server, order + "2\r\n{}\r\n0\r\nX-Trailer: " + std::string(70'000, 'y') + "\r\n\r\n");
+    EXPECT_EQ(statusOf(bigTrailer), 431) << bigTrailer.substr(0, 200);
+    EXPECT_TRUE(healthy(server));
+
+    const long peak = statusKib(server.pid(), "VmHWM:");
+    std::printf("resting %ld KiB; peak with 4 x 32 MiB of chunk lines and trailers %ld KiB\n", resting, peak);
+#if !defined(__SANITIZE_ADDRESS__)
+    EXPECT_LT(peak, resting + 24 * 1024) << "the lines' bytes were held";
+#endif
+    EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerAttackTest, HeaderOnlyRequestsToRoutesWithoutCredentialsDoNotLockOrdersOut)
+{
+    ASSERT_GE(onceorder::test::raiseDescriptorLimit(), 1200u);
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db"), "--header-timeout", "60"});
+    // 560 connections send only a header declaring a 64 KiB body, to routes that need no credentials, and never send
+    // the body. Before, each took 64 KiB of the 32 MiB body budget from its declared length: 512 of them held all of
+    // it, and every other client's order was answered 503 too-many-uploads until they timed out.
+    constexpr int kFlood = 560;
+    std::vector<RawConnection> flood;
+    for (int i = 0; i < kFlood; ++i) {
+        flood.emplace_back(server.port());
+        ASSERT_TRUE(flood.back().valid()) << i;
+        const std::string head = i % 2 == 0
+            ? "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 65536\r\n\r\n"
+            : "POST /webhooks/payments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+              "Content-Length: 65536\r\n\r\n";
+        ASSERT_TRUE(flood.back().send(head));
+    }
+    // Each is answered from its header: a GET takes no body (400), the webhook none without a signature that parses
+    // (401). Collected until all came, or 10 s passed (before, most never came).
+    std::vector<int> statuses(flood.size(), 0);
+    int answered = 0;
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (answered < kFlood && std::chrono::steady_clock::now() < deadline) {
+        std::vector<pollfd> waiting;
+        std::vector<std::size_t> which;
+        for (std::size_t i = 0; i < flood.size(); ++i) {
+            if (statuses[i] == 0) {
+                waiting.push_back({flood[i].fd(), POLLIN, 0});
+                which.push_back(i);
+            }
+        }
+        if (::poll(waiting.data(), waiting.size(), 500) <= 0) {
+            continue;
+        }
+        for (std::size_t j = 0; j < waiting.size(); ++j) {
+            if (waiting[j].revents != 0) {
+                statuses[which[j]] = std::max(1, statusOf(flood[which[j]].readResponse(1000ms)));
+                ++answered;
+            }
+        }
+    }
+    int refusedFromHeader = 0;
+    for (std::size_t i = 0; i < statuses.size(); ++i) {
+        refusedFromHeader += statuses[i] == (i % 2 == 0 ? 400 : 401) ? 1 : 0;
+    }
+    EXPECT_EQ(refusedFromHeader, kFlood) << answered << " answered at all";
+
+    // Meanwhile client B orders: (nearly) every order is placed.
+    int created = 0;
+    constexpr int kOrders = 50;
+    for (int i = 0; i < kOrders; ++i) {
+        const std::string response = ask(server,
+                                         onceorder::test::rawOrder({"Authorization: Bearer demo-key-B",
+                                                                    "Idempotency-Key: \"b-" + std::to_string(i) + "\"",
+                                                                    "Content-Type: application/json"}));
+        created += statusOf(response) == 201 ? 1 : 0;
+    }
+    std::printf("%d of %d header-only requests refused from their header; client B: %d of %d orders 201\n",
+                refusedFromHeader, kFlood, created, kOrders);
+    EXPECT_GE(created, kOrders * 9 / 10);
+    EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerAttackTest, HostAndTargetAreReadAsStrictlyAsRfc9112Says)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    // RFC 9112 §3.2: Host is uri-host [":" port]. Before, these were answered 200 on every route but the debug ones.
+    for (const std::string host : {"a b", "a, b", "user@127.0.0.1", "127.0.0.1:80x", "[::1", "a/b"}) {
+        const std::string response = ask(server, "GET /healthz HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+        EXPECT_EQ(statusOf(response), 400) << host;
+        EXPECT_EQ(problemTypeOf(response), "/problems/invalid-host") << host;
+    }
+    for (const std::string host : {"127.0.0.1", "localhost:8080", "[::1]:8080", "shop.example", "xn--kniha-9qa.cz:1"}) {
+        EXPECT_EQ(statusOf(ask(server, "GET /healthz HTTP/1.1\r\nHost: " + host + "\r\n\r\n")), 200) << host;
+    }
+    // §3.2.2: a server must accept the absolute-form, routed by its path (its authority stands for Host). Before: 404.
+    EXPECT_EQ(statusOf(ask(server, "GET http://127.0.0.1:8080/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")), 200);
+    EXPECT_EQ(statusOf(ask(server, "GET HTTP://127.0.0.1/products?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")), 200);
+    EXPECT_EQ(problemTypeOf(ask(server, "GET http://user@127.0.0.1/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")),
+              "/problems/invalid-host");
+    // Bytes 0x80-0xFF are not in a request target (§3.2, RFC 3986): refused, not routed (before: 404 as a path).
+    for (const std::string target : {"/healthz\xff", "/heal\x80thz", "/orders/\xc3\xa9"}) {
+        const std::string response = ask(server, "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        EXPECT_EQ(statusOf(response), 400) << target;
+        EXPECT_EQ(problemTypeOf(response), "/problems/invalid-target") << target;
+    }
+    EXPECT_TRUE(healthy(server));
+    EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerAttackTest, AClientOverItsRateIsAnswered429WhileAnotherClientsOrdersArePlaced)
+{
+    TempDir dir;
+    // One order a second per client. Before, no rate existed: every order with a new key was stored (one client made
+    // 30,750 key rows in 10 s), and 429 never came.
+    ServerProcess server({"--db", dir.file("server.db"), "--client-rate", "1"});
+    // Client A pipelines 30 orders with new keys on one connection: at most its one saved token, and one more per
+    // second the server takes to answer them, are placed; the rest are 429 with Retry-After and a problem of its own.
+    constexpr int kBurst = 30;
+    RawConnection a(server.port());
+    ASSERT_TRUE(a.valid());
+    std::string pipelined;
+    for (int i = 0; i < kBurst; ++i) {
+        pipelined += onceorder::test::rawOrder({"Authorization: Bearer demo-key-A",
+                                                "Idempotency-Key: \"a-" + std::to_string(i) + "\"",
+                                                "Content-Type: application/json"});
+    }
+    ASSERT_TRUE(a.send(pipelined));
+    int created = 0;
+    int limited = 0;
+    std::string refusal;
+    for (int i = 0; i < kBurst; ++i) {
+        const std::string response = a.readResponse();
+        const int status = statusOf(response);
+        ASSERT_TRUE(status == 201 || status == 429) << i << ": " << response;
+        created += status == 201 ? 1 : 0;
+        limited += status == 429 ? 1 : 0;
+        if (status == 429 && refusal.empty()) {
+            refusal = response;
+        }
+    }
+    std::printf("client A: %d of %d orders 201, %d 429\n", created, kBurst, limited);
+    EXPECT_GE(created, 1);
+    EXPECT_GE(limited, kBurst / 2);
+    ASSERT_FALSE(refusal.empty());
+    EXPECT_NE(refusal.find("\r\nRetry-After: 1\r\n"), std::string::npos) << refusal;
+    EXPECT_NE(refusal.find("application/problem+json"), std::string::npos) << refusal;
+    EXPECT_EQ(problemTypeOf(refusal), "/problems/rate-limited") << refusal;
+
+    // Client B meanwhile: its own bucket, untouched by A's.
+    const std::string b = ask(server,
+                              onceorder::test::rawOrder({"Authorization: Bearer demo-key-B", "Idempotency-Key: \"b-1\"",
+                                                         "Content-Type: application/json"}));
+    EXPECT_EQ(statusOf(b), 201) << b;
+
+    // A refused order stored nothing: A's orders are only those placed.
+    const std::string listing = ask(server,
+                                    "GET /orders?limit=100 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                    "Authorization: Bearer demo-key-A\r\nConnection: close\r\n\r\n");
+    ASSERT_EQ(statusOf(listing), 200) << listing;
+    std::size_t listed = 0;
+    for (auto at = listing.find("\"order_id\""); at != std::string::npos; at = listing.find("\"order_id\"", at + 1)) {
+        ++listed;
+    }
+    EXPECT_EQ(listed, static_cast<std::size_t>(created)) << listing;
+
+    // /metrics counts the refusals by client.
+    const std::string metrics = ask(server, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    EXPECT_NE(metrics.find("onceorder_rate_limited_total{client=\"A\"} " + std::to_string(limited)), std::string::npos)
+        << metrics;
+    EXPECT_EQ(metrics.find("onceorder_rate_limited_total{client=\"B\"}"), std::string::npos);
     EXPECT_EQ(server.stop(), 0);
 }

@@ -55,6 +55,12 @@ void HttpApi::enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks
     m_debugRoutes.enableCheckout(checkout, gateway);
 }
 
+void HttpApi::limitClientRate(int perSecond, const Clock& clock)
+{
+    m_rate = std::make_unique<ClientRate>(perSecond, clock);
+    m_orderRoutes.limitRate(*m_rate);
+}
+
 void HttpApi::registerRoutes()
 {
     auto orders = [this](auto handler) {
@@ -69,7 +75,8 @@ void HttpApi::registerRoutes()
     if (m_checkout) {
         add("POST", "/checkout", "POST /checkout", orders(&OrderRoutes::postCheckout), key);
         // Signed by the gateway: the signature covers the body, so it is checked after the body is read.
-        add("POST", "/webhooks/payments", "POST /webhooks/payments", orders(&OrderRoutes::postWebhook));
+        add("POST", "/webhooks/payments", "POST /webhooks/payments", orders(&OrderRoutes::postWebhook),
+            Guard::Signature);
         add("POST", "/_debug/complete", "POST /_debug/complete", debug(&DebugRoutes::postComplete), Guard::Debug);
     }
     add("GET", "/orders", "GET /orders", orders(&OrderRoutes::getOrders), key);
@@ -140,9 +147,20 @@ HeaderVerdict HttpApi::checkHeader(const HttpRequest& head)
     HttpResponse response;
     Exchange exchange;
     const auto started = std::chrono::steady_clock::now();
-    const bool allowed = route->guard == Guard::ApiKey
-        ? authenticate(m_orders, head, response, exchange).has_value()
-        : route->guard != Guard::Debug || debugAllowed(head, response, exchange);
+    bool allowed = true;
+    // Whoever may send a body has shown who they are: a route without credentials takes none, and neither does a GET
+    // or HEAD (RFC 9110 §9.3.1: a GET's body has no meaning), so a header declaring one costs the server nothing.
+    if (route->guard == Guard::None || head.method == "GET" || head.method == "HEAD") {
+        answer(response, problems::bodyNotAllowed(), exchange);
+        allowed = false;
+    } else if (route->guard == Guard::ApiKey) {
+        allowed = authenticate(m_orders, head, response, exchange).has_value();
+    } else if (route->guard == Guard::Debug) {
+        allowed = debugAllowed(head, response, exchange);
+    } else if (!webhookSignatureParses(head.header("Gateway-Signature"))) {
+        answer(response, problems::invalidWebhookSignature("no t=… timestamp and v1=… signature"), exchange);
+        allowed = false;
+    }
     if (!allowed) {
         // Counted and logged as the handler's own answer would have been (a refusal is rare: the copy is fine).
         Call call {head, std::move(response), std::move(exchange), started, {}};
@@ -303,7 +321,11 @@ HttpResponse HttpApi::refusal(int status, std::string_view field)
 {
     HttpResponse response;
     Exchange ignored;
-    if (status == 413) {
+    if (status == 413 && field == kChunkLine) {
+        answer(response, problems::chunkLineTooLarge(), ignored);
+    } else if (status == 431 && field == kTrailer) {
+        answer(response, problems::trailerTooLarge(), ignored);
+    } else if (status == 413) {
         answer(response, problems::payloadTooLarge(kMaxBodyBytes), ignored);
     } else if (status == 414) {
         answer(response, problems::uriTooLong(), ignored);
@@ -313,6 +335,8 @@ HttpResponse HttpApi::refusal(int status, std::string_view field)
         answer(response, problems::transferCodingNotImplemented(), ignored);
     } else if (status == 400 && field == kBadHost) {
         answer(response, problems::invalidHost(), ignored);
+    } else if (status == 400 && field == kBadTarget) {
+        answer(response, problems::invalidTarget(), ignored);
     } else if (status == 400 && field == kBadFraming) {
         answer(response, problems::invalidFraming(), ignored);
     } else if (status == 503 && field == kOverConnectionCap) {

@@ -9,6 +9,7 @@
 #include "checkout/StubPaymentGateway.h"
 #include "checkout/WebhookHandler.h"
 #include "orders/OrderStore.h"
+#include "routes/ClientRate.h"
 #include "routes/DebugRoutes.h"
 #include "routes/Exchange.h"
 #include "routes/Metrics.h"
@@ -37,6 +38,10 @@ public:
     void enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks, StubPaymentGateway& gateway);
     // The failover lesson's standby (SQLite with debug endpoints): POST /_debug/replication.
     void enableReplication(Replication& replication) { m_debugRoutes.enableReplication(replication); }
+
+    // Each client may send perSecond POST /orders and POST /checkout a second (routes/ClientRate); before the server
+    // runs. Not called: no limit (the in-process tests).
+    void limitClientRate(int perSecond, const Clock& clock);
 
     void registerRoutes();
 
@@ -73,6 +78,7 @@ private:
         None,
         ApiKey, // a client's or the operator's key: 401 without one
         Debug, // the debug routes' gate: on, loopback peer, loopback Host and Origin
+        Signature, // a Gateway-Signature of the right shape (whether it matches needs the body): 401 without one
     };
 
     struct Route
@@ -121,6 +127,7 @@ private:
     // Filled once by registerRoutes(), before the server runs; requests in flight point into it.
     std::vector<Route> m_routes;
     std::mutex m_logLock;
+    std::unique_ptr<ClientRate> m_rate;
     // Last: destroyed first, so no worker still runs a handler while the routes go away.
     WorkerPool m_workers;
 };

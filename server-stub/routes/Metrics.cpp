@@ -36,6 +36,10 @@ Metrics::Metrics()
                             .Help("Abandoned checkouts the completer skipped because of an error (logged)")
                             .Register(*m_registry)
                             .Add({}))
+    , m_rateLimited(prometheus::BuildCounter()
+                        .Name("onceorder_rate_limited_total")
+                        .Help("Requests answered 429 because their client was over its --client-rate, by client")
+                        .Register(*m_registry))
 {
 }
 
@@ -82,6 +86,12 @@ void Metrics::recordCheckoutsCompleted(int count)
 void Metrics::recordCompleterErrors(int count)
 {
     m_completerErrors.Increment(count);
+}
+
+void Metrics::recordRateLimited(const std::string& client)
+{
+    // Family::Add finds the client's existing counter (clients are the operator's: their number is bounded).
+    m_rateLimited.Add({{"client", client}}).Increment();
 }
 
 std::string Metrics::render() const

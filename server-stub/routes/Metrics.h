@@ -23,6 +23,8 @@ public:
     void recordKeysReaped(int count);
     void recordCheckoutsCompleted(int count);
     void recordCompleterErrors(int count);
+    // A request refused 429 because its client was over its rate (routes/ClientRate).
+    void recordRateLimited(const std::string& client);
     std::string render() const;
 
 private:
@@ -39,6 +41,7 @@ private:
     prometheus::Counter& m_keysReaped;
     prometheus::Counter& m_checkoutsCompleted;
     prometheus::Counter& m_completerErrors;
+    prometheus::Family<prometheus::Counter>& m_rateLimited;
     std::mutex m_seriesLock;
     std::map<std::string, std::map<std::string, Series, std::less<>>, std::less<>> m_series; // route, outcome
 };

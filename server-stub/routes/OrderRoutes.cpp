@@ -43,7 +43,7 @@ void OrderRoutes::postIdempotent(const HttpRequest& req, HttpResponse& res, Exch
                                  const Place<Command>& place)
 {
     auto client = keyedRequest(m_orders, req, res, exchange);
-    if (!client) {
+    if (!client || !withinRate(*client, res, exchange)) {
         return;
     }
     auto command = parse(req.body);
@@ -61,7 +61,7 @@ void OrderRoutes::postOrder(const HttpRequest& req, HttpResponse& res, Exchange&
 {
     // postIdempotent's checks, with the answer handed on instead of waited for.
     auto client = keyedRequest(m_orders, req, res, exchange);
-    if (!client) {
+    if (!client || !withinRate(*client, res, exchange)) {
         done();
         return;
     }
@@ -97,6 +97,20 @@ void OrderRoutes::postWebhook(const HttpRequest& req, HttpResponse& res, Exchang
         return;
     }
     answerOrder(res, m_webhooks->handle(req.body, req.header("Gateway-Signature")), exchange);
+}
+
+bool OrderRoutes::withinRate(const Client& client, HttpResponse& res, Exchange& exchange)
+{
+    if (!m_rate) {
+        return true;
+    }
+    const std::optional<int> retryAfter = m_rate->take(client.id);
+    if (!retryAfter) {
+        return true;
+    }
+    answer(res, problems::rateLimited(m_rate->perSecond(), *retryAfter), exchange);
+    m_metrics.recordRateLimited(client.id);
+    return false;
 }
 
 void OrderRoutes::answerOrder(HttpResponse& res, const OrderResponse& response, Exchange& exchange)

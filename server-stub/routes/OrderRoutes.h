@@ -6,6 +6,7 @@
 #include "checkout/CheckoutService.h"
 #include "checkout/WebhookHandler.h"
 #include "orders/OrderStore.h"
+#include "routes/ClientRate.h"
 #include "routes/Exchange.h"
 #include "routes/Metrics.h"
 
@@ -21,6 +22,8 @@ class OrderRoutes
 public:
     OrderRoutes(OrderStore& orders, Metrics& metrics);
     void enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks);
+    // POST /orders and POST /checkout take a token of the client's from `rate` (none set: no limit).
+    void limitRate(ClientRate& rate) { m_rate = &rate; }
 
     // Answers through `done` (from the group committer's thread when the order waited for a batch), so that no
     // request worker waits for a commit.
@@ -42,6 +45,8 @@ private:
     template<typename Command>
     void postIdempotent(const HttpRequest& req, HttpResponse& res, Exchange& exchange, Parse<Command> parse,
                         const Place<Command>& place);
+    // Whether the client has a token left; if not, answered 429 with Retry-After and counted.
+    bool withinRate(const Client& client, HttpResponse& res, Exchange& exchange);
     // The service's answer as it is (a replay byte for byte), with Retry-After and Idempotent-Replayed.
     void answerOrder(HttpResponse& res, const OrderResponse& response, Exchange& exchange);
 
@@ -49,6 +54,7 @@ private:
     Metrics& m_metrics;
     CheckoutService* m_checkout = nullptr;
     WebhookHandler* m_webhooks = nullptr;
+    ClientRate* m_rate = nullptr;
 };
 
 } // namespace onceorder::server

@@ -39,6 +39,25 @@ bool isJsonContentType(const std::string& value)
 
 } // namespace
 
+bool webhookSignatureParses(std::string_view header)
+{
+    bool timestamp = false;
+    bool signature = false;
+    while (!header.empty()) {
+        const auto comma = header.find(',');
+        const std::string_view part = header.substr(0, comma);
+        header = comma == std::string_view::npos ? std::string_view() : header.substr(comma + 1);
+        if (part.rfind("t=", 0) == 0) {
+            const std::string_view digits = part.substr(2);
+            timestamp = !digits.empty() && digits.size() <= 12 &&
+                std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+        } else if (part.rfind("v1=", 0) == 0) {
+            signature = true;
+        }
+    }
+    return timestamp && signature;
+}
+
 bool isLoopback(const std::string& address)
 {
     return address.rfind("127.", 0) == 0 || address == "::1" || address.rfind("::ffff:127.", 0) == 0;

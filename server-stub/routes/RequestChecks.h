@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace onceorder::server {
 
@@ -21,6 +22,10 @@ bool isLoopback(const std::string& address);
 bool isLoopbackOrigin(const std::string& origin);
 // A Host header naming a loopback address: 127.x.x.x, localhost or [::1], any port.
 bool isLoopbackHost(const std::string& host);
+
+// Whether a Gateway-Signature header has the shape WebhookHandler checks ("t=<digits>,v1=<…>"; whether it matches
+// needs the body): without that shape, a webhook's body is not read at all.
+bool webhookSignatureParses(std::string_view header);
 
 // What every JSON-bodied request needs: Content-Type application/json and at most kMaxBodyBytes. False with the
 // problem already answered otherwise.

@@ -2,7 +2,10 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <optional>
+#include <string_view>
+#include <unordered_set>
 
 namespace onceorder::server {
 
@@ -56,6 +59,63 @@ std::size_t utf8SequenceLength(std::string_view text, std::size_t pos)
     }
     return 0;
 }
+
+// The names of one object's members seen so far, for the duplicate check: a scan while the object is small (most of
+// ours have two or three members), a hash set of member indexes once it is not, so an object of n members costs O(n)
+// and not O(n²) (a 64 KiB body of 8,687 short names took ~70 ms of the server's CPU before). Indexes, not the
+// strings' addresses: the members' vector moves them as it grows.
+class MemberNames
+{
+public:
+    explicit MemberNames(const JsonValue::Object& members)
+        : m_members(members)
+        , m_index(0, Hash {this}, Equal {this})
+    {
+    }
+    MemberNames(const MemberNames&) = delete;
+    MemberNames& operator=(const MemberNames&) = delete;
+
+    // Whether `name` is among the members already; the caller then appends it.
+    bool contains(const std::string& name)
+    {
+        if (m_members.size() < kScanUpTo) {
+            for (const auto& existing : m_members) {
+                if (existing.first == name) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        while (m_indexed < m_members.size()) {
+            m_index.insert(m_indexed++);
+        }
+        m_probe = name;
+        return m_index.count(kProbe) > 0;
+    }
+
+private:
+    static constexpr std::size_t kScanUpTo = 16;
+    // The index that stands for the name being looked up rather than a member's.
+    static constexpr std::size_t kProbe = static_cast<std::size_t>(-1);
+
+    std::string_view nameOf(std::size_t index) const { return index == kProbe ? m_probe : m_members[index].first; }
+
+    struct Hash
+    {
+        const MemberNames* names;
+        std::size_t operator()(std::size_t index) const { return std::hash<std::string_view> {}(names->nameOf(index)); }
+    };
+    struct Equal
+    {
+        const MemberNames* names;
+        bool operator()(std::size_t a, std::size_t b) const { return names->nameOf(a) == names->nameOf(b); }
+    };
+
+    const JsonValue::Object& m_members;
+    std::string_view m_probe;
+    std::unordered_set<std::size_t, Hash, Equal> m_index;
+    std::size_t m_indexed = 0;
+};
 
 class Parser
 {
@@ -145,6 +205,7 @@ private:
     {
         ++m_pos; // '{'
         JsonValue::Object members;
+        MemberNames names(members);
         skipSpace();
         if (m_pos < m_text.size() && m_text[m_pos] == '}') {
             ++m_pos;
@@ -160,11 +221,9 @@ private:
             if (!name) {
                 return std::nullopt;
             }
-            for (const auto& existing : members) {
-                if (existing.first == *name) {
-                    m_pos = nameAt;
-                    return fail("duplicate member \"" + *name + "\"");
-                }
+            if (names.contains(*name)) {
+                m_pos = nameAt;
+                return fail("duplicate member \"" + *name + "\"");
             }
             skipSpace();
             if (m_pos >= m_text.size() || m_text[m_pos] != ':') {

@@ -103,8 +103,8 @@ Problem debugForeignHost()
 
 Problem invalidHost()
 {
-    return make(400, "invalid-host", "One Host header required",
-                "an HTTP/1.1 request names the server in exactly one Host header");
+    return make(400, "invalid-host", "One valid Host header required",
+                "an HTTP/1.1 request names the server in exactly one Host header, host[:port] (RFC 9112 section 3.2)");
 }
 
 Problem invalidFraming()
@@ -126,6 +126,30 @@ Problem headerTooLarge()
                 "the header may hold at most 65536 bytes");
 }
 
+Problem invalidTarget()
+{
+    return make(400, "invalid-target", "The request target cannot be read",
+                "a request target is ASCII without spaces or control bytes; other bytes are percent-encoded");
+}
+
+Problem bodyNotAllowed()
+{
+    return make(400, "body-not-allowed", "This request takes no body",
+                "GET and HEAD requests, and routes without credentials, carry no body");
+}
+
+Problem chunkLineTooLarge()
+{
+    return make(413, "chunk-line-too-large", "A chunk-size line is too long",
+                "a chunk-size line with its extensions may hold at most 4096 bytes, all of a body's extensions 16384");
+}
+
+Problem trailerTooLarge()
+{
+    return make(431, "trailer-too-large", "The request's trailer fields are too large",
+                "the trailer section after the last chunk may hold at most 16384 bytes");
+}
+
 Problem transferCodingNotImplemented()
 {
     return make(501, "transfer-coding-not-implemented", "Transfer coding not implemented",
@@ -142,6 +166,14 @@ Problem tooManyUploads()
 {
     return make(503, "too-many-uploads", "Too many bodies in flight",
                 "the server is reading as many request bodies as it can; try again in a moment", 1);
+}
+
+Problem rateLimited(int perSecond, int retryAfterSeconds)
+{
+    return make(429, "rate-limited", "Too many requests from this client",
+                "this client may send " + std::to_string(perSecond) +
+                    " orders or checkouts a second to this server; retry after Retry-After seconds with the same key",
+                retryAfterSeconds);
 }
 
 Problem invalidDebugBody()

@@ -41,9 +41,15 @@ Problem invalidHost();
 Problem invalidFraming();
 Problem uriTooLong();
 Problem headerTooLarge();
+Problem chunkLineTooLarge();
+Problem bodyNotAllowed();
+Problem invalidTarget();
+Problem trailerTooLarge();
 Problem transferCodingNotImplemented();
 Problem tooManyConnections();
 Problem tooManyUploads();
+// 429: the client has sent more idempotent POSTs this second than its rate (routes/ClientRate).
+Problem rateLimited(int perSecond, int retryAfterSeconds);
 // A debug POST whose body is JSON but not an object.
 Problem invalidDebugBody();
 

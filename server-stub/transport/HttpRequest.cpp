@@ -1,5 +1,6 @@
 #include "transport/HttpRequest.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace onceorder::server {
@@ -82,6 +83,71 @@ std::string HttpRequest::param(const std::string& name) const
 {
     const auto found = params.find(name);
     return found == params.end() ? std::string() : found->second;
+}
+
+bool validHost(std::string_view host)
+{
+    auto digits = [](std::string_view text) {
+        return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    std::string_view name = host;
+    if (!host.empty() && host.front() == '[') {
+        const auto close = host.find(']');
+        if (close == std::string_view::npos) {
+            return false;
+        }
+        const std::string_view literal = host.substr(1, close - 1);
+        const bool ok = !literal.empty() && std::all_of(literal.begin(), literal.end(), [](char c) {
+            return std::isxdigit(static_cast<unsigned char>(c)) || c == ':' || c == '.';
+        });
+        const std::string_view rest = host.substr(close + 1);
+        return ok && (rest.empty() || (rest.front() == ':' && digits(rest.substr(1))));
+    }
+    if (const auto colon = host.rfind(':'); colon != std::string_view::npos) {
+        if (!digits(host.substr(colon + 1))) {
+            return false;
+        }
+        name = host.substr(0, colon);
+    }
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        const auto c = static_cast<unsigned char>(name[i]);
+        if (c == '%') {
+            if (i + 2 >= name.size() || !std::isxdigit(static_cast<unsigned char>(name[i + 1])) ||
+                !std::isxdigit(static_cast<unsigned char>(name[i + 2]))) {
+                return false;
+            }
+            i += 2;
+            continue;
+        }
+        if (!std::isalnum(c) &&
+            std::string_view("-._~!$&'()*+;=").find(static_cast<char>(c)) == std::string_view::npos) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool splitAbsoluteForm(std::string_view target, std::string_view& authority, std::string& originForm)
+{
+    std::size_t scheme = 0;
+    for (const std::string_view prefix : {std::string_view("http://"), std::string_view("https://")}) {
+        if (target.size() >= prefix.size() && sameHeaderName(target.substr(0, prefix.size()), prefix)) {
+            scheme = prefix.size();
+        }
+    }
+    if (scheme == 0) {
+        return false;
+    }
+    const std::string_view rest = target.substr(scheme);
+    const auto end = rest.find_first_of("/?");
+    authority = rest.substr(0, end);
+    const std::string_view pathAndQuery = end == std::string_view::npos ? std::string_view() : rest.substr(end);
+    originForm.clear();
+    if (pathAndQuery.empty() || pathAndQuery.front() == '?') {
+        originForm.push_back('/');
+    }
+    originForm.append(pathAndQuery.data(), pathAndQuery.size());
+    return true;
 }
 
 void HttpRequest::parseTarget()

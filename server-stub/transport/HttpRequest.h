@@ -37,6 +37,15 @@ struct HttpRequest
     void parseTarget();
 };
 
+// A Host value or an absolute-form target's authority as RFC 9112 §3.2 has it: uri-host [":" port], where uri-host is a
+// bracketed IP literal or a name of letters, digits, "-._~!$&'()*+;=" and %HH (no userinfo, no spaces, no lists);
+// empty is allowed (a target with no authority).
+bool validHost(std::string_view host);
+
+// An absolute-form request target ("http://authority/path?query", RFC 9112 §3.2.2): its authority and its origin
+// form ("/path?query", "/" for none); false for any other form.
+bool splitAbsoluteForm(std::string_view target, std::string_view& authority, std::string& originForm);
+
 // Header names compare case-insensitively (RFC 9110).
 bool sameHeaderName(std::string_view a, std::string_view b);
 

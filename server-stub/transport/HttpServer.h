@@ -43,6 +43,11 @@ inline constexpr std::string_view kOverBodyBudget = "(body budget)";
 // unknown or disagrees with a Content-Length.
 inline constexpr std::string_view kBadHost = "(host)";
 inline constexpr std::string_view kBadFraming = "(framing)";
+// … and with 400 when the request target holds a byte no target may (a control, a space, 0x80-0xFF).
+inline constexpr std::string_view kBadTarget = "(target)";
+// … and with 413 or 431 when a chunked body's metadata is over its limit: a chunk-size line, the trailer section.
+inline constexpr std::string_view kChunkLine = "(chunk line)";
+inline constexpr std::string_view kTrailer = "(trailer)";
 
 // What the routes say of a request whose header has arrived, before a byte of its body is read: refuse it now (an
 // unknown route, missing credentials: the answer, then the connection is closed and the body never read), or read a
@@ -66,6 +71,14 @@ struct HttpLimits
     // A larger header is refused with 431, a longer request target with 414; neither is read further.
     std::size_t maxHeaderBytes = 64 * 1024;
     std::size_t maxTargetBytes = 8 * 1024;
+    // What a chunked body may hold beside its data, which the parser keeps whole until it ends: a chunk-size line with
+    // its extensions (413 beyond it; all of a body's extensions together at most maxChunkExtensionBytes) and the
+    // trailer section after the last chunk (431 beyond it). With maxHeaderBytes they bound a connection's read buffer,
+    // which holds nothing else but body bytes on their way to the body: a line that never ends is answered at its
+    // limit, not kept until the body's deadline.
+    std::size_t maxChunkLineBytes = 4 * 1024;
+    std::size_t maxChunkExtensionBytes = 16 * 1024;
+    std::size_t maxTrailerBytes = 16 * 1024;
     // Bodies being read, all connections together: a request whose body would take the total over this is answered
     // 503 with Retry-After before its body is read, so stalled uploads cannot take the server's memory.
     std::size_t maxBodyBytesInFlight = 32 * 1024 * 1024;

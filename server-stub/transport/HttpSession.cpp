@@ -36,6 +36,9 @@ bool expectsContinue(std::string_view value)
 HttpSession::HttpSession(net::ip::tcp::socket socket, HttpServer& server)
     : m_server(server)
     , m_stream(std::move(socket))
+    , m_chunkHeader([this](std::uint64_t size, beast::string_view extensions, beast::error_code& error) {
+        onChunkHeader(size, extensions, error);
+    })
 {
     boost::system::error_code ignored;
     m_stream.socket().set_option(net::ip::tcp::no_delay(true), ignored);
@@ -72,7 +75,13 @@ void HttpSession::readHeader()
     }
     m_parser.emplace();
     m_request.reset();
+    m_extensionBytes = 0;
+    m_chunkLineTooLong = false;
+    m_parser->on_chunk_header(m_chunkHeader);
     m_parser->header_limit(static_cast<std::uint32_t>(m_server.m_limits.maxHeaderBytes));
+    // The read buffer never holds more than a header may be (with what is pipelined behind it): a header that does not
+    // fit is over its limit anyway. Without a maximum Beast grows the buffer for as long as a line does not end.
+    m_buffer.max_size(std::max(m_server.m_limits.maxHeaderBytes, m_buffer.size()));
     m_parser->body_limit(m_server.m_limits.maxBodyBytes);
     m_stream.expires_after(m_server.m_limits.headerTimeout);
     http::async_read_header(
@@ -86,7 +95,7 @@ void HttpSession::onHeader(beast::error_code error)
         refuse(413); // a Content-Length over the limit: refused before a byte of the body is read
         return;
     }
-    if (error == http::error::header_limit) {
+    if (error == http::error::header_limit || error == http::error::buffer_overflow) {
         // The request line alone over the limit is a target too long to read; otherwise the fields are too large.
         refuse(requestLineRead() ? 431 : 414);
         return;
@@ -173,6 +182,23 @@ std::pair<int, std::string_view> HttpSession::framingError() const
     if (hosts > 1 || (hosts == 0 && message.version() >= 11)) {
         return {400, kBadHost};
     }
+    // §3.2: Host is uri-host [":" port], on every route (not only where the debug routes read it); §3.2.2: an
+    // absolute-form target's authority stands for it. §3.2 and RFC 3986: a target is ASCII without controls.
+    const auto host = message[http::field::host];
+    if (hosts == 1 && !validHost(std::string_view(host.data(), host.size()))) {
+        return {400, kBadHost};
+    }
+    const std::string_view target(message.target().data(), message.target().size());
+    if (std::any_of(target.begin(), target.end(), [](char c) {
+            return static_cast<unsigned char>(c) <= 0x20 || static_cast<unsigned char>(c) >= 0x7F;
+        })) {
+        return {400, kBadTarget};
+    }
+    std::string_view authority;
+    std::string originForm;
+    if (splitAbsoluteForm(target, authority, originForm) && !validHost(authority)) {
+        return {400, kBadHost};
+    }
     // RFC 9112 §6.1, §6.3: a Transfer-Encoding whose final coding is not chunked leaves the body's length unknown
     // (read as "no body", its bytes would be taken for the next request: smuggling behind a proxy); with a
     // Content-Length beside it, the two disagree. Both are refused and the connection closed. Codings before a final
@@ -201,8 +227,37 @@ bool HttpSession::requestLineRead() const
     return !m_parser->get().method_string().empty();
 }
 
+void HttpSession::onChunkHeader(std::uint64_t, beast::string_view extensions, beast::error_code& error)
+{
+    // Beast hands the line over once it is whole (the read buffer bounds how long it may grow first); a 64-bit size is
+    // at most 16 hex digits.
+    m_extensionBytes += extensions.size();
+    if (extensions.size() + 16 > m_server.m_limits.maxChunkLineBytes ||
+        m_extensionBytes > m_server.m_limits.maxChunkExtensionBytes) {
+        m_chunkLineTooLong = true;
+        error = http::error::bad_chunk_extension;
+    }
+}
+
+bool HttpSession::chunkInTrailer() const
+{
+    // The parser consumes chunk data as it comes: what is left in the buffer is the line or section it waits to see
+    // end, from its first byte (after the CRLF that closed the previous chunk's data). A whole line there is the
+    // last-chunk line, so the trailer section is what does not end.
+    const auto data = m_buffer.data();
+    std::string_view held(static_cast<const char*>(data.data()), data.size());
+    if (held.rfind("\r\n", 0) == 0) {
+        held.remove_prefix(2);
+    }
+    return held.find("\r\n") != std::string_view::npos;
+}
+
 void HttpSession::readBody()
 {
+    // While the body is read the buffer holds at most a chunk-size line or the trailer section (body bytes go on to the
+    // body as they come), or what came with the header already.
+    const auto& limits = m_server.m_limits;
+    m_buffer.max_size(std::max({limits.maxChunkLineBytes, limits.maxTrailerBytes, m_buffer.size()}));
     m_stream.expires_after(m_server.m_limits.headerTimeout);
     http::async_read(m_stream, m_buffer, *m_parser,
                      [self = shared_from_this()](beast::error_code error, std::size_t) { self->onBody(error); });
@@ -211,8 +266,20 @@ void HttpSession::readBody()
 void HttpSession::onBody(beast::error_code error)
 {
     releaseBody();
+    if (m_chunkLineTooLong) {
+        refuse(413, kChunkLine);
+        return;
+    }
     if (error == http::error::body_limit) {
         refuse(413); // a chunked body that grew over the limit
+        return;
+    }
+    if (error == http::error::buffer_overflow) {
+        if (chunkInTrailer()) {
+            refuse(431, kTrailer);
+        } else {
+            refuse(413, kChunkLine);
+        }
         return;
     }
     if (error) {
@@ -259,10 +326,19 @@ HttpRequest HttpSession::requestOf(const http::request<http::string_body>& messa
     HttpRequest request;
     request.method = std::string(message.method_string());
     request.target = std::string(message.target());
+    // RFC 9112 §3.2.2: an absolute-form target is routed by its path, and its authority is the request's Host.
+    std::string_view authority;
+    std::string originForm;
+    const bool absolute = splitAbsoluteForm(request.target, authority, originForm);
+    const std::string host = absolute ? std::string(authority) : std::string();
+    if (absolute) {
+        request.target = std::move(originForm);
+    }
     request.parseTarget();
     request.headers.reserve(static_cast<std::size_t>(std::distance(message.begin(), message.end())));
     for (const auto& field : message) {
-        request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+        const bool replaced = absolute && field.name() == http::field::host;
+        request.headers.emplace_back(std::string(field.name_string()), replaced ? host : std::string(field.value()));
     }
     request.remoteAddr = m_remoteAddr;
     return request;

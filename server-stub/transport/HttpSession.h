@@ -16,6 +16,8 @@
 #include <boost/beast/http/string_body.hpp>
 
 #include <array>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,6 +52,11 @@ private:
     std::pair<int, std::string_view> framingError() const;
     // After a header over the limit: whether the request line itself was complete within it.
     bool requestLineRead() const;
+    // Each chunk-size line of a chunked body: its extensions counted against their limits.
+    void onChunkHeader(std::uint64_t size, boost::beast::string_view extensions, boost::system::error_code& error);
+    // A chunked body's read buffer is full: whether what the parser waits to see end is the trailer section (else a
+    // chunk-size line).
+    bool chunkInTrailer() const;
     // What the handlers see of the request, all but its body.
     HttpRequest requestOf(const boost::beast::http::request<boost::beast::http::string_body>& message) const;
     // Gives back the body budget this connection's body took, if any.
@@ -72,6 +79,10 @@ private:
     boost::beast::tcp_stream m_stream;
     boost::beast::flat_buffer m_buffer;
     std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> m_parser;
+    // The parser keeps a reference to its chunk-header callback: it lives as long as the session.
+    std::function<void(std::uint64_t, boost::beast::string_view, boost::system::error_code&)> m_chunkHeader;
+    std::size_t m_extensionBytes = 0; // of the body being read, all its chunk extensions so far
+    bool m_chunkLineTooLong = false; // the callback refused a chunk line (413)
     // Kept alive until its asynchronous write completes.
     boost::beast::http::response<boost::beast::http::string_body> m_response;
     boost::beast::http::response<boost::beast::http::empty_body> m_continue;

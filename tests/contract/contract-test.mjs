@@ -607,6 +607,13 @@ try {
         [plainServer, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(70000)}\r\n\r\n`, 431,
             '/problems/header-too-large'],
         [debugServer, 'GET /_debug/state HTTP/1.1\r\nHost: evil.example\r\n\r\n', 403, '/problems/debug-foreign-host'],
+        [plainServer, 'GET /heal\x80thz HTTP/1.1\r\nHost: x\r\n\r\n', 400, '/problems/invalid-target'],
+        [plainServer, 'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello', 400,
+            '/problems/body-not-allowed'],
+        [plainServer, `POST /orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-key-A\r\n` +
+            `Transfer-Encoding: chunked\r\n\r\n1;a=${'x'.repeat(20000)}`, 413, '/problems/chunk-line-too-large'],
+        [plainServer, `POST /orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-key-A\r\n` +
+            `Transfer-Encoding: chunked\r\n\r\n0\r\nX-Trailer: ${'y'.repeat(20000)}`, 431, '/problems/trailer-too-large'],
     ];
     for (const [server, request, status, expected] of refusals) {
         const answer = await rawRequest(server, request);
@@ -621,6 +628,20 @@ try {
         }
         check(answer.startsWith(`HTTP/1.1 ${status} `) && answer.includes('application/problem+json') &&
             refusal === expected, `the transport refuses with ${status} ${expected}`, answer.slice(0, 300));
+    }
+
+    // A client over its --client-rate: 429 rate-limited with Retry-After on both idempotent POSTs, checked against
+    // the document straight from the server. Ten requests at once first spend the one token a second this server
+    // gives (the checked request would find one again only if the ten took more than ten seconds).
+    const limitedServer = await startServer(['--db', ':memory:', '--client-rate', '1']);
+    for (const [route, body] of [['/orders', { product: 'kniha', quantity: 1 }],
+        ['/checkout', { cart_id: 'cart-rate', items: [{ product: 'kniha', quantity: 1 }], payment_method: 'card' }]]) {
+        await Promise.all([...Array(10).keys()].map((i) => fetch(limitedServer + route, {
+            method: 'POST', headers: { ...A, ...key(`spend-${route}-${i}`), 'Content-Type': 'application/json' },
+            body: JSON.stringify(body) }).then((r) => r.text())));
+        await exchange(`a client over its rate: POST ${route} 429`, limitedServer, 'POST', route, {
+            headers: { ...A, ...key(`over-${route}`) }, body, expect: { status: 429, type: 'rate-limited',
+                headers: { 'Retry-After': '1' } }, direct: true });
     }
 } catch (error) {
     check(false, 'the servers and the proxies start', error.stack);

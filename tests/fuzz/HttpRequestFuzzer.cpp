@@ -53,6 +53,10 @@ const std::set<std::string> kDocumentedTypes = {"/problems/unauthenticated",
                                                 "/problems/invalid-framing",
                                                 "/problems/uri-too-long",
                                                 "/problems/header-too-large",
+                                                "/problems/chunk-line-too-large",
+                                                "/problems/trailer-too-large",
+                                                "/problems/body-not-allowed",
+                                                "/problems/invalid-target",
                                                 "/problems/transfer-coding-not-implemented"};
 
 // Answers that are stored with the key (or are the order itself): the only ones allowed to change the database.
