@@ -28,7 +28,7 @@ enum ExitCode
     Rejected = 1,
     NotPlaced = 2,
     StateError = 3,
-    Refused = 4, // the cart is pending for another server or API key, or pending with other lines
+    Refused = 4, // the cart is pending for another server or API key, pending with other lines, or placed with others
     UsageError = 64
 };
 
@@ -41,6 +41,8 @@ QString refusalName(SubmitResult::Refusal refusal)
         return QStringLiteral("other-lines");
     case SubmitResult::Refusal::Storage:
         return QStringLiteral("storage");
+    case SubmitResult::Refusal::AlreadyPlaced:
+        return QStringLiteral("already-placed");
     case SubmitResult::Refusal::None:
         break;
     }
@@ -182,9 +184,14 @@ int runCli(const QStringList& arguments)
          QStringLiteral("N"), QStringLiteral("1")},
         {QStringLiteral("cart-id"),
          QCoreApplication::translate("CliRunner",
-                                     "Cart id (submit); default a new one. Submitting a cart id that "
-                                     "is still pending retries it with its key."),
+                                     "Cart id (submit); default a new one. A cart id names one order: "
+                                     "submitting one that is still pending retries it with its key; one "
+                                     "already placed answers with its order and sends nothing."),
          QStringLiteral("ID")},
+        {QStringLiteral("new-cart-id"),
+         QCoreApplication::translate("CliRunner",
+                                     "Order the lines as a new cart with a new cart id (submit), even when "
+                                     "--cart-id names a cart already placed: on purpose, one more order.")},
         {QStringLiteral("pay"),
          QCoreApplication::translate("CliRunner",
                                      "Pay now with this method, e.g. card (submit): the order goes through "
@@ -225,7 +232,8 @@ int runCli(const QStringList& arguments)
         return usage(QCoreApplication::translate("CliRunner", "expected one command: submit, resume or status"));
     }
 
-    Cart cart(parser.value(QStringLiteral("cart-id")));
+    // --new-cart-id: a new order on purpose, so a new cart id (Cart's default, a new UUID), never the given one.
+    Cart cart(parser.isSet(QStringLiteral("new-cart-id")) ? QString() : parser.value(QStringLiteral("cart-id")));
     if (command == u"submit") {
         bool quantityOk = false;
         const int quantity = parser.value(QStringLiteral("quantity")).toInt(&quantityOk);
@@ -337,6 +345,24 @@ int runCli(const QStringList& arguments)
                 QTextStream(stderr) << "onceorder-cli: " << result.message << Qt::endl;
                 QCoreApplication::exit(result.refusal == SubmitResult::Refusal::Storage ? StateError : Refused);
                 return;
+            }
+            if (result.alreadyPlaced) {
+                // A rerun of a submit that already placed the cart: its order, and nothing sent.
+                if (const auto placed = session->submission(result.id)) {
+                    QTextStream(stderr) << "onceorder-cli: "
+                                        << QCoreApplication::translate(
+                                               "CliRunner",
+                                               "cart %1 is already placed (order %2); nothing was sent. To order the "
+                                               "same lines once more, submit them with --new-cart-id")
+                                               .arg(placed->cartId)
+                                               .arg(placed->orderId)
+                                        << Qt::endl;
+                    QJsonObject line = submissionJson(*placed);
+                    line.insert("already_placed", true);
+                    printLine(line);
+                    QCoreApplication::exit(exitCodeFor(placed->state));
+                    return;
+                }
             }
             waitingFor.insert(result.id);
             if (const auto submission = session->submission(result.id)) {

@@ -108,6 +108,9 @@ std::optional<Submission> Outbox::createUnlessPending(Submission& submission, co
     if (auto existing = pendingForCart(submission.cartId, apiKey)) {
         return existing;
     }
+    if (auto placed = placedForCart(submission.cartId, apiKey, submission.target)) {
+        return placed;
+    }
     create(submission, apiKey);
     tx.commit();
     return std::nullopt;
@@ -216,6 +219,20 @@ QList<Submission> Outbox::unknownOutcomes(const QString& cartId, const QString& 
         result.append(load(rows.getColumn(0).getInt64()));
     }
     return result;
+}
+
+std::optional<Submission> Outbox::placedForCart(const QString& cartId, const QString& apiKey, const QUrl& target) const
+{
+    SQLite::Statement row(*m_db,
+                          "SELECT id FROM submissions WHERE cart_id = ? AND api_key = ? AND target = ? "
+                          "AND state IN ('placed', 'duplicated') ORDER BY id DESC LIMIT 1");
+    row.bind(1, utf8(cartId));
+    row.bind(2, utf8(apiKey));
+    row.bind(3, utf8(target.toString()));
+    if (!row.executeStep()) {
+        return std::nullopt;
+    }
+    return find(row.getColumn(0).getInt64());
 }
 
 std::optional<Submission> Outbox::find(qint64 id) const

@@ -39,9 +39,12 @@ struct SubmitResult
         OtherServer, // the cart is pending for another server (or API key): it is sent only there
         OtherLines, // the cart is pending with other lines: its stored bytes are what its key stands for
         Storage, // the outbox could not be written
+        AlreadyPlaced, // the cart id has an order already, for other lines: a cart id names one intended order
     };
     qint64 id = 0; // 0 when refused
     Refusal refusal = Refusal::None;
+    // The cart was placed already (by this target for this client): nothing was sent, id is that submission.
+    bool alreadyPlaced = false;
     QString message; // for people, when refused
 };
 
@@ -66,8 +69,10 @@ public:
                      EngineConfig config = {}, QObject* parent = nullptr);
 
     // Orders a cart. If the cart already has a pending submission, sends it again now with its key (a
-    // repeated click) and returns its id; otherwise persists a new one, then sends it. A cart pending for another
-    // server, or pending with other lines, is refused (nothing is sent).
+    // repeated click) and returns its id; if the server placed it already (for this target and client), sends
+    // nothing and returns that submission (alreadyPlaced; settled() is emitted for it again); otherwise persists a
+    // new one, then sends it. A cart pending for another server, pending with other lines, or placed with other
+    // lines is refused (nothing is sent). A new order of the same lines is a new cart id, never a resubmission.
     SubmitResult trySubmit(const Cart& cart);
     // trySubmit()'s id: 0 when refused.
     qint64 submit(const Cart& cart) { return trySubmit(cart).id; }
