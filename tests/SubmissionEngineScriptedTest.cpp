@@ -396,3 +396,183 @@ TEST_F(SubmissionEngineScriptedTest, AtAStartAGivenUpCartThatFoundNoOrderStaysGi
     EXPECT_TRUE(b->settled.empty());
     EXPECT_EQ(b->server.count("POST"), 0);
 }
+
+// A cart's life against a server that is not ours (issue 37): it may forget a key, answer a problem after an attempt
+// that may have reached it, name another cart's order, or place a second order. Nothing is final without evidence.
+namespace {
+
+HttpReply problem(int status, const QByteArray& type, qint64 orderId = 0)
+{
+    QByteArray body = R"({"type":")" + type + R"(","title":"Refused","status":)" + QByteArray::number(status);
+    if (orderId > 0) {
+        body += ",\"order_id\":" + QByteArray::number(orderId);
+    }
+    return ScriptedServerCalls::reply(status, body + "}");
+}
+
+QByteArray listOf(const QList<QByteArray>& orders)
+{
+    return "[" + orders.join(',') + "]";
+}
+
+} // namespace
+
+TEST_F(SubmissionEngineScriptedTest, ARejectionAfterAnAttemptThatMayHaveArrivedIsReadBackAndTheOrderFoundWins)
+{
+    // Attempt 1 is placed, its answer lost; the server lost the key row, so the retry with the same key gets a
+    // problem 404. Today's rejection is not final before the cart is read back: the order exists, so it is placed.
+    auto a = start(kT0, 15 * kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::lost()));
+    a->engine->retryNow(id);
+    ASSERT_EQ(a->server.count("POST"), 2);
+    ASSERT_TRUE(a->server.answer(1, problem(404, "/problems/not-found")));
+    EXPECT_FALSE(a->hasSettled(id)) << "rejected without evidence: " << a->stored(id).problemDetail.toStdString();
+    const int readBack = a->server.waiting("GET");
+    ASSERT_GE(readBack, 0) << "a rejection after a maybe-sent attempt was not read back";
+    EXPECT_TRUE(a->server.calls[readBack].path.startsWith(u"/orders?cart_id="));
+    ASSERT_TRUE(a->server.answer(
+        readBack, ScriptedServerCalls::reply(200, listOf({ScriptedServerCalls::orderJson(1, cart.cartId())}))));
+    const Submission s = a->stored(id);
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.orderId, 1);
+    EXPECT_EQ(s.overruled, SubmissionState::Rejected);
+    ASSERT_TRUE(a->hasSettled(id));
+    EXPECT_EQ(a->settled.back().state, SubmissionState::Placed);
+    EXPECT_EQ(a->settled.size(), 1U) << "one outcome, not rejected then placed";
+    EXPECT_EQ(a->server.count("POST"), 2);
+}
+
+TEST_F(SubmissionEngineScriptedTest, ARejectionAfterAMaybeSentAttemptWithNoOrderOnTheServerIsRejected)
+{
+    auto a = start(kT0, 15 * kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::lost()));
+    a->engine->retryNow(id);
+    ASSERT_TRUE(a->server.answer(1, problem(422, "/problems/out-of-stock")));
+    const int readBack = a->server.waiting("GET");
+    ASSERT_GE(readBack, 0);
+    ASSERT_TRUE(a->server.answer(readBack, ScriptedServerCalls::reply(200, "[]")));
+    EXPECT_EQ(a->stored(id).state, SubmissionState::Rejected);
+    ASSERT_TRUE(a->hasSettled(id));
+    EXPECT_EQ(a->settled.back().state, SubmissionState::Rejected);
+}
+
+TEST_F(SubmissionEngineScriptedTest, AFirstAttemptsRejectionIsFinalAtOnce)
+{
+    // Nothing before it could have placed anything: no read-back.
+    auto a = start(kT0, 15 * kMinuteMs);
+    const qint64 id = a->engine->submit(oneBook());
+    ASSERT_TRUE(a->server.answer(0, problem(422, "/problems/out-of-stock")));
+    EXPECT_EQ(a->stored(id).state, SubmissionState::Rejected);
+    EXPECT_TRUE(a->hasSettled(id));
+    EXPECT_EQ(a->server.count("GET"), 0);
+}
+
+TEST_F(SubmissionEngineScriptedTest, ARejectedCartWhoseReadBackNeverAnsweredIsReadBackAtTheNextStart)
+{
+    auto a = start(kT0, 15 * kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::lost()));
+    a->engine->retryNow(id);
+    ASSERT_TRUE(a->server.answer(1, problem(400, "/problems/bad-request")));
+    ASSERT_EQ(a->stored(id).state, SubmissionState::Rejected);
+    a.reset(); // the process ends before its read-back answers
+
+    auto b = start(kT0 + kMinuteMs, 15 * kMinuteMs);
+    ASSERT_TRUE(b->engine->resumePending());
+    const int readBack = b->server.waiting("GET");
+    ASSERT_GE(readBack, 0) << "a rejected cart after a maybe-sent attempt is not read back at the start";
+    ASSERT_TRUE(b->server.answer(
+        readBack, ScriptedServerCalls::reply(200, listOf({ScriptedServerCalls::orderJson(3, cart.cartId())}))));
+    const Submission s = b->stored(id);
+    EXPECT_EQ(s.state, SubmissionState::Placed) << s.problemDetail.toStdString();
+    EXPECT_EQ(s.overruled, SubmissionState::Rejected);
+    EXPECT_EQ(b->server.count("POST"), 0);
+}
+
+TEST_F(SubmissionEngineScriptedTest, AFresh201AfterAMaybeSentAttemptIsReadBackAndTwoOrdersAreDuplicated)
+{
+    // A server that forgets keys: attempt 1 placed order 1 (answer lost), the retry with the same key placed order 2
+    // and answered a fresh 201. Never a plain success: the read-back finds both, and the cart says so.
+    auto a = start(kT0, 15 * kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::lost()));
+    a->engine->retryNow(id);
+    ASSERT_TRUE(a->server.answer(1, ScriptedServerCalls::created(2, cart.cartId())));
+    EXPECT_FALSE(a->hasSettled(id)) << "a fresh 201 after a maybe-sent attempt was taken without a read-back";
+    const int readBack = a->server.waiting("GET");
+    ASSERT_GE(readBack, 0) << "no read-back after a fresh 201 that follows a maybe-sent attempt";
+    ASSERT_TRUE(
+        a->server.answer(readBack,
+                         ScriptedServerCalls::reply(200,
+                                                    listOf({ScriptedServerCalls::orderJson(1, cart.cartId()),
+                                                            ScriptedServerCalls::orderJson(2, cart.cartId())}))));
+    const Submission s = a->stored(id);
+    EXPECT_EQ(s.state, SubmissionState::Duplicated) << s.problemDetail.toStdString();
+    EXPECT_EQ(QSet<qint64>({s.orderId, s.duplicateOrderId}), QSet<qint64>({1, 2}));
+    ASSERT_TRUE(a->hasSettled(id));
+    EXPECT_EQ(a->settled.back().state, SubmissionState::Duplicated);
+    EXPECT_EQ(a->server.count("POST"), 2);
+}
+
+TEST_F(SubmissionEngineScriptedTest, AFresh201AfterAMaybeSentAttemptThatTheReadBackConfirmsIsPlaced)
+{
+    auto a = start(kT0, 15 * kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::lost()));
+    a->engine->retryNow(id);
+    ASSERT_TRUE(a->server.answer(1, ScriptedServerCalls::created(2, cart.cartId())));
+    const int readBack = a->server.waiting("GET");
+    ASSERT_GE(readBack, 0);
+    ASSERT_TRUE(a->server.answer(
+        readBack, ScriptedServerCalls::reply(200, listOf({ScriptedServerCalls::orderJson(2, cart.cartId())}))));
+    EXPECT_EQ(a->stored(id).state, SubmissionState::Placed);
+    EXPECT_EQ(a->stored(id).orderId, 2);
+    ASSERT_TRUE(a->hasSettled(id));
+    EXPECT_EQ(a->settled.back().state, SubmissionState::Placed);
+}
+
+TEST_F(SubmissionEngineScriptedTest, A422NamingAnotherCartsOrderIsNeverPlaced)
+{
+    // 422 cart-already-ordered naming order 777, which is another cart with the same lines: not our order.
+    auto a = start(kT0, 15 * kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_TRUE(a->server.answer(0, problem(422, "/problems/cart-already-ordered", 777)));
+    const int named = a->server.waiting("GET");
+    ASSERT_GE(named, 0);
+    EXPECT_EQ(a->server.calls[named].path, QStringLiteral("/orders/777"));
+    ASSERT_TRUE(
+        a->server.answer(named, ScriptedServerCalls::reply(200, ScriptedServerCalls::orderJson(777, "c-other"))));
+    const Submission s = a->stored(id);
+    EXPECT_NE(s.state, SubmissionState::Placed) << "placed with another cart's order " << s.orderId;
+    EXPECT_NE(s.orderId, 777);
+}
+
+TEST_F(SubmissionEngineScriptedTest, AReadBackListingTwoOrdersForACartGaveUpIsDuplicated)
+{
+    auto a = start(kT0, kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::lost()));
+    machine.advanceMs(2 * kMinuteMs);
+    a->wall.advanceMs(2 * kMinuteMs);
+    a->engine->retryNow(id);
+    ASSERT_EQ(a->stored(id).state, SubmissionState::GaveUp);
+    const int readBack = a->server.waiting("GET");
+    ASSERT_GE(readBack, 0);
+    ASSERT_TRUE(
+        a->server.answer(readBack,
+                         ScriptedServerCalls::reply(200,
+                                                    listOf({ScriptedServerCalls::orderJson(4, cart.cartId()),
+                                                            ScriptedServerCalls::orderJson(9, cart.cartId())}))));
+    const Submission s = a->stored(id);
+    EXPECT_EQ(s.state, SubmissionState::Duplicated) << s.problemDetail.toStdString();
+    EXPECT_EQ(QSet<qint64>({s.orderId, s.duplicateOrderId}), QSet<qint64>({4, 9}));
+}

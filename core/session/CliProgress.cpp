@@ -66,6 +66,13 @@ std::optional<QString> CliProgress::settled(const Submission& submission, qint64
     if (submission.state == SubmissionState::Placed || submission.state == SubmissionState::Rejected) {
         return std::nullopt;
     }
+    if (submission.state == SubmissionState::Duplicated) {
+        return tr("the server duplicated cart %1: it holds two orders for it, %2 and %3, although this client sent it "
+                  "as one order with one key; cancel one of them with the shop")
+            .arg(submission.cartId)
+            .arg(submission.orderId)
+            .arg(submission.duplicateOrderId);
+    }
     // The last attempt that failed names the cause; the detail says why no further attempt was made.
     QString lastCause;
     for (auto a = submission.attempts.crbegin(); a != submission.attempts.crend(); ++a) {

@@ -28,6 +28,7 @@ enum ExitCode
     Rejected = 1,
     NotPlaced = 2,
     StateError = 3,
+    Duplicated = 5, // the server holds two orders for the cart (both ids in the JSON line)
     Refused = 4, // the cart is pending for another server or API key, pending with other lines, or placed with others
     UsageError = 64
 };
@@ -86,8 +87,12 @@ QJsonObject submissionJson(const Submission& s)
     if (s.path != u"/orders") {
         json.insert("path", s.path);
     }
-    if (s.state == SubmissionState::Placed || (s.state == SubmissionState::Rejected && s.orderId > 0)) {
+    if (s.state == SubmissionState::Placed || s.state == SubmissionState::Duplicated ||
+        (s.state == SubmissionState::Rejected && s.orderId > 0)) {
         json.insert("order_id", s.orderId);
+    }
+    if (s.state == SubmissionState::Duplicated) {
+        json.insert("order_ids", QJsonArray {s.orderId, s.duplicateOrderId});
     }
     if (s.httpStatus != 0) {
         json.insert("http_status", s.httpStatus);
@@ -112,6 +117,8 @@ int exitCodeFor(SubmissionState state)
         return Placed;
     case SubmissionState::Rejected:
         return Rejected;
+    case SubmissionState::Duplicated:
+        return Duplicated;
     default:
         return NotPlaced;
     }

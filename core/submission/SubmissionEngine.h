@@ -19,6 +19,7 @@
 #include "submission/Submission.h"
 
 #include <QHash>
+#include <QJsonObject>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
@@ -136,6 +137,13 @@ private:
     void giveUpBeforeSending(Submission submission);
     // Whether any attempt may have reached the server: answered at all, or ended in a way that does not rule it out.
     static bool mayHaveReachedServer(const Submission& submission);
+    // Whether an attempt other than `attemptNumber` may have been acted on by the server without our hearing its
+    // answer (cut, lost, timed out, interrupted; a page that is not the server's): a rejection or a fresh 201 after
+    // one may be a server that forgot the key, so the cart is read back before either is final. An attempt still in
+    // flight is not one: its answer comes (a second order it names makes the cart duplicated).
+    static bool earlierAnswerMissing(const Submission& submission, int attemptNumber);
+    // After a fresh 201 that followed an attempt with a missing answer: the cart's orders, to find a second one.
+    void confirmPlaced(qint64 id);
     // Evidence of the order (a 201, a replay) for a submission already settled otherwise (gave up, abandoned,
     // rejected, here or in another process): it is placed after all.
     void placedAfterAll(Submission stored, qint64 orderId, const HttpReply& reply);
@@ -150,6 +158,9 @@ private:
     void onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply);
     // True if it settled the submission from the server's orders (and emitted settled()).
     bool settleFromOrders(qint64 id, const HttpReply& reply, bool automatic);
+    // Two orders for the cart (the list's, and the one a 201 named): settles it duplicated, with both ids (and emits
+    // settled()). False if there are fewer, or the row changed meanwhile.
+    bool settleDuplicated(Submission& current, const QList<QJsonObject>& orders);
     void reconcileAutomatically(qint64 id);
     // At a start (resumePending): the recent given-up submissions of this target and client are read back again, for a
     // give-up committed whose read-back could not be recorded (the outbox failed between them, or the process ended).
