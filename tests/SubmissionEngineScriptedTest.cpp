@@ -576,3 +576,37 @@ TEST_F(SubmissionEngineScriptedTest, AReadBackListingTwoOrdersForACartGaveUpIsDu
     EXPECT_EQ(s.state, SubmissionState::Duplicated) << s.problemDetail.toStdString();
     EXPECT_EQ(QSet<qint64>({s.orderId, s.duplicateOrderId}), QSet<qint64>({4, 9}));
 }
+
+TEST_F(SubmissionEngineScriptedTest, EveryReadBackEndsInsideTheAttemptAndTheRetryWindow)
+{
+    // A 10 s window: the read-back of the order a 422 names may not run 60 s (a trickle of one byte every 2 s kept
+    // the CLI waiting a minute); nor may the read-back after the window ends outlast a window.
+    auto a = start(kT0, 10'000);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    machine.advanceMs(2'000);
+    a->wall.advanceMs(2'000);
+    ASSERT_TRUE(a->server.answer(0, problem(422, "/problems/cart-already-ordered", 5)));
+    const int named = a->server.waiting("GET");
+    ASSERT_GE(named, 0);
+    EXPECT_LE(a->server.calls[named].limits.totalTimeoutMs, 8'000) << "past the retry window";
+    EXPECT_GT(a->server.calls[named].limits.totalTimeoutMs, 0);
+
+    Cart other;
+    other.add(QStringLiteral("hrnek"), 1);
+    const qint64 lost = a->engine->submit(other);
+    ASSERT_TRUE(a->server.answer(a->server.waiting("POST"), ScriptedServerCalls::lost()));
+    machine.advanceMs(20'000);
+    a->wall.advanceMs(20'000);
+    a->engine->retryNow(lost);
+    ASSERT_EQ(a->stored(lost).state, SubmissionState::GaveUp);
+    int readBack = -1;
+    for (qsizetype i = 0; i < a->server.calls.size(); ++i) {
+        if (a->server.calls[i].path.startsWith(u"/orders?cart_id=") && !a->server.calls[i].answered) {
+            readBack = static_cast<int>(i);
+        }
+    }
+    ASSERT_GE(readBack, 0);
+    EXPECT_LE(a->server.calls[readBack].limits.totalTimeoutMs, 10'000) << "a give-up's read-back outlasts a window";
+    static_cast<void>(id);
+}

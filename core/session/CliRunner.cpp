@@ -286,7 +286,7 @@ int runCli(const QStringList& arguments)
     QSet<qint64> readingBack; // resume: given-up carts the start asks the server about again
     int exitCode = Placed;
     // A person at the terminal hears what a wait longer than a second is for, and why an order did not come.
-    CliProgress progress(config.policy.transferTimeoutMs);
+    CliProgress progress(config.policy.transferTimeoutMs, config.policy.attemptTimeoutMs);
     const Clock& clock = session->clock();
     QTimer progressTimer;
     progressTimer.setInterval(200);

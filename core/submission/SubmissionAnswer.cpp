@@ -236,7 +236,8 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
         // The cart was placed under another key (an earlier submission that gave up, or was abandoned, after the
         // server had placed it): read the order back before calling it ours.
         m_outbox.recordAttemptEnd(id, attempt);
-        confirmAlreadyPlaced(id, attemptNumber, body.value("order_id").toInteger());
+        Q_EMIT submissionChanged(*submission); // the attempt is over: no one waits for its answer any more
+        confirmAlreadyPlaced(*submission, attemptNumber, body.value("order_id").toInteger());
         return;
     default:
         break;

@@ -154,7 +154,7 @@ private:
     // The same, when the lease's end is not known here: as soon as recheckLease() ever looks.
     void recheckLeaseSoon(qint64 id);
     // Reading back what the server holds (SubmissionReadBack.cpp): a 422 naming our cart's order, a reconcile.
-    void confirmAlreadyPlaced(qint64 id, int attemptNumber, qint64 orderId);
+    void confirmAlreadyPlaced(const Submission& submission, int attemptNumber, qint64 orderId);
     void onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply);
     // True if it settled the submission from the server's orders (and emitted settled()).
     bool settleFromOrders(qint64 id, const HttpReply& reply, bool automatic);
@@ -169,8 +169,9 @@ private:
     // POST, the server is asked whether it holds an order for the cart (SubmissionReadBack.cpp).
     void readBackBeforeFirstSend(const Submission& submission);
     void onReadBackBeforeFirstSend(qint64 id, const HttpReply& reply);
-    // A read-back's limits: the same as an attempt's.
-    CallLimits readBackLimits() const;
+    // A read-back's limits: an attempt's transfer timeout, and a total inside the attempt that needs it (started at
+    // attemptStartedMs; 0: none), inside the retry window while it lasts, and after it no longer than one window.
+    CallLimits readBackLimits(const Submission& submission, qint64 attemptStartedMs) const;
     // GET /orders?cart_id=… for this submission's cart, answered to `done` while this engine lives.
     void askForCartOrders(const Submission& submission, std::function<void(SubmissionEngine&, const HttpReply&)> done);
     void noticeSettledElsewhere(const Submission& submission);

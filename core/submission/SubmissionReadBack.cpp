@@ -16,6 +16,9 @@ namespace onceorder::core {
 
 namespace {
 
+// A read-back whose bounds are (nearly) spent still gets this long: it may end at once as "no answer", never hang.
+constexpr qint64 kShortestReadBackMs = 100;
+
 // The same lines, whatever their order: the server stores them sorted by product.
 bool sameLines(const QJsonArray& ours, const QJsonArray& theirs)
 {
@@ -294,9 +297,21 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
     }
 }
 
-CallLimits SubmissionEngine::readBackLimits() const
+CallLimits SubmissionEngine::readBackLimits(const Submission& submission, qint64 attemptStartedMs) const
 {
-    return {m_config.policy.transferTimeoutMs, m_config.policy.attemptTimeoutMs};
+    const RetryPolicyConfig& policy = m_config.policy;
+    const qint64 now = defendedNow(submission);
+    qint64 longest = policy.attemptTimeoutMs;
+    if (attemptStartedMs > 0) {
+        longest = std::min(longest, attemptStartedMs + policy.attemptTimeoutMs - now); // the attempt that needs it
+    }
+    if (submission.deadlineMs > now) {
+        longest = std::min(longest, submission.deadlineMs - now); // the retry window
+    } else {
+        // After the window (a give-up's read-back, a reconcile, a start): no longer than one window of this client.
+        longest = std::min(longest, policy.retryWindowMs);
+    }
+    return {policy.transferTimeoutMs, static_cast<int>(std::max<qint64>(kShortestReadBackMs, longest))};
 }
 
 void SubmissionEngine::askForCartOrders(const Submission& submission,
@@ -305,16 +320,21 @@ void SubmissionEngine::askForCartOrders(const Submission& submission,
     const QString path =
         QStringLiteral("/orders?cart_id=%1").arg(QString::fromLatin1(QUrl::toPercentEncoding(submission.cartId)));
     // The same limits as an attempt: a trickling or endless answer cannot keep the cart (or the CLI) waiting.
-    m_api->getOrders(path, readBackLimits(), [self = QPointer(this), done = std::move(done)](const HttpReply& reply) {
-        if (self) {
-            done(*self, reply);
-        }
-    });
+    m_api->getOrders(path, readBackLimits(submission, 0),
+                     [self = QPointer(this), done = std::move(done)](const HttpReply& reply) {
+                         if (self) {
+                             done(*self, reply);
+                         }
+                     });
 }
 
-void SubmissionEngine::confirmAlreadyPlaced(qint64 id, int attemptNumber, qint64 orderId)
+void SubmissionEngine::confirmAlreadyPlaced(const Submission& submission, int attemptNumber, qint64 orderId)
 {
-    m_api->getOrders(QStringLiteral("/orders/%1").arg(orderId), readBackLimits(),
+    const qint64 id = submission.id;
+    const auto numbered = std::find_if(submission.attempts.begin(), submission.attempts.end(),
+                                       [&](const Attempt& a) { return a.number == attemptNumber; });
+    const qint64 startedMs = numbered == submission.attempts.end() ? 0 : numbered->startedMs;
+    m_api->getOrders(QStringLiteral("/orders/%1").arg(orderId), readBackLimits(submission, startedMs),
                      [self = QPointer(this), id, attemptNumber, orderId](const HttpReply& reply) {
                          if (self) {
                              self->guarded(id, [&] { self->onAlreadyPlacedOrder(id, attemptNumber, orderId, reply); });
