@@ -223,7 +223,7 @@ Scenario newKeyPerRetry()
              conditionerStep(ConditionerMode::DropResponse, ScenarioText::tr("the first answer is dropped")),
              submitStep(ScenarioText::tr("the mistake: cart submitted, new key per attempt"),
                         cartOf(QStringLiteral("cart-perclick")), ScenarioText::tr("placed twice: two orders"), 2,
-                        verdicts::placedAgainNotReplayed, perClickConfig, passAfterFirstAttempt),
+                        verdicts::duplicatedNotReplayed, perClickConfig, passAfterFirstAttempt),
              resetStep(),
              conditionerStep(ConditionerMode::DropResponse, ScenarioText::tr("the first answer is dropped")),
              submitStep(ScenarioText::tr("with the business key: cart submitted, new key per attempt"),
