@@ -33,7 +33,8 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     const int seconds = argc > 1 ? QByteArray(argv[1]).toInt() : 30;
-    const QByteArray head = "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const QByteArray head =
+        "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
     const QByteArray chunk = "1;" + QByteArray(60'000, 'x') + "\r\n{\r\n";
     qint64 written = 0;
 
