@@ -42,10 +42,6 @@ Příkazy:
         <translation>Množství (submit); výchozí 1.</translation>
     </message>
     <message>
-        <source>Cart id (submit); default a new one. Submitting a cart id that is still pending retries it with its key.</source>
-        <translation>Id košíku (submit); výchozí je nové. Odeslání košíku, který ještě čeká, ho zopakuje s jeho klíčem.</translation>
-    </message>
-    <message>
         <source>Pay now with this method, e.g. card (submit): the order goes through POST /checkout, with the payment gateway in the middle.</source>
         <translation>Zaplatit hned tímto způsobem, např. „card“ (submit): objednávka jde přes POST /checkout a platební bránu.</translation>
     </message>
@@ -96,6 +92,18 @@ Příkazy:
             <numerusform>ptám se serveru, zda má objednávky pro %n vzdané košíky</numerusform>
             <numerusform>ptám se serveru, zda má objednávky pro %n vzdaných košíků</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Cart id (submit); default a new one. A cart id names one order: submitting one that is still pending retries it with its key; one already placed answers with its order and sends nothing.</source>
+        <translation>Id košíku (submit); výchozí je nové. Id košíku označuje jednu objednávku: odeslání košíku, který ještě čeká, ho zopakuje s jeho klíčem; již objednaný košík odpoví svou objednávkou a nic neodešle.</translation>
+    </message>
+    <message>
+        <source>Order the lines as a new cart with a new cart id (submit), even when --cart-id names a cart already placed: on purpose, one more order.</source>
+        <translation>Objedná položky jako nový košík s novým id (submit), i když --cart-id jmenuje košík již objednaný: záměrně ještě jedna objednávka.</translation>
+    </message>
+    <message>
+        <source>cart %1 is already placed (order %2); nothing was sent. To order the same lines once more, submit them with --new-cart-id</source>
+        <translation>košík %1 je již objednán (objednávka %2); nic nebylo odesláno. Chcete-li stejné položky objednat znovu, odešlete je s --new-cart-id</translation>
     </message>
 </context>
 <context>
@@ -556,10 +564,6 @@ Příkazy:
         <translation>čekám na odeslání objednávky%1 na %2</translation>
     </message>
     <message>
-        <source>waiting for %1 to answer attempt %2%3 (sent %4 s ago; no answer within %5 s ends the attempt)</source>
-        <translation>čekám, až %1 odpoví na pokus %2%3 (odeslán před %4 s; bez odpovědi do %5 s pokus končí)</translation>
-    </message>
-    <message>
         <source>waiting for an order%1 from %2: attempt %3 is on its way; the attempt before it failed: %4</source>
         <translation>čekám na objednávku%1 od %2: pokus %3 je na cestě; předchozí pokus selhal: %4</translation>
     </message>
@@ -578,6 +582,18 @@ Příkazy:
     <message>
         <source>waiting for the bundled onceorder-server to start (%1 s so far)</source>
         <translation>čekám na spuštění přibaleného onceorder-serveru (zatím %1 s)</translation>
+    </message>
+    <message>
+        <source>the server duplicated cart %1: it holds two orders for it, %2 and %3, although this client sent it as one order with one key; cancel one of them with the shop</source>
+        <translation>server košík %1 zdvojil: má pro něj dvě objednávky, %2 a %3, ačkoli je tento klient odeslal jako jednu objednávku s jedním klíčem; jednu z nich zrušte u obchodu</translation>
+    </message>
+    <message>
+        <source>waiting for %1 to answer attempt %2%3 (sent %4 s ago; %5 s without a byte, or %6 s in all, ends the attempt)</source>
+        <translation>čekám, až %1 odpoví na pokus %2%3 (odeslán před %4 s; pokus ukončí %5 s bez jediného bajtu nebo %6 s celkem)</translation>
+    </message>
+    <message>
+        <source>attempt %1%2 was answered &quot;cart already ordered&quot;: asking %3 for the order it named (bounded by the attempt and the retry window)</source>
+        <translation>na pokus %1%2 přišla odpověď „košík již objednán“: ptám se %3 na objednávku, kterou jmenovala (v mezích pokusu a okna opakování)</translation>
     </message>
 </context>
 <context>
@@ -702,6 +718,10 @@ Příkazy:
             <numerusform>offline: přerušena %n otevřená spojení</numerusform>
             <numerusform>offline: přerušeno %n otevřených spojení</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>cut the response to %1: it is larger than the client accepts</source>
+        <translation>odpověď na %1 přerušena: je větší, než klient přijme</translation>
     </message>
 </context>
 <context>
@@ -1896,6 +1916,11 @@ Příkazy:
         <source>some answers are lost on the way back</source>
         <translation>některé odpovědi se ztrácejí na cestě zpět</translation>
     </message>
+    <message>
+        <source>duplicated by the server</source>
+        <comment>submission state</comment>
+        <translation>zdvojeno serverem</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::ServerMonitor</name>
@@ -1993,6 +2018,22 @@ Příkazy:
     <message>
         <source>reconciled, placed after all: the server has order %1 for this cart</source>
         <translation>ověřeno, nakonec přijata: server má pro tento košík objednávku %1</translation>
+    </message>
+    <message>
+        <source>cart %1 already has order %2 with other lines; a cart id names one order, so nothing is sent: order the new lines as a new cart</source>
+        <translation>košík %1 už má objednávku %2 s jinými položkami; id košíku označuje jednu objednávku, proto se nic neodesílá: nové položky objednejte jako nový košík</translation>
+    </message>
+    <message>
+        <source>cart %1 is already placed as order %2; nothing was sent</source>
+        <translation>košík %1 je již objednán jako objednávka %2; nic nebylo odesláno</translation>
+    </message>
+    <message>
+        <source>the server duplicated this cart: it holds orders %1 and %2 for cart %3, which this client submitted as one order; cancel one of them with the shop</source>
+        <translation>server tento košík zdvojil: má objednávky %1 a %2 pro košík %3, který tento klient odeslal jako jednu objednávku; jednu z nich zrušte u obchodu</translation>
+    </message>
+    <message>
+        <source>the order the server named (%1) is not an order of this cart</source>
+        <translation>objednávka, kterou server jmenoval (%1), nepatří tomuto košíku</translation>
     </message>
 </context>
 <context>
@@ -2775,6 +2816,10 @@ Příkazy:
         <source>Not sent: %1</source>
         <translation>Neodesláno: %1</translation>
     </message>
+    <message>
+        <source>The server duplicated this order: it holds orders %1 and %2 for one cart. Cancel one of them with the shop.</source>
+        <translation>Server tuto objednávku zdvojil: pro jeden košík má objednávky %1 a %2. Jednu z nich zrušte u obchodu.</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ScenarioChartExporter</name>
@@ -3547,6 +3592,10 @@ Příkazy:
     <message>
         <source>Why, attempt %1: %2</source>
         <translation>Proč, pokus %1: %2</translation>
+    </message>
+    <message>
+        <source>Duplicated by the server: orders %1 and %2</source>
+        <translation>Zdvojeno serverem: objednávky %1 a %2</translation>
     </message>
 </context>
 </TS>

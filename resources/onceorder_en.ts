@@ -37,10 +37,6 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Cart id (submit); default a new one. Submitting a cart id that is still pending retries it with its key.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Pay now with this method, e.g. card (submit): the order goes through POST /checkout, with the payment gateway in the middle.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -90,6 +86,18 @@ Commands:
             <numerusform>asking the server whether it holds an order for %n given-up cart</numerusform>
             <numerusform>asking the server whether it holds an order for %n given-up carts</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Cart id (submit); default a new one. A cart id names one order: submitting one that is still pending retries it with its key; one already placed answers with its order and sends nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Order the lines as a new cart with a new cart id (submit), even when --cart-id names a cart already placed: on purpose, one more order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cart %1 is already placed (order %2); nothing was sent. To order the same lines once more, submit them with --new-cart-id</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -550,10 +558,6 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>waiting for %1 to answer attempt %2%3 (sent %4 s ago; no answer within %5 s ends the attempt)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>waiting for an order%1 from %2: attempt %3 is on its way; the attempt before it failed: %4</source>
         <translation type="unfinished"></translation>
     </message>
@@ -571,6 +575,18 @@ Commands:
     </message>
     <message>
         <source>waiting for the bundled onceorder-server to start (%1 s so far)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server duplicated cart %1: it holds two orders for it, %2 and %3, although this client sent it as one order with one key; cancel one of them with the shop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for %1 to answer attempt %2%3 (sent %4 s ago; %5 s without a byte, or %6 s in all, ends the attempt)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attempt %1%2 was answered &quot;cart already ordered&quot;: asking %3 for the order it named (bounded by the attempt and the retry window)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -694,6 +710,10 @@ Commands:
             <numerusform>offline: cut %n open connection</numerusform>
             <numerusform>offline: cut %n open connections</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>cut the response to %1: it is larger than the client accepts</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1888,6 +1908,11 @@ Commands:
         <source>some answers are lost on the way back</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>duplicated by the server</source>
+        <comment>submission state</comment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::ServerMonitor</name>
@@ -1985,6 +2010,22 @@ Commands:
     <message>
         <source>reconciled, placed after all: the server has order %1 for this cart</source>
         <translation>reconciled, placed after all: the server has order %1 for this cart</translation>
+    </message>
+    <message>
+        <source>cart %1 already has order %2 with other lines; a cart id names one order, so nothing is sent: order the new lines as a new cart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cart %1 is already placed as order %2; nothing was sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server duplicated this cart: it holds orders %1 and %2 for cart %3, which this client submitted as one order; cancel one of them with the shop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the order the server named (%1) is not an order of this cart</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2764,6 +2805,10 @@ Commands:
         <source>Not sent: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The server duplicated this order: it holds orders %1 and %2 for one cart. Cancel one of them with the shop.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ScenarioChartExporter</name>
@@ -3530,6 +3575,10 @@ Commands:
     </message>
     <message>
         <source>Why, attempt %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duplicated by the server: orders %1 and %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -163,21 +163,42 @@ TEST(CliEndToEndTest, AResumeAfterTheWindowReconcilesInsteadOfSendingTheOldKey)
     EXPECT_EQ(ordersOf(dir.file("server.db"), "c-late"), 1);
 }
 
-TEST(CliEndToEndTest, OrderingAPlacedCartAgainIsPlacedWithItsOrderNotRejected)
+TEST(CliEndToEndTest, SubmittingAPlacedCartAgainSendsNothingAndAnswersWithItsOrder)
 {
     TempDir dir;
-    ServerProcess server({"--db", dir.file("server.db")});
+    ServerProcess server({"--db", dir.file("server.db"), "--debug-endpoints"});
+    // A server that is not ours: no UNIQUE(cart_id), so every key that reaches POST /orders is one more order. A
+    // script that reruns its submit after losing the output must not order the cart twice.
+    ASSERT_EQ(postJson(*server.client(), "/_debug/mode", R"({"business_key_off":true})").status, 200);
     const QStringList common = QStringList {"--server", QString::fromStdString(server.url()), "--state",
                                             QString::fromStdString(dir.file("client"))} +
         fast();
     const CliRun first = runCli(QStringList {"submit", "--product", "kniha", "--cart-id", "c1"} + common);
-    ASSERT_EQ(first.exitCode, 0);
+    ASSERT_EQ(first.exitCode, 0) << first.stderrText.toStdString();
     const CliRun again = runCli(QStringList {"submit", "--product", "kniha", "--cart-id", "c1"} + common);
     EXPECT_EQ(again.exitCode, 0) << again.stderrText.toStdString();
     EXPECT_EQ(again.line.value("state").toString(), QStringLiteral("placed"));
     EXPECT_EQ(again.line.value("order_id").toInteger(), first.line.value("order_id").toInteger());
-    EXPECT_NE(again.line.value("key").toString(), first.line.value("key").toString());
+    EXPECT_EQ(again.line.value("key").toString(), first.line.value("key").toString()) << "the placed submission";
+    EXPECT_TRUE(again.line.value("already_placed").toBool());
+    EXPECT_TRUE(again.stderrText.contains(QStringLiteral("already placed"))) << again.stderrText.toStdString();
+    EXPECT_EQ(ordersOf(dir.file("server.db"), "c1"), 1) << "no POST for a placed cart";
+
+    // Other lines under the placed cart id: nothing sent either (a cart id names one intended order).
+    const CliRun otherLines = runCli(QStringList {"submit", "--product", "hrnek", "--cart-id", "c1"} + common);
+    EXPECT_EQ(otherLines.exitCode, 4) << otherLines.stderrText.toStdString();
+    EXPECT_EQ(otherLines.line.value("reason").toString(), QStringLiteral("already-placed"));
     EXPECT_EQ(ordersOf(dir.file("server.db")), 1);
+
+    // The same lines again, on purpose: a new cart id, a new order.
+    const CliRun anew =
+        runCli(QStringList {"submit", "--product", "kniha", "--cart-id", "c1", "--new-cart-id"} + common);
+    EXPECT_EQ(anew.exitCode, 0) << anew.stderrText.toStdString();
+    EXPECT_EQ(anew.line.value("state").toString(), QStringLiteral("placed"));
+    EXPECT_NE(anew.line.value("cart_id").toString(), QStringLiteral("c1"));
+    EXPECT_NE(anew.line.value("order_id").toInteger(), first.line.value("order_id").toInteger());
+    EXPECT_EQ(ordersOf(dir.file("server.db")), 2);
+    EXPECT_EQ(ordersOf(dir.file("server.db"), "c1"), 1);
 }
 
 TEST(CliEndToEndTest, ACartPendingForAnotherServerIsRefusedWithItsOwnExitCode)

@@ -268,7 +268,35 @@ TEST(CliProgressTest, AnAttemptUnansweredForASecondSaysWhatItWaitsFor)
     ASSERT_EQ(lines.size(), 1);
     EXPECT_EQ(lines.first(),
               QStringLiteral("waiting for http://127.0.0.1:19001 to answer attempt 1 (sent 1.1 s ago; "
-                             "no answer within 1.5 s ends the attempt)"));
+                             "1.5 s without a byte, or 60.0 s in all, ends the attempt)"));
+}
+
+TEST(CliProgressTest, WhatAWaitSaysIsTrueAtEveryMoment)
+{
+    // Issue 37: with a 10 s window and 3 s without a byte, a trickling answer is cut when the window ends, not after
+    // 60 s; and while the order a 422 named is read back, the line says that, not "waiting for attempt 1".
+    QLocale::setDefault(QLocale::c());
+    CliProgress progress(3000, 60'000);
+    Submission s = pendingSubmission();
+    s.deadlineMs = 10'000;
+    Attempt a;
+    a.number = 1;
+    a.startedMs = 0;
+    s.attempts.append(a);
+    progress.update(s, 0);
+    const QStringList inFlight = progress.tick(5000);
+    ASSERT_EQ(inFlight.size(), 1);
+    EXPECT_TRUE(inFlight.first().contains(QStringLiteral("3.0 s without a byte, or 10.0 s in all")))
+        << inFlight.first().toStdString();
+
+    s.attempts.last().outcome = AttemptOutcome::AlreadyPlaced;
+    s.attempts.last().endedMs = 5100;
+    s.attempts.last().httpStatus = 422;
+    progress.update(s, 5100);
+    const QStringList readBack = progress.tick(6200);
+    ASSERT_EQ(readBack.size(), 1);
+    EXPECT_TRUE(readBack.first().contains(QStringLiteral("asking http://127.0.0.1:19001 for the order it named")))
+        << readBack.first().toStdString();
 }
 
 TEST(CliProgressTest, TheBundledServerStartingIsAWaitToo)

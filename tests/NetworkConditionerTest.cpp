@@ -3,8 +3,10 @@
 #include "net/NetworkConditioner.h"
 #include "net/HttpExchange.h"
 #include "net/HttpFramer.h"
+#include "net/HttpResponseStream.h"
 #include "net/ServerApi.h"
 #include "retry/Clock.h"
+#include "support/ScriptedPeer.h"
 #include "support/ServerProcess.h"
 
 #include <QCoreApplication>
@@ -286,6 +288,78 @@ TEST_F(NetworkConditionerTest, FollowsTheServerToItsNewPort)
     const HttpReply up = post(newKey());
     EXPECT_EQ(up.status, 201) << up.errorString.toStdString();
     EXPECT_EQ(orders(), 2);
+}
+
+TEST_F(NetworkConditionerTest, AnEndlessChunkedAnswerIsCutAtTheClientsLimitsNotRelayedForEver)
+{
+    // Issue 37: a 201 that is chunked and never ends, 1-byte chunks each with a 60 KB extension. The relay kept the
+    // whole response and framed it from the start on every read (the window grew past 1.6 GB); now it streams, holds
+    // at most one chunk-size line, and past HttpExchange's limits (4 MiB of framing) cuts the connection: the client's
+    // attempt ends as a lost connection (maybe sent; the cart is read back), not by waiting for its timeout.
+    const QByteArray chunk = "1;" + QByteArray(60'000, 'x') + "\r\n{\r\n";
+    QByteArray endless = "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    for (int i = 0; i < 100; ++i) { // 6 MB, and the connection stays open: no end in sight
+        endless += chunk;
+    }
+    ScriptedPeer* peerPointer = nullptr;
+    ScriptedPeer peer([&](const PeerRequest&) {
+        QTimer::singleShot(0, peerPointer, [&] { peerPointer->trickle(0, endless); });
+        return ScriptedPeer::hold();
+    });
+    peerPointer = &peer;
+    ASSERT_TRUE(peer.listening);
+    NetworkConditioner relay;
+    ASSERT_TRUE(relay.listen(peer.url()));
+    std::vector<QString> said;
+    QObject::connect(&relay, &NetworkConditioner::acted,
+                     [&](ConditionerAction, const QString& text) { said.push_back(text); });
+    ServerApi through(relay.url(), QStringLiteral("demo-key-A"));
+    const HttpReply reply = await([&](auto done) {
+        return through.postIdempotent(QStringLiteral("/orders"), newKey(), kOne, 15'000, std::move(done));
+    });
+    EXPECT_EQ(reply.status, 0) << "an answer that never ended was taken";
+    EXPECT_FALSE(reply.timedOut) << "the relay held the endless answer open until the client's timeout";
+    EXPECT_NE(reply.error, QNetworkReply::NoError);
+    EXPECT_TRUE(std::any_of(said.begin(), said.end(), [](const QString& text) { return text.contains(u"larger"); }));
+}
+
+TEST(HttpResponseStreamTest, HoldsAtMostOneLineAndEndsWhereTheResponseEnds)
+{
+    HttpResponseStream endless;
+    ASSERT_EQ(endless.feed("HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n"),
+              HttpResponseStream::State::Incomplete);
+    const QByteArray chunk = "1;" + QByteArray(60'000, 'x') + "\r\n{\r\n";
+    int fed = 0;
+    qsizetype mostHeld = 0;
+    while (endless.state() == HttpResponseStream::State::Incomplete && fed < 1000) {
+        // In pieces that split the lines anywhere, as reads do.
+        endless.feed(chunk.left(1000));
+        endless.feed(chunk.mid(1000));
+        mostHeld = std::max(mostHeld, endless.heldBytes());
+        ++fed;
+    }
+    EXPECT_EQ(endless.state(), HttpResponseStream::State::TooLarge);
+    EXPECT_LE(fed * chunk.size(), HttpResponseStream::kMaxFramingBytes + chunk.size());
+    EXPECT_LE(mostHeld, HttpResponseStream::kMaxChunkLineBytes + 2);
+
+    HttpResponseStream whole;
+    EXPECT_EQ(whole.feed("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n"
+                         "4;ext=1\r\nabcd\r\n0\r\nX-Trailer: 1\r\n"),
+              HttpResponseStream::State::Incomplete);
+    EXPECT_EQ(whole.feed("\r\n"), HttpResponseStream::State::Complete);
+    EXPECT_EQ(whole.status(), 201);
+
+    HttpResponseStream counted;
+    EXPECT_EQ(counted.feed("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nab"), HttpResponseStream::State::Incomplete);
+    EXPECT_EQ(counted.feed("cde"), HttpResponseStream::State::Complete);
+
+    HttpResponseStream tooLong;
+    EXPECT_EQ(tooLong.feed("HTTP/1.1 200 OK\r\nContent-Length: 99999999\r\n\r\n"), HttpResponseStream::State::TooLarge);
+    HttpResponseStream headless;
+    EXPECT_EQ(headless.feed("HTTP/1.1 200 OK\r\nX: " + QByteArray(70'000, 'y')), HttpResponseStream::State::TooLarge);
+    HttpResponseStream bad;
+    EXPECT_EQ(bad.feed("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"),
+              HttpResponseStream::State::Malformed);
 }
 
 TEST(NetworkConditionerNamesTest, NamesAreStableAndRoundTrip)

@@ -146,3 +146,28 @@ RC_GTEST_PROP(OrderAnswersPropertyTest, AReadBackThatIsNotTheDocumentedListSaysN
         RC_ASSERT(orders.has_value() == allOurs); // the documented list is read, whatever else is not
     }
 }
+
+// Issue 37: a member named twice is refused, as our server's reader refuses it; QJsonDocument would keep the last
+// value and the client would take order 999 from {"order_id":1,…,"order_id":999}.
+TEST(OrderAnswersTest, AnAnswerThatNamesAMemberTwiceSaysNothing)
+{
+    using namespace onceorder::core;
+    EXPECT_EQ(placedOrderId(R"({"order_id":1,"status":"placed","cart_id":"c1","order_id":999})", "c1"), std::nullopt);
+    EXPECT_EQ(placedOrderId(R"({"order_id":1,"cart_id":"c1","order\u005fid":999})", "c1"), std::nullopt)
+        << "the same name, escaped";
+    EXPECT_EQ(placedOrderId(R"({"order_id":1,"cart_id":"c-other","cart_id":"c1"})", "c1"), std::nullopt);
+    EXPECT_FALSE(isProblem(R"({"type":"/problems/out-of-stock","type":"/problems/x"})"));
+    HttpReply list;
+    list.status = 200;
+    list.body = R"([{"order_id":4,"cart_id":"c1","items":[{"product":"a"}],"items":[]}])";
+    EXPECT_EQ(cartOrders(list, "c1"), std::nullopt);
+
+    // The same name in different objects, and a name that is also a value, are fine.
+    EXPECT_EQ(placedOrderId(R"({"order_id":5,"cart_id":"c1","items":[{"product":"a","quantity":1},)"
+                            R"({"product":"b","quantity":2}],"note":"order_id"})",
+                            "c1"),
+              5);
+    list.body = R"([{"order_id":4,"cart_id":"c1"},{"order_id":6,"cart_id":"c1"}])";
+    ASSERT_TRUE(cartOrders(list, "c1"));
+    EXPECT_EQ(cartOrders(list, "c1")->size(), 2);
+}

@@ -96,7 +96,7 @@ TEST(OutboxTest, StateNamesAreTheStoredSpellings)
     const std::pair<SubmissionState, const char*> stored[] {
         {SubmissionState::Pending, "pending"},     {SubmissionState::Placed, "placed"},
         {SubmissionState::Rejected, "rejected"},   {SubmissionState::GaveUp, "gave-up"},
-        {SubmissionState::Abandoned, "abandoned"},
+        {SubmissionState::Abandoned, "abandoned"}, {SubmissionState::Duplicated, "duplicated"},
     };
     for (const auto& [state, name] : stored) {
         EXPECT_EQ(submissionStateName(state), QLatin1String(name));

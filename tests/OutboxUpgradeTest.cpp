@@ -4,6 +4,7 @@
 // The clock is a ManualClock at the fixtures' "now"; every wait is on a signal, with a guard against hangs.
 #include "net/ServerApi.h"
 #include "submission/Outbox.h"
+#include "submission/OutboxSchema.h"
 #include "submission/SubmissionEngine.h"
 #include "support/ServerProcess.h"
 
@@ -127,7 +128,7 @@ TEST_F(OutboxUpgradeTest, TheUnversionedOutboxGetsItsSchemaVersionAndEveryDeadli
     const QString folder = stateFrom(state, "outbox-unversioned.db");
     ASSERT_EQ(userVersion(folder), 0);
     Outbox outbox(folder);
-    EXPECT_EQ(userVersion(folder), 3);
+    EXPECT_EQ(userVersion(folder), OutboxSchema::kVersion);
 
     const qint64 twoDaysAgo = kFixtureNowMs - 2 * kDayMs;
     const auto noDeadline = outbox.find(1);
@@ -146,7 +147,7 @@ TEST_F(OutboxUpgradeTest, TheUnversionedOutboxGetsItsSchemaVersionAndEveryDeadli
     // Opening it again (another process, a later run) migrates nothing twice.
     Outbox again(folder);
     EXPECT_EQ(again.find(3)->deadlineMs, kFixtureNowMs - 60'000 + kLegacyWindowMs);
-    EXPECT_EQ(userVersion(folder), 3);
+    EXPECT_EQ(userVersion(folder), OutboxSchema::kVersion);
 }
 
 TEST_F(OutboxUpgradeTest, ResumingTheUnversionedOutboxNeverSendsAKeyOlderThanTheServersTtl)
@@ -175,7 +176,7 @@ TEST_F(OutboxUpgradeTest, ResumingAnOutboxFromBeforeDeadlinesNeverSendsTheOldKey
     TempDir state;
     const QString folder = stateFrom(state, "outbox-before-deadlines.db");
     Outbox outbox(folder);
-    EXPECT_EQ(userVersion(folder), 3);
+    EXPECT_EQ(userVersion(folder), OutboxSchema::kVersion);
     EXPECT_EQ(outbox.find(1)->deadlineMs, kFixtureNowMs - 2 * kDayMs + kLegacyWindowMs);
     resumeAgainstTheServer(outbox);
     const Submission s = *outbox.find(1);
@@ -242,13 +243,13 @@ constexpr qint64 kV2GaveUpId = 3;
 constexpr qint64 kV2PlacedId = 4; // order 7
 constexpr qint64 kV2LeaseUntilMs = kFixtureNowMs + 60'000;
 
-TEST_F(OutboxUpgradeTest, TheVersion2OutboxBecomesVersion3AndItsRowsKeepTheirStatesKeysAndLeases)
+TEST_F(OutboxUpgradeTest, TheVersion2OutboxBecomesTheCurrentVersionAndItsRowsKeepTheirStatesKeysAndLeases)
 {
     TempDir state;
     const QString folder = stateFrom(state, "outbox-v2.db");
     ASSERT_EQ(userVersion(folder), 2);
     Outbox outbox(folder);
-    EXPECT_EQ(userVersion(folder), 3);
+    EXPECT_EQ(userVersion(folder), OutboxSchema::kVersion);
 
     const Submission leased = *outbox.find(kV2LeasedId);
     EXPECT_EQ(leased.state, SubmissionState::Pending);
@@ -280,7 +281,7 @@ TEST_F(OutboxUpgradeTest, TheVersion2OutboxBecomesVersion3AndItsRowsKeepTheirSta
     EXPECT_TRUE(lease.getColumn(4).isNull());
 
     Outbox again(folder);
-    EXPECT_EQ(userVersion(folder), 3);
+    EXPECT_EQ(userVersion(folder), OutboxSchema::kVersion);
     EXPECT_EQ(again.find(kV2LeasedId)->attempts.size(), 1);
 }
 
@@ -363,4 +364,38 @@ TEST_F(OutboxUpgradeTest, AVersion2RowIsNotSentWhileTheWallClockIsBehindATimeSto
     EXPECT_EQ(s.state, SubmissionState::GaveUp) << s.problemDetail.toStdString();
     EXPECT_EQ(s.attempts.size(), 1) << "sent while the clock was behind its stored times";
     EXPECT_TRUE(keysTheServerSaw().empty());
+}
+
+TEST_F(OutboxUpgradeTest, AVersion3OutboxGetsTheDuplicateOrderColumnAndItsPlacedCartIsNotSentAgain)
+{
+    // A version-3 file (issue 36's release) is today's schema without duplicate_order_id: made here from the v2
+    // fixture by the migration and the column taken away again, as that release left it.
+    TempDir state;
+    const QString folder = stateFrom(state, "outbox-v2.db");
+    {
+        Outbox upgraded(folder);
+    }
+    {
+        SQLite::Database raw(QDir(folder).filePath(QStringLiteral("client.db")).toStdString(), SQLite::OPEN_READWRITE);
+        raw.exec("ALTER TABLE submissions DROP COLUMN duplicate_order_id");
+        raw.exec("PRAGMA user_version = 3");
+    }
+    Outbox outbox(folder);
+    EXPECT_EQ(userVersion(folder), 4);
+    const Submission placed = *outbox.find(kV2PlacedId);
+    EXPECT_EQ(placed.state, SubmissionState::Placed);
+    EXPECT_EQ(placed.orderId, 7);
+    EXPECT_EQ(placed.duplicateOrderId, 0);
+
+    // The old file's placed cart is one order too: submitting it again writes nothing and returns it.
+    Submission again;
+    again.key = QStringLiteral("key-again");
+    again.cartId = placed.cartId;
+    again.body = placed.body;
+    again.target = placed.target;
+    again.createdMs = kFixtureNowMs;
+    const auto existing = outbox.createUnlessPending(again, placed.apiKey);
+    ASSERT_TRUE(existing);
+    EXPECT_EQ(existing->id, kV2PlacedId);
+    EXPECT_EQ(outbox.all().size(), 4);
 }

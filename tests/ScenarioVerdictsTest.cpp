@@ -179,9 +179,13 @@ TEST(ScenarioVerdictsTest, ServerCrashIsPlacedAfterARetryAsNewOrAsAReplay)
 TEST(ScenarioVerdictsTest, ANewKeyPerRetryPlacesAgainUnlessTheBusinessKeyNamesTheFirstOrder)
 {
     using namespace verdicts;
-    EXPECT_TRUE(placedAgainNotReplayed(submission(SubmissionState::Placed, false, {})));
-    EXPECT_FALSE(placedAgainNotReplayed(submission(SubmissionState::Placed, true, {})));
-    EXPECT_FALSE(placedAgainNotReplayed(submission(SubmissionState::GaveUp, false, {})));
+    Submission twice = submission(SubmissionState::Duplicated, false, {});
+    twice.orderId = 1;
+    twice.duplicateOrderId = 2;
+    EXPECT_TRUE(duplicatedNotReplayed(twice));
+    EXPECT_FALSE(duplicatedNotReplayed(submission(SubmissionState::Placed, false, {}))) << "a plain success";
+    twice.duplicateOrderId = 0;
+    EXPECT_FALSE(duplicatedNotReplayed(twice)) << "one id only";
 
     Submission readBack = submission(SubmissionState::Placed, false, {});
     readBack.problemType = QStringLiteral("/problems/cart-already-ordered");

@@ -498,7 +498,8 @@ void MainWindow::showSubmission(const core::Submission& submission)
     if (ofThisCart) {
         setCartEditable(submission.state != core::SubmissionState::Pending);
     }
-    if (submission.state == core::SubmissionState::Placed && ofThisCart) {
+    if ((submission.state == core::SubmissionState::Placed || submission.state == core::SubmissionState::Duplicated) &&
+        ofThisCart) {
         m_cart->startNewCart();
     }
     if (submission.state == core::SubmissionState::Rejected && ofThisCart && submission.orderId > 0 &&

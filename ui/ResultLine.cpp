@@ -43,6 +43,7 @@ void ResultLine::showSubmission(const core::Submission& submission, const QStrin
                 return;
             case core::SubmissionState::Pending:
             case core::SubmissionState::Placed:
+            case core::SubmissionState::Duplicated:
                 say(tr("Order %1 placed.").arg(submission.orderId), Tone::Good);
                 return;
             }
@@ -72,6 +73,13 @@ void ResultLine::showSubmission(const core::Submission& submission, const QStrin
         return;
     case core::SubmissionState::Abandoned:
         say(tr("Abandoned: the order may still exist on the server."), Tone::Muted);
+        return;
+    case core::SubmissionState::Duplicated:
+        say(tr("The server duplicated this order: it holds orders %1 and %2 for one cart. Cancel one of them with "
+               "the shop.")
+                .arg(submission.orderId)
+                .arg(submission.duplicateOrderId),
+            Tone::Bad);
         return;
     }
 }

@@ -112,6 +112,10 @@ QString SubmissionTimelineWidget::stateText(const core::Submission& submission)
         return tr("Gave up: outcome unknown");
     case core::SubmissionState::Abandoned:
         return tr("Abandoned");
+    case core::SubmissionState::Duplicated:
+        return tr("Duplicated by the server: orders %1 and %2")
+            .arg(submission.orderId)
+            .arg(submission.duplicateOrderId);
     }
     return {};
 }

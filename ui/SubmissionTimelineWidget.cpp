@@ -80,6 +80,7 @@ QString badgeState(core::SubmissionState state)
         return QStringLiteral("placed");
     case core::SubmissionState::Rejected:
     case core::SubmissionState::GaveUp:
+    case core::SubmissionState::Duplicated:
         return QStringLiteral("rejected");
     case core::SubmissionState::Abandoned:
         return QStringLiteral("abandoned");

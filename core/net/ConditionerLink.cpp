@@ -110,6 +110,7 @@ void ConditionerLink::begin(const QByteArray& request)
     exchange.flaky = flaky;
     exchange.what = what;
     exchange.responseKind = line.startsWith("HEAD ") ? HttpMessageKind::ResponseToHead : HttpMessageKind::Response;
+    exchange.response = HttpResponseStream(exchange.responseKind);
     exchange.delayMs = decision == Decision::Delay ? m_owner->m_delayMs : 0;
     m_exchange = std::move(exchange);
     const int delayMs = m_exchange->delayMs;
@@ -214,26 +215,33 @@ void ConditionerLink::readUpstream()
     if (!m_exchange || m_swallowing || m_ending) {
         return; // nothing is waiting for it (e.g. a server's goodbye on an idle connection)
     }
-    m_exchange->response += data;
+    m_exchange->answered = true;
     if (m_exchange->decision != Decision::DropResponse) {
         hold(ToClient, data, m_exchange->delayMs);
     }
-    for (;;) {
-        const HttpFrame response = HttpFramer::frame(m_exchange->response, m_exchange->responseKind);
-        if (response.state == HttpFrame::State::Incomplete) {
-            return;
-        }
-        if (response.state == HttpFrame::State::Malformed) {
-            // Unframeable: relay what came, then close both sides as a plain relay would.
-            finishByClose();
-            return;
-        }
-        m_exchange->response.remove(0, response.length);
-        // An interim 1xx is followed by the real response.
-        if (response.status >= 200 || response.status == 101) {
-            completeExchange();
-            return;
-        }
+    // Framed as it streams, never from the start again: what the link holds of a response is capped whatever the
+    // server sends (an endless chunked body with huge chunk extensions, a head that never ends).
+    switch (m_exchange->response.feed(data)) {
+    case HttpResponseStream::State::Incomplete:
+        return;
+    case HttpResponseStream::State::Malformed:
+        // Unframeable: relay what came, then close both sides as a plain relay would.
+        finishByClose();
+        return;
+    case HttpResponseStream::State::TooLarge: {
+        // Over HttpExchange's limits: cut as a lost connection, so the client's attempt ends as "may have been sent"
+        // and the cart is read back.
+        const QString what = m_exchange->what;
+        abortNow();
+        m_owner->count(&ConditionerCounters::upstreamFailures);
+        m_owner->record(
+            ConditionerAction::UpstreamUnreachable,
+            NetworkConditioner::tr("cut the response to %1: it is larger than the client accepts").arg(what));
+        return;
+    }
+    case HttpResponseStream::State::Complete:
+        completeExchange();
+        return;
     }
 }
 
@@ -272,7 +280,7 @@ void ConditionerLink::finishByClose()
 void ConditionerLink::upstreamClosed()
 {
     const bool waiting = m_exchange && m_exchange->sent && !m_swallowing && !m_ending;
-    const bool answered = waiting && !m_exchange->response.isEmpty();
+    const bool answered = waiting && m_exchange->answered;
     const QString what = waiting ? m_exchange->what : QString();
     dropUpstream();
     if (!waiting) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "net/HttpFramer.h"
+#include "net/HttpResponseStream.h"
 #include "net/NetworkConditioner.h"
 
 #include <QAbstractSocket>
@@ -52,7 +53,8 @@ private:
         HttpMessageKind responseKind = HttpMessageKind::Response;
         int delayMs = 0;
         bool sent = false; // handed to the upstream socket (a delayed request waits first)
-        QByteArray response;
+        bool answered = false; // a byte of the response came
+        HttpResponseStream response; // framed as it streams past: nothing of it is kept
     };
 
     struct Held

@@ -24,34 +24,33 @@ HttpFrame malformed()
 
 } // namespace
 
-HttpFrame frame(const QByteArray& data, HttpMessageKind kind)
+Body bodyOf(const QByteArray& head, HttpMessageKind kind)
 {
-    // Empty lines before a message are tolerated, as RFC 9112 §2.2 asks.
+    Body body;
     qsizetype start = 0;
-    while (data.size() >= start + 2 && data[start] == '\r' && data[start + 1] == '\n') {
+    while (head.size() >= start + 2 && head[start] == '\r' && head[start + 1] == '\n') {
         start += 2;
     }
-    const qsizetype headEnd = data.indexOf("\r\n\r\n", start);
+    const qsizetype headEnd = head.indexOf("\r\n\r\n", start);
     if (headEnd < 0) {
-        return data.size() - start > kMaxHead ? malformed() : HttpFrame {};
+        body.malformed = true;
+        return body;
     }
-    const qsizetype bodyStart = headEnd + 4;
-    const qsizetype startLineEnd = data.indexOf("\r\n", start);
-    const QByteArray startLine = data.mid(start, startLineEnd - start);
+    const qsizetype startLineEnd = head.indexOf("\r\n", start);
+    const QByteArray startLine = head.mid(start, startLineEnd - start);
 
-    int status = 0;
     if (kind != HttpMessageKind::Request) {
         const QList<QByteArray> parts = startLine.split(' ');
         bool ok = false;
-        status = parts.size() >= 2 ? parts[1].toInt(&ok) : 0;
-        if (!startLine.startsWith("HTTP/") || !ok || status < 100 || status > 999) {
-            return malformed();
+        body.status = parts.size() >= 2 ? parts[1].toInt(&ok) : 0;
+        if (!startLine.startsWith("HTTP/") || !ok || body.status < 100 || body.status > 999) {
+            body.malformed = true;
+            return body;
         }
     }
 
     std::optional<qlonglong> contentLength;
-    bool chunked = false;
-    const QByteArray fields = startLineEnd < headEnd ? data.mid(startLineEnd + 2, headEnd - startLineEnd - 2) : "";
+    const QByteArray fields = startLineEnd < headEnd ? head.mid(startLineEnd + 2, headEnd - startLineEnd - 2) : "";
     for (const QByteArray& line : fields.split('\n')) {
         const qsizetype colon = line.indexOf(':');
         if (colon <= 0) {
@@ -67,27 +66,48 @@ HttpFrame frame(const QByteArray& data, HttpMessageKind kind)
             bool ok = false;
             const qlonglong length = digits ? value.toLongLong(&ok) : -1;
             if (!ok || length < 0 || (contentLength && *contentLength != length)) {
-                return malformed();
+                body.malformed = true;
+                return body;
             }
             contentLength = length;
         } else if (name == "transfer-encoding") {
-            chunked = value.split(',').last().trimmed() == "chunked";
+            body.chunked = value.split(',').last().trimmed() == "chunked";
         }
     }
+    body.contentLength = contentLength.value_or(-1);
+    body.bodyless = kind == HttpMessageKind::ResponseToHead || (body.status >= 100 && body.status < 200) ||
+        body.status == 204 || body.status == 304;
+    return body;
+}
 
-    const bool bodyless =
-        kind == HttpMessageKind::ResponseToHead || (status >= 100 && status < 200) || status == 204 || status == 304;
-    if (bodyless) {
-        return complete(bodyStart, status);
+HttpFrame frame(const QByteArray& data, HttpMessageKind kind)
+{
+    // Empty lines before a message are tolerated, as RFC 9112 §2.2 asks.
+    qsizetype start = 0;
+    while (data.size() >= start + 2 && data[start] == '\r' && data[start + 1] == '\n') {
+        start += 2;
     }
-    if (chunked) {
-        return chunkedFrame(data, bodyStart, status);
+    const qsizetype headEnd = data.indexOf("\r\n\r\n", start);
+    if (headEnd < 0) {
+        return data.size() - start > kMaxHead ? malformed() : HttpFrame {};
     }
-    if (contentLength) {
-        return *contentLength > data.size() - bodyStart ? HttpFrame {} : complete(bodyStart + *contentLength, status);
+    const qsizetype bodyStart = headEnd + 4;
+    const Body body = bodyOf(data.left(bodyStart), kind);
+    if (body.malformed) {
+        return malformed();
+    }
+    if (body.bodyless) {
+        return complete(bodyStart, body.status);
+    }
+    if (body.chunked) {
+        return chunkedFrame(data, bodyStart, body.status);
+    }
+    if (body.contentLength >= 0) {
+        return body.contentLength > data.size() - bodyStart ? HttpFrame {}
+                                                            : complete(bodyStart + body.contentLength, body.status);
     }
     // A request without a length has no body; a response without one lasts until the server closes.
-    return kind == HttpMessageKind::Request ? complete(bodyStart, status) : HttpFrame {};
+    return kind == HttpMessageKind::Request ? complete(bodyStart, body.status) : HttpFrame {};
 }
 
 HttpFrame chunkedFrame(const QByteArray& data, qsizetype pos, int status)

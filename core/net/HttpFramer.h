@@ -33,6 +33,17 @@ namespace HttpFramer {
 // The first message of `data`, which starts at its beginning (empty lines before it are skipped).
 HttpFrame frame(const QByteArray& data, HttpMessageKind kind);
 
+// How the body of a message with this head (its bytes up to and including the empty line) is framed.
+struct Body
+{
+    bool malformed = false;
+    int status = 0; // responses
+    bool bodyless = false; // 1xx, 204, 304, a response to HEAD
+    bool chunked = false;
+    qint64 contentLength = -1; // -1: none (a request has no body then; a response lasts until the server closes)
+};
+Body bodyOf(const QByteArray& head, HttpMessageKind kind);
+
 // Where a chunked body that starts at `pos` ends (RFC 9112 §7.1), trailers included; `status` is passed through
 // into the frame.
 HttpFrame chunkedFrame(const QByteArray& data, qsizetype pos, int status);

@@ -3,6 +3,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <QSet>
+
+#include <optional>
 
 namespace onceorder::core {
 
@@ -24,11 +27,57 @@ std::optional<qint64> orderIdOf(const QJsonObject& order, const QString& cartId)
     return orderId;
 }
 
+// Whether a JSON text (already parsed without error) names one member twice in one object. QJsonDocument keeps the
+// last value of a repeated member ({"order_id":1,…,"order_id":999} is order 999), where our server's reader refuses
+// the text: an answer that means two things is no answer.
+bool hasRepeatedMember(const QByteArray& text)
+{
+    QList<std::optional<QSet<QString>>> levels; // one per open object (its names so far) or array (nothing)
+    const qsizetype size = text.size();
+    qsizetype i = 0;
+    while (i < size) {
+        const char c = text.at(i);
+        if (c == '{') {
+            levels.append(QSet<QString>());
+        } else if (c == '[') {
+            levels.append(std::nullopt);
+        } else if ((c == '}' || c == ']') && !levels.isEmpty()) {
+            levels.removeLast();
+        } else if (c == '"') {
+            const qsizetype start = i++;
+            bool escaped = false;
+            while (i < size && text.at(i) != '"') {
+                escaped = escaped || text.at(i) == '\\';
+                i += text.at(i) == '\\' ? 2 : 1;
+            }
+            const qsizetype end = i + 1; // after the closing quote
+            qsizetype next = end;
+            while (next < size && QChar::isSpace(static_cast<uchar>(text.at(next)))) {
+                ++next;
+            }
+            if (next < size && text.at(next) == ':' && !levels.isEmpty() && levels.last()) {
+                // A member name: compared as the text it stands for ("order\u005fid" is "order_id").
+                const QByteArray quoted = text.mid(start, end - start);
+                const QString name = escaped ? QJsonDocument::fromJson("[" + quoted + "]").array().at(0).toString()
+                                             : QString::fromUtf8(quoted.mid(1, quoted.size() - 2));
+                if (levels.last()->contains(name)) {
+                    return true;
+                }
+                levels.last()->insert(name);
+            }
+            i = end;
+            continue;
+        }
+        ++i;
+    }
+    return false;
+}
+
 std::optional<QJsonDocument> parsed(const QByteArray& body)
 {
     QJsonParseError error {};
     QJsonDocument document = QJsonDocument::fromJson(body, &error);
-    if (error.error != QJsonParseError::NoError || document.isNull()) {
+    if (error.error != QJsonParseError::NoError || document.isNull() || hasRepeatedMember(body)) {
         return std::nullopt;
     }
     return document;

@@ -31,8 +31,9 @@ bool mentions(const QString& text, std::initializer_list<const char*> needles)
 
 } // namespace
 
-CliProgress::CliProgress(int transferTimeoutMs)
+CliProgress::CliProgress(int transferTimeoutMs, int attemptTimeoutMs)
     : m_transferTimeoutMs(transferTimeoutMs)
+    , m_attemptTimeoutMs(attemptTimeoutMs)
 {
 }
 
@@ -65,6 +66,13 @@ std::optional<QString> CliProgress::settled(const Submission& submission, qint64
     m_order.removeAll(submission.id);
     if (submission.state == SubmissionState::Placed || submission.state == SubmissionState::Rejected) {
         return std::nullopt;
+    }
+    if (submission.state == SubmissionState::Duplicated) {
+        return tr("the server duplicated cart %1: it holds two orders for it, %2 and %3, although this client sent it "
+                  "as one order with one key; cancel one of them with the shop")
+            .arg(submission.cartId)
+            .arg(submission.orderId)
+            .arg(submission.duplicateOrderId);
     }
     // The last attempt that failed names the cause; the detail says why no further attempt was made.
     QString lastCause;
@@ -130,11 +138,15 @@ std::optional<std::pair<QString, QString>> CliProgress::describe(const Waiting& 
     if (last.outcome == AttemptOutcome::InFlight) {
         const qint64 inFlightMs = nowMs - last.startedMs;
         if (inFlightMs >= kQuietMs) {
-            return std::pair {tr("waiting for %1 to answer attempt %2%3 (sent %4 s ago; no answer within %5 s ends "
-                                 "the attempt)")
+            // Both bounds, as HttpExchange applies them: a trickle of bytes resets the first, never the second.
+            const qint64 allMs = s.deadlineMs > 0
+                ? std::clamp<qint64>(s.deadlineMs - last.startedMs, 100, std::max<qint64>(100, m_attemptTimeoutMs))
+                : m_attemptTimeoutMs;
+            return std::pair {tr("waiting for %1 to answer attempt %2%3 (sent %4 s ago; %5 s without a byte, or %6 s "
+                                 "in all, ends the attempt)")
                                   .arg(server(s.target))
                                   .arg(last.number)
-                                  .arg(cart, seconds(inFlightMs), seconds(m_transferTimeoutMs)),
+                                  .arg(cart, seconds(inFlightMs), seconds(m_transferTimeoutMs), seconds(allMs)),
                               QStringLiteral("in-flight %1").arg(last.number)};
         }
         // A short attempt between failures: what is said is still the failure before it.
@@ -149,6 +161,13 @@ std::optional<std::pair<QString, QString>> CliProgress::describe(const Waiting& 
             }
         }
         return std::nullopt; // the first attempt, under a second old
+    }
+    if (last.outcome == AttemptOutcome::AlreadyPlaced) {
+        return std::pair {tr("attempt %1%2 was answered \"cart already ordered\": asking %3 for the order it named "
+                             "(bounded by the attempt and the retry window)")
+                              .arg(last.number)
+                              .arg(cart, server(s.target)),
+                          QStringLiteral("already-placed %1").arg(last.number)};
     }
     const QString why = cause(last, s.target);
     QString line = tr("waiting for an order%1 from %2: attempt %3 failed: %4")

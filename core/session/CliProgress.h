@@ -25,7 +25,7 @@ public:
     static constexpr qint64 kQuietMs = 1000; // a wait shorter than this is not worth a line
     static constexpr qint64 kRepeatMs = 10'000; // an unchanged wait is said again after this long
 
-    explicit CliProgress(int transferTimeoutMs);
+    explicit CliProgress(int transferTimeoutMs, int attemptTimeoutMs = 60'000);
 
     // The bundled server is being started (only without --server); serverReady ends that wait.
     void serverStarting(qint64 nowMs);
@@ -53,6 +53,7 @@ private:
     std::optional<std::pair<QString, QString>> describe(const Waiting& waiting, qint64 nowMs) const;
 
     int m_transferTimeoutMs;
+    int m_attemptTimeoutMs;
     std::optional<qint64> m_serverStartingSinceMs;
     bool m_serverLineSaid = false;
     QHash<qint64, Waiting> m_waiting;

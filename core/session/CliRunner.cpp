@@ -28,7 +28,8 @@ enum ExitCode
     Rejected = 1,
     NotPlaced = 2,
     StateError = 3,
-    Refused = 4, // the cart is pending for another server or API key, or pending with other lines
+    Duplicated = 5, // the server holds two orders for the cart (both ids in the JSON line)
+    Refused = 4, // the cart is pending for another server or API key, pending with other lines, or placed with others
     UsageError = 64
 };
 
@@ -41,6 +42,8 @@ QString refusalName(SubmitResult::Refusal refusal)
         return QStringLiteral("other-lines");
     case SubmitResult::Refusal::Storage:
         return QStringLiteral("storage");
+    case SubmitResult::Refusal::AlreadyPlaced:
+        return QStringLiteral("already-placed");
     case SubmitResult::Refusal::None:
         break;
     }
@@ -84,8 +87,12 @@ QJsonObject submissionJson(const Submission& s)
     if (s.path != u"/orders") {
         json.insert("path", s.path);
     }
-    if (s.state == SubmissionState::Placed || (s.state == SubmissionState::Rejected && s.orderId > 0)) {
+    if (s.state == SubmissionState::Placed || s.state == SubmissionState::Duplicated ||
+        (s.state == SubmissionState::Rejected && s.orderId > 0)) {
         json.insert("order_id", s.orderId);
+    }
+    if (s.state == SubmissionState::Duplicated) {
+        json.insert("order_ids", QJsonArray {s.orderId, s.duplicateOrderId});
     }
     if (s.httpStatus != 0) {
         json.insert("http_status", s.httpStatus);
@@ -110,6 +117,8 @@ int exitCodeFor(SubmissionState state)
         return Placed;
     case SubmissionState::Rejected:
         return Rejected;
+    case SubmissionState::Duplicated:
+        return Duplicated;
     default:
         return NotPlaced;
     }
@@ -182,9 +191,14 @@ int runCli(const QStringList& arguments)
          QStringLiteral("N"), QStringLiteral("1")},
         {QStringLiteral("cart-id"),
          QCoreApplication::translate("CliRunner",
-                                     "Cart id (submit); default a new one. Submitting a cart id that "
-                                     "is still pending retries it with its key."),
+                                     "Cart id (submit); default a new one. A cart id names one order: "
+                                     "submitting one that is still pending retries it with its key; one "
+                                     "already placed answers with its order and sends nothing."),
          QStringLiteral("ID")},
+        {QStringLiteral("new-cart-id"),
+         QCoreApplication::translate("CliRunner",
+                                     "Order the lines as a new cart with a new cart id (submit), even when "
+                                     "--cart-id names a cart already placed: on purpose, one more order.")},
         {QStringLiteral("pay"),
          QCoreApplication::translate("CliRunner",
                                      "Pay now with this method, e.g. card (submit): the order goes through "
@@ -225,7 +239,8 @@ int runCli(const QStringList& arguments)
         return usage(QCoreApplication::translate("CliRunner", "expected one command: submit, resume or status"));
     }
 
-    Cart cart(parser.value(QStringLiteral("cart-id")));
+    // --new-cart-id: a new order on purpose, so a new cart id (Cart's default, a new UUID), never the given one.
+    Cart cart(parser.isSet(QStringLiteral("new-cart-id")) ? QString() : parser.value(QStringLiteral("cart-id")));
     if (command == u"submit") {
         bool quantityOk = false;
         const int quantity = parser.value(QStringLiteral("quantity")).toInt(&quantityOk);
@@ -271,7 +286,7 @@ int runCli(const QStringList& arguments)
     QSet<qint64> readingBack; // resume: given-up carts the start asks the server about again
     int exitCode = Placed;
     // A person at the terminal hears what a wait longer than a second is for, and why an order did not come.
-    CliProgress progress(config.policy.transferTimeoutMs);
+    CliProgress progress(config.policy.transferTimeoutMs, config.policy.attemptTimeoutMs);
     const Clock& clock = session->clock();
     QTimer progressTimer;
     progressTimer.setInterval(200);
@@ -337,6 +352,24 @@ int runCli(const QStringList& arguments)
                 QTextStream(stderr) << "onceorder-cli: " << result.message << Qt::endl;
                 QCoreApplication::exit(result.refusal == SubmitResult::Refusal::Storage ? StateError : Refused);
                 return;
+            }
+            if (result.alreadyPlaced) {
+                // A rerun of a submit that already placed the cart: its order, and nothing sent.
+                if (const auto placed = session->submission(result.id)) {
+                    QTextStream(stderr) << "onceorder-cli: "
+                                        << QCoreApplication::translate(
+                                               "CliRunner",
+                                               "cart %1 is already placed (order %2); nothing was sent. To order the "
+                                               "same lines once more, submit them with --new-cart-id")
+                                               .arg(placed->cartId)
+                                               .arg(placed->orderId)
+                                        << Qt::endl;
+                    QJsonObject line = submissionJson(*placed);
+                    line.insert("already_placed", true);
+                    printLine(line);
+                    QCoreApplication::exit(exitCodeFor(placed->state));
+                    return;
+                }
             }
             waitingFor.insert(result.id);
             if (const auto submission = session->submission(result.id)) {

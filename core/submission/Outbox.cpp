@@ -33,7 +33,8 @@ QString text(const SQLite::Column& column)
 
 constexpr const char* kSelectSubmission =
     "SELECT id, idem_key, cart_id, body, target, state, order_id, replayed, http_status, problem_type, "
-    "problem_detail, created_at, next_attempt_at, path, deadline_at, api_key, created_mono, created_boot, overruled "
+    "problem_detail, created_at, next_attempt_at, path, deadline_at, api_key, created_mono, created_boot, overruled, "
+    "duplicate_order_id "
     "FROM submissions ";
 
 // This boot of the machine (Linux): BootClock readings compare only within one.
@@ -108,6 +109,9 @@ std::optional<Submission> Outbox::createUnlessPending(Submission& submission, co
     if (auto existing = pendingForCart(submission.cartId, apiKey)) {
         return existing;
     }
+    if (auto placed = placedForCart(submission.cartId, apiKey, submission.target)) {
+        return placed;
+    }
     create(submission, apiKey);
     tx.commit();
     return std::nullopt;
@@ -169,6 +173,7 @@ Submission Outbox::load(qint64 id) const
     s.createdMonoMs = row.getColumn(16).getInt64();
     s.createdBoot = text(row.getColumn(17));
     s.overruled = submissionStateFromName(text(row.getColumn(18)));
+    s.duplicateOrderId = row.getColumn(19).getInt64();
 
     SQLite::Statement attempts(*m_db,
                                "SELECT number, started_at, ended_at, outcome, http_status, replayed, error, "
@@ -206,8 +211,10 @@ QList<Submission> Outbox::unknownOutcomes(const QString& cartId, const QString& 
 {
     SQLite::Statement rows(*m_db,
                            "SELECT id FROM submissions s WHERE cart_id = ? AND api_key = ? AND id <> ? "
-                           "AND state IN ('gave-up', 'abandoned') AND EXISTS (SELECT 1 FROM attempts a "
-                           "WHERE a.submission_id = s.id AND a.outcome <> 'not-sent') ORDER BY id");
+                           "AND ((state IN ('gave-up', 'abandoned') AND EXISTS (SELECT 1 FROM attempts a "
+                           "WHERE a.submission_id = s.id AND a.outcome <> 'not-sent')) OR (state = 'rejected' AND "
+                           "EXISTS (SELECT 1 FROM attempts a WHERE a.submission_id = s.id AND a.outcome IN "
+                           "('maybe-sent', 'in-flight')))) ORDER BY id");
     rows.bind(1, utf8(cartId));
     rows.bind(2, utf8(apiKey));
     rows.bind(3, static_cast<int64_t>(exceptId));
@@ -216,6 +223,20 @@ QList<Submission> Outbox::unknownOutcomes(const QString& cartId, const QString& 
         result.append(load(rows.getColumn(0).getInt64()));
     }
     return result;
+}
+
+std::optional<Submission> Outbox::placedForCart(const QString& cartId, const QString& apiKey, const QUrl& target) const
+{
+    SQLite::Statement row(*m_db,
+                          "SELECT id FROM submissions WHERE cart_id = ? AND api_key = ? AND target = ? "
+                          "AND state IN ('placed', 'duplicated') ORDER BY id DESC LIMIT 1");
+    row.bind(1, utf8(cartId));
+    row.bind(2, utf8(apiKey));
+    row.bind(3, utf8(target.toString()));
+    if (!row.executeStep()) {
+        return std::nullopt;
+    }
+    return find(row.getColumn(0).getInt64());
 }
 
 std::optional<Submission> Outbox::find(qint64 id) const
@@ -322,7 +343,7 @@ bool Outbox::settle(const Submission& s, SubmissionState from)
                              "lease_owner = CASE WHEN ? = 'pending' THEN lease_owner END, "
                              "lease_until = CASE WHEN ? = 'pending' THEN lease_until ELSE 0 END, "
                              "overruled = CASE WHEN ? = 'placed' AND state IN ('gave-up', 'abandoned', 'rejected') "
-                             "THEN state ELSE overruled END "
+                             "THEN state ELSE overruled END, duplicate_order_id = ? "
                              "WHERE id = ? AND state = ?");
     const std::string state = utf8(submissionStateName(s.state));
     update.bind(1, state);
@@ -337,8 +358,9 @@ bool Outbox::settle(const Submission& s, SubmissionState from)
     update.bind(8, state);
     update.bind(9, state);
     update.bind(10, state);
-    update.bind(11, static_cast<int64_t>(s.id));
-    update.bind(12, utf8(submissionStateName(from)));
+    update.bind(11, static_cast<int64_t>(s.duplicateOrderId));
+    update.bind(12, static_cast<int64_t>(s.id));
+    update.bind(13, utf8(submissionStateName(from)));
     return update.exec() > 0;
 }
 

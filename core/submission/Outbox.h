@@ -39,13 +39,16 @@ public:
     // Persists a new pending submission; fills in its id. Durable (synchronous=FULL) when this returns. Throws if
     // the cart already has a pending submission.
     void create(Submission& submission, const QString& apiKey);
-    // The same, unless the cart already has a pending submission for this client: then nothing is written and
-    // that one is returned. Atomic against other processes.
+    // The same, unless the cart already has a pending submission for this client, or one that the server placed
+    // (or duplicated) for this target and client: then nothing is written and that one is returned (its state says
+    // which). A cart id names one intended order for (server, API key). Atomic against other processes.
     std::optional<Submission> createUnlessPending(Submission& submission, const QString& apiKey);
 
     // The pending submission for this cart id, if any: a cart is frozen while it has one.
     std::optional<Submission> pendingForCart(const QString& cartId, const QString& apiKey) const;
     std::optional<Submission> find(qint64 id) const;
+    // The latest submission of this cart that the server placed (or duplicated) for this target and client, if any.
+    std::optional<Submission> placedForCart(const QString& cartId, const QString& apiKey, const QUrl& target) const;
     // This cart's submissions (other than exceptId) that ended without knowing what the server did: gave up or
     // abandoned after an attempt that may have reached it (anything but "not sent").
     QList<Submission> unknownOutcomes(const QString& cartId, const QString& apiKey, qint64 exceptId) const;

@@ -38,7 +38,8 @@ CREATE TABLE IF NOT EXISTS submissions (
     created_mono    INTEGER NOT NULL DEFAULT 0,
     created_boot    TEXT,
     lease_boot      TEXT,
-    overruled       TEXT
+    overruled       TEXT,
+    duplicate_order_id INTEGER NOT NULL DEFAULT 0
 );
 -- One pending submission per cart and client: clicking Order again reuses it (and its key).
 CREATE UNIQUE INDEX IF NOT EXISTS submissions_one_pending_per_cart
@@ -117,6 +118,14 @@ void addMonotonicTimes(SQLite::Database& db)
     }
 }
 
+// Version 4: a cart the server holds two orders for ('duplicated') keeps the second order's id. Older rows have none.
+void addDuplicateOrder(SQLite::Database& db)
+{
+    if (!hasColumn(db, "duplicate_order_id")) {
+        db.exec("ALTER TABLE submissions ADD COLUMN duplicate_order_id INTEGER NOT NULL DEFAULT 0");
+    }
+}
+
 struct Migration
 {
     int version; // PRAGMA user_version once applied
@@ -128,6 +137,7 @@ constexpr Migration kMigrations[] = {
     {1, &addMissingColumns},
     {2, &boundDeadlines},
     {3, &addMonotonicTimes},
+    {4, &addDuplicateOrder},
 };
 static_assert(kMigrations[std::size(kMigrations) - 1].version == OutboxSchema::kVersion,
               "OutboxSchema::kVersion is the last migration's version");

@@ -15,7 +15,7 @@ class OutboxSchema
 {
 public:
     // The version a file has once migrate() has run (PRAGMA user_version).
-    static constexpr int kVersion = 3;
+    static constexpr int kVersion = 4;
 
     // Creates the tables of a new file and brings an older one up to kVersion, inside the caller's transaction.
     // Throws std::runtime_error for a file of a newer version, SQLite::Exception if the file cannot be changed.

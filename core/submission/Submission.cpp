@@ -18,12 +18,13 @@ constexpr std::array<std::pair<AttemptOutcome, const char*>, 8> kOutcomeNames {{
     {AttemptOutcome::Failed, "failed"},
 }};
 
-constexpr std::array<std::pair<SubmissionState, const char*>, 5> kStateNames {{
+constexpr std::array<std::pair<SubmissionState, const char*>, 6> kStateNames {{
     {SubmissionState::Pending, "pending"},
     {SubmissionState::Placed, "placed"},
     {SubmissionState::Rejected, "rejected"},
     {SubmissionState::GaveUp, "gave-up"},
     {SubmissionState::Abandoned, "abandoned"},
+    {SubmissionState::Duplicated, "duplicated"},
 }};
 
 // A value missing from its table reads as the table's first name, the state a record starts in.

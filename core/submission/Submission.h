@@ -30,6 +30,9 @@ enum class SubmissionState
     Rejected, // a definitive error (problem details kept)
     GaveUp, // the retry window is over; outcome unknown until reconciled
     Abandoned, // the user gave up on it; it may still exist on the server
+    // The server holds two orders for this one cart (a server that forgot a key, or has no UNIQUE(cart_id)): both
+    // ids are known (orderId, duplicateOrderId). Final; never reported as a plain success.
+    Duplicated,
 };
 
 struct Attempt
@@ -55,6 +58,7 @@ struct Submission
     QString path = QStringLiteral("/orders"); // "/orders", or "/checkout" when the order is paid at once
     SubmissionState state = SubmissionState::Pending;
     qint64 orderId = 0;
+    qint64 duplicateOrderId = 0; // Duplicated: the server's other order for this cart
     bool replayed = false; // the final answer was a replay
     int httpStatus = 0; // of the final answer
     QString problemType; // for Rejected

@@ -6,6 +6,7 @@
 #include "net/OrderAnswers.h"
 #include "submission/CrashPoint.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -29,6 +30,32 @@ bool SubmissionEngine::mayHaveReachedServer(const Submission& submission)
     return std::any_of(submission.attempts.begin(), submission.attempts.end(), [](const Attempt& attempt) {
         return attempt.httpStatus != 0 ||
             (attempt.outcome != AttemptOutcome::NotSent && attempt.outcome != AttemptOutcome::Failed);
+    });
+}
+
+namespace {
+
+// Two orders of one cart, as a read-back would list them: what two 201s naming different orders prove.
+HttpReply pairOfOrders(qint64 first, qint64 second, const QString& cartId)
+{
+    QJsonArray orders;
+    for (const qint64 orderId : {first, second}) {
+        orders.append(QJsonObject {{"order_id", orderId}, {"cart_id", cartId}, {"status", "placed"}});
+    }
+    HttpReply reply;
+    reply.status = 200;
+    reply.body = QJsonDocument(orders).toJson(QJsonDocument::Compact);
+    return reply;
+}
+
+} // namespace
+
+bool SubmissionEngine::earlierAnswerMissing(const Submission& submission, int attemptNumber)
+{
+    return std::any_of(submission.attempts.begin(), submission.attempts.end(), [attemptNumber](const Attempt& attempt) {
+        return attempt.number != attemptNumber &&
+            (attempt.outcome == AttemptOutcome::MaybeSent ||
+             (attempt.outcome == AttemptOutcome::Failed && attempt.httpStatus != 0));
     });
 }
 
@@ -56,6 +83,7 @@ void SubmissionEngine::placedAfterAll(Submission stored, qint64 orderId, const H
         break;
     case SubmissionState::Pending:
     case SubmissionState::Placed:
+    case SubmissionState::Duplicated:
         return;
     }
     if (!m_outbox.settle(stored, from)) {
@@ -145,6 +173,14 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
 
     if (submission->state != SubmissionState::Pending) {
         m_outbox.recordAttemptEnd(id, attempt);
+        const qint64 named = placedOrderId(reply.body, submission->cartId).value_or(0);
+        if (attempt.outcome == AttemptOutcome::Placed && submission->state == SubmissionState::Placed && named > 0 &&
+            named != submission->orderId) {
+            // Two attempts of one key, two orders: the server forgot the key between them.
+            const HttpReply pair = pairOfOrders(submission->orderId, named, submission->cartId);
+            static_cast<void>(settleFromOrders(id, pair, true));
+            return;
+        }
         if (attempt.outcome == AttemptOutcome::Placed && submission->state != SubmissionState::Placed) {
             // Evidence beats time: given up (the deadline, here or in another process), abandoned or rejected
             // before this 201 came, the order exists all the same.
@@ -163,15 +199,22 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
 
     const QJsonObject body = QJsonDocument::fromJson(reply.body).object();
     switch (attempt.outcome) {
-    case AttemptOutcome::Placed:
+    case AttemptOutcome::Placed: {
         submission->state = SubmissionState::Placed;
         submission->orderId = placedOrderId(reply.body, submission->cartId).value_or(0);
         submission->replayed = reply.replayed;
         submission->httpStatus = reply.status;
         submission->nextAttemptMs = 0;
-        endAttempt(*submission, attempt);
+        // A fresh 201 (not a replay) after an attempt whose answer never came: a server that forgot the key may have
+        // placed the cart twice. Committed as placed (the order exists), announced once the read-back has spoken.
+        const bool check = !reply.replayed && earlierAnswerMissing(*submission, attemptNumber);
+        endAttempt(*submission, attempt, !check);
+        if (check && submission->state == SubmissionState::Placed) {
+            confirmPlaced(id);
+        }
         return;
-    case AttemptOutcome::Rejected:
+    }
+    case AttemptOutcome::Rejected: {
         submission->state = SubmissionState::Rejected;
         submission->replayed = reply.replayed;
         submission->httpStatus = reply.status;
@@ -179,13 +222,22 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
         submission->problemDetail = body.value("detail").toString();
         submission->orderId = body.value("order_id").toInteger(); // a declined checkout names its cancelled order
         submission->nextAttemptMs = 0;
-        endAttempt(*submission, attempt);
+        // After an attempt whose answer never came, a refusal may be a server that lost the key row while the order
+        // exists: not final before the cart is read back (placed after all if it is there). A restart reads it back
+        // as well (readBackGivenUp), should this process end first.
+        const bool check = earlierAnswerMissing(*submission, attemptNumber);
+        endAttempt(*submission, attempt, !check);
+        if (check && submission->state == SubmissionState::Rejected) {
+            reconcileAutomatically(id); // settled() follows with what the server says
+        }
         return;
+    }
     case AttemptOutcome::AlreadyPlaced:
         // The cart was placed under another key (an earlier submission that gave up, or was abandoned, after the
         // server had placed it): read the order back before calling it ours.
         m_outbox.recordAttemptEnd(id, attempt);
-        confirmAlreadyPlaced(id, attemptNumber, body.value("order_id").toInteger());
+        Q_EMIT submissionChanged(*submission); // the attempt is over: no one waits for its answer any more
+        confirmAlreadyPlaced(*submission, attemptNumber, body.value("order_id").toInteger());
         return;
     default:
         break;

@@ -173,6 +173,27 @@ SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
                 Q_EMIT submitRefused(cart.cartId(), result.message);
                 return result;
             }
+            if (existing->state != SubmissionState::Pending) {
+                // The cart is one order: placed already, so nothing is sent (a new key would be a second order on
+                // a server without UNIQUE(cart_id)). The same lines get that order; other lines are refused.
+                if (existing->body != submission.body || existing->path != submission.path) {
+                    result.refusal = SubmitResult::Refusal::AlreadyPlaced;
+                    result.message = tr("cart %1 already has order %2 with other lines; a cart id names one order, "
+                                        "so nothing is sent: order the new lines as a new cart")
+                                         .arg(existing->cartId)
+                                         .arg(existing->orderId);
+                    Q_EMIT submitRefused(cart.cartId(), result.message);
+                    return result;
+                }
+                result.id = existing->id;
+                result.alreadyPlaced = true;
+                result.message = tr("cart %1 is already placed as order %2; nothing was sent")
+                                     .arg(existing->cartId)
+                                     .arg(existing->orderId);
+                Q_EMIT submissionChanged(*existing);
+                Q_EMIT settled(*existing);
+                return result;
+            }
             if (existing->body != submission.body || existing->path != submission.path) {
                 result.refusal = SubmitResult::Refusal::OtherLines;
                 result.message = tr("cart %1 is still pending with other lines; its key stands for those, so it is "

@@ -19,6 +19,7 @@
 #include "submission/Submission.h"
 
 #include <QHash>
+#include <QJsonObject>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
@@ -39,9 +40,12 @@ struct SubmitResult
         OtherServer, // the cart is pending for another server (or API key): it is sent only there
         OtherLines, // the cart is pending with other lines: its stored bytes are what its key stands for
         Storage, // the outbox could not be written
+        AlreadyPlaced, // the cart id has an order already, for other lines: a cart id names one intended order
     };
     qint64 id = 0; // 0 when refused
     Refusal refusal = Refusal::None;
+    // The cart was placed already (by this target for this client): nothing was sent, id is that submission.
+    bool alreadyPlaced = false;
     QString message; // for people, when refused
 };
 
@@ -66,8 +70,10 @@ public:
                      EngineConfig config = {}, QObject* parent = nullptr);
 
     // Orders a cart. If the cart already has a pending submission, sends it again now with its key (a
-    // repeated click) and returns its id; otherwise persists a new one, then sends it. A cart pending for another
-    // server, or pending with other lines, is refused (nothing is sent).
+    // repeated click) and returns its id; if the server placed it already (for this target and client), sends
+    // nothing and returns that submission (alreadyPlaced; settled() is emitted for it again); otherwise persists a
+    // new one, then sends it. A cart pending for another server, pending with other lines, or placed with other
+    // lines is refused (nothing is sent). A new order of the same lines is a new cart id, never a resubmission.
     SubmitResult trySubmit(const Cart& cart);
     // trySubmit()'s id: 0 when refused.
     qint64 submit(const Cart& cart) { return trySubmit(cart).id; }
@@ -131,6 +137,13 @@ private:
     void giveUpBeforeSending(Submission submission);
     // Whether any attempt may have reached the server: answered at all, or ended in a way that does not rule it out.
     static bool mayHaveReachedServer(const Submission& submission);
+    // Whether an attempt other than `attemptNumber` may have been acted on by the server without our hearing its
+    // answer (cut, lost, timed out, interrupted; a page that is not the server's): a rejection or a fresh 201 after
+    // one may be a server that forgot the key, so the cart is read back before either is final. An attempt still in
+    // flight is not one: its answer comes (a second order it names makes the cart duplicated).
+    static bool earlierAnswerMissing(const Submission& submission, int attemptNumber);
+    // After a fresh 201 that followed an attempt with a missing answer: the cart's orders, to find a second one.
+    void confirmPlaced(qint64 id);
     // Evidence of the order (a 201, a replay) for a submission already settled otherwise (gave up, abandoned,
     // rejected, here or in another process): it is placed after all.
     void placedAfterAll(Submission stored, qint64 orderId, const HttpReply& reply);
@@ -141,10 +154,13 @@ private:
     // The same, when the lease's end is not known here: as soon as recheckLease() ever looks.
     void recheckLeaseSoon(qint64 id);
     // Reading back what the server holds (SubmissionReadBack.cpp): a 422 naming our cart's order, a reconcile.
-    void confirmAlreadyPlaced(qint64 id, int attemptNumber, qint64 orderId);
+    void confirmAlreadyPlaced(const Submission& submission, int attemptNumber, qint64 orderId);
     void onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply);
     // True if it settled the submission from the server's orders (and emitted settled()).
     bool settleFromOrders(qint64 id, const HttpReply& reply, bool automatic);
+    // Two orders for the cart (the list's, and the one a 201 named): settles it duplicated, with both ids (and emits
+    // settled()). False if there are fewer, or the row changed meanwhile.
+    bool settleDuplicated(Submission& current, const QList<QJsonObject>& orders);
     void reconcileAutomatically(qint64 id);
     // At a start (resumePending): the recent given-up submissions of this target and client are read back again, for a
     // give-up committed whose read-back could not be recorded (the outbox failed between them, or the process ended).
@@ -153,8 +169,9 @@ private:
     // POST, the server is asked whether it holds an order for the cart (SubmissionReadBack.cpp).
     void readBackBeforeFirstSend(const Submission& submission);
     void onReadBackBeforeFirstSend(qint64 id, const HttpReply& reply);
-    // A read-back's limits: the same as an attempt's.
-    CallLimits readBackLimits() const;
+    // A read-back's limits: an attempt's transfer timeout, and a total inside the attempt that needs it (started at
+    // attemptStartedMs; 0: none), inside the retry window while it lasts, and after it no longer than one window.
+    CallLimits readBackLimits(const Submission& submission, qint64 attemptStartedMs) const;
     // GET /orders?cart_id=… for this submission's cart, answered to `done` while this engine lives.
     void askForCartOrders(const Submission& submission, std::function<void(SubmissionEngine&, const HttpReply&)> done);
     void noticeSettledElsewhere(const Submission& submission);

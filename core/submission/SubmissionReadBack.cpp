@@ -16,6 +16,9 @@ namespace onceorder::core {
 
 namespace {
 
+// A read-back whose bounds are (nearly) spent still gets this long: it may end at once as "no answer", never hang.
+constexpr qint64 kShortestReadBackMs = 100;
+
 // The same lines, whatever their order: the server stores them sorted by product.
 bool sameLines(const QJsonArray& ours, const QJsonArray& theirs)
 {
@@ -73,8 +76,10 @@ void SubmissionEngine::readBackGivenUp()
     // again for the ones given up within the key's lifetime (older ones had as many starts to be read back): an order
     // found makes the row placed after all (settled() then); no order, or no answer, leaves it as it was, silently.
     for (const Submission& submission : m_outbox.all()) {
-        if (submission.state != SubmissionState::GaveUp || submission.target != QUrl(m_target) ||
-            submission.apiKey != m_api->apiKey() || !mayHaveReachedServer(submission) ||
+        const bool unknown = submission.state == SubmissionState::GaveUp ||
+            (submission.state == SubmissionState::Rejected && earlierAnswerMissing(submission, 0));
+        if (!unknown || submission.target != QUrl(m_target) || submission.apiKey != m_api->apiKey() ||
+            !mayHaveReachedServer(submission) ||
             defendedNow(submission) - submission.createdMs > RetryPolicy::kServerKeyTtlMs) {
             continue;
         }
@@ -90,7 +95,7 @@ void SubmissionEngine::readBackGivenUp()
 bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool automatic)
 {
     auto current = m_outbox.find(id);
-    if (!current || current->state == SubmissionState::Placed) {
+    if (!current || current->state == SubmissionState::Duplicated) {
         return false;
     }
     // Only the documented list tells anything; a proxy's page or an object is not "no order".
@@ -99,6 +104,12 @@ bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool 
         return false;
     }
     const SubmissionState from = current->state;
+    if (settleDuplicated(*current, *orders)) {
+        return true;
+    }
+    if (from == SubmissionState::Placed) {
+        return false; // confirmed: one order, the one it has
+    }
     const QJsonObject order = orders->value(0);
     const QString status = order.value("status").toString();
     current->orderId = order.value("order_id").toInteger();
@@ -146,6 +157,60 @@ bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool 
     return true;
 }
 
+bool SubmissionEngine::settleDuplicated(Submission& current, const QList<QJsonObject>& orders)
+{
+    // Every order the server holds for the cart (a declined payment's order let go of it), and the one a 201 named.
+    QList<qint64> ids;
+    if (current.state == SubmissionState::Placed && current.orderId > 0) {
+        ids.append(current.orderId);
+    }
+    for (const QJsonObject& order : orders) {
+        const qint64 orderId = order.value("order_id").toInteger();
+        if (order.value("status").toString() != u"payment_failed" && !ids.contains(orderId)) {
+            ids.append(orderId);
+        }
+    }
+    if (ids.size() < 2) {
+        return false;
+    }
+    const SubmissionState from = current.state;
+    current.state = SubmissionState::Duplicated;
+    current.orderId = ids.at(0);
+    current.duplicateOrderId = ids.at(1);
+    current.problemDetail = tr("the server duplicated this cart: it holds orders %1 and %2 for cart %3, which this "
+                               "client submitted as one order; cancel one of them with the shop")
+                                .arg(current.orderId)
+                                .arg(current.duplicateOrderId)
+                                .arg(current.cartId);
+    current.nextAttemptMs = 0;
+    cancelTimer(current.id);
+    m_budget.remove(current.id);
+    if (!m_outbox.settle(current, from)) {
+        return false;
+    }
+    Q_EMIT submissionChanged(current);
+    Q_EMIT settled(current);
+    return true;
+}
+
+void SubmissionEngine::confirmPlaced(qint64 id)
+{
+    const auto submission = m_outbox.find(id);
+    if (!submission || !m_api) {
+        return;
+    }
+    askForCartOrders(*submission, [id](SubmissionEngine& self, const HttpReply& reply) {
+        self.guarded(0, [&] {
+            if (!self.settleFromOrders(id, reply, true)) {
+                // One order (ours), or no answer: placed, as the 201 said; whoever waits hears it now.
+                if (auto current = self.m_outbox.find(id)) {
+                    Q_EMIT self.settled(*current);
+                }
+            }
+        });
+    });
+}
+
 void SubmissionEngine::readBackBeforeFirstSend(const Submission& submission)
 {
     askForCartOrders(submission, [id = submission.id](SubmissionEngine& self, const HttpReply& reply) {
@@ -189,9 +254,12 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
         schedule(id, decision.delayMs);
         return;
     }
+    m_readBackTries.remove(id);
+    if (settleDuplicated(*current, *orders)) {
+        return;
+    }
     const QJsonObject order = orders->value(0);
     const QString status = order.value("status").toString();
-    m_readBackTries.remove(id);
     if (order.isEmpty() || status == u"payment_failed") {
         // Nothing holds the cart (a declined payment's order lets go of it): the first POST goes now.
         m_readBackDone.insert(id);
@@ -229,9 +297,21 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
     }
 }
 
-CallLimits SubmissionEngine::readBackLimits() const
+CallLimits SubmissionEngine::readBackLimits(const Submission& submission, qint64 attemptStartedMs) const
 {
-    return {m_config.policy.transferTimeoutMs, m_config.policy.attemptTimeoutMs};
+    const RetryPolicyConfig& policy = m_config.policy;
+    const qint64 now = defendedNow(submission);
+    qint64 longest = policy.attemptTimeoutMs;
+    if (attemptStartedMs > 0) {
+        longest = std::min(longest, attemptStartedMs + policy.attemptTimeoutMs - now); // the attempt that needs it
+    }
+    if (submission.deadlineMs > now) {
+        longest = std::min(longest, submission.deadlineMs - now); // the retry window
+    } else {
+        // After the window (a give-up's read-back, a reconcile, a start): no longer than one window of this client.
+        longest = std::min(longest, policy.retryWindowMs);
+    }
+    return {policy.transferTimeoutMs, static_cast<int>(std::max<qint64>(kShortestReadBackMs, longest))};
 }
 
 void SubmissionEngine::askForCartOrders(const Submission& submission,
@@ -240,16 +320,21 @@ void SubmissionEngine::askForCartOrders(const Submission& submission,
     const QString path =
         QStringLiteral("/orders?cart_id=%1").arg(QString::fromLatin1(QUrl::toPercentEncoding(submission.cartId)));
     // The same limits as an attempt: a trickling or endless answer cannot keep the cart (or the CLI) waiting.
-    m_api->getOrders(path, readBackLimits(), [self = QPointer(this), done = std::move(done)](const HttpReply& reply) {
-        if (self) {
-            done(*self, reply);
-        }
-    });
+    m_api->getOrders(path, readBackLimits(submission, 0),
+                     [self = QPointer(this), done = std::move(done)](const HttpReply& reply) {
+                         if (self) {
+                             done(*self, reply);
+                         }
+                     });
 }
 
-void SubmissionEngine::confirmAlreadyPlaced(qint64 id, int attemptNumber, qint64 orderId)
+void SubmissionEngine::confirmAlreadyPlaced(const Submission& submission, int attemptNumber, qint64 orderId)
 {
-    m_api->getOrders(QStringLiteral("/orders/%1").arg(orderId), readBackLimits(),
+    const qint64 id = submission.id;
+    const auto numbered = std::find_if(submission.attempts.begin(), submission.attempts.end(),
+                                       [&](const Attempt& a) { return a.number == attemptNumber; });
+    const qint64 startedMs = numbered == submission.attempts.end() ? 0 : numbered->startedMs;
+    m_api->getOrders(QStringLiteral("/orders/%1").arg(orderId), readBackLimits(submission, startedMs),
                      [self = QPointer(this), id, attemptNumber, orderId](const HttpReply& reply) {
                          if (self) {
                              self->guarded(id, [&] { self->onAlreadyPlacedOrder(id, attemptNumber, orderId, reply); });
@@ -274,7 +359,11 @@ void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64
         return;
     }
     const QJsonObject order = QJsonDocument::fromJson(reply.body).object();
-    if (reply.status == 200 && order.value("order_id").toInteger() == orderId) {
+    // Validated like a 201: the named order must be a well-formed order of this cart, which says so. Another cart's
+    // order (a server that matched the lines, not the cart) is not ours, whatever its lines.
+    const bool ofThisCart = reply.status == 200 && placedOrderId(reply.body, submission->cartId) == orderId &&
+        order.value("cart_id").toString() == submission->cartId;
+    if (ofThisCart) {
         const QJsonObject ours = QJsonDocument::fromJson(submission->body).object();
         if (sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
             submission->state = order.value("status").toString() == u"payment_failed" ? SubmissionState::Rejected
@@ -299,9 +388,11 @@ void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64
     // The order could not be read back now: the same key gets the same stored answer later, so try again.
     const qint64 now = defendedNow(*submission);
     attempt->outcome = AttemptOutcome::RetryLater;
-    attempt->error = tr("the order the server named (%1) could not be read back: %2")
-                         .arg(orderId)
-                         .arg(reply.status ? QStringLiteral("HTTP %1").arg(reply.status) : reply.errorString);
+    attempt->error = reply.status == 200
+        ? tr("the order the server named (%1) is not an order of this cart").arg(orderId)
+        : tr("the order the server named (%1) could not be read back: %2")
+              .arg(orderId)
+              .arg(reply.status ? QStringLiteral("HTTP %1").arg(reply.status) : reply.errorString);
     const RetryDecision decision = RetryPolicy::withinDeadline(
         m_policy.decide(AttemptOutcome::RetryLater, static_cast<int>(submission->attempts.size()),
                         submission->attempts.first().startedMs, now, std::nullopt, -1, m_random),

@@ -7,14 +7,15 @@ namespace {
 using S = SubmissionState;
 
 // kTable[from][to]: the transitions a stored submission may make. Rows and columns in SubmissionState's order:
-// Pending, Placed, Rejected, GaveUp, Abandoned.
-constexpr bool kTable[5][5] = {
-    // to:  Pending Placed Rejected GaveUp Abandoned
-    /* Pending   */ {false, true, true, true, true},
-    /* Placed    */ {false, false, false, false, false}, // final
-    /* Rejected  */ {false, true, false, false, true}, // a 201 for this key after all; reconciled: no order
-    /* GaveUp    */ {false, true, true, false, true}, // a read-back: placed, or a declined payment's order
-    /* Abandoned */ {false, true, true, false, false}, // a late 201 or a read-back finding the order
+// Pending, Placed, Rejected, GaveUp, Abandoned, Duplicated.
+constexpr bool kTable[6][6] = {
+    // to:  Pending Placed Rejected GaveUp Abandoned Duplicated
+    /* Pending    */ {false, true, true, true, true, true},
+    /* Placed     */ {false, false, false, false, false, true}, // final but for a read-back finding a second order
+    /* Rejected   */ {false, true, false, false, true, true}, // a 201 for this key after all; reconciled: no order
+    /* GaveUp     */ {false, true, true, false, true, true}, // a read-back: placed, or a declined payment's order
+    /* Abandoned  */ {false, true, true, false, false, true}, // a late 201 or a read-back finding the order
+    /* Duplicated */ {false, false, false, false, false, false}, // final: both orders are known
 };
 
 int index(S state)

@@ -217,14 +217,21 @@ void ScenarioContext::submit(const Cart& cart, const EngineConfig& config,
     if (changed) {
         connect(raw, &SubmissionEngine::submissionChanged, this, changed);
     }
-    // The id is known only once submit() returns, and settling is always later (a network answer).
+    // The id is known only once submit() returns, and settling is later (a network answer), except for a cart the
+    // outbox knows as placed already: nothing is sent, and its submission is the answer (issue 37).
     auto id = std::make_shared<qint64>(0);
-    connect(raw, &SubmissionEngine::settled, this, [id, done = std::move(done)](const Submission& submission) {
+    connect(raw, &SubmissionEngine::settled, this, [id, done](const Submission& submission) {
         if (submission.id == *id) {
             done(submission);
         }
     });
-    *id = raw->submit(cart);
+    const SubmitResult result = raw->trySubmit(cart);
+    *id = result.id;
+    if (result.alreadyPlaced) {
+        if (const auto placed = raw->submission(result.id)) {
+            done(*placed);
+        }
+    }
 }
 
 void ScenarioContext::startExtraServer(const QStringList& extraArgs, std::function<void(const QUrl&)> done)

@@ -223,11 +223,12 @@ Scenario newKeyPerRetry()
              conditionerStep(ConditionerMode::DropResponse, ScenarioText::tr("the first answer is dropped")),
              submitStep(ScenarioText::tr("the mistake: cart submitted, new key per attempt"),
                         cartOf(QStringLiteral("cart-perclick")), ScenarioText::tr("placed twice: two orders"), 2,
-                        verdicts::placedAgainNotReplayed, perClickConfig, passAfterFirstAttempt),
+                        verdicts::duplicatedNotReplayed, perClickConfig, passAfterFirstAttempt),
              resetStep(),
              conditionerStep(ConditionerMode::DropResponse, ScenarioText::tr("the first answer is dropped")),
+             // Another cart id: the client's outbox knows cart-perclick as duplicated, so it would send nothing.
              submitStep(ScenarioText::tr("with the business key: cart submitted, new key per attempt"),
-                        cartOf(QStringLiteral("cart-perclick")),
+                        cartOf(QStringLiteral("cart-perclick-2")),
                         ScenarioText::tr("422 cart-already-ordered names the first order: placed, one order"), 1,
                         verdicts::placedThroughCartAlreadyOrdered, perClickConfig, passAfterFirstAttempt)}};
 }

@@ -50,6 +50,8 @@ QString stateWords(SubmissionState state)
         return ScenarioText::tr("gave up", "submission state");
     case SubmissionState::Abandoned:
         return ScenarioText::tr("abandoned", "submission state");
+    case SubmissionState::Duplicated:
+        return ScenarioText::tr("duplicated by the server", "submission state");
     }
     return submissionStateName(state);
 }

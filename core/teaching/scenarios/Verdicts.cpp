@@ -116,9 +116,10 @@ bool placedByReplayAfterRetry(const Submission& s)
     return s.state == SubmissionState::Placed && s.replayed && s.attempts.size() >= 2;
 }
 
-bool placedAgainNotReplayed(const Submission& s)
+bool duplicatedNotReplayed(const Submission& s)
 {
-    return s.state == SubmissionState::Placed && !s.replayed;
+    return s.state == SubmissionState::Duplicated && !s.replayed && s.orderId > 0 && s.duplicateOrderId > 0 &&
+        s.orderId != s.duplicateOrderId;
 }
 
 bool placedThroughCartAlreadyOrdered(const Submission& s)

@@ -61,9 +61,9 @@ bool placedByReplayedRetry(const Submission& s);
 // server-crash: placed as new (not replayed) / by a replay, after at least one retry.
 bool placedAsNewAfterRetry(const Submission& s);
 bool placedByReplayAfterRetry(const Submission& s);
-// new-key-per-retry: the mistake places the cart again (not a replay); with the business key the 422 names the
-// first order.
-bool placedAgainNotReplayed(const Submission& s);
+// new-key-per-retry: the mistake places the cart again (not a replay), and the client's read-back after the fresh
+// 201 finds both orders: duplicated by the server, with both ids; with the business key the 422 names the first order.
+bool duplicatedNotReplayed(const Submission& s);
 bool placedThroughCartAlreadyOrdered(const Submission& s);
 // retry-after-and-offline: the retry waited for Retry-After (1 s, 10 ms slack); placed once the network was back.
 bool placedAfterRetryAfter(const Submission& s);
