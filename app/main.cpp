@@ -34,6 +34,7 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     onceorder::core::ClientOptions::addTo(parser);
+    onceorder::core::ClientOptions::addScenarioOptionsTo(parser);
     parser.process(app);
     // Before the options are read: an error in them (a wrong --server) is said in --lang too.
     onceorder::core::Translations::install(app, parser.value(QStringLiteral("lang")));
