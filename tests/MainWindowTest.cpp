@@ -853,6 +853,17 @@ void MainWindowTest::zoomGrowsTheWindowAndIsRememberedByTheNextWindow()
     auto* viewMenu = window.findChild<QMenu*>(QStringLiteral("viewMenu"));
     QVERIFY(viewMenu);
     QVERIFY(viewMenu->actions().contains(window.zoom()->resetAction()));
+    // Every menu starts at the remembered zoom, the Scenarios menu (made after the View menu) too.
+    for (const QString& name :
+         {QStringLiteral("viewMenu"), QStringLiteral("scenariosMenu"), QStringLiteral("helpMenu")}) {
+        auto* menu = window.findChild<QMenu*>(name);
+        QVERIFY2(menu, qPrintable(name));
+        QVERIFY2(qFuzzyCompare(menu->font().pointSizeF(), body * 1.5),
+                 qPrintable(QStringLiteral("%1 at %2 pt, the window's text at %3 pt")
+                                .arg(name)
+                                .arg(menu->font().pointSizeF())
+                                .arg(body * 1.5)));
+    }
     window.zoom()->setFactor(1.0); // the other tests run at 100 %
 }
 

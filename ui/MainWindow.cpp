@@ -146,6 +146,20 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     view->addAction(m_tablesDock->toggleViewAction());
     view->addAction(m_debugPanel->toggleViewAction());
     view->addSeparator();
+    // Made before the zoom, like every menu, so that it starts at the remembered zoom too (it was made after and
+    // stayed at 100 % until the next zoom). Each scenario plays on its own fresh server and conditioner, so the
+    // session's data is never touched.
+    auto* scenarios = menuBar()->addMenu(tr("&Scenarios"));
+    scenarios->setObjectName(QStringLiteral("scenariosMenu"));
+    for (const core::Scenario& scenario : core::allScenarios()) {
+        connect(scenarios->addAction(scenario.title), &QAction::triggered, this, [this, scenario] {
+            auto* dialog = new ScenarioDialog(scenario, this);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            m_zoom->applyTo(dialog);
+            dialog->show();
+            dialog->play();
+        });
+    }
     auto* help = new HelpMenu(this);
     // Last, once every widget exists: it scales what is there, at the zoom remembered from the last start.
     m_zoom = new PresentationZoom(this);
@@ -159,18 +173,6 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
         m_tablesDock->refitColumns();
         fitToScreen();
     });
-    // Each scenario plays on its own fresh server and conditioner, so the session's data is never touched.
-    auto* scenarios = menuBar()->addMenu(tr("&Scenarios"));
-    scenarios->setObjectName(QStringLiteral("scenariosMenu"));
-    for (const core::Scenario& scenario : core::allScenarios()) {
-        connect(scenarios->addAction(scenario.title), &QAction::triggered, this, [this, scenario] {
-            auto* dialog = new ScenarioDialog(scenario, this);
-            dialog->setAttribute(Qt::WA_DeleteOnClose);
-            m_zoom->applyTo(dialog);
-            dialog->show();
-            dialog->play();
-        });
-    }
     menuBar()->addMenu(help);
 
     m_serverLabel->setObjectName(QStringLiteral("serverStatusLabel"));
