@@ -3,12 +3,15 @@
 #include "ScenarioChartExporter.h"
 #include "session/ClientOptions.h"
 #include "session/ClientSession.h"
+#include "session/StateFolderLock.h"
 #include "session/Translations.h"
 #include "teaching/ScenarioCommand.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
+
+#include <cstdio>
 
 int main(int argc, char** argv)
 {
@@ -42,6 +45,14 @@ int main(int argc, char** argv)
     if (const QString error = onceorder::core::ClientOptions::readFrom(parser, options); !error.isEmpty()) {
         QMessageBox::critical(nullptr, QStringLiteral("OnceOrder"), error);
         return 64;
+    }
+
+    // One window per state folder: a second one would start its own server on the same database file.
+    onceorder::core::StateFolderLock stateLock(options.stateDir);
+    if (const QString refusal = stateLock.acquire(); !refusal.isEmpty()) {
+        std::fputs(qPrintable(refusal + u'\n'), stderr);
+        QMessageBox::critical(nullptr, QStringLiteral("OnceOrder"), refusal);
+        return 1;
     }
 
     onceorder::core::ClientSession session(options);
