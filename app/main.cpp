@@ -47,9 +47,10 @@ int main(int argc, char** argv)
         return 64;
     }
 
-    // One window per state folder: a second one would start its own server on the same database file.
+    // One window with a bundled server per state folder: a second one would start its own server on the same
+    // database file. With --server the folder holds only the outbox, which processes share (as the CLI does).
     onceorder::core::StateFolderLock stateLock(options.stateDir);
-    if (const QString refusal = stateLock.acquire(); !refusal.isEmpty()) {
+    if (const QString refusal = options.server.isEmpty() ? stateLock.acquire() : QString(); !refusal.isEmpty()) {
         std::fputs(qPrintable(refusal + u'\n'), stderr);
         QMessageBox::critical(nullptr, QStringLiteral("OnceOrder"), refusal);
         return 1;
