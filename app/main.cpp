@@ -3,12 +3,15 @@
 #include "ScenarioChartExporter.h"
 #include "session/ClientOptions.h"
 #include "session/ClientSession.h"
+#include "session/StateFolderLock.h"
 #include "session/Translations.h"
 #include "teaching/ScenarioCommand.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
+
+#include <cstdio>
 
 int main(int argc, char** argv)
 {
@@ -34,6 +37,7 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     onceorder::core::ClientOptions::addTo(parser);
+    onceorder::core::ClientOptions::addScenarioOptionsTo(parser);
     parser.process(app);
     // Before the options are read: an error in them (a wrong --server) is said in --lang too.
     onceorder::core::Translations::install(app, parser.value(QStringLiteral("lang")));
@@ -41,6 +45,15 @@ int main(int argc, char** argv)
     if (const QString error = onceorder::core::ClientOptions::readFrom(parser, options); !error.isEmpty()) {
         QMessageBox::critical(nullptr, QStringLiteral("OnceOrder"), error);
         return 64;
+    }
+
+    // One window with a bundled server per state folder: a second one would start its own server on the same
+    // database file. With --server the folder holds only the outbox, which processes share (as the CLI does).
+    onceorder::core::StateFolderLock stateLock(options.stateDir);
+    if (const QString refusal = options.server.isEmpty() ? stateLock.acquire() : QString(); !refusal.isEmpty()) {
+        std::fputs(qPrintable(refusal + u'\n'), stderr);
+        QMessageBox::critical(nullptr, QStringLiteral("OnceOrder"), refusal);
+        return 1;
     }
 
     onceorder::core::ClientSession session(options);

@@ -136,6 +136,18 @@ Příkazy:
         <source>--lang wants en or cs, got &quot;%1&quot;</source>
         <translation>--lang chce en nebo cs, dostal „%1“</translation>
     </message>
+    <message>
+        <source>Play teaching scenarios headless, without a window: a scenario id, all, or list (prints the ids).</source>
+        <translation>Přehrát výukové scénáře bez okna: id scénáře, all (všechny) nebo list (vypíše id).</translation>
+    </message>
+    <message>
+        <source>With --scenario: also write each scenario&apos;s table (.md, .csv) and chart (.png, .svg) into DIR.</source>
+        <translation>S --scenario: uložit do složky DIR také tabulku každého scénáře (.md, .csv) a jeho graf (.png, .svg).</translation>
+    </message>
+    <message>
+        <source>--export-dir applies only with --scenario</source>
+        <translation>--export-dir platí jen spolu s --scenario</translation>
+    </message>
 </context>
 <context>
     <name>HttpReplyText</name>
@@ -490,6 +502,21 @@ Příkazy:
     <message>
         <source>already placed under another key</source>
         <translation>už vytvořeno pod jiným klíčem</translation>
+    </message>
+</context>
+<context>
+    <name>StateFolderLock</name>
+    <message>
+        <source>Cannot create the state folder %1.</source>
+        <translation>Nelze vytvořit stavovou složku %1.</translation>
+    </message>
+    <message>
+        <source>Cannot write a lock file in the state folder %1.</source>
+        <translation>Do stavové složky %1 nelze zapsat zámkový soubor.</translation>
+    </message>
+    <message>
+        <source>Another OnceOrder window (process %1) is already using the state folder %2: two windows on one folder would share one outbox and one server database. Switch to that window, or start this one with a folder of its own, e.g. --state %2-B --api-key demo-key-B for client B.</source>
+        <translation>Stavovou složku %2 už používá jiné okno OnceOrder (proces %1): dvě okna nad jednou složkou by sdílela jednu odchozí frontu a jednu databázi serveru. Přepněte se do toho okna, nebo toto spusťte s vlastní složkou, např. --state %2-B --api-key demo-key-B pro klienta B.</translation>
     </message>
 </context>
 <context>

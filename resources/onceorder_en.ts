@@ -130,6 +130,18 @@ Commands:
         <source>--lang wants en or cs, got &quot;%1&quot;</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Play teaching scenarios headless, without a window: a scenario id, all, or list (prints the ids).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --scenario: also write each scenario&apos;s table (.md, .csv) and chart (.png, .svg) into DIR.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--export-dir applies only with --scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>HttpReplyText</name>
@@ -483,6 +495,21 @@ Commands:
     </message>
     <message>
         <source>already placed under another key</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>StateFolderLock</name>
+    <message>
+        <source>Cannot create the state folder %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write a lock file in the state folder %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another OnceOrder window (process %1) is already using the state folder %2: two windows on one folder would share one outbox and one server database. Switch to that window, or start this one with a folder of its own, e.g. --state %2-B --api-key demo-key-B for client B.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -43,6 +43,7 @@
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -51,15 +52,18 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+
 #include <QTest>
 #include <QThread>
 #include <QTimer>
 #include <QTranslator>
 #include <QWheelEvent>
+#include <functional>
 
 #include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <sys/resource.h>
@@ -95,6 +99,7 @@ private Q_SLOTS:
     void orderingAgainACartTheServerPlacedIsShownAsPlacedNotRejected();
     void theCompleterRunsFromTheDebugPanel();
     void zoomGrowsTheWindowAndIsRememberedByTheNextWindow();
+    void theWindowsSizeAndPlaceAreRememberedAndKeptOnTheScreen();
     void theWheelOverAnUnfocusedInputChangesNothing();
     void theDebugPanelsExplanationsReadOnADarkPalette();
     void theStatusColoursReadOnALightAndADarkPalette();
@@ -853,7 +858,64 @@ void MainWindowTest::zoomGrowsTheWindowAndIsRememberedByTheNextWindow()
     auto* viewMenu = window.findChild<QMenu*>(QStringLiteral("viewMenu"));
     QVERIFY(viewMenu);
     QVERIFY(viewMenu->actions().contains(window.zoom()->resetAction()));
+    // Every menu starts at the remembered zoom, the Scenarios menu (made after the View menu) too.
+    for (const QString& name :
+         {QStringLiteral("viewMenu"), QStringLiteral("scenariosMenu"), QStringLiteral("helpMenu")}) {
+        auto* menu = window.findChild<QMenu*>(name);
+        QVERIFY2(menu, qPrintable(name));
+        QVERIFY2(qFuzzyCompare(menu->font().pointSizeF(), body * 1.5),
+                 qPrintable(QStringLiteral("%1 at %2 pt, the window's text at %3 pt")
+                                .arg(name)
+                                .arg(menu->font().pointSizeF())
+                                .arg(body * 1.5)));
+    }
     window.zoom()->setFactor(1.0); // the other tests run at 100 %
+}
+
+void MainWindowTest::theWindowsSizeAndPlaceAreRememberedAndKeptOnTheScreen()
+{
+    // QSettings is in the temporary HOME main() made. A window closed at a size and place opens there next time.
+    QSettings settings(QStringLiteral("onceorder"), QStringLiteral("onceorder"));
+    const auto openWindow = [](const std::function<void(ui::MainWindow&)>& check) {
+        QTemporaryDir state;
+        core::ClientOptions options;
+        options.stateDir = state.path();
+        core::ClientSession session(options);
+        ui::MainWindow window(&session);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        check(window);
+    };
+    QRect available;
+    const QSize chosen(620, 470); // smaller than the offscreen screen, unlike the window's own size
+    QPoint place;
+    openWindow([&](ui::MainWindow& window) {
+        available = window.screen()->availableGeometry();
+        place = available.topLeft() + QPoint(30, 40);
+        window.resize(chosen);
+        window.move(place);
+        QVERIFY(window.close());
+    });
+    openWindow([&](ui::MainWindow& window) {
+        QCOMPARE(window.size(), chosen);
+        QCOMPARE(window.pos(), place);
+    });
+
+    // Remembered on a bigger screen (or a second monitor now gone): the window comes back whole on this one.
+    settings.setValue(QStringLiteral("window/size"), available.size() * 3);
+    settings.setValue(QStringLiteral("window/position"), available.bottomRight() + QPoint(500, 400));
+    settings.sync();
+    openWindow([&](ui::MainWindow& window) {
+        QVERIFY2(available.contains(window.frameGeometry()),
+                 qPrintable(QStringLiteral("window at %1,%2 %3 × %4 on a screen of %5 × %6")
+                                .arg(window.frameGeometry().x())
+                                .arg(window.frameGeometry().y())
+                                .arg(window.frameGeometry().width())
+                                .arg(window.frameGeometry().height())
+                                .arg(available.width())
+                                .arg(available.height())));
+    });
+    settings.remove(QStringLiteral("window")); // the other tests start at the window's own size
 }
 
 void MainWindowTest::theWheelOverAnUnfocusedInputChangesNothing()

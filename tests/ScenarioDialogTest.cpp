@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QLocale>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -50,6 +51,24 @@ private Q_SLOTS:
         }
         QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
         QCOMPARE(finished, 0);
+    }
+
+    // The verdict's seconds in the language's own numbers (issue 40): "PROŠLO za 1,2 s" in Czech, not "1.2 s".
+    void theVerdictsSecondsUseTheLanguagesDecimalComma()
+    {
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::Czech, QLocale::CzechRepublic)); // what Translations::install sets
+        ui::ScenarioDialog dialog(core::allScenarios().first());
+        core::ScenarioResult result;
+        result.elapsedMs = 1234;
+        dialog.showResult(result);
+        QLocale::setDefault(before);
+        QStringList texts;
+        for (const QLabel* label : dialog.findChildren<QLabel*>()) {
+            texts.append(label->text());
+        }
+        QVERIFY2(texts.filter(QStringLiteral(" 1,2 s")).size() == 1, qPrintable(texts.join(u'|')));
+        QVERIFY2(texts.filter(QStringLiteral("1.2")).isEmpty(), qPrintable(texts.join(u'|')));
     }
 
     // The crash scenario (its server dies and restarts twice) played twice in one dialog, then the dialog closed

@@ -233,6 +233,16 @@ TEST(ScenarioTest, ListNamesEveryScenario)
     }
 }
 
+// The window's --help is where a teacher looks first: it names the headless scenario options too (issue 40).
+TEST(ScenarioTest, TheWindowsHelpNamesTheScenarioOptions)
+{
+    const ProcessRun run = runOnceorder({QStringLiteral("--help")});
+    ASSERT_TRUE(run.finished);
+    EXPECT_EQ(run.exitCode, 0);
+    EXPECT_TRUE(run.out.contains(QStringLiteral("--scenario <NAME|all|list>"))) << run.out.toStdString();
+    EXPECT_TRUE(run.out.contains(QStringLiteral("--export-dir <DIR>"))) << run.out.toStdString();
+}
+
 TEST(ScenarioTest, AnUnknownNameIsAUsageErrorThatListsTheNames)
 {
     const ProcessRun run = runOnceorder({QStringLiteral("--scenario"), QStringLiteral("no-such-thing")});

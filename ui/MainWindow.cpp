@@ -21,6 +21,7 @@
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QCheckBox>
+#include <QCloseEvent>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -30,6 +31,7 @@
 #include <QResizeEvent>
 #include <QScreen>
 #include <QScrollBar>
+#include <QSettings>
 #include <QShowEvent>
 #include <QStatusBar>
 #include <QTabBar>
@@ -48,6 +50,16 @@ namespace {
 
 // Between the middle and a dock beside it: the separator and the dock's frame.
 constexpr int kDockSeparator = 12;
+
+// The window's size and place, remembered beside the zoom (PresentationZoom) in the same settings file.
+const QString kSizeKey = QStringLiteral("window/size");
+const QString kPositionKey = QStringLiteral("window/position");
+const QString kMaximizedKey = QStringLiteral("window/maximized");
+
+QSettings windowSettings()
+{
+    return QSettings(QStringLiteral("onceorder"), QStringLiteral("onceorder"));
+}
 
 // A label's text colour through its palette: a style sheet set anew re-polishes the label (see ResultLine).
 void setTextColour(QLabel* label, const QColor& colour)
@@ -146,20 +158,9 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     view->addAction(m_tablesDock->toggleViewAction());
     view->addAction(m_debugPanel->toggleViewAction());
     view->addSeparator();
-    auto* help = new HelpMenu(this);
-    // Last, once every widget exists: it scales what is there, at the zoom remembered from the last start.
-    m_zoom = new PresentationZoom(this);
-    m_zoom->addActionsTo(view);
-    connect(m_zoom, &PresentationZoom::factorChanged, this, [this] {
-        releaseStatusWidth(m_pendingLabel);
-        releaseStatusWidth(m_conditionerLabel);
-        m_orders->refit(); // its columns were fitted to the old font
-        m_cart->refresh();
-        m_catalogue->holdContentWidth();
-        m_tablesDock->refitColumns();
-        fitToScreen();
-    });
-    // Each scenario plays on its own fresh server and conditioner, so the session's data is never touched.
+    // Made before the zoom, like every menu, so that it starts at the remembered zoom too (it was made after and
+    // stayed at 100 % until the next zoom). Each scenario plays on its own fresh server and conditioner, so the
+    // session's data is never touched.
     auto* scenarios = menuBar()->addMenu(tr("&Scenarios"));
     scenarios->setObjectName(QStringLiteral("scenariosMenu"));
     for (const core::Scenario& scenario : core::allScenarios()) {
@@ -171,6 +172,20 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
             dialog->play();
         });
     }
+    auto* help = new HelpMenu(this);
+    // Last, once every widget exists: it scales what is there, at the zoom remembered from the last start.
+    m_zoom = new PresentationZoom(this);
+    m_zoom->addActionsTo(view);
+    connect(m_zoom, &PresentationZoom::factorChanged, this, [this] {
+        releaseStatusWidth(m_pendingLabel);
+        releaseStatusWidth(m_conditionerLabel);
+        m_orders->refit(); // its columns were fitted to the old font
+        m_cart->refresh();
+        m_catalogue->holdContentWidth();
+        m_tablesDock->refitColumns();
+        m_rememberedSize = QSize(); // a zoom asks for the size that suits it
+        fitToScreen();
+    });
     menuBar()->addMenu(help);
 
     m_serverLabel->setObjectName(QStringLiteral("serverStatusLabel"));
@@ -185,6 +200,18 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     setConditionerMode(QStringLiteral("pass"));
     setPendingCounts(0, 0);
     resize(1400, 900);
+    // Where the window was closed last time; fitToScreen keeps it on this screen (a remembered size or place from a
+    // bigger screen, or from a monitor that is gone, comes back whole on the one there is).
+    {
+        const QSettings settings = windowSettings();
+        m_rememberedSize = settings.value(kSizeKey).toSize();
+        if (const QVariant position = settings.value(kPositionKey); position.isValid()) {
+            move(position.toPoint());
+        }
+        if (settings.value(kMaximizedKey, false).toBool()) {
+            setWindowState(windowState() | Qt::WindowMaximized);
+        }
+    }
     fitToScreen();
 
     connect(m_catalogue, &CataloguePanel::addRequested, m_cart, &CartPanel::add);
@@ -243,7 +270,10 @@ void MainWindow::fitToScreen()
         const QSize room = available.size() - frame;
         // 1400 × 900 at 100 %, grown with the zoom, as far as the screen allows.
         const double scale = fontInfo().pointSizeF() / QApplication::font().pointSizeF();
-        resize(QSize(static_cast<int>(1400 * scale), static_cast<int>(900 * scale)).boundedTo(room));
+        const QSize wanted = m_rememberedSize.isValid()
+            ? m_rememberedSize
+            : QSize(static_cast<int>(1400 * scale), static_cast<int>(900 * scale));
+        resize(wanted.boundedTo(room));
         // Back inside the screen if it spills over an edge.
         QRect placed(pos(), size() + frame);
         placed.moveRight(std::min(placed.right(), available.right()));
@@ -355,6 +385,20 @@ void MainWindow::resizeEvent(QResizeEvent* event)
     QMainWindow::resizeEvent(event);
     if (event->oldSize().width() != event->size().width()) {
         fitDocks(false);
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QMainWindow::closeEvent(event);
+    if (event->isAccepted()) {
+        QSettings settings = windowSettings();
+        const bool maximized = isMaximized() || isFullScreen();
+        settings.setValue(kMaximizedKey, maximized);
+        // Maximised: the size and place to come back to when it is restored.
+        settings.setValue(kSizeKey, maximized ? normalGeometry().size() : size());
+        settings.setValue(kPositionKey,
+                          maximized ? normalGeometry().topLeft() - (geometry().topLeft() - pos()) : pos());
     }
 }
 

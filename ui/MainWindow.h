@@ -64,6 +64,8 @@ public Q_SLOTS:
 protected:
     void resizeEvent(QResizeEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    // Remembers the window's size and place (and whether it is maximised) for the next start.
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void fitDocks(bool force);
@@ -107,6 +109,7 @@ private:
     QLabel* m_pendingLabel;
     PresentationZoom* m_zoom = nullptr;
     bool m_screenWatched = false;
+    QSize m_rememberedSize; // from the last start, until a zoom asks for its own size; invalid: 1400 × 900 × zoom
     std::pair<int, int> m_shownPendingCounts {-1, -1}; // what the status bar shows: pending here, elsewhere
 };
 

@@ -16,6 +16,7 @@
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
@@ -157,9 +158,10 @@ void ScenarioDialog::showResult(const core::ScenarioResult& result)
         }
     }
     keepInsideScreen();
-    m_status->setText(result.error.isEmpty() ? (result.passed() ? tr("PASS in %1 s") : tr("FAIL in %1 s"))
-                                                   .arg(static_cast<double>(result.elapsedMs) / 1000.0, 0, 'f', 1)
-                                             : tr("Could not finish: %1").arg(result.error));
+    m_status->setText(result.error.isEmpty()
+                          ? (result.passed() ? tr("PASS in %1 s") : tr("FAIL in %1 s"))
+                                .arg(QLocale().toString(static_cast<double>(result.elapsedMs) / 1000.0, 'f', 1))
+                          : tr("Could not finish: %1").arg(result.error));
     m_playButton->setEnabled(true);
     m_exportButton->setEnabled(true);
     Q_EMIT scenarioFinished(result);

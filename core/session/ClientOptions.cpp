@@ -23,6 +23,22 @@ void ClientOptions::addTo(QCommandLineParser& parser)
                       QStringLiteral("LANG")});
 }
 
+void ClientOptions::addScenarioOptionsTo(QCommandLineParser& parser)
+{
+    // Read before the window's options by runScenarioCommand (scenarioRequested); listed here so that the window's
+    // --help names every way the program starts.
+    parser.addOption({QStringLiteral("scenario"),
+                      QCoreApplication::translate("ClientOptions",
+                                                  "Play teaching scenarios headless, without a window: a scenario id, "
+                                                  "all, or list (prints the ids)."),
+                      QStringLiteral("NAME|all|list")});
+    parser.addOption({QStringLiteral("export-dir"),
+                      QCoreApplication::translate("ClientOptions",
+                                                  "With --scenario: also write each scenario's table (.md, .csv) "
+                                                  "and chart (.png, .svg) into DIR."),
+                      QStringLiteral("DIR")});
+}
+
 QString ClientOptions::readFrom(const QCommandLineParser& parser, ClientOptions& options)
 {
     if (parser.isSet(QStringLiteral("server"))) {
@@ -32,6 +48,9 @@ QString ClientOptions::readFrom(const QCommandLineParser& parser, ClientOptions&
             return QCoreApplication::translate("ClientOptions", "--server wants an http:// or https:// URL, got \"%1\"")
                 .arg(parser.value(QStringLiteral("server")));
         }
+    }
+    if (parser.optionNames().contains(QStringLiteral("export-dir"))) {
+        return QCoreApplication::translate("ClientOptions", "--export-dir applies only with --scenario");
     }
     options.apiKey = parser.value(QStringLiteral("api-key"));
     if (options.apiKey.isEmpty()) {

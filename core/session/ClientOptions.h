@@ -16,6 +16,9 @@ struct ClientOptions
 
     // Adds the common options to a parser.
     static void addTo(QCommandLineParser& parser);
+    // The window's only: --scenario and --export-dir, so that `onceorder --help` names them (they are handled before
+    // the window's parser runs, by runScenarioCommand).
+    static void addScenarioOptionsTo(QCommandLineParser& parser);
     // Reads them back; returns an error message for a bad value.
     static QString readFrom(const QCommandLineParser& parser, ClientOptions& options);
     static QString defaultStateDir();
