@@ -211,10 +211,28 @@ void MainWindowTest::theLiveTablesShowTheOrderAfterAClick()
     QCOMPARE(dock->keysModel()->index(0, 4).data().toString(), QStringLiteral("201"));
 }
 
+namespace {
+
+// What the debug panel says is armed at the server (from the server's own state).
+QString armedFault(const Client& client)
+{
+    return client.window->debugPanel()->findChild<QLabel*>(QStringLiteral("armedFaultLabel"))->text();
+}
+
+} // namespace
+
 void MainWindowTest::fiveFastClicksPlaceOneOrder()
 {
     auto client = startClient();
     QVERIFY(client);
+    // The first request is held at the server (Slow transaction), so every click reaches the engine while it is in
+    // flight and is sent again with its key. Without it the order could be placed before a later click arrives (the
+    // engine has a thread of its own): that click then sends nothing ("already placed"), and the five attempts below
+    // were luck under load.
+    clickDebugButton(*client, QStringLiteral("arm_delay"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        armedFault(*client).contains(client->window->findChild<QPushButton*>(QStringLiteral("arm_delay"))->text()),
+        10'000);
     addToCart(*client, QStringLiteral("kniha"), 1);
     auto* order = client->find<QPushButton>(QStringLiteral("orderButton"));
     for (int click = 0; click < 5; ++click) {
@@ -1395,12 +1413,6 @@ void MainWindowTest::theCartsQuantityIsLimitedByTheStockShown()
 namespace {
 
 // Ticks a teaching mode in the debug panel, as a teacher does, and waits until the server has it.
-// What the debug panel says is armed at the server (from the server's own state).
-QString armedFault(const Client& client)
-{
-    return client.window->debugPanel()->findChild<QLabel*>(QStringLiteral("armedFaultLabel"))->text();
-}
-
 bool tickTeachingMode(const Client& client, const QString& mode)
 {
     QSignalSpy applied(client.window->findChild<core::DebugControls*>(), &core::DebugControls::succeeded);
