@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <limits>
 #include <map>
+#include <regex>
 
 using namespace onceorder::test;
 using onceorder::server::JsonValue;
@@ -41,6 +42,15 @@ std::string joined(const std::vector<std::string>& elements, std::size_t count)
         out += (i ? "," : "") + elements[i];
     }
     return out + "]";
+}
+
+// The debug state without what other connections are doing at that moment (PostgreSQL's lock waits and open
+// transactions: the run lease's heartbeat, the reaper or the completer may be in one): the rows that a refused
+// request could have changed.
+std::string withoutLiveActivity(const std::string& state)
+{
+    static const std::regex live(R"("waiting":.*?,("checkout_fault"))");
+    return std::regex_replace(state, live, "$1", std::regex_constants::format_first_only);
 }
 
 JsonValue parsed(const std::string& body)
@@ -195,7 +205,9 @@ TEST_P(ServerListingLimitTest, BadLimitsAreRefusedWithInvalidLimitAndChangeNothi
     auto server = startServer();
     auto http = server->client();
     ASSERT_EQ(postOrder(*http, kA, "k1", kOne).status, 201);
-    const std::string before = get(*http, "/_debug/state").body;
+    const std::string before = withoutLiveActivity(get(*http, "/_debug/state").body);
+    ASSERT_EQ(before.find("\"transactions\""), std::string::npos) << before.substr(0, 400);
+    ASSERT_NE(before.find("\"checkout_fault\""), std::string::npos) << before.substr(0, 400);
 
     for (const std::string limit : {"0", "1001", "-1", "abc", "", "1.5", "01", "%2B5", "99999999999", "5&limit=6"}) {
         SCOPED_TRACE("limit=" + limit);
@@ -210,7 +222,8 @@ TEST_P(ServerListingLimitTest, BadLimitsAreRefusedWithInvalidLimitAndChangeNothi
             EXPECT_EQ(refused.header("Content-Type"), "application/problem+json");
         }
     }
-    EXPECT_EQ(get(*http, "/_debug/state").body, before) << "no fault armed, no mode set, nothing reset";
+    EXPECT_EQ(withoutLiveActivity(get(*http, "/_debug/state").body), before)
+        << "no fault armed, no mode set, nothing reset";
     EXPECT_EQ(postOrder(*http, kA, "k2", kOne).status, 201) << "no fault was armed";
     EXPECT_EQ(get(*http, "/orders?limit=1000", "").status, 401) << "authentication comes first";
 }
