@@ -147,19 +147,11 @@ HeaderVerdict HttpApi::checkHeader(const HttpRequest& head)
     HttpResponse response;
     Exchange exchange;
     const auto started = std::chrono::steady_clock::now();
-    bool allowed = true;
-    // Whoever may send a body has shown who they are: a route without credentials takes none, and neither does a GET
-    // or HEAD (RFC 9110 §9.3.1: a GET's body has no meaning), so a header declaring one costs the server nothing.
-    if (route->guard == Guard::None || head.method == "GET" || head.method == "HEAD") {
-        answer(response, problems::bodyNotAllowed(), exchange);
-        allowed = false;
-    } else if (route->guard == Guard::ApiKey) {
+    bool allowed = !bodyRefused(*route, head, response, exchange);
+    if (allowed && route->guard == Guard::ApiKey) {
         allowed = authenticate(m_orders, head, response, exchange).has_value();
-    } else if (route->guard == Guard::Debug) {
+    } else if (allowed && route->guard == Guard::Debug) {
         allowed = debugAllowed(head, response, exchange);
-    } else if (!webhookSignatureParses(head.header("Gateway-Signature"))) {
-        answer(response, problems::invalidWebhookSignature("no t=… timestamp and v1=… signature"), exchange);
-        allowed = false;
     }
     if (!allowed) {
         // Counted and logged as the handler's own answer would have been (a refusal is rare: the copy is fine).
@@ -168,6 +160,21 @@ HeaderVerdict HttpApi::checkHeader(const HttpRequest& head)
         verdict.refusal = std::move(call.response);
     }
     return verdict;
+}
+
+bool HttpApi::bodyRefused(const Route& route, const HttpRequest& req, HttpResponse& res, Exchange& exchange)
+{
+    // A route without credentials takes no body, and neither does a GET or HEAD (RFC 9110 §9.3.1: a GET's body has no
+    // meaning), so a header declaring one costs the server nothing; the webhook's body only once its signature parses.
+    if (route.guard == Guard::None || req.method == "GET" || req.method == "HEAD") {
+        answer(res, problems::bodyNotAllowed(), exchange);
+        return true;
+    }
+    if (route.guard == Guard::Signature && !webhookSignatureParses(req.header("Gateway-Signature"))) {
+        answer(res, problems::invalidWebhookSignature("no t=… timestamp and v1=… signature"), exchange);
+        return true;
+    }
+    return false;
 }
 
 void HttpApi::handle(HttpRequest request, Responder respond)
@@ -181,6 +188,16 @@ void HttpApi::handle(HttpRequest request, Responder respond)
         answer(response, problems::notFound("no such route"), ignored);
         respond(std::move(response));
         return;
+    }
+    if (!request.body.empty()) {
+        // The header check's rule again (a caller may hand over a request whose header it did not check).
+        Call refused {{}, {}, {}, std::chrono::steady_clock::now(), {}};
+        if (bodyRefused(*route, request, refused.response, refused.exchange)) {
+            refused.request = std::move(request);
+            account(route->name, refused);
+            respond(std::move(refused.response));
+            return;
+        }
     }
     request.matches = std::move(captured);
     auto call = std::make_shared<Call>();

@@ -96,6 +96,9 @@ private:
     const Route* find(const HttpRequest& request, std::vector<std::string>& captured) const;
     // The debug routes' gate; false with the problem answered.
     bool debugAllowed(const HttpRequest& req, HttpResponse& res, Exchange& exchange) const;
+    // Whether `route` refuses a body from `req` (answered into res): only whoever has shown who they are may send one.
+    // The header check and the handler both ask, so a request answers the same whether or not its header was checked.
+    static bool bodyRefused(const Route& route, const HttpRequest& req, HttpResponse& res, Exchange& exchange);
     // A blocking handler, run on a request worker with the catch-all around it.
     AsyncHandler blocking(Handler handler);
     // A handler that starts on a request worker and answers by calling `done` once, from any thread, possibly after

@@ -42,7 +42,8 @@ const std::set<std::string> kDocumentedTypes = {
     "/problems/invalid-stock",           "/problems/idempotency-key-reused",
     "/problems/request-in-progress",     "/problems/out-of-stock",
     "/problems/cart-already-ordered",    "/problems/not-found",
-    "/problems/invalid-fault",           "/problems/invalid-mode"};
+    "/problems/invalid-fault",           "/problems/invalid-mode",
+    "/problems/body-not-allowed",        "/problems/rate-limited"};
 
 std::filesystem::path& fixtureFolder()
 {
