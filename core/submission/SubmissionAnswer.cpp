@@ -210,7 +210,7 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
         const bool check = !reply.replayed && earlierAnswerMissing(*submission, attemptNumber);
         endAttempt(*submission, attempt, !check);
         if (check && submission->state == SubmissionState::Placed) {
-            confirmPlaced(id);
+            reconcileAutomatically(id); // settled() follows with what the server says
         }
         return;
     }

@@ -142,8 +142,6 @@ private:
     // one may be a server that forgot the key, so the cart is read back before either is final. An attempt still in
     // flight is not one: its answer comes (a second order it names makes the cart duplicated).
     static bool earlierAnswerMissing(const Submission& submission, int attemptNumber);
-    // After a fresh 201 that followed an attempt with a missing answer: the cart's orders, to find a second one.
-    void confirmPlaced(qint64 id);
     // Evidence of the order (a 201, a replay) for a submission already settled otherwise (gave up, abandoned,
     // rejected, here or in another process): it is placed after all.
     void placedAfterAll(Submission stored, qint64 orderId, const HttpReply& reply);
@@ -161,6 +159,8 @@ private:
     // Two orders for the cart (the list's, and the one a 201 named): settles it duplicated, with both ids (and emits
     // settled()). False if there are fewer, or the row changed meanwhile.
     bool settleDuplicated(Submission& current, const QList<QJsonObject>& orders);
+    // The cart's orders read back and settled from (a given-up or rejected row placed after all, a placed one
+    // duplicated); when they decide nothing, settled() with the row as it stands.
     void reconcileAutomatically(qint64 id);
     // At a start (resumePending): the recent given-up submissions of this target and client are read back again, for a
     // give-up committed whose read-back could not be recorded (the outbox failed between them, or the process ended).

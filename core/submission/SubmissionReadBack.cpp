@@ -60,7 +60,8 @@ void SubmissionEngine::reconcileAutomatically(qint64 id)
     askForCartOrders(*submission, [id](SubmissionEngine& self, const HttpReply& reply) {
         self.guarded(0, [&] {
             if (!self.settleFromOrders(id, reply, true)) {
-                // No order (yet), or no answer: it stays given up, and whoever waits hears that now.
+                // Nothing to settle from (no order yet, only ours, or no answer): the row stays as it is (given up,
+                // rejected, or placed as its 201 said), and whoever waits hears that now.
                 if (auto current = self.m_outbox.find(id)) {
                     Q_EMIT self.settled(*current);
                 }
@@ -191,24 +192,6 @@ bool SubmissionEngine::settleDuplicated(Submission& current, const QList<QJsonOb
     Q_EMIT submissionChanged(current);
     Q_EMIT settled(current);
     return true;
-}
-
-void SubmissionEngine::confirmPlaced(qint64 id)
-{
-    const auto submission = m_outbox.find(id);
-    if (!submission || !m_api) {
-        return;
-    }
-    askForCartOrders(*submission, [id](SubmissionEngine& self, const HttpReply& reply) {
-        self.guarded(0, [&] {
-            if (!self.settleFromOrders(id, reply, true)) {
-                // One order (ours), or no answer: placed, as the 201 said; whoever waits hears it now.
-                if (auto current = self.m_outbox.find(id)) {
-                    Q_EMIT self.settled(*current);
-                }
-            }
-        });
-    });
 }
 
 void SubmissionEngine::readBackBeforeFirstSend(const Submission& submission)
