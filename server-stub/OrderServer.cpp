@@ -121,9 +121,7 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     guardPublishedKeys(m_database->orders(), options);
     m_api =
         std::make_unique<HttpApi>(m_database->orders(), m_faults, m_metrics, options.debugEndpoints, options.threads);
-    if (options.clientRate > 0) {
-        m_api->limitClientRate(options.clientRate, clock);
-    }
+    m_api->limitClients(options.clientRate, options.clientKeyRows, clock);
     m_http = std::make_unique<HttpServer>(
         [api = m_api.get()](HttpRequest request, Responder respond) {
             api->handle(std::move(request), std::move(respond));

@@ -72,6 +72,11 @@ void readEnvironment(ServerOptions& options)
             options.clientRate = static_cast<int>(*perSecond);
         }
     }
+    if (const char* rows = std::getenv("ONCEORDER_CLIENT_KEY_ROWS"); rows && *rows) {
+        if (const auto perDay = parseNumber(rows, 0, kMaxClientKeyRows)) {
+            options.clientKeyRows = *perDay;
+        }
+    }
     if (const char* retry = std::getenv("ONCEORDER_WEBHOOK_RETRY_MS"); retry && *retry) {
         readRedeliverySchedule(retry, options.webhookRedelivery);
     }
@@ -99,6 +104,9 @@ std::string serverUsage()
            "                         the descriptor limit less 64)\n"
            "  --client-rate N        POST /orders and POST /checkout each client may send a second; more are\n"
            "                         answered 429 with Retry-After (default 1000; 0: no limit)\n"
+           "  --client-key-rows N    key rows (orders and checkouts with a new key) each client may make in any\n"
+           "                         24 hours; more are answered 429 (default 100000; 0: no limit). Both are\n"
+           "                         defaults: `clients add` stores a client's own\n"
            "  --debug-endpoints      serve /_debug/* to loopback clients (faults, teaching modes, reset)\n"
            "  --allow-demo-keys      beyond loopback, accept the published demo client keys (demo-key-A, -B); the\n"
            "                         operator then gets a generated key, never demo-key-admin\n"
@@ -119,8 +127,9 @@ std::string serverUsage()
            "0.\n"
            "Listening beyond loopback, it refuses a database holding the published demo keys (unless\n"
            "--allow-demo-keys) and prints a generated operator key once.\n\n"
-           "  onceorder-server clients add NAME --db PATH|URI\n"
-           "                         issue client NAME an API key: printed once on stdout, stored as its hash\n"
+           "  onceorder-server clients add NAME --db PATH|URI [--rate N] [--key-rows N]\n"
+           "                         issue client NAME an API key: printed once on stdout, stored as its hash;\n"
+           "                         --rate and --key-rows store its own limits (0: none) instead of the defaults\n"
            "  onceorder-server migrate --db URI\n"
            "                         create or upgrade the PostgreSQL schema as the tables' owner (serving then\n"
            "                         needs only SELECT/INSERT/UPDATE/DELETE)\n";
@@ -166,7 +175,7 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
         if (arg != "--listen" && arg != "--db" && arg != "--key-ttl" && arg != "--threads" && arg != "--synchronous" &&
             arg != "--header-timeout" && arg != "--max-connections" && arg != "--db-pool-size" &&
             arg != "--db-wait-ms" && arg != "--db-idle-ms" && arg != "--db-prepare" && arg != "--db-timeout-ms" &&
-            arg != "--client-rate") {
+            arg != "--client-rate" && arg != "--client-key-rows") {
             return OptionsError {"unknown option \"" + arg + "\" (see --help)"};
         }
         const auto v = value();
@@ -224,6 +233,12 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
                 return OptionsError {"--client-rate wants requests a second from 0 to 1000000, got \"" + *v + "\""};
             }
             options.clientRate = static_cast<int>(*perSecond);
+        } else if (arg == "--client-key-rows") {
+            const auto perDay = parseNumber(*v, 0, kMaxClientKeyRows);
+            if (!perDay) {
+                return OptionsError {"--client-key-rows wants key rows a day from 0 to 1000000000, got \"" + *v + "\""};
+            }
+            options.clientKeyRows = *perDay;
         } else if (arg == "--db-pool-size") {
             const auto size = parseNumber(*v, 1, 1000);
             if (!size) {

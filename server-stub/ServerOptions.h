@@ -15,6 +15,11 @@ namespace onceorder::server {
 
 // --client-rate's default: requests a second per client (docs/security.md: what it bounds).
 inline constexpr int kDefaultClientRate = 1000;
+// --client-key-rows's default: key rows a client may make in any 24 hours (docs/security.md).
+inline constexpr long long kDefaultClientKeyRows = 100'000;
+// The largest values --client-rate, --client-key-rows and `clients add`'s --rate and --key-rows take.
+inline constexpr long long kMaxClientRate = 1'000'000;
+inline constexpr long long kMaxClientKeyRows = 1'000'000'000;
 
 // Whether HOST (as given to --listen) is a loopback address: 127.x.x.x, ::1 or localhost.
 bool listensOnLoopback(const std::string& host);
@@ -37,6 +42,11 @@ struct ServerOptions
     // (--client-rate; 0: no limit). ONCEORDER_CLIENT_RATE in the environment is the flag's default, for the
     // side-by-side benchmarks that start a binary without the flag (bench/ab-http sets it to 0).
     int clientRate = kDefaultClientRate;
+    // Key rows (POST /orders, POST /checkout with a new key) a client may make in any 24 hours in this instance,
+    // answered 429 key-quota-exceeded beyond (--client-key-rows; 0: no limit). Both are the defaults for a client
+    // the operator stored no limits for (`clients add NAME --rate N --key-rows N`), which the demo clients are.
+    // ONCEORDER_CLIENT_KEY_ROWS in the environment is the flag's default, as with the rate.
+    long long clientKeyRows = kDefaultClientKeyRows;
     bool debugEndpoints = false;
     // Beyond loopback, accept the published demo client keys (--allow-demo-keys); SPEC §3.
     bool allowDemoKeys = false;

@@ -3,8 +3,12 @@
 // next; one client's spending takes nothing from another's.
 #include "routes/ClientRate.h"
 #include "ServerOptions.h"
+#include "routes/KeyRowQuota.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
 
 using onceorder::server::ClientRate;
 using onceorder::server::ManualClock;
@@ -102,4 +106,63 @@ TEST(ClientRateTest, TheOperatorSetsTheRateOnTheCommandLine)
         EXPECT_NE(std::get<OptionsError>(parsed).message.find("--client-rate"), std::string::npos) << bad;
     }
     EXPECT_TRUE(std::holds_alternative<OptionsError>(parseServerOptions({"--client-rate"})));
+}
+
+// KeyRowQuota: the key rows a client may make in any 24 hours (issue 38), in whole hour slots, with a manual clock.
+namespace {
+
+constexpr std::int64_t kHour = 3'600'000;
+
+} // namespace
+
+TEST(KeyRowQuotaTest, TheQuotaThenRefusedUntilTheOldestHourLeavesTheWindow)
+{
+    using onceorder::server::KeyRowQuota;
+    ManualClock clock(10 * kHour + 30 * 60'000); // 10:30
+    KeyRowQuota quota(100, clock);
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(quota.reserve("A", 3), std::nullopt) << i;
+    }
+    // The three rows of hour 10 count until hour 35 begins: 24.5 hours from now.
+    EXPECT_EQ(quota.reserve("A", 3), 24 * 3600 + 1800);
+    EXPECT_EQ(quota.reserve("B", 3), std::nullopt) << "one client's rows are not another's";
+    EXPECT_EQ(quota.reserve("A", 0), std::nullopt) << "0: no quota";
+    quota.giveBack("A", quota.currentHour());
+    EXPECT_EQ(quota.reserve("A", 3), std::nullopt) << "a row given back is free again";
+    clock.advanceMs(24 * kHour); // 34:30: hour 10 is still within the window
+    EXPECT_EQ(quota.reserve("A", 3), 1800);
+    clock.advanceMs(30 * 60'000); // 35:00
+    EXPECT_EQ(quota.reserve("A", 3), std::nullopt);
+}
+
+TEST(KeyRowQuotaTest, InAny24HoursNoMoreThanTheQuotaWhateverTheTiming)
+{
+    using onceorder::server::KeyRowQuota;
+    ManualClock clock(0);
+    KeyRowQuota quota(0, clock);
+    std::vector<std::int64_t> made;
+    // Three days of a request every 7 minutes, at a quota of 20 rows a day.
+    for (std::int64_t at = 0; at < 72 * kHour; at += 7 * 60'000) {
+        clock.advanceMs(at - clock.nowMs());
+        if (!quota.reserve("A", 20)) {
+            made.push_back(at);
+        }
+    }
+    ASSERT_GE(made.size(), 40u);
+    for (std::size_t i = 0; i < made.size(); ++i) {
+        const auto within = std::count_if(made.begin(), made.end(),
+                                          [&](std::int64_t t) { return t >= made[i] && t < made[i] + 24 * kHour; });
+        EXPECT_LE(within, 20) << "24 hours from " << made[i];
+    }
+}
+
+TEST(KeyRowQuotaTest, AClockSteppingBackFreesNothing)
+{
+    using onceorder::server::KeyRowQuota;
+    ManualClock clock(30 * kHour);
+    KeyRowQuota quota(0, clock);
+    EXPECT_EQ(quota.reserve("A", 2), std::nullopt);
+    EXPECT_EQ(quota.reserve("A", 2), std::nullopt);
+    clock.advanceMs(-5 * kHour);
+    EXPECT_NE(quota.reserve("A", 2), std::nullopt) << "the rows of an hour the clock has not reached again still count";
 }

@@ -117,6 +117,8 @@ TEST(ServerCredentialsTest, KeysStoredInClearByAnOlderServerAreHashedAtStart)
     EXPECT_EQ(server.stop(), 0);
     SQLite::Database converted(db);
     EXPECT_EQ(converted.execAndGet("SELECT count(*) FROM clients WHERE key_hash LIKE 'sha256:%'").getInt(), 4);
+    EXPECT_EQ(converted.execAndGet("SELECT count(*) FROM client_limits").getInt(), 0)
+        << "an old file gets client_limits (issue 38), empty: its clients keep the server's defaults";
     EXPECT_EQ(converted.execAndGet("SELECT key_hash FROM clients WHERE id = 'shop'").getString(),
               apikeys::hash("a-key-of-the-shop"));
 }

@@ -134,3 +134,29 @@ TEST(ServerMigrateTest, AnOlderSchemaIsRefusedUntilMigratedAndTheKeysAreThenHash
     EXPECT_EQ(postOrder(server, "\"after-migrate\""), 201);
     EXPECT_EQ(server.stop(), 0);
 }
+
+// Schema version 4 (issue 38): client_limits, what `clients add NAME --rate N --key-rows N` stores. A version 3
+// database is refused until migrated; the migration adds the table and keeps every client.
+TEST(ServerMigrateTest, Version3GetsClientLimitsWhenMigrated)
+{
+    ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
+    TestDatabase database;
+    {
+        ServerProcess first({"--db", database.uri()});
+    }
+    exec(database.uri(), "DROP TABLE client_limits; UPDATE server_meta SET value = '3' WHERE name = 'schema_version'");
+    const CommandRun refused = runServerCommand("--listen 127.0.0.1:0 --db " + database.uri() + " 2>&1");
+    EXPECT_NE(refused.status, 0);
+    EXPECT_NE(refused.out.find("schema is version 3"), std::string::npos) << refused.out;
+    EXPECT_EQ(runServerCommand("clients add shop --key-rows 5 --db " + database.uri() + " 2>/dev/null").status, 1)
+        << "clients add refuses an old schema too";
+
+    const CommandRun migrated = runServerCommand("migrate --db " + database.uri() + " 2>&1");
+    ASSERT_EQ(migrated.status, 0) << migrated.out;
+    EXPECT_NE(migrated.out.find("schema version 4 (upgraded from 3)"), std::string::npos) << migrated.out;
+    EXPECT_EQ(database.scalar("SELECT count(*) FROM clients"), 3);
+    const CommandRun added = runServerCommand("clients add shop --key-rows 5 --db " + database.uri());
+    ASSERT_EQ(added.status, 0) << added.out;
+    EXPECT_EQ(database.scalar("SELECT key_rows_per_day FROM client_limits WHERE client_id = 'shop'"), 5);
+    EXPECT_EQ(database.scalar("SELECT count(*) FROM client_limits WHERE rate_per_second IS NULL"), 1);
+}

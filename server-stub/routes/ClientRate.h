@@ -18,11 +18,13 @@ namespace onceorder::server {
 class ClientRate
 {
 public:
-    // perSecond >= 1.
+    // The rate of a client the operator stored none for (--client-rate); 0: no limit.
     ClientRate(int perSecond, const Clock& clock);
 
     // Takes a token of `client`'s: nothing if there was one, else the seconds (>= 1) until there is.
-    std::optional<int> take(const std::string& client);
+    std::optional<int> take(const std::string& client) { return take(client, m_perSecond); }
+    // The same at the client's own rate (ClientLimits::ratePerSecond); 0: no limit, nothing taken.
+    std::optional<int> take(const std::string& client, int perSecond);
     int perSecond() const { return m_perSecond; }
 
 private:

@@ -55,10 +55,11 @@ void HttpApi::enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks
     m_debugRoutes.enableCheckout(checkout, gateway);
 }
 
-void HttpApi::limitClientRate(int perSecond, const Clock& clock)
+void HttpApi::limitClients(int perSecond, long long keyRowsPerDay, const Clock& clock)
 {
     m_rate = std::make_unique<ClientRate>(perSecond, clock);
-    m_orderRoutes.limitRate(*m_rate);
+    m_quota = std::make_unique<KeyRowQuota>(keyRowsPerDay, clock);
+    m_orderRoutes.limitClients(*m_rate, *m_quota);
 }
 
 void HttpApi::registerRoutes()

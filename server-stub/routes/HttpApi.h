@@ -12,6 +12,7 @@
 #include "routes/ClientRate.h"
 #include "routes/DebugRoutes.h"
 #include "routes/Exchange.h"
+#include "routes/KeyRowQuota.h"
 #include "routes/Metrics.h"
 #include "routes/OrderRoutes.h"
 #include "routes/RoutePattern.h"
@@ -39,9 +40,10 @@ public:
     // The failover lesson's standby (SQLite with debug endpoints): POST /_debug/replication.
     void enableReplication(Replication& replication) { m_debugRoutes.enableReplication(replication); }
 
-    // Each client may send perSecond POST /orders and POST /checkout a second (routes/ClientRate); before the server
-    // runs. Not called: no limit (the in-process tests).
-    void limitClientRate(int perSecond, const Clock& clock);
+    // Each client may send its rate of POST /orders and POST /checkout a second (routes/ClientRate) and make its quota
+    // of key rows in any 24 hours (routes/KeyRowQuota): its own (Client::limits) or else these defaults (0: no
+    // limit); before the server runs. Not called: no limits at all (the in-process tests).
+    void limitClients(int perSecond, long long keyRowsPerDay, const Clock& clock);
 
     void registerRoutes();
 
@@ -131,6 +133,7 @@ private:
     std::vector<Route> m_routes;
     std::mutex m_logLock;
     std::unique_ptr<ClientRate> m_rate;
+    std::unique_ptr<KeyRowQuota> m_quota;
     // Last: destroyed first, so no worker still runs a handler while the routes go away.
     WorkerPool m_workers;
 };

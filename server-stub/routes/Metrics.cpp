@@ -38,8 +38,13 @@ Metrics::Metrics()
                             .Add({}))
     , m_rateLimited(prometheus::BuildCounter()
                         .Name("onceorder_rate_limited_total")
-                        .Help("Requests answered 429 because their client was over its --client-rate, by client")
+                        .Help("Requests answered 429 because their client was over its rate, by client")
                         .Register(*m_registry))
+    , m_keyQuotaExceeded(prometheus::BuildCounter()
+                             .Name("onceorder_key_quota_exceeded_total")
+                             .Help("Requests answered 429 because their client had made its quota of key rows in the "
+                                   "last 24 hours, by client")
+                             .Register(*m_registry))
 {
 }
 
@@ -92,6 +97,11 @@ void Metrics::recordRateLimited(const std::string& client)
 {
     // Family::Add finds the client's existing counter (clients are the operator's: their number is bounded).
     m_rateLimited.Add({{"client", client}}).Increment();
+}
+
+void Metrics::recordKeyQuotaExceeded(const std::string& client)
+{
+    m_keyQuotaExceeded.Add({{"client", client}}).Increment();
 }
 
 std::string Metrics::render() const

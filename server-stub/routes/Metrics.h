@@ -25,6 +25,8 @@ public:
     void recordCompleterErrors(int count);
     // A request refused 429 because its client was over its rate (routes/ClientRate).
     void recordRateLimited(const std::string& client);
+    // A request refused 429 because its client had used its key rows for the day (routes/KeyRowQuota).
+    void recordKeyQuotaExceeded(const std::string& client);
     std::string render() const;
 
 private:
@@ -42,6 +44,7 @@ private:
     prometheus::Counter& m_checkoutsCompleted;
     prometheus::Counter& m_completerErrors;
     prometheus::Family<prometheus::Counter>& m_rateLimited;
+    prometheus::Family<prometheus::Counter>& m_keyQuotaExceeded;
     std::mutex m_seriesLock;
     std::map<std::string, std::map<std::string, Series, std::less<>>, std::less<>> m_series; // route, outcome
 };

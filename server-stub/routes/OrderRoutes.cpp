@@ -51,10 +51,14 @@ void OrderRoutes::postIdempotent(const HttpRequest& req, HttpResponse& res, Exch
         answer(res, *problem, exchange);
         return;
     }
-    if (!productsExist(m_orders, orderOf(std::get<Command>(command)), res, exchange)) {
+    std::optional<std::int64_t> reserved;
+    if (!productsExist(m_orders, orderOf(std::get<Command>(command)), res, exchange) ||
+        !reserveKeyRow(*client, res, exchange, reserved)) {
         return;
     }
-    answerOrder(res, place(*client, exchange.key, std::get<Command>(command)), exchange);
+    const OrderResponse response = place(*client, exchange.key, std::get<Command>(command));
+    settleKeyRow(*client, reserved, response);
+    answerOrder(res, response, exchange);
 }
 
 void OrderRoutes::postOrder(const HttpRequest& req, HttpResponse& res, Exchange& exchange, std::function<void()> done)
@@ -71,15 +75,19 @@ void OrderRoutes::postOrder(const HttpRequest& req, HttpResponse& res, Exchange&
         done();
         return;
     }
-    if (!productsExist(m_orders, orderOf(std::get<OrderCommand>(command)), res, exchange)) {
+    std::optional<std::int64_t> reserved;
+    if (!productsExist(m_orders, orderOf(std::get<OrderCommand>(command)), res, exchange) ||
+        !reserveKeyRow(*client, res, exchange, reserved)) {
         done();
         return;
     }
-    m_orders.placeOrderAsync(*client, exchange.key, std::get<OrderCommand>(command),
-                             [this, &res, &exchange, done = std::move(done)](OrderResponse response) {
-                                 answerOrder(res, response, exchange);
-                                 done();
-                             });
+    m_orders.placeOrderAsync(
+        *client, exchange.key, std::get<OrderCommand>(command),
+        [this, &res, &exchange, id = client->id, reserved, done = std::move(done)](OrderResponse response) {
+            settleKeyRow(Client {.id = id}, reserved, response);
+            answerOrder(res, response, exchange);
+            done();
+        });
 }
 
 void OrderRoutes::postCheckout(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
@@ -104,13 +112,44 @@ bool OrderRoutes::withinRate(const Client& client, HttpResponse& res, Exchange& 
     if (!m_rate) {
         return true;
     }
-    const std::optional<int> retryAfter = m_rate->take(client.id);
+    const int perSecond = client.limits.ratePerSecond.value_or(m_rate->perSecond());
+    const std::optional<int> retryAfter = m_rate->take(client.id, perSecond);
     if (!retryAfter) {
         return true;
     }
-    answer(res, problems::rateLimited(m_rate->perSecond(), *retryAfter), exchange);
+    answer(res, problems::rateLimited(perSecond, *retryAfter), exchange);
     m_metrics.recordRateLimited(client.id);
     return false;
+}
+
+bool OrderRoutes::reserveKeyRow(const Client& client, HttpResponse& res, Exchange& exchange,
+                                std::optional<std::int64_t>& reserved)
+{
+    const long long perDay = m_quota ? client.limits.keyRowsPerDay.value_or(m_quota->perDay()) : 0;
+    if (perDay <= 0) {
+        return true;
+    }
+    const std::int64_t hour = m_quota->currentHour();
+    const std::optional<long long> retryAfter = m_quota->reserve(client.id, perDay);
+    if (!retryAfter) {
+        reserved = hour;
+        return true;
+    }
+    answer(res, problems::keyQuotaExceeded(perDay, static_cast<int>(std::min<long long>(*retryAfter, 1'000'000))),
+           exchange);
+    m_metrics.recordKeyQuotaExceeded(client.id);
+    return false;
+}
+
+void OrderRoutes::settleKeyRow(const Client& client, std::optional<std::int64_t> reserved,
+                               const OrderResponse& response)
+{
+    // Every other answer may have stored a key row (a 201, a stored 4xx; a 5xx too, to be safe): the row stays counted.
+    const bool madeNone = response.replayed || response.outcome == "mismatch" || response.outcome == "in-progress" ||
+        response.outcome == "resumed";
+    if (reserved && madeNone) {
+        m_quota->giveBack(client.id, *reserved);
+    }
 }
 
 void OrderRoutes::answerOrder(HttpResponse& res, const OrderResponse& response, Exchange& exchange)

@@ -4,6 +4,8 @@
 // Backends.cpp and one test parameter (tests/support/PostgresDatabase.h's kBothDatabases).
 #pragma once
 
+#include "auth/Client.h"
+
 #include <memory>
 #include <span>
 #include <string>
@@ -56,8 +58,10 @@ struct Backend
     // Opens (and creates or migrates) the database for serving; throws with the reason if it cannot.
     std::unique_ptr<OpenedDatabase> (*open)(const ServerOptions& options, Faults& faults, const Clock& clock,
                                             bool seedDemoClients);
-    // `clients add`: stores a client's key hash; false if the name is taken. Throws if the database cannot be opened.
-    bool (*addClient)(const std::string& db, const std::string& name, const std::string& keyHash);
+    // `clients add`: stores a client's key hash and its limits (schema::addClient); false if the name is taken. Throws
+    // if the database cannot be opened.
+    bool (*addClient)(const std::string& db, const std::string& name, const std::string& keyHash,
+                      const ClientLimits& limits);
     // `migrate`: creates or upgrades the schema and says so; returns the process's exit code (0 done, 1 failed).
     int (*migrate)(const std::string& db);
 };

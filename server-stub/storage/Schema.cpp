@@ -18,6 +18,13 @@ CREATE TABLE IF NOT EXISTS clients (
     key_hash TEXT NOT NULL UNIQUE, -- apikeys::hash of the API key: the key itself is never stored
     role     TEXT NOT NULL CHECK (role IN ('client', 'operator'))
 );
+-- What the operator stored for a client (`clients add NAME --rate N --key-rows N`); no row or NULL: the server's
+-- defaults. PostgreSQL schema version 4.
+CREATE TABLE IF NOT EXISTS client_limits (
+    client_id         TEXT PRIMARY KEY REFERENCES clients (id),
+    rate_per_second   INTEGER CHECK (rate_per_second >= 0),
+    key_rows_per_day  {bigint} CHECK (key_rows_per_day >= 0)
+);
 CREATE TABLE IF NOT EXISTS products (
     id            TEXT PRIMARY KEY,
     name          TEXT NOT NULL,
@@ -237,11 +244,33 @@ void resetDemoData(SqlTx& tx)
     tx.exec("UPDATE products SET stock = initial_stock");
 }
 
+bool addClient(SqlTx& tx, const std::string& id, const std::string& keyHash, const ClientLimits& limits)
+{
+    if (tx.exec("INSERT INTO clients (id, key_hash, role) VALUES (?, ?, 'client') ON CONFLICT DO NOTHING",
+                {id, keyHash}) == 0) {
+        return false;
+    }
+    if (limits.ratePerSecond || limits.keyRowsPerDay) {
+        const auto valueOf = [](const auto& limit) {
+            return limit ? SqlValue(static_cast<long long>(*limit)) : nullptr;
+        };
+        tx.exec("INSERT INTO client_limits (client_id, rate_per_second, key_rows_per_day) VALUES (?, ?, ?)",
+                {id, valueOf(limits.ratePerSecond), valueOf(limits.keyRowsPerDay)});
+    }
+    return true;
+}
+
 Startup readStartup(SqlTx& tx)
 {
     Startup startup;
-    for (const SqlRow& row : tx.query("SELECT key_hash, id, role FROM clients")) {
-        startup.clients.add(row.text(0), Client {row.text(1), row.text(2) == "operator"});
+    for (const SqlRow& row : tx.query("SELECT key_hash, id, role, rate_per_second, key_rows_per_day FROM clients "
+                                      "LEFT JOIN client_limits ON client_limits.client_id = clients.id")) {
+        Client client {.id = row.text(1), .isOperator = row.text(2) == "operator"};
+        if (!row.isNull(3)) {
+            client.limits.ratePerSecond = row.int32(3);
+        }
+        client.limits.keyRowsPerDay = row.optionalInt64(4);
+        startup.clients.add(row.text(0), std::move(client));
     }
     for (const SqlRow& row : tx.query("SELECT id FROM products")) {
         startup.products.push_back(row.text(0));

@@ -31,6 +31,10 @@ void seed(SqlTx& tx, bool seedDemoClients);
 // gateway and must never come back). The caller runs it in its own transaction (PostgreSQL: again if rolled back).
 void resetDemoData(SqlTx& tx);
 
+// `clients add`: client `id` with its key's hash and what the operator set for it (client_limits), in the caller's
+// transaction; false, and nothing written, if the name is taken.
+bool addClient(SqlTx& tx, const std::string& id, const std::string& keyHash, const ClientLimits& limits);
+
 // What a server reads once at start and keeps: the clients, the product ids, the database's identity.
 struct Startup
 {

@@ -643,6 +643,19 @@ try {
             headers: { ...A, ...key(`over-${route}`) }, body, expect: { status: 429, type: 'rate-limited',
                 headers: { 'Retry-After': '1' } }, direct: true });
     }
+
+    // A client at its key-row quota (--client-key-rows 1): its one new key is placed, the next is 429
+    // key-quota-exceeded with Retry-After, on both idempotent POSTs (they share the quota).
+    const quotaServer = await startServer(['--db', ':memory:', '--client-rate', '0', '--client-key-rows', '1']);
+    await fetch(quotaServer + '/orders', { method: 'POST', headers: { ...A, ...key('quota-first'),
+        'Content-Type': 'application/json' }, body: JSON.stringify({ product: 'kniha', quantity: 1 }) })
+        .then((r) => r.text());
+    for (const [route, body] of [['/orders', { product: 'kniha', quantity: 1 }],
+        ['/checkout', { cart_id: 'cart-quota', items: [{ product: 'kniha', quantity: 1 }], payment_method: 'card' }]]) {
+        await exchange(`a client at its key-row quota: POST ${route} 429`, quotaServer, 'POST', route, {
+            headers: { ...A, ...key(`quota-${route}`) }, body, expect: { status: 429, type: 'key-quota-exceeded' },
+            direct: true });
+    }
 } catch (error) {
     check(false, 'the servers and the proxies start', error.stack);
 }

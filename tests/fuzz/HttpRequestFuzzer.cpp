@@ -58,7 +58,8 @@ const std::set<std::string> kDocumentedTypes = {"/problems/unauthenticated",
                                                 "/problems/body-not-allowed",
                                                 "/problems/invalid-target",
                                                 "/problems/transfer-coding-not-implemented",
-                                                "/problems/rate-limited"};
+                                                "/problems/rate-limited",
+                                                "/problems/key-quota-exceeded"};
 
 // Answers that are stored with the key (or are the order itself): the only ones allowed to change the database.
 const std::set<std::string> kStoredTypes = {"/problems/out-of-stock", "/problems/cart-already-ordered",

@@ -43,7 +43,8 @@ const std::set<std::string> kDocumentedTypes = {
     "/problems/request-in-progress",     "/problems/out-of-stock",
     "/problems/cart-already-ordered",    "/problems/not-found",
     "/problems/invalid-fault",           "/problems/invalid-mode",
-    "/problems/body-not-allowed",        "/problems/rate-limited"};
+    "/problems/body-not-allowed",        "/problems/rate-limited",
+    "/problems/key-quota-exceeded"};
 
 std::filesystem::path& fixtureFolder()
 {

@@ -2,6 +2,7 @@
 
 #include "ServerOptions.h"
 #include "checkout/StubPaymentGateway.h"
+#include "storage/Schema.h"
 #include "storage/SqlTx.h"
 #include "storage/postgres/PgOrderStore.h"
 #include "storage/postgres/PgSchema.h"
@@ -12,6 +13,7 @@
 
 #include <pqxx/connection>
 #include <pqxx/except>
+#include <pqxx/transaction>
 
 #include <iostream>
 
@@ -89,12 +91,17 @@ std::string same(const std::string& db)
     return db;
 }
 
-bool addClient(const std::string& db, const std::string& name, const std::string& keyHash)
+bool addClient(const std::string& db, const std::string& name, const std::string& keyHash, const ClientLimits& limits)
 {
-    Faults faults;
-    SystemClock clock;
-    PgOrderStore store(PgPool::withTimeBudget(db, kAdminBudget), faults, clock, std::chrono::seconds(86400), 1, false);
-    return store.addClient(name, keyHash, false);
+    pqxx::connection connection(PgPool::withTimeBudget(db, kAdminBudget));
+    pgschema::create(connection, false); // a new database made, an old schema refused, as a server's start does
+    pqxx::work work(connection);
+    PgWorkTx tx(work, PgWorkTx::Statements::Unnamed);
+    if (!schema::addClient(tx, name, keyHash, limits)) {
+        return false;
+    }
+    work.commit();
+    return true;
 }
 
 int migrate(const std::string& db)

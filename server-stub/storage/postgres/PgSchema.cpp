@@ -58,7 +58,7 @@ DO $$ BEGIN
         WHERE key_hash NOT LIKE 'sha256:%';
     END IF;
 END $$)sql");
-    tx.exec0(schema::serverTables(postgres()));
+    tx.exec0(schema::serverTables(postgres())); // version 4: client_limits
     // The stub payment gateway's books, in the shared database: it stands for one outside service that every instance
     // talks to, so a charge made through one instance is known to all, and its webhook may reach any of them.
     tx.exec0(schema::gatewayTables(postgres()));

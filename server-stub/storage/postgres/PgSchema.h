@@ -14,7 +14,8 @@ namespace onceorder::server::pgschema {
 
 // The schema this server writes (server_meta, name 'schema_version'). 2: clients keep their keys' hashes only.
 // 3: server_runs, the run leases that say which process holds a checkout's lock (instead of advisory locks).
-inline constexpr const char* kSchemaVersion = "3";
+// 4: client_limits, what the operator stored for a client (`clients add NAME --rate N --key-rows N`).
+inline constexpr const char* kSchemaVersion = "4";
 
 enum class SchemaState
 {

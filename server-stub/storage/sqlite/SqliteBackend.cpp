@@ -4,12 +4,16 @@
 #include "checkout/StubPaymentGateway.h"
 #include "orders/OrderQueries.h"
 #include "orders/OrderService.h"
+#include "storage/Schema.h"
 #include "storage/SqlTx.h"
 #include "storage/sqlite/GroupCommitter.h"
+#include "storage/sqlite/SqliteLeaseTx.h"
 #include "storage/sqlite/SqliteOrderStore.h"
 #include "storage/sqlite/SqliteSqlTx.h"
 #include "storage/sqlite/Store.h"
 #include "teaching/Replication.h"
+
+#include <SQLiteCpp/Transaction.h>
 
 #include <filesystem>
 #include <iostream>
@@ -102,11 +106,18 @@ std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, Faults& fault
     return std::make_unique<OpenedSqlite>(options, faults, clock, seedDemoClients);
 }
 
-bool addClient(const std::string& db, const std::string& name, const std::string& keyHash)
+bool addClient(const std::string& db, const std::string& name, const std::string& keyHash, const ClientLimits& limits)
 {
     makeFolderFor(db);
     Store store(db, Synchronous::Full, 1, false);
-    return store.addClient(name, keyHash, false);
+    auto lease = store.lease();
+    SQLite::Transaction transaction(*lease, SQLite::TransactionBehavior::IMMEDIATE);
+    SqliteLeaseTx tx(lease);
+    if (!schema::addClient(tx, name, keyHash, limits)) {
+        return false;
+    }
+    transaction.commit();
+    return true;
 }
 
 int migrate(const std::string& db)

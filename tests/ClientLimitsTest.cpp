@@ -1,0 +1,114 @@
+// ClientLimitsTest: what the operator stores for a client with `onceorder-server clients add NAME --rate N
+// --key-rows N` (table client_limits, SPEC §3's admin command with two optional flags), against the real server on
+// both databases: a client's own rate answers 429 rate-limited where the server's default would not, and its key-row
+// quota bounds the key rows it makes in 24 hours (429 key-quota-exceeded with Retry-After, counted per client in
+// /metrics), while a replay or a reused key costs nothing and other clients go on. The quota's arithmetic over hours
+// is KeyRowQuotaTest's, with a manual clock.
+#include "support/EndToEndFixture.h"
+#include "support/Http.h"
+#include "support/ServerCommand.h"
+
+#include <gtest/gtest.h>
+
+using namespace onceorder::test;
+
+namespace {
+
+constexpr const char* kOrder = R"({"product":"kniha","quantity":1})";
+
+class ClientLimitsTest : public EndToEndFixture
+{
+protected:
+    // Issues client `name` a key with `flags`; the key, or "" (and a failure) if the command refused.
+    std::string addClient(const std::string& name, const std::string& flags)
+    {
+        const CommandRun issued = runServerCommand("clients add " + name + " --db '" + database() + "' " + flags);
+        EXPECT_EQ(issued.status, 0) << issued.out;
+        return issued.out.substr(0, issued.out.find('\n'));
+    }
+};
+
+} // namespace
+
+TEST_P(ClientLimitsTest, AClientsKeyRowsIn24HoursAreBoundedByTheQuotaTheOperatorStored)
+{
+    const std::string key = addClient("shop", "--key-rows 3");
+    ASSERT_FALSE(key.empty());
+    EXPECT_EQ(scalar("SELECT key_rows_per_day FROM client_limits WHERE client_id = 'shop'"), 3);
+    auto server = startServer();
+    auto http = server->client();
+    ASSERT_EQ(postOrder(*http, key, "k1", kOrder).status, 201);
+    // A replay and a reused key with another body make no key row: they are given back, not counted.
+    const Reply replay = postOrder(*http, key, "k1", kOrder);
+    EXPECT_EQ(replay.status, 201);
+    EXPECT_TRUE(replay.replayed());
+    EXPECT_EQ(postOrder(*http, key, "k1", R"({"product":"kniha","quantity":2})").status, 422);
+    // A stored 422 (out of stock) is a key row like a 201.
+    EXPECT_EQ(postOrder(*http, key, "k2", R"({"product":"hrnek","quantity":99})").status, 422);
+    EXPECT_EQ(postOrder(*http, key, "k3", kOrder).status, 201);
+    // The fourth new key in 24 hours is refused before anything is stored, with a Retry-After within the window.
+    const Reply refused = postOrder(*http, key, "k4", kOrder);
+    EXPECT_EQ(refused.status, 429) << refused.body;
+    EXPECT_EQ(refused.problemType(), "/problems/key-quota-exceeded") << refused.body;
+    EXPECT_EQ(refused.header("Content-Type"), "application/problem+json");
+    const long long retryAfter = std::atoll(refused.header("Retry-After").c_str());
+    EXPECT_GE(retryAfter, 1);
+    EXPECT_LE(retryAfter, 25 * 3600);
+    EXPECT_EQ(postOrder(*http, key, "k5", kOrder).status, 429);
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys WHERE client_id = 'shop'"), 3);
+    // The demo clients have no stored limits: the server's default (--client-key-rows, 100,000) is theirs.
+    EXPECT_EQ(postOrder(*http, "demo-key-B", "k4", kOrder).status, 201);
+    const Reply metrics = get(*http, "/metrics");
+    EXPECT_NE(metrics.body.find("onceorder_key_quota_exceeded_total{client=\"shop\"} 2"), std::string::npos)
+        << metrics.body;
+    EXPECT_EQ(metrics.body.find("onceorder_key_quota_exceeded_total{client=\"B\"}"), std::string::npos);
+    EXPECT_EQ(server->stop(), 0);
+}
+
+TEST_P(ClientLimitsTest, AClientsOwnRateIsKeptWhereTheServerHasNone)
+{
+    const std::string key = addClient("slow-shop", "--rate 1");
+    ASSERT_FALSE(key.empty());
+    auto server = startServer({"--client-rate", "0"}); // no default rate: a 429 comes from the stored one only
+    auto http = server->client();
+    int limited = 0;
+    for (int i = 0; i < 10; ++i) {
+        const Reply reply = postOrder(*http, key, "r" + std::to_string(i), kOrder);
+        ASSERT_TRUE(reply.status == 201 || reply.status == 429) << reply.status << " " << reply.body;
+        if (reply.status == 429) {
+            EXPECT_EQ(reply.problemType(), "/problems/rate-limited");
+            EXPECT_EQ(reply.header("Retry-After"), "1");
+            ++limited;
+        }
+    }
+    EXPECT_GE(limited, 1) << "one a second: ten at once cannot all be placed";
+    for (int i = 0; i < 10; ++i) {
+        EXPECT_EQ(postOrder(*http, "demo-key-A", "r" + std::to_string(i), kOrder).status, 201) << i;
+    }
+    const Reply metrics = get(*http, "/metrics");
+    EXPECT_NE(metrics.body.find("onceorder_rate_limited_total{client=\"slow-shop\"} " + std::to_string(limited)),
+              std::string::npos)
+        << metrics.body;
+    EXPECT_EQ(server->stop(), 0);
+}
+
+TEST_P(ClientLimitsTest, BadLimitsAreUsageErrorsAndStoreNothing)
+{
+    const std::string db = "--db '" + database() + "'";
+    for (const std::string flags : {"--rate", "--rate x", "--rate -1", "--rate 1000001", "--key-rows 1e3",
+                                    "--key-rows 1000000001", "--rate 1 --rate 2", "--limit 3"}) {
+        const CommandRun run = runServerCommand("clients add bad " + db + " " + flags + " 2>&1");
+        EXPECT_EQ(run.status, 2) << flags << ": " << run.out;
+    }
+    // No client "bad" was added by any of them: the name is still free.
+    const std::string key = addClient("bad", "--rate 0 --key-rows 0");
+    EXPECT_FALSE(key.empty());
+    EXPECT_EQ(scalar("SELECT count(*) FROM client_limits WHERE client_id = 'bad' AND rate_per_second = 0 AND "
+                     "key_rows_per_day = 0"),
+              1);
+    // Without flags no row: the server's defaults apply.
+    addClient("plain", "");
+    EXPECT_EQ(scalar("SELECT count(*) FROM client_limits WHERE client_id = 'plain'"), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Databases, ClientLimitsTest, kBothDatabases, databaseName);
