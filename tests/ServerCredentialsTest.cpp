@@ -12,6 +12,11 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -63,6 +68,29 @@ std::string operatorKeyIn(const std::string& log)
 }
 
 const std::vector<std::string> kEverywhere {"--listen", "0.0.0.0:0"};
+
+// The first IPv4 address of this machine that is up and not loopback, or "" if there is none: a connection to it
+// from here reaches the server from an address beyond loopback.
+std::string outsideAddress()
+{
+    ifaddrs* all = nullptr;
+    if (getifaddrs(&all) != 0) {
+        return {};
+    }
+    std::string found;
+    for (const ifaddrs* at = all; at && found.empty(); at = at->ifa_next) {
+        if (at->ifa_addr && at->ifa_addr->sa_family == AF_INET && (at->ifa_flags & IFF_UP) &&
+            !(at->ifa_flags & IFF_LOOPBACK)) {
+            char text[INET_ADDRSTRLEN] = {};
+            const auto* address = reinterpret_cast<const sockaddr_in*>(at->ifa_addr);
+            if (inet_ntop(AF_INET, &address->sin_addr, text, sizeof text)) {
+                found = text;
+            }
+        }
+    }
+    freeifaddrs(all);
+    return found;
+}
 
 } // namespace
 
@@ -224,5 +252,42 @@ TEST(ServerCredentialsTest, ClientsAddIssuesAKeyThatIsPrintedOnceAndStoredHashed
     ASSERT_TRUE(placed);
     EXPECT_EQ(placed->status, 201) << placed->body;
     EXPECT_EQ(getOrders(server, "demo-key-A"), 200) << "on loopback the demo clients are there too";
+    EXPECT_EQ(server.stop(), 0);
+}
+
+// Issue 38: /metrics names every client and what each was refused. Beyond loopback it needs the operator's key:
+// without a key 401, with a client's 403 metrics-operator-only; on loopback it stays open (the lesson and a local
+// scraper). Before, a peer beyond loopback read it with no key at all (200).
+TEST(ServerCredentialsTest, BeyondLoopbackMetricsNeedTheOperatorKey)
+{
+    const std::string outside = outsideAddress();
+    if (outside.empty()) {
+        GTEST_SKIP() << "this machine has no address beyond loopback";
+    }
+    TempDir dir;
+    const std::string db = dir.file("server.db");
+    const CommandRun issued = runServerCommand("clients add shop --db " + db);
+    ASSERT_EQ(issued.status, 0);
+    const std::string shopKey = issued.out.substr(0, issued.out.find('\n'));
+    std::vector<std::string> args = kEverywhere;
+    args.insert(args.end(), {"--db", db});
+    ServerProcess server(args, ONCEORDER_SERVER_BIN, dir.file("server.log"));
+    const std::string operatorKey = operatorKeyIn(dir.file("server.log"));
+    ASSERT_FALSE(operatorKey.empty());
+    httplib::Client far(outside, server.port());
+    const auto anonymous = far.Get("/metrics");
+    ASSERT_TRUE(anonymous) << "cannot reach " << outside;
+    EXPECT_EQ(anonymous->status, 401) << anonymous->body.substr(0, 200);
+    const auto client = far.Get("/metrics", {{"Authorization", "Bearer " + shopKey}});
+    ASSERT_TRUE(client);
+    EXPECT_EQ(client->status, 403);
+    EXPECT_NE(client->body.find("/problems/metrics-operator-only"), std::string::npos) << client->body;
+    const auto byOperator = far.Get("/metrics", {{"Authorization", "Bearer " + operatorKey}});
+    ASSERT_TRUE(byOperator);
+    EXPECT_EQ(byOperator->status, 200);
+    EXPECT_NE(byOperator->body.find("onceorder_orders_created_total"), std::string::npos);
+    const auto local = server.client()->Get("/metrics");
+    ASSERT_TRUE(local);
+    EXPECT_EQ(local->status, 200) << "on loopback /metrics needs no key";
     EXPECT_EQ(server.stop(), 0);
 }

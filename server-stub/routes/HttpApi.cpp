@@ -97,9 +97,12 @@ void HttpApi::registerRoutes()
                 answer(res, problems::notReady(), ex);
             }
         }));
-    // Not a counted route: neither metered nor logged (a scrape every few seconds would drown the log).
+    // Not a counted route: neither metered nor logged (a scrape every few seconds would drown the log). Beyond
+    // loopback only the operator may read it: it names every client and what each was refused.
     add("GET", "/metrics", "", [this](Call& call, std::function<void()> done) {
-        call.response.setContent(m_metrics.render(), "text/plain; version=0.0.4; charset=utf-8");
+        if (metricsAllowed(call.request, call.response, call.exchange)) {
+            call.response.setContent(m_metrics.render(), "text/plain; version=0.0.4; charset=utf-8");
+        }
         done();
     });
 
@@ -292,6 +295,18 @@ Handler HttpApi::debugGate(Handler handler)
             handler(req, res, exchange);
         }
     };
+}
+
+bool HttpApi::metricsAllowed(const HttpRequest& req, HttpResponse& res, Exchange& exchange) const
+{
+    if (isLoopback(req.remoteAddr)) {
+        return true;
+    }
+    const auto client = authenticate(m_orders, req, res, exchange);
+    if (client && !client->isOperator) {
+        answer(res, problems::metricsOperatorOnly(), exchange);
+    }
+    return client && client->isOperator;
 }
 
 bool HttpApi::debugAllowed(const HttpRequest& req, HttpResponse& res, Exchange& exchange) const

@@ -98,6 +98,8 @@ private:
     const Route* find(const HttpRequest& request, std::vector<std::string>& captured) const;
     // The debug routes' gate; false with the problem answered.
     bool debugAllowed(const HttpRequest& req, HttpResponse& res, Exchange& exchange) const;
+    // GET /metrics: from loopback anyone; from beyond, the operator (401 without a known key, 403 with a client's).
+    bool metricsAllowed(const HttpRequest& req, HttpResponse& res, Exchange& exchange) const;
     // Whether `route` refuses a body from `req` (answered into res): only whoever has shown who they are may send one.
     // The header check and the handler both ask, so a request answers the same whether or not its header was checked.
     static bool bodyRefused(const Route& route, const HttpRequest& req, HttpResponse& res, Exchange& exchange);

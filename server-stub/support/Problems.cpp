@@ -83,6 +83,12 @@ Problem operatorOnly()
     return make(403, "operator-only", "Only the operator may set stock", "use the operator's API key to set stock");
 }
 
+Problem metricsOperatorOnly()
+{
+    return make(403, "metrics-operator-only", "Only the operator may read the metrics from beyond loopback",
+                "GET /metrics from another host needs the operator's API key");
+}
+
 Problem debugLoopbackOnly()
 {
     return make(403, "debug-loopback-only", "Debug endpoints answer only loopback",

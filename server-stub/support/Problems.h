@@ -32,6 +32,8 @@ Problem unauthenticated();
 Problem unknownApiKey();
 Problem operatorCannotOrder();
 Problem operatorOnly();
+// GET /metrics from beyond loopback with a client's key.
+Problem metricsOperatorOnly();
 Problem debugLoopbackOnly();
 // A debug POST carrying the Origin of a web page that is not on loopback.
 Problem debugForeignOrigin(const std::string& origin);
