@@ -127,8 +127,10 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
             api->handle(std::move(request), std::move(respond));
         },
         &HttpApi::refusal,
-        HttpLimits {.headerTimeout = options.headerTimeout, .maxConnections = options.maxConnections}, ioThreads(),
-        [api = m_api.get()](const HttpRequest& head) { return api->checkHeader(head); });
+        HttpLimits {.headerTimeout = options.headerTimeout,
+                    .maxHeldBytes = options.memoryBudgetMiB * 1024 * 1024,
+                    .maxConnections = options.maxConnections},
+        ioThreads(), [api = m_api.get()](const HttpRequest& head) { return api->checkHeader(head); });
     // Whoever held a checkout's lock before this start and is gone: its request can be resumed at once. On SQLite
     // that is every lock; on PostgreSQL only those whose run's lease has expired (other instances run on).
     startStep("releasing dead runs' locks", [this] { m_checkout->releaseLocks(); });

@@ -104,6 +104,8 @@ std::string serverUsage()
            "                         the descriptor limit less 64)\n"
            "  --client-rate N        POST /orders and POST /checkout each client may send a second; more are\n"
            "                         answered 429 with Retry-After (default 1000; 0: no limit)\n"
+           "  --memory-budget MIB    bytes held for all connections together (read buffers, bodies as they\n"
+           "                         arrive, unsent answers); over it a connection gets 503 (default 64)\n"
            "  --client-key-rows N    key rows (orders and checkouts with a new key) each client may make in any\n"
            "                         24 hours; more are answered 429 (default 100000; 0: no limit). Both are\n"
            "                         defaults: `clients add` stores a client's own\n"
@@ -175,7 +177,7 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
         if (arg != "--listen" && arg != "--db" && arg != "--key-ttl" && arg != "--threads" && arg != "--synchronous" &&
             arg != "--header-timeout" && arg != "--max-connections" && arg != "--db-pool-size" &&
             arg != "--db-wait-ms" && arg != "--db-idle-ms" && arg != "--db-prepare" && arg != "--db-timeout-ms" &&
-            arg != "--client-rate" && arg != "--client-key-rows") {
+            arg != "--client-rate" && arg != "--client-key-rows" && arg != "--memory-budget") {
             return OptionsError {"unknown option \"" + arg + "\" (see --help)"};
         }
         const auto v = value();
@@ -233,6 +235,12 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
                 return OptionsError {"--client-rate wants requests a second from 0 to 1000000, got \"" + *v + "\""};
             }
             options.clientRate = static_cast<int>(*perSecond);
+        } else if (arg == "--memory-budget") {
+            const auto mib = parseNumber(*v, 1, 65536);
+            if (!mib) {
+                return OptionsError {"--memory-budget wants MiB from 1 to 65536, got \"" + *v + "\""};
+            }
+            options.memoryBudgetMiB = static_cast<std::size_t>(*mib);
         } else if (arg == "--client-key-rows") {
             const auto perDay = parseNumber(*v, 0, kMaxClientKeyRows);
             if (!perDay) {

@@ -47,6 +47,9 @@ struct ServerOptions
     // the operator stored no limits for (`clients add NAME --rate N --key-rows N`), which the demo clients are.
     // ONCEORDER_CLIENT_KEY_ROWS in the environment is the flag's default, as with the rate.
     long long clientKeyRows = kDefaultClientKeyRows;
+    // MiB held for all connections together (HttpLimits::maxHeldBytes, --memory-budget): read buffers, bodies as
+    // they arrive, unsent answers; over it a connection is answered 503 memory-budget-full and closed.
+    std::size_t memoryBudgetMiB = 64;
     bool debugEndpoints = false;
     // Beyond loopback, accept the published demo client keys (--allow-demo-keys); SPEC §3.
     bool allowDemoKeys = false;

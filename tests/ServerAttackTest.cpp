@@ -629,3 +629,70 @@ TEST(ServerAttackTest, AClientOverItsRateIsAnswered429WhileAnotherClientsOrdersA
     EXPECT_EQ(metrics.find("onceorder_rate_limited_total{client=\"B\"}"), std::string::npos);
     EXPECT_EQ(server.stop(), 0);
 }
+
+// Issue 38: every byte held for a connection is charged to one budget for the whole server (--memory-budget). Header
+// fragments that never end are the plainest case: before, each connection held up to 64 KiB of its own and only the
+// connection cap bounded the total (3,000 connections took the server from 17 to 267 MiB). Now a connection whose
+// buffer would take the total over the budget is answered 503 memory-budget-full with Retry-After and closed, the
+// others hold what fits, and once they go another client is served again.
+TEST(ServerAttackTest, HeaderFragmentsOfManyConnectionsAreChargedToOneMemoryBudget)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db"), "--memory-budget", "4"});
+    ASSERT_TRUE(healthy(server));
+    const long resting = residentKib(server.pid());
+    constexpr int kConnections = 400;
+    const std::string fragment =
+        "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Fill: " + std::string(60'000, 'x'); // never ends
+    std::vector<std::unique_ptr<RawConnection>> attackers;
+    for (int i = 0; i < kConnections; ++i) {
+        attackers.push_back(std::make_unique<RawConnection>(server.port()));
+        ASSERT_TRUE(attackers.back()->valid()) << i;
+        attackers.back()->send(fragment); // a connection the server closed already may refuse the rest
+    }
+    // Collect the answers that come: the server answers a refused connection at once, and holds the others silently.
+    std::vector<bool> answered(kConnections, false);
+    int refused = 0;
+    std::string refusal;
+    while (true) {
+        std::vector<pollfd> waiting;
+        std::vector<int> which;
+        for (int i = 0; i < kConnections; ++i) {
+            if (!answered[i]) {
+                waiting.push_back({attackers[i]->fd(), POLLIN, 0});
+                which.push_back(i);
+            }
+        }
+        if (waiting.empty() || ::poll(waiting.data(), waiting.size(), 2000) <= 0) {
+            break;
+        }
+        for (std::size_t k = 0; k < waiting.size(); ++k) {
+            if (waiting[k].revents != 0) {
+                answered[which[k]] = true;
+                const std::string response = attackers[which[k]]->readResponse(1000ms);
+                EXPECT_EQ(statusOf(response), 503) << response.substr(0, 200);
+                refused += statusOf(response) == 503 ? 1 : 0;
+                refusal = refusal.empty() ? response : refusal;
+            }
+        }
+    }
+    const long peak = statusKib(server.pid(), "VmHWM:");
+    std::printf("%d of %d connections holding 60 KB header fragments refused; resting %ld KiB, peak %ld KiB\n", refused,
+                kConnections, resting, peak);
+    // 4 MiB hold about 64 of them (a read buffer grows to 64 KiB); the rest are refused.
+    EXPECT_GE(refused, kConnections - 100);
+    EXPECT_LT(refused, kConnections) << "what fits the budget is held, not refused";
+    EXPECT_EQ(problemTypeOf(refusal), "/problems/memory-budget-full") << refusal;
+    EXPECT_NE(refusal.find("Retry-After: 1"), std::string::npos) << refusal;
+#if !defined(__SANITIZE_ADDRESS__)
+    EXPECT_LT(peak, resting + 16 * 1024) << "the fragments' bytes were held beyond the budget";
+#endif
+    attackers.clear();
+    // Once they are gone their bytes are given back: another client is served.
+    RawConnection b(server.port());
+    ASSERT_TRUE(b.send(onceorder::test::rawOrder({"Authorization: Bearer demo-key-B", "Idempotency-Key: \"b-1\"",
+                                                  "Content-Type: application/json", "Connection: close"})));
+    const std::string placed = b.readResponse();
+    EXPECT_EQ(statusOf(placed), 201) << placed.substr(0, 300);
+    EXPECT_EQ(server.stop(), 0);
+}

@@ -376,6 +376,8 @@ HttpResponse HttpApi::refusal(int status, std::string_view field)
         answer(response, problems::tooManyConnections(), ignored);
     } else if (status == 503 && field == kOverBodyBudget) {
         answer(response, problems::tooManyUploads(), ignored);
+    } else if (status == 503 && field == kOverMemoryBudget) {
+        answer(response, problems::memoryBudgetFull(), ignored);
     } else if (sameHeaderName(field, "Idempotency-Key")) {
         // A control byte in the key: the key's own problem, as if the parser had let it through to ours.
         answer(response,

@@ -168,6 +168,12 @@ Problem tooManyConnections()
                 "the server holds as many connections as it can; try again in a moment", 1);
 }
 
+Problem memoryBudgetFull()
+{
+    return make(503, "memory-budget-full", "The server holds all the request bytes it may",
+                "the bytes held for connections have reached the server's memory budget; try again in a moment", 1);
+}
+
 Problem tooManyUploads()
 {
     return make(503, "too-many-uploads", "Too many bodies in flight",

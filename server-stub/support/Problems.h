@@ -50,6 +50,8 @@ Problem trailerTooLarge();
 Problem transferCodingNotImplemented();
 Problem tooManyConnections();
 Problem tooManyUploads();
+// 503: the bytes held for all connections together are at --memory-budget (transport/HttpServer).
+Problem memoryBudgetFull();
 // 429: the client has sent more idempotent POSTs this second than its rate (routes/ClientRate).
 Problem rateLimited(int perSecond, int retryAfterSeconds);
 // 429: the client has made as many key rows in the last 24 hours as its quota (routes/KeyRowQuota).

@@ -202,6 +202,24 @@ bool HttpServer::reserveBody(std::size_t bytes)
     return true;
 }
 
+bool HttpServer::chargeHeld(std::size_t& charged, std::size_t now, bool mayRefuse)
+{
+    if (now <= charged) {
+        m_heldBytes.fetch_sub(charged - now);
+        charged = now;
+        return true;
+    }
+    const std::size_t more = now - charged;
+    std::size_t current = m_heldBytes.load();
+    do {
+        if (mayRefuse && current + more > m_limits.maxHeldBytes) {
+            return false;
+        }
+    } while (!m_heldBytes.compare_exchange_weak(current, current + more));
+    charged = now;
+    return true;
+}
+
 void HttpServer::releaseBody(std::size_t bytes)
 {
     // After a surge of bodies (a flood of uploads), the heap they took is given back to the system once the last one

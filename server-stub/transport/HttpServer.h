@@ -39,6 +39,7 @@ using ErrorAnswer = std::function<HttpResponse(int status, std::string_view fiel
 // rather than for what it holds (503 with Retry-After).
 inline constexpr std::string_view kOverConnectionCap = "(connection cap)";
 inline constexpr std::string_view kOverBodyBudget = "(body budget)";
+inline constexpr std::string_view kOverMemoryBudget = "(memory budget)";
 // … and, with 400, when the framing is refused: no Host or several; a Transfer-Encoding that leaves the body's end
 // unknown or disagrees with a Content-Length.
 inline constexpr std::string_view kBadHost = "(host)";
@@ -82,6 +83,11 @@ struct HttpLimits
     // Bodies being read, all connections together: a request whose body would take the total over this is answered
     // 503 with Retry-After before its body is read, so stalled uploads cannot take the server's memory.
     std::size_t maxBodyBytesInFlight = 32 * 1024 * 1024;
+    // Every byte held on behalf of connections, all of them together: their read buffers (a header, pipelined input,
+    // a chunk-size line, a trailer section), their bodies as they arrive and their answers not yet sent. A connection
+    // charges each growth before the read that needs it; one that does not fit is answered 503 with Retry-After and
+    // closed (answers are counted but never refused).
+    std::size_t maxHeldBytes = 64 * 1024 * 1024;
     // Open connections at most; 0: the descriptor limit (RLIMIT_NOFILE) less kDescriptorReserve, kept for the
     // database, the log and the files a request opens. A connection beyond it is answered 503 with Retry-After at
     // once and closed: never left waiting in the backlog.
@@ -121,6 +127,9 @@ private:
     // Takes `bytes` of the in-flight body budget; false (nothing taken) if they do not fit.
     bool reserveBody(std::size_t bytes);
     void releaseBody(std::size_t bytes);
+    // Moves a connection's share of the memory budget from `charged` to `now`; an increase that would take the total
+    // over maxHeldBytes is refused (false, nothing changed) when `mayRefuse`.
+    bool chargeHeld(std::size_t& charged, std::size_t now, bool mayRefuse);
     // Answers 503 on a connection over the cap without reading from it, and closes it.
     void turnAway(boost::asio::ip::tcp::socket socket) const;
 
@@ -130,6 +139,7 @@ private:
     HttpLimits m_limits;
     std::size_t m_maxConnections;
     std::atomic<std::size_t> m_bodyBytesInFlight {0};
+    std::atomic<std::size_t> m_heldBytes {0};
     // Bodies in flight reached kTrimAfterBodyBytes: trim the heap when they are all released.
     std::atomic<bool> m_trimWhenIdle {false};
     static constexpr std::size_t kTrimAfterBodyBytes = 8 * 1024 * 1024;

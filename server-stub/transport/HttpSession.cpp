@@ -49,6 +49,7 @@ HttpSession::HttpSession(net::ip::tcp::socket socket, HttpServer& server)
 HttpSession::~HttpSession()
 {
     releaseBody();
+    m_server.chargeHeld(m_held, 0, false);
     m_server.remove(this);
 }
 
@@ -84,9 +85,74 @@ void HttpSession::readHeader()
     m_buffer.max_size(std::max(m_server.m_limits.maxHeaderBytes, m_buffer.size()));
     m_parser->body_limit(m_server.m_limits.maxBodyBytes);
     m_stream.expires_after(m_server.m_limits.headerTimeout);
-    http::async_read_header(
-        m_stream, m_buffer, *m_parser,
-        [self = shared_from_this()](beast::error_code error, std::size_t) { self->onHeader(error); });
+    parseOrRead(true, {});
+}
+
+void HttpSession::parseOrRead(bool header, beast::error_code error)
+{
+    // As Beast's own read loop does: at the end of the stream a message begun is a partial one, none at all the end.
+    if (error == net::error::eof) {
+        error = http::error::end_of_stream;
+        if (m_parser->got_some()) {
+            error = {};
+            m_parser->put_eof(error);
+        }
+    }
+    const auto ended = [&] {
+        return header ? m_parser->is_header_done() : m_parser->is_done();
+    };
+    while (!error && !ended() && m_buffer.size() > 0) {
+        const std::size_t used = m_parser->put(m_buffer.data(), error);
+        m_buffer.consume(used);
+        if (error == http::error::need_more) {
+            error = {};
+            break;
+        }
+    }
+    if (error || ended()) {
+        chargeHeld(false);
+        header ? onHeader(error) : onBody(error);
+        return;
+    }
+    readMore(header);
+}
+
+void HttpSession::readMore(bool header)
+{
+    const std::size_t room = m_buffer.max_size() - std::min(m_buffer.size(), m_buffer.max_size());
+    if (room == 0) {
+        header ? onHeader(http::error::buffer_overflow) : onBody(http::error::buffer_overflow);
+        return;
+    }
+    // A few KiB at a time: the buffer grows with what arrives, and each growth is charged before the read.
+    const auto space = m_buffer.prepare(std::min<std::size_t>(room, 4096));
+    if (!chargeHeld()) {
+        refuseOverBudget();
+        return;
+    }
+    m_stream.async_read_some(space, [self = shared_from_this(), header](beast::error_code error, std::size_t bytes) {
+        self->m_buffer.commit(bytes);
+        self->parseOrRead(header, error);
+    });
+}
+
+bool HttpSession::chargeHeld(bool mayRefuse)
+{
+    std::size_t held = m_buffer.capacity() + m_response.body().capacity();
+    if (m_parser) {
+        held += m_parser->get().body().capacity();
+    }
+    return m_server.chargeHeld(m_held, held, mayRefuse);
+}
+
+void HttpSession::refuseOverBudget()
+{
+    m_buffer.consume(m_buffer.size());
+    m_buffer.shrink_to_fit();
+    m_parser.reset();
+    releaseBody();
+    chargeHeld(false);
+    refuse(503, kOverMemoryBudget);
 }
 
 void HttpSession::onHeader(beast::error_code error)
@@ -259,8 +325,8 @@ void HttpSession::readBody()
     const auto& limits = m_server.m_limits;
     m_buffer.max_size(std::max({limits.maxChunkLineBytes, limits.maxTrailerBytes, m_buffer.size()}));
     m_stream.expires_after(m_server.m_limits.headerTimeout);
-    http::async_read(m_stream, m_buffer, *m_parser,
-                     [self = shared_from_this()](beast::error_code error, std::size_t) { self->onBody(error); });
+    m_parser->eager(true); // the body's bytes go on to the body as they are parsed, as Beast's async_read has it
+    parseOrRead(false, {});
 }
 
 void HttpSession::onBody(beast::error_code error)
@@ -321,7 +387,7 @@ void HttpSession::dispatch()
     });
 }
 
-HttpRequest HttpSession::requestOf(const http::request<http::string_body>& message) const
+HttpRequest HttpSession::requestOf(const http::request<ArrivingBody>& message) const
 {
     HttpRequest request;
     request.method = std::string(message.method_string());
@@ -392,6 +458,7 @@ void HttpSession::write(HttpResponse response, bool keepAlive)
         m_response.insert(name, value);
     }
     m_response.body() = std::move(response.body);
+    chargeHeld(false); // an answer is sent whatever the budget: it is counted, never refused
     m_response.keep_alive(keepAlive);
     m_response.prepare_payload();
     if (m_head) {
@@ -407,6 +474,8 @@ void HttpSession::write(HttpResponse response, bool keepAlive)
 void HttpSession::onWrite(beast::error_code error, bool keepAlive)
 {
     m_answering = false;
+    m_response.body() = std::string();
+    chargeHeld(false);
     if (error) {
         close();
         return;

@@ -4,6 +4,7 @@
 // and no timer runs, however long the handler takes.
 #pragma once
 
+#include "transport/ArrivingBody.h"
 #include "transport/HttpRequest.h"
 #include "transport/HttpResponse.h"
 
@@ -45,6 +46,15 @@ private:
     void onHeader(boost::system::error_code error);
     void readBody();
     void onBody(boost::system::error_code error);
+    // The read loop of both phases (the header, then the body): parses what is buffered, and reads more into the
+    // buffer, charging what the connection holds to the server's memory budget before each read, until the phase ends.
+    void parseOrRead(bool header, boost::system::error_code error);
+    void readMore(bool header);
+    // What this connection holds now (its read buffer, its body, its unsent answer), charged to the server's budget;
+    // false (nothing more charged) if an increase does not fit. Decreases always fit.
+    bool chargeHeld(bool mayRefuse = true);
+    // Over the server's memory budget: what the connection holds is let go, 503 with Retry-After, closed.
+    void refuseOverBudget();
     void dispatch();
     // A read that ended because the client or the server is leaving, not because of what was sent.
     bool gone(const boost::system::error_code& error) const;
@@ -58,7 +68,7 @@ private:
     // chunk-size line).
     bool chunkInTrailer() const;
     // What the handlers see of the request, all but its body.
-    HttpRequest requestOf(const boost::beast::http::request<boost::beast::http::string_body>& message) const;
+    HttpRequest requestOf(const boost::beast::http::request<ArrivingBody>& message) const;
     // Gives back the body budget this connection's body took, if any.
     void releaseBody();
     // Refuses what the HTTP layer cannot take (400, 413): the answer, then the connection is closed.
@@ -78,7 +88,7 @@ private:
     HttpServer& m_server;
     boost::beast::tcp_stream m_stream;
     boost::beast::flat_buffer m_buffer;
-    std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> m_parser;
+    std::optional<boost::beast::http::request_parser<ArrivingBody>> m_parser;
     // The parser keeps a reference to its chunk-header callback: it lives as long as the session.
     std::function<void(std::uint64_t, boost::beast::string_view, boost::system::error_code&)> m_chunkHeader;
     std::size_t m_extensionBytes = 0; // of the body being read, all its chunk extensions so far
@@ -90,6 +100,7 @@ private:
     std::string m_remoteAddr;
     std::optional<HttpRequest> m_request; // the request as the header check saw it, while its body is read
     std::size_t m_reservedBody = 0; // of the server's in-flight body budget, while this body is read
+    std::size_t m_held = 0; // of the server's memory budget (HttpLimits::maxHeldBytes)
     bool m_head = false; // the request being answered is a HEAD: its answer goes without the body
     bool m_answering = false; // a request is with the handler or its answer is being written
     bool m_stopping = false;

@@ -35,6 +35,7 @@ const unreachable = {
     '/problems/internal-error': 'an unexpected exception in a handler: a bug, never produced on purpose',
     '/problems/too-many-connections': 'needs more connections than the cap: tests/ServerAttackTest.cpp',
     '/problems/too-many-uploads': 'needs 32 MiB of bodies in flight: tests/ServerAttackTest.cpp',
+    '/problems/memory-budget-full': 'needs the memory budget full: tests/ServerAttackTest.cpp',
     '/problems/not-ready': 'needs a database that went away: tests/ServerOutageTest.cpp',
 };
 
