@@ -503,13 +503,17 @@ void HttpSession::lingeringClose()
 
 void HttpSession::drain()
 {
-    m_stream.async_read_some(net::buffer(m_discard), [self = shared_from_this()](beast::error_code error, std::size_t) {
-        if (error || self->m_stopping) {
-            self->close();
-            return;
-        }
-        self->drain();
-    });
+    if (!m_discard) {
+        m_discard = std::make_unique<std::array<char, 4 * 1024>>();
+    }
+    m_stream.async_read_some(net::buffer(*m_discard),
+                             [self = shared_from_this()](beast::error_code error, std::size_t) {
+                                 if (error || self->m_stopping) {
+                                     self->close();
+                                     return;
+                                 }
+                                 self->drain();
+                             });
 }
 
 void HttpSession::close()

@@ -96,7 +96,9 @@ private:
     // Kept alive until its asynchronous write completes.
     boost::beast::http::response<boost::beast::http::string_body> m_response;
     boost::beast::http::response<boost::beast::http::empty_body> m_continue;
-    std::array<char, 16 * 1024> m_discard {};
+    // Where a lingering close drops what the client still sends: made only then, so a connection that is read as
+    // usual does not carry it.
+    std::unique_ptr<std::array<char, 4 * 1024>> m_discard;
     std::string m_remoteAddr;
     std::optional<HttpRequest> m_request; // the request as the header check saw it, while its body is read
     std::size_t m_reservedBody = 0; // of the server's in-flight body budget, while this body is read
