@@ -183,6 +183,16 @@ int OrderServer::bind()
     return port;
 }
 
+std::size_t OrderServer::heldBytes() const
+{
+    return m_http->heldBytes();
+}
+
+std::size_t OrderServer::heldBytesPeak() const
+{
+    return m_http->heldBytesPeak();
+}
+
 void OrderServer::run()
 {
     m_http->run();

@@ -45,6 +45,9 @@ public:
     int completeAbandonedCheckouts();
 
     Faults& faults() { return m_faults; }
+    // The transport's memory budget (--memory-budget): the bytes charged now, and the most ever charged at once.
+    std::size_t heldBytes() const;
+    std::size_t heldBytesPeak() const;
 
 private:
     void reaperLoop();

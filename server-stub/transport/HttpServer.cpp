@@ -216,6 +216,8 @@ bool HttpServer::chargeHeld(std::size_t& charged, std::size_t now, bool mayRefus
             return false;
         }
     } while (!m_heldBytes.compare_exchange_weak(current, current + more));
+    std::size_t peak = m_heldBytesPeak.load();
+    while (current + more > peak && !m_heldBytesPeak.compare_exchange_weak(peak, current + more)) { }
     charged = now;
     return true;
 }

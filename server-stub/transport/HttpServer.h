@@ -112,6 +112,9 @@ public:
     void run();
     // Thread-safe, may come before run(); run() then returns as soon as it starts.
     void stop();
+    // The bytes charged to the memory budget now, and the most ever charged at once (the framing fuzzer's property).
+    std::size_t heldBytes() const { return m_heldBytes.load(); }
+    std::size_t heldBytesPeak() const { return m_heldBytesPeak.load(); }
 
 private:
     friend class HttpSession;
@@ -140,6 +143,7 @@ private:
     std::size_t m_maxConnections;
     std::atomic<std::size_t> m_bodyBytesInFlight {0};
     std::atomic<std::size_t> m_heldBytes {0};
+    std::atomic<std::size_t> m_heldBytesPeak {0};
     // Bodies in flight reached kTrimAfterBodyBytes: trim the heap when they are all released.
     std::atomic<bool> m_trimWhenIdle {false};
     static constexpr std::size_t kTrimAfterBodyBytes = 8 * 1024 * 1024;

@@ -109,6 +109,11 @@ void HttpSession::parseOrRead(bool header, beast::error_code error)
             break;
         }
     }
+    // The body grew by what was parsed into it: charged before anything goes on, like the buffer before a read.
+    if (!error && !chargeHeld()) {
+        refuseOverBudget();
+        return;
+    }
     if (error || ended()) {
         chargeHeld(false);
         header ? onHeader(error) : onBody(error);
