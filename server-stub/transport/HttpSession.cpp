@@ -129,8 +129,9 @@ void HttpSession::readMore(bool header)
         header ? onHeader(http::error::buffer_overflow) : onBody(http::error::buffer_overflow);
         return;
     }
-    // A few KiB at a time: the buffer grows with what arrives, and each growth is charged before the read.
-    const auto space = m_buffer.prepare(std::min<std::size_t>(room, 4096));
+    // The room the buffer has already, or 4 KiB more: it grows with what arrives, each growth charged before the read.
+    const std::size_t spare = m_buffer.capacity() - m_buffer.size();
+    const auto space = m_buffer.prepare(std::min(room, std::max<std::size_t>(spare, 4096)));
     if (!chargeHeld()) {
         refuseOverBudget();
         return;
