@@ -696,3 +696,33 @@ TEST(ServerAttackTest, HeaderFragmentsOfManyConnectionsAreChargedToOneMemoryBudg
     EXPECT_EQ(statusOf(placed), 201) << placed.substr(0, 300);
     EXPECT_EQ(server.stop(), 0);
 }
+
+// Issue 38, RFC 9112 §5.2: a line folded into a field that frames the request (obs-fold: a line that begins with a
+// space or a tab) is refused with 400, where Beast unfolded it and read "Transfer-Encoding:" CRLF " chunked" as
+// chunked (a proxy in front may read the same bytes otherwise: smuggling). A fold in any other field is unfolded as
+// before.
+TEST(ServerAttackTest, ALineFoldedIntoAFramingHeaderIsRefused)
+{
+    TempDir dir;
+    ServerProcess server({"--db", dir.file("server.db")});
+    const std::string order = "POST /orders HTTP/1.1\r\nHost: 127.0.0.1\r\n" + kAuthA +
+        "Idempotency-Key: \"folded\"\r\nContent-Type: application/json\r\nConnection: close\r\n";
+    const std::string body = R"({"product":"kniha","quantity":1})";
+    char size[16];
+    std::snprintf(size, sizeof size, "%zx", body.size());
+    const std::vector<std::pair<std::string, std::string>> folded {
+        {"Transfer-Encoding folded",
+         order + "Transfer-Encoding:\r\n chunked\r\n\r\n" + size + "\r\n" + body + "\r\n0\r\n\r\n"},
+        {"Content-Length folded", order + "Content-Length:\r\n\t" + std::to_string(body.size()) + "\r\n\r\n" + body},
+        {"Host folded", "GET /healthz HTTP/1.1\r\nHost:\r\n 127.0.0.1\r\nConnection: close\r\n\r\n"},
+    };
+    for (const auto& [name, request] : folded) {
+        const std::string answer = ask(server, request);
+        EXPECT_EQ(statusOf(answer), 400) << name << ": " << answer.substr(0, 300);
+        EXPECT_EQ(problemTypeOf(answer), "/problems/invalid-framing") << name;
+    }
+    const std::string note =
+        ask(server, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Note: a\r\n b\r\nConnection: close\r\n\r\n");
+    EXPECT_EQ(statusOf(note), 200) << "a fold elsewhere is unfolded: " << note.substr(0, 300);
+    EXPECT_EQ(server.stop(), 0);
+}

@@ -31,6 +31,42 @@ bool expectsContinue(std::string_view value)
                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
 }
 
+bool startsWithNoCase(std::string_view text, std::string_view prefix)
+{
+    return text.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), text.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+           });
+}
+
+// Whether a header that has arrived whole folds a line into a field that frames the request (RFC 9112 §5.2: a line
+// that begins with a space or a tab continues the field before it). Beast unfolds such a line into the value before
+// the server sees it, so "Transfer-Encoding:" CRLF " chunked" would be read as chunked where a proxy may read it
+// otherwise: the raw bytes are looked at before they are parsed. Only complete headers are looked at.
+bool obsFoldInFraming(std::string_view buffered)
+{
+    const auto end = buffered.find("\r\n\r\n");
+    if (end == std::string_view::npos) {
+        return false;
+    }
+    std::string_view head = buffered.substr(0, end + 2);
+    head.remove_prefix(std::min(head.size(), head.find("\r\n") + 2)); // the request line
+    bool framing = false;
+    while (!head.empty()) {
+        const auto lineEnd = head.find("\r\n");
+        const std::string_view line = head.substr(0, lineEnd);
+        if (!line.empty() && (line.front() == ' ' || line.front() == '\t')) {
+            if (framing) {
+                return true;
+            }
+        } else {
+            framing = startsWithNoCase(line, "transfer-encoding:") || startsWithNoCase(line, "content-length:") ||
+                startsWithNoCase(line, "host:");
+        }
+        head.remove_prefix(std::min(head.size(), lineEnd + 2));
+    }
+    return false;
+}
+
 } // namespace
 
 HttpSession::HttpSession(net::ip::tcp::socket socket, HttpServer& server)
@@ -102,6 +138,11 @@ void HttpSession::parseOrRead(bool header, beast::error_code error)
         return header ? m_parser->is_header_done() : m_parser->is_done();
     };
     while (!error && !ended() && m_buffer.size() > 0) {
+        if (header &&
+            obsFoldInFraming(std::string_view(static_cast<const char*>(m_buffer.data().data()), m_buffer.size()))) {
+            refuse(400, kBadFraming);
+            return;
+        }
         const std::size_t used = m_parser->put(m_buffer.data(), error);
         m_buffer.consume(used);
         if (error == http::error::need_more) {
