@@ -170,9 +170,11 @@ void HttpSession::readMore(bool header)
         header ? onHeader(http::error::buffer_overflow) : onBody(http::error::buffer_overflow);
         return;
     }
-    // The room the buffer has already, or 4 KiB more: it grows with what arrives, each growth charged before the read.
+    // The room the buffer has already, or a little more (4 KiB for a header, which most often fits in one; 16 KiB, the
+    // buffer's most, for a body, whose bytes move on at once): it grows with what arrives, each growth charged first.
     const std::size_t spare = m_buffer.capacity() - m_buffer.size();
-    const auto space = m_buffer.prepare(std::min(room, std::max<std::size_t>(spare, 4096)));
+    const std::size_t step = header ? 4096 : 16384;
+    const auto space = m_buffer.prepare(std::min(room, std::max(spare, step)));
     if (!chargeHeld()) {
         refuseOverBudget();
         return;
