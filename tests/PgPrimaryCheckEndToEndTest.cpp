@@ -13,6 +13,7 @@
 #include "support/Http.h"
 #include "support/PostgresDatabase.h"
 #include "support/PostgresServers.h"
+#include "support/ServerCommand.h"
 #include "support/ServerProcess.h"
 #include "support/TcpRelay.h"
 
@@ -180,4 +181,13 @@ TEST_F(PgPrimaryCheckEndToEndTest, WhileTheMonitorNamesNoWritableNodeOrdersAre50
     const Reply placed = postOrder(*http, kA, "during", kOne);
     EXPECT_EQ(placed.status, 201) << placed.body;
     EXPECT_EQ(throughWhich({db->scalar("SELECT max(id) FROM orders")}), std::vector<std::string> {"new"});
+}
+
+TEST_F(PgPrimaryCheckEndToEndTest, AMonitorThatIsNoneStopsTheStartWithItsReason)
+{
+    exec("DROP FUNCTION pgautofailover.get_primary");
+    const CommandRun run =
+        runServerCommand("--listen 127.0.0.1:0 --db " + db->uri() + " --db-monitor " + db->uri() + " 2>&1");
+    EXPECT_EQ(run.status, 1) << run.out;
+    EXPECT_NE(run.out.find("--db-monitor names no pg_auto_failover monitor"), std::string::npos) << run.out;
 }
