@@ -54,10 +54,13 @@ protected:
              ", true); "
              // A sequence counts the calls: a call that raises keeps its count (nextval is not rolled back).
              "CREATE SEQUENCE pgautofailover.calls; "
+             // slow: the monitor takes longer than the server's statement timeout to answer.
+             "ALTER TABLE pgautofailover.stand_in ADD COLUMN slow boolean NOT NULL DEFAULT false; "
              "CREATE FUNCTION pgautofailover.get_primary(formation_id text DEFAULT 'default', group_id int DEFAULT 0, "
              "OUT primary_node_id bigint, OUT primary_name text, OUT primary_host text, OUT primary_port int) "
              "RETURNS record LANGUAGE plpgsql AS $$ BEGIN "
              "PERFORM nextval('pgautofailover.calls'); "
+             "IF (SELECT slow FROM pgautofailover.stand_in) THEN PERFORM pg_sleep(5); END IF; "
              "SELECT 1, 'node', '127.0.0.1', port INTO primary_node_id, primary_name, primary_host, primary_port "
              "FROM pgautofailover.stand_in WHERE writable; "
              "IF NOT FOUND THEN RAISE EXCEPTION 'couldn''t find the primary node in formation \"%\", group %', "
@@ -67,13 +70,15 @@ protected:
              "INSERT INTO order_ports VALUES (NEW.id, inet_client_port()); RETURN NEW; END $$;");
     }
 
-    ServerProcess& startOnThePair()
+    ServerProcess& startOnThePair(const std::vector<std::string>& extra = {})
     {
-        auto& server = startServer({"--db",
-                                    "postgresql://127.0.0.1:" + std::to_string(m_old->port()) +
-                                        ",127.0.0.1:" + std::to_string(m_new->port()) + "/" + db->name() +
-                                        "?target_session_attrs=read-write",
-                                    "--db-monitor", db->uri()});
+        std::vector<std::string> args {"--db",
+                                       "postgresql://127.0.0.1:" + std::to_string(m_old->port()) +
+                                           ",127.0.0.1:" + std::to_string(m_new->port()) + "/" + db->name() +
+                                           "?target_session_attrs=read-write",
+                                       "--db-monitor", db->uri()};
+        args.insert(args.end(), extra.begin(), extra.end());
+        auto& server = startServer(args);
         // The server made its tables: now each order's session port is kept.
         exec("CREATE TRIGGER keep_order_port AFTER INSERT ON orders FOR EACH ROW EXECUTE FUNCTION keep_order_port()");
         return server;
@@ -181,6 +186,21 @@ TEST_F(PgPrimaryCheckEndToEndTest, WhileTheMonitorNamesNoWritableNodeOrdersAre50
     const Reply placed = postOrder(*http, kA, "during", kOne);
     EXPECT_EQ(placed.status, 201) << placed.body;
     EXPECT_EQ(throughWhich({db->scalar("SELECT max(id) FROM orders")}), std::vector<std::string> {"new"});
+}
+
+TEST_F(PgPrimaryCheckEndToEndTest, AMonitorSlowerThanTheBudgetLeavesTheLastAnswerStanding)
+{
+    // A monitor that does not answer in time says nothing about the nodes: orders go on to the primary it last named.
+    auto& server = startOnThePair({"--db-timeout-ms", "1000"});
+    monitorSays("slow = true");
+    auto http = server.client();
+    for (int i = 0; i < 3; ++i) {
+        const Reply r = postOrder(*http, kA, "while-slow-" + std::to_string(i), kOne);
+        ASSERT_EQ(r.status, 201) << r.body;
+        EXPECT_EQ(throughWhich({std::atoll(r.body.c_str() + r.body.find("\"order_id\":") + 11)}),
+                  std::vector<std::string> {"old"});
+    }
+    exec("UPDATE pgautofailover.stand_in SET slow = false");
 }
 
 TEST_F(PgPrimaryCheckEndToEndTest, AMonitorThatIsNoneStopsTheStartWithItsReason)

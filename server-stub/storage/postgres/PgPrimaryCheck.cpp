@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 namespace onceorder::server {
@@ -158,12 +159,13 @@ void PgPrimaryCheck::refresh(pqxx::connection& monitor)
             return;
         }
         see(View::Primary, row[0][0].as<std::string>(), row[0][1].as<std::string>());
-    } catch (const pqxx::broken_connection&) {
-        throw;
-    } catch (const pqxx::undefined_function&) {
-        throw;
-    } catch (const pqxx::sql_error&) {
-        // "couldn't find the primary node": the monitor names no writable node while a failover is in progress.
+    } catch (const pqxx::sql_error& error) {
+        // "couldn't find the primary node": the monitor names no writable node while a failover is in progress. Any
+        // other error (a statement timeout on a slow monitor) says nothing about the nodes: the last view holds, and
+        // the session is opened again.
+        if (std::string_view(error.what()).find("find the primary node") == std::string_view::npos) {
+            throw;
+        }
         see(View::None, {}, {});
     }
 }
