@@ -121,6 +121,10 @@ std::string serverUsage()
            "                         request is answered 503 with Retry-After and its connection closed; the lock\n"
            "                         and statement timeouts, TCP keepalives, tcp_user_timeout and a connect timeout\n"
            "                         per host come from it\n"
+           "  --db-monitor URI       PostgreSQL with pg_auto_failover: the monitor "
+           "(postgres://autoctl_node@HOST:PORT/\n"
+           "                         pg_auto_failover); a transaction starts only on the node it names the primary\n"
+           "                         now, never on an old primary that resumes after a failover\n"
            "  --db-prepare on|off    PostgreSQL: prepare statements once per connection (default on); off behind a\n"
            "                         transaction pooler (PgBouncer in transaction mode)\n"
            "  --help                 show this help\n"
@@ -177,7 +181,7 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
         if (arg != "--listen" && arg != "--db" && arg != "--key-ttl" && arg != "--threads" && arg != "--synchronous" &&
             arg != "--header-timeout" && arg != "--max-connections" && arg != "--db-pool-size" &&
             arg != "--db-wait-ms" && arg != "--db-idle-ms" && arg != "--db-prepare" && arg != "--db-timeout-ms" &&
-            arg != "--client-rate" && arg != "--client-key-rows" && arg != "--memory-budget") {
+            arg != "--db-monitor" && arg != "--client-rate" && arg != "--client-key-rows" && arg != "--memory-budget") {
             return OptionsError {"unknown option \"" + arg + "\" (see --help)"};
         }
         const auto v = value();
@@ -271,6 +275,11 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
                 return OptionsError {"--db-timeout-ms wants milliseconds from 100 to 600000, got \"" + *v + "\""};
             }
             options.dbTimeout = std::chrono::milliseconds(*budget);
+        } else if (arg == "--db-monitor") {
+            if (v->rfind("postgresql://", 0) != 0 && v->rfind("postgres://", 0) != 0) {
+                return OptionsError {"--db-monitor wants a postgresql:// URI of the pg_auto_failover monitor"};
+            }
+            options.dbMonitor = *v;
         } else if (arg == "--db-prepare") {
             if (*v != "on" && *v != "off") {
                 return OptionsError {"--db-prepare wants on or off, got \"" + *v + "\""};

@@ -64,6 +64,9 @@ struct ServerOptions
     // ONCEORDER_DB_TIMEOUT_MS in the environment is the default of the flag (the test suites set a generous one, so
     // that a storm on a loaded machine tests what it was written for; the budget's own tests pass the flag).
     std::chrono::milliseconds dbTimeout {3'000};
+    // PostgreSQL with pg_auto_failover: the monitor's URI (--db-monitor); a transaction then starts only on the node it
+    // names the primary now (storage/postgres/PgPrimaryCheck.h). Empty: none.
+    std::string dbMonitor;
     // PostgreSQL: named prepared statements (--db-prepare on, unset: on) or unnamed ones (off: behind a transaction
     // pooler); storage/postgres/PgWorkTx.h. ONCEORDER_DB_PREPARE=off in the environment is the default of the flag,
     // for the servers that tests start behind PgBouncer (scripts/lib/with-pgbouncer); the flag overrides it.

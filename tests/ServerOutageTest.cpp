@@ -5,6 +5,7 @@
 // no restart.
 #include "ServerOptions.h"
 #include "storage/postgres/PgPool.h"
+#include "storage/postgres/PgPrimaryCheck.h"
 #include "support/PostgresDatabase.h"
 #include "support/ServerProcess.h"
 
@@ -152,6 +153,26 @@ TEST(ServerOutageTest, APostgresUriGetsTheTimeBudgetsNetworkBoundsUnlessItNamesT
     EXPECT_EQ(PgPool::sessionSettings(milliseconds(3000)),
               "SET lock_timeout = 3000; SET idle_in_transaction_session_timeout = 6000; SET statement_timeout = 6000");
     EXPECT_EQ(options({"--db", "/tmp/shop.db"}).dbPath, "/tmp/shop.db");
+}
+
+TEST(ServerOutageTest, TheMonitorsPrimaryTakesThePlaceOfTheUrisHosts)
+{
+    using onceorder::server::OptionsError;
+    using onceorder::server::parseServerOptions;
+    using onceorder::server::PgPrimaryCheck;
+    using onceorder::server::ServerOptions;
+    const auto parsed = parseServerOptions({"--db-monitor", "postgres://autoctl_node@m:5541/pg_auto_failover"});
+    ASSERT_TRUE(std::holds_alternative<ServerOptions>(parsed));
+    EXPECT_EQ(std::get<ServerOptions>(parsed).dbMonitor, "postgres://autoctl_node@m:5541/pg_auto_failover");
+    EXPECT_TRUE(std::get<ServerOptions>(parseServerOptions({})).dbMonitor.empty());
+    EXPECT_TRUE(std::holds_alternative<OptionsError>(parseServerOptions({"--db-monitor", "monitor.example:5541"})));
+
+    // libpq takes the last value of a parameter: host= and port= after the URI's own hosts win over them.
+    EXPECT_EQ(PgPrimaryCheck::pointedAt("postgresql://p@h:1,h:2/shop?target_session_attrs=read-write&connect_timeout=3",
+                                        "10.0.0.2", "5543"),
+              "postgresql://p@h:1,h:2/shop?target_session_attrs=read-write&connect_timeout=3&host=10.0.0.2&port=5543");
+    EXPECT_EQ(PgPrimaryCheck::pointedAt("postgresql:///shop", "/run/postgresql", "5432"),
+              "postgresql:///shop?host=%2Frun%2Fpostgresql&port=5432");
 }
 
 TEST(ServerOutageTest, SigtermEndsAServerWaitingForADatabaseThatNeverAnswers)

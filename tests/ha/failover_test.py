@@ -5,6 +5,9 @@ Clients storm POST /orders and POST /checkout (each request under its own Idempo
 on 503, 409, a timeout or a connection error, capped exponential backoff, on the next server) while the nemesis
 kills the primary NODE (scripts/ha/cluster kill-primary: keeper, postmaster and backends, kill -9), waits for the
 failover, brings the node back as a standby and waits until the pair is healthy again, --failovers times.
+With --nemesis zombie it freezes the primary NODE instead (SIGSTOP of all its processes), waits until the monitor
+has promoted the standby, resumes the old primary (SIGCONT: a zombie that still believes it is the primary until its
+keeper hears from the monitor) and waits until the pair is healthy again.
 
 Afterwards, read on the new primary (psql) and through the servers:
   lost        every 201 a client received names an order that exists and whose key row names that order
@@ -13,6 +16,10 @@ Afterwards, read on the new primary (psql) and through the servers:
   stock       each product's stock is what was set minus the quantities of the orders that exist
   servers     every server is the process it was at the start (no restarts), answers /readyz, and placed orders
               again after every failover; its webhooks drained (nothing pending at the gateway)
+  bounded     every HTTP exchange was answered within --answer-limit seconds (8), a 503/409 always with Retry-After
+  zombie      no acknowledged order is lost that was acknowledged after the old primary resumed (asynchronous
+              replication loses what the standby had not received at the freeze; a write the zombie took is a loss
+              too, and counted apart); every server took a checkout within --checkout-limit s (10) of the promotion
 
 Standard library only. Exit 0 when every check holds; with --expect-loss (asynchronous replication) the run
 passes when acknowledged orders were lost and everything else holds. The last line is one JSON object.
@@ -76,7 +83,16 @@ class Stats:
         self.no_retry_after = 0  # 503/409 without Retry-After
         self.acked = []  # (kind, client, key, order_id, quantities, t, port)
         self.failed = []  # (kind, client, key, last status, body): gave up or an unexpected answer
-        self.events = []  # (t answered, port, t sent): every 201, for throughput and recovery times
+        self.events = []  # (t answered, port, t sent, kind): every 201, for throughput and recovery times
+        self.max_latency = 0.0  # the longest HTTP exchange, answered or not (s)
+        self.slow = []  # (seconds, status, port, t sent): exchanges longer than the answer limit
+        self.answer_limit = 8.0
+
+    def took(self, seconds, status, port, sent):
+        with self.lock:
+            self.max_latency = max(self.max_latency, seconds)
+            if seconds > self.answer_limit:
+                self.slow.append((round(seconds, 2), status, port, round(sent, 3)))
 
     def count(self, what):
         with self.lock:
@@ -134,15 +150,17 @@ class Storm:
         while True:
             port = self.ports[(index + n + attempt) % len(self.ports)]
             sent = time.time()
+            began = time.monotonic()
             try:
-                status, h, text = request(port, "POST", path, body, headers, timeout=5.0)
+                status, h, text = request(port, "POST", path, body, headers, timeout=self.stats.answer_limit + 4)
+                self.stats.took(time.monotonic() - began, status, port, sent)
                 self.stats.count(status)
                 last = (status, text[:200])
                 if status == 201:
                     order_id = json.loads(text)["order_id"]
                     with self.stats.lock:
                         self.stats.acked.append((kind, client, key, order_id, quantities, time.time(), port))
-                        self.stats.events.append((time.time(), port, sent))
+                        self.stats.events.append((time.time(), port, sent, kind))
                     return
                 if status in (503, 409):
                     if "retry-after" not in h:
@@ -154,6 +172,7 @@ class Storm:
                     return
                 # 500 is not a final answer either: retried, and counted (a failover must not produce one)
             except (OSError, http.client.HTTPException) as e:
+                self.stats.took(time.monotonic() - began, type(e).__name__, port, sent)
                 self.stats.count("timeout" if "timed out" in str(e) else "conn-error")
                 last = (type(e).__name__, str(e)[:200])
             attempt += 1
@@ -199,14 +218,62 @@ def alive(pid):
         return False
 
 
-def wait_for(what, seconds, check):
+def wait_for(what, seconds, check, every=0.5):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         value = check()
         if value:
             return value
-        time.sleep(0.5)
+        time.sleep(every)
     return None
+
+
+def first_201s(stats, ports, since, sent_after, kind=None):
+    """Each server's first 201 answered after `since` to a request sent after `sent_after` (of `kind`, or any)."""
+    with stats.lock:
+        firsts = {}
+        for t, port, sent, k in stats.events:
+            if t >= since and sent > sent_after and (kind is None or k == kind) and port not in firsts:
+                firsts[port] = t
+    return firsts if len(firsts) == len(ports) else None
+
+
+def zombie_cycle(i, label, stats, ports, args, problems):
+    """Freeze the primary node, wait for the promotion, resume the old primary, wait until the pair is healthy."""
+    before = cluster("primary")
+    frozen, frozen_at = cluster("freeze-primary").split()
+    frozen_at = float(frozen_at)
+    log(f"{label}: zombie {i + 1}: froze {frozen}")
+    promoted = wait_for("a new primary", 120, lambda: (lambda p: p if p and p != before else None)(
+        cluster("primary")), every=0.1)
+    promoted_at = time.time()
+    if not promoted:
+        problems.append(f"zombie {i + 1}: no standby was promoted within 120 s of the freeze")
+    time.sleep(args.zombie_hold)
+    _, resumed_at = cluster("thaw", frozen).split()
+    resumed_at = float(resumed_at)
+    log(f"{label}: zombie {i + 1}: {promoted} promoted {promoted_at - frozen_at:.1f} s after the freeze; "
+        f"{frozen} resumed {resumed_at - promoted_at:.1f} s after the promotion")
+    checkouts = wait_for("a checkout on every server", 60,
+                         lambda: first_201s(stats, ports, promoted_at, frozen_at, "checkout"))
+    orders = first_201s(stats, ports, promoted_at, frozen_at)
+    entry = {"frozen": frozen, "promoted": promoted, "promoted_after_s": round(promoted_at - frozen_at, 1),
+             "resumed_after_promotion_s": round(resumed_at - promoted_at, 1), "frozen_at": frozen_at,
+             "resumed_at": resumed_at,
+             "checkout_after_promotion_s": {str(p): round(t - promoted_at, 1) for p, t in (checkouts or {}).items()},
+             "recovery_s": {str(p): round(t - frozen_at, 1) for p, t in (orders or {}).items()}}
+    slow = [p for p, t in (checkouts or {}).items() if t - promoted_at > args.checkout_limit]
+    if not checkouts or slow:
+        problems.append(f"zombie {i + 1}: not every server took a checkout within {args.checkout_limit:.0f} s of "
+                        f"the promotion: {entry['checkout_after_promotion_s']}")
+    try:
+        cluster("wait-healthy", "240", timeout=260)
+    except RuntimeError as e:
+        problems.append(f"zombie {i + 1}: the pair did not become healthy again: {e}")
+        return None
+    entry["healthy_at"] = time.time()
+    log(f"{label}: zombie {i + 1}: {entry}")
+    return entry
 
 
 def main():
@@ -221,8 +288,21 @@ def main():
                     help="a first phase with no fault: 201s per second, for the sync/async comparison")
     ap.add_argument("--recovery-limit", type=float, default=60.0,
                     help="each server must answer a 201 this many seconds after each kill")
+    ap.add_argument("--nemesis", choices=("kill", "zombie"), default="kill",
+                    help="kill -9 the primary node, or freeze it (SIGSTOP) until the standby is promoted and resume it")
+    ap.add_argument("--zombie-hold", type=float, default=1.0,
+                    help="zombie: seconds between the promotion and the old primary's resumption")
+    ap.add_argument("--answer-limit", type=float, default=8.0, help="every HTTP exchange answered within this (s)")
+    ap.add_argument("--checkout-limit", type=float, default=10.0,
+                    help="zombie: every server takes a checkout this many seconds after the promotion")
     ap.add_argument("--expect-loss", action="store_true",
                     help="asynchronous replication: pass only if acknowledged orders were lost")
+    ap.add_argument("--allow-loss", action="store_true",
+                    help="asynchronous replication with the zombie nemesis: what the standby had not received at the "
+                         "freeze may be lost (reported); a write the resumed old primary took may not")
+    ap.add_argument("--zombie-loss-allowed", action="store_true",
+                    help="report the writes the resumed old primary took without failing (servers without "
+                         "--db-monitor, to measure the window it closes)")
     ap.add_argument("--label", default="")
     args = ap.parse_args()
 
@@ -241,6 +321,7 @@ def main():
     stock_start = {p: STOCK for p in PRODUCTS}
     run_id = f"ha{int(time.time())}{label}"
     stats = Stats()
+    stats.answer_limit = args.answer_limit
     storm = Storm(ports, args.clients, args.checkout_share, stats, run_id)
 
     t0 = time.time()
@@ -255,6 +336,12 @@ def main():
     problems = []
     for i in range(args.failovers):
         time.sleep(args.load_seconds)
+        if args.nemesis == "zombie":
+            entry = zombie_cycle(i, label, stats, ports, args, problems)
+            if entry is None:
+                break
+            failovers.append(entry)
+            continue
         before = cluster("primary")
         killed, killed_at = cluster("kill-primary", "--hold-wal", str(args.hold_wal_ms)).split()
         killed_at = float(killed_at)
@@ -264,7 +351,7 @@ def main():
             with stats.lock:
                 firsts = {}
                 # a 201 to a request sent after the kill: an answer in flight at the kill does not count
-                for t, port, sent in stats.events:
+                for t, port, sent, _kind in stats.events:
                     if sent > killed_at and port not in firsts:
                         firsts[port] = t
             return firsts if len(firsts) == len(ports) else None
@@ -282,7 +369,7 @@ def main():
                  "recovery_s": {str(p): round(t - killed_at, 1) for p, t in (firsts or {}).items()}}
         if not firsts:
             with stats.lock:
-                seen = {port for t, port, sent in stats.events if sent > killed_at}
+                seen = {port for t, port, sent, _kind in stats.events if sent > killed_at}
             entry["not_recovered"] = sorted(set(ports) - seen)
             problems.append(f"failover {i + 1}: servers {entry['not_recovered']} placed no order within "
                             f"{args.recovery_limit:.0f} s of the kill")
@@ -417,10 +504,18 @@ def main():
         problems.append(f"{len(stats.failed)} requests without a final 201: {stats.failed[:5]}")
     if len(failovers) < args.failovers:
         problems.append(f"only {len(failovers)} of {args.failovers} failovers happened")
+    # A write the resumed old primary took: acknowledged after it resumed and before the pair was healthy again.
+    zombie_lost = [item for item, a in ((item, next(a for a in stats.acked if a[2] == item["key"])) for item in lost)
+                   if any(f.get("resumed_at", 1e18) <= a[5] <= f.get("healthy_at", 0) for f in failovers)]
+    if zombie_lost and not args.zombie_loss_allowed:
+        problems.append(f"{len(zombie_lost)} acknowledged orders written on the resumed old primary are gone: "
+                        f"{zombie_lost[:5]}")
+    if stats.slow:
+        problems.append(f"{len(stats.slow)} exchanges took longer than {args.answer_limit:.0f} s: {stats.slow[:10]}")
     if args.expect_loss:
         if not lost:
             problems.append("asynchronous replication lost no acknowledged order (expected a loss)")
-    elif lost:
+    elif lost and not args.allow_loss:
         problems.append(f"{len(lost)} acknowledged orders are gone")
 
     result = {
@@ -429,7 +524,8 @@ def main():
         "lost_ids_reissued": sum(1 for item in lost if item["id_now"]), "duplicated": len(dup_keys) + len(orphans),
         "double_charges": len(double_charges), "statuses": {str(k): v for k, v in sorted(stats.statuses.items(),
                                                                                          key=lambda kv: str(kv[0]))},
-        "throughput_per_s": round(throughput, 1), "seconds": round(elapsed), "failover_detail": failovers, "background": background,
+        "nemesis": args.nemesis, "zombie_lost": len(zombie_lost), "max_latency_s": round(stats.max_latency, 2),
+        "over_answer_limit": len(stats.slow), "throughput_per_s": round(throughput, 1), "seconds": round(elapsed), "failover_detail": failovers, "background": background,
         "lost_orders": lost, "problems": problems, "ok": not problems,
     }
     for p in problems:

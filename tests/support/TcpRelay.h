@@ -66,6 +66,13 @@ public:
     int heldRequests() const { return m_held; }
     void release() { m_released = true; }
     void blackhole(bool on) { m_blackhole = on; }
+    // The local ports of the relay's own connections to the backend so far: what the backend sees as the client's
+    // port (PostgreSQL's inet_client_port()), so a test can tell which relay a session came through.
+    std::vector<int> upstreamPorts()
+    {
+        std::lock_guard guard(m_lock);
+        return m_upstreamPorts;
+    }
 
 private:
     static void reset(int socket)
@@ -92,7 +99,12 @@ private:
                 reset(client);
                 continue;
             }
+            sockaddr_in local {};
+            socklen_t length = sizeof local;
             std::lock_guard guard(m_lock);
+            if (::getsockname(server, reinterpret_cast<sockaddr*>(&local), &length) == 0) {
+                m_upstreamPorts.push_back(ntohs(local.sin_port));
+            }
             m_pumps.emplace_back([this, client, server] { pump(client, server); });
         }
     }
@@ -174,6 +186,7 @@ private:
     std::thread m_acceptor;
     std::mutex m_lock;
     std::vector<std::thread> m_pumps;
+    std::vector<int> m_upstreamPorts;
 };
 
 } // namespace onceorder::test

@@ -28,7 +28,10 @@ public:
                    WebhookOutbox::Schedule redelivery)
         : m_store(std::move(store))
         , m_sql(postgresDatabase(m_store->pool()))
-        , m_leasePool(uri, PgPool::Settings {.size = 1, .wait = pool.budget, .idle = pool.idle, .budget = pool.budget})
+        , m_leasePool(
+              uri,
+              PgPool::Settings {
+                  .size = 1, .wait = pool.budget, .idle = pool.idle, .budget = pool.budget, .primary = pool.primary})
         , m_leaseSql(postgresDatabase(m_leasePool))
         , m_redelivery(redelivery)
     {
@@ -71,7 +74,10 @@ std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, Faults& fault
         const PgPool::Settings pool {.size = options.dbPoolSize > 0 ? options.dbPoolSize : options.threads + 5,
                                      .wait = options.dbWait,
                                      .idle = options.dbIdle,
-                                     .budget = options.dbTimeout};
+                                     .budget = options.dbTimeout,
+                                     .primary = options.dbMonitor.empty() ? nullptr
+                                                                          : std::make_shared<const PgPrimaryCheck>(
+                                                                                options.dbMonitor, options.dbTimeout)};
         const std::string uri = PgPool::withTimeBudget(options.dbPath, options.dbTimeout);
         return std::make_unique<OpenedPostgres>(
             std::make_unique<PgOrderStore>(uri, faults, clock, options.keyTtl, pool, seedDemoClients), uri, pool,

@@ -158,7 +158,13 @@ PgPool::Lease PgPool::lease(std::chrono::milliseconds wait)
             auto connection = std::move(m_idle.back().connection);
             m_idle.pop_back();
             lock.unlock();
-            return lent(std::move(connection));
+            if (onPrimary(*connection)) {
+                return lent(std::move(connection));
+            }
+            connection.reset(); // to an old primary (a zombie once it resumes): closed, never lent
+            release(nullptr);
+            lock.lock();
+            continue;
         }
         const auto now = SteadyClock::now();
         if (m_open < m_settings.size && now >= openAgainAt) {
@@ -192,7 +198,11 @@ PgPool::Lease PgPool::lease(std::chrono::milliseconds wait)
 
 std::unique_ptr<pqxx::connection> PgPool::open()
 {
-    auto connection = std::make_unique<pqxx::connection>(m_uri);
+    auto connection =
+        std::make_unique<pqxx::connection>(m_settings.primary ? m_settings.primary->target(m_uri) : m_uri);
+    if (!onPrimary(*connection)) {
+        throw pqxx::broken_connection("the primary changed while connecting");
+    }
     if (const std::string settings = sessionSettings(m_settings.budget); !settings.empty()) {
         // Watched as a lent connection is: connect_timeout bounds only the connecting.
         const auto watch = m_watchdog.arm(connection->sock(), SteadyClock::now() + clientDeadline(m_settings.budget));
@@ -208,6 +218,11 @@ std::unique_ptr<pqxx::connection> PgPool::open()
         }
     }
     return connection;
+}
+
+bool PgPool::onPrimary(pqxx::connection& connection) const
+{
+    return !m_settings.primary || m_settings.primary->allows(connection.hostname(), connection.port());
 }
 
 PgPool::Lease PgPool::lent(std::unique_ptr<pqxx::connection> connection)

@@ -14,6 +14,7 @@
 // connection is closed, not given back.
 #pragma once
 
+#include "storage/postgres/PgPrimaryCheck.h"
 #include "storage/postgres/PgWatchdog.h"
 
 #include <pqxx/connection>
@@ -40,6 +41,9 @@ public:
         std::chrono::milliseconds idle {30'000}; // a connection unused for this long is closed
         // The time budget of a database call (--db-timeout-ms); 0: none (the admin commands).
         std::chrono::milliseconds budget {0};
+        // With a pg_auto_failover monitor (--db-monitor): connections open on the node it names the primary, and a
+        // pooled one to any other node is closed instead of lent (PgPrimaryCheck.h). Null: the URI as given.
+        std::shared_ptr<const PgPrimaryCheck> primary {};
     };
 
     // The URI with what bounds a connection's network waits, each only if the URI does not name it already:
@@ -128,6 +132,8 @@ private:
     // network dropped them too. Each would otherwise cost the request that meets it a 503.
     void closeIdle();
     std::unique_ptr<pqxx::connection> open();
+    // Whether a pooled connection is to a node that may take a transaction now (Settings::primary).
+    bool onPrimary(pqxx::connection& connection) const;
     Lease lent(std::unique_ptr<pqxx::connection> connection);
     void closeIdleLoop();
 
