@@ -11,10 +11,13 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <memory>
 
 namespace onceorder::ui {
 
@@ -33,6 +36,18 @@ QTableView* makeView(const QString& objectName, const QString& accessibleName, S
     view->horizontalHeader()->setStretchLastSection(true);
     view->horizontalHeader()->setResizeContentsPrecision(kColumnFitRows);
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
+    // The newest row (the order just placed, its key) stays in view: a view scrolled to its end follows its end as
+    // rows arrive and as the dock shrinks (oldest first, the newest sat below the fold at 1366 × 768); one the
+    // teacher scrolled up stays where it is.
+    QScrollBar* bar = view->verticalScrollBar();
+    auto following = std::make_shared<bool>(true);
+    QObject::connect(bar, &QScrollBar::valueChanged, view,
+                     [bar, following](int value) { *following = value == bar->maximum(); });
+    QObject::connect(bar, &QScrollBar::rangeChanged, view, [bar, following](int, int maximum) {
+        if (*following) {
+            bar->setValue(maximum);
+        }
+    });
     return view;
 }
 
