@@ -17,6 +17,7 @@
 #include "support/WindowDriver.h"
 #include "teaching/Scenario.h"
 
+#include "submission/KeyStrategy.h"
 #include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QAbstractSpinBox>
@@ -102,6 +103,7 @@ private Q_SLOTS:
     void theWindowsSizeAndPlaceAreRememberedAndKeptOnTheScreen();
     void theWheelOverAnUnfocusedInputChangesNothing();
     void theDebugPanelsExplanationsReadOnADarkPalette();
+    void theNetworkHintSaysWhatHappensWithTheKeysInUse();
     void theStatusColoursReadOnALightAndADarkPalette();
     void tabWalksTheWindowInTheLessonsOrderAndComesBack();
     // Fresh views after reset, kill and restart, within one poll (issue 29).
@@ -972,6 +974,34 @@ void MainWindowTest::theWheelOverAnUnfocusedInputChangesNothing()
     QTRY_VERIFY(mode->hasFocus());
     wheel(mode, -120);
     QCOMPARE(mode->currentIndex(), 1);
+}
+
+// Step 1.1 of the lesson (issue 40): "Drop the response" said "the retry with the same key is replayed, not doubled"
+// beside the red duplicate rows of a new key per click.
+void MainWindowTest::theNetworkHintSaysWhatHappensWithTheKeysInUse()
+{
+    QTemporaryDir state;
+    core::ClientOptions options;
+    options.stateDir = state.path();
+    core::ClientSession session(options);
+    ui::MainWindow window(&session);
+    auto* mode = window.findChild<QComboBox*>(QStringLiteral("networkModeCombo"));
+    auto* keys = window.findChild<QComboBox*>(QStringLiteral("keyStrategyCombo"));
+    auto* hint = window.findChild<QLabel*>(QStringLiteral("networkExplanation"));
+    QVERIFY(mode && keys && hint);
+    mode->setCurrentIndex(mode->findData(QStringLiteral("drop-response")));
+    QVERIFY2(hint->text().contains(u"replayed, not doubled"), qPrintable(hint->text()));
+    for (const core::KeyStrategy strategy : {core::KeyStrategy::PerClick, core::KeyStrategy::None}) {
+        keys->setCurrentIndex(keys->findData(static_cast<int>(strategy)));
+        QVERIFY2(!hint->text().contains(u"replayed"), qPrintable(hint->text()));
+        QVERIFY2(hint->text().contains(u"ordered twice"), qPrintable(hint->text()));
+    }
+    // A mode whose outcome does not depend on the key says the same whatever the strategy.
+    mode->setCurrentIndex(mode->findData(QStringLiteral("drop-request")));
+    QVERIFY2(hint->text().contains(u"the retry places the order"), qPrintable(hint->text()));
+    keys->setCurrentIndex(keys->findData(static_cast<int>(core::KeyStrategy::PerCart)));
+    mode->setCurrentIndex(mode->findData(QStringLiteral("drop-response")));
+    QVERIFY2(hint->text().contains(u"replayed, not doubled"), qPrintable(hint->text()));
 }
 
 void MainWindowTest::theDebugPanelsExplanationsReadOnADarkPalette()

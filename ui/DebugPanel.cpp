@@ -62,27 +62,40 @@ struct NetworkMode
 {
     QString mode;
     QString label;
-    QString text;
+    QString text; // with one key per cart (the correct client)
+    QString withoutOneKey; // with a new key per attempt or none, where that changes what happens (empty: the same)
 };
 
 // The conditioner's modes, as the panel offers them and the status bar names them.
 QList<NetworkMode> networkModes()
 {
     return {
-        {QStringLiteral("pass"), DebugPanel::tr("Pass"), DebugPanel::tr("Everything goes through untouched.")},
-        {QStringLiteral("offline"), DebugPanel::tr("Offline"),
-         DebugPanel::tr("Connections are refused: the request is surely not sent, so retrying is safe.")},
-        {QStringLiteral("drop-request"), DebugPanel::tr("Drop the request"),
-         DebugPanel::tr("The request is lost on the way: the server never sees it; the retry places the order.")},
+        {QStringLiteral("pass"), DebugPanel::tr("Pass"), DebugPanel::tr("Everything goes through untouched."), {}},
+        {QStringLiteral("offline"),
+         DebugPanel::tr("Offline"),
+         DebugPanel::tr("Connections are refused: the request is surely not sent, so retrying is safe."),
+         {}},
+        {QStringLiteral("drop-request"),
+         DebugPanel::tr("Drop the request"),
+         DebugPanel::tr("The request is lost on the way: the server never sees it; the retry places the order."),
+         {}},
         {QStringLiteral("drop-response"), DebugPanel::tr("Drop the response"),
          DebugPanel::tr(
-             "The order is placed but the answer is lost: the retry with the same key is replayed, not doubled.")},
+             "The order is placed but the answer is lost: the retry with the same key is replayed, not doubled."),
+         DebugPanel::tr("The order is placed but the answer is lost: without the cart's one key the retry is a new "
+                        "order, so the cart is ordered twice.")},
         {QStringLiteral("delay"), DebugPanel::tr("Delay"),
-         DebugPanel::tr("Every exchange waits for the delay: slow networks make timeouts and overlapping retries.")},
+         DebugPanel::tr("Every exchange waits for the delay: slow networks make timeouts and overlapping retries."),
+         DebugPanel::tr("Every exchange waits for the delay: an attempt that timed out may still be placed, and "
+                        "without the cart's one key its retry orders again.")},
         {QStringLiteral("blackhole"), DebugPanel::tr("Black hole"),
-         DebugPanel::tr("Nothing comes back and nothing closes: only the client's timeout ends the attempt.")},
+         DebugPanel::tr("Nothing comes back and nothing closes: only the client's timeout ends the attempt."),
+         DebugPanel::tr("Nothing comes back and nothing closes: the client's timeout ends the attempt, and without "
+                        "the cart's one key a retry of an order that was placed orders again.")},
         {QStringLiteral("flaky"), DebugPanel::tr("Flaky"),
-         DebugPanel::tr("Each exchange fails with the probability below: retries with backoff get through.")},
+         DebugPanel::tr("Each exchange fails with the probability below: retries with backoff get through."),
+         DebugPanel::tr("Each exchange fails with the probability below: without the cart's one key a retry after a "
+                        "lost answer orders twice.")},
     };
 }
 
@@ -384,8 +397,8 @@ QGroupBox* DebugPanel::buildNetworkSection()
     m_networkNote->setObjectName(QStringLiteral("networkNote"));
     layout->addWidget(m_networkNote);
 
-    connect(m_networkModeCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
-        m_networkExplanation->setText(m_networkModeCombo->itemData(index, Qt::ToolTipRole).toString());
+    connect(m_networkModeCombo, &QComboBox::currentIndexChanged, this, [this] {
+        explainNetworkMode();
         applyNetworkMode();
     });
     connect(m_networkDelaySpin, &QSpinBox::valueChanged, this, &DebugPanel::applyNetworkMode);
@@ -442,9 +455,23 @@ QGroupBox* DebugPanel::buildClientSection()
     explain(0);
     connect(m_keyStrategyCombo, &QComboBox::currentIndexChanged, this, [this, explain](int index) {
         explain(index);
+        explainNetworkMode(); // what the network mode does depends on the keys
         Q_EMIT keyStrategyChanged(static_cast<core::KeyStrategy>(m_keyStrategyCombo->itemData(index).toInt()));
     });
     return box;
+}
+
+void DebugPanel::explainNetworkMode()
+{
+    const QList<NetworkMode> modes = networkModes();
+    const int index = m_networkModeCombo->currentIndex();
+    if (index < 0 || index >= modes.size()) {
+        return;
+    }
+    const NetworkMode& mode = modes.at(index);
+    const bool oneKeyPerCart = !m_keyStrategyCombo ||
+        m_keyStrategyCombo->currentData().toInt() == static_cast<int>(core::KeyStrategy::PerCart);
+    m_networkExplanation->setText(oneKeyPerCart || mode.withoutOneKey.isEmpty() ? mode.text : mode.withoutOneKey);
 }
 
 void DebugPanel::setServerState(const core::ServerState& state)

@@ -48,6 +48,8 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // The network mode's hint for the key strategy in use: "replayed, not doubled" only with one key per cart.
+    void explainNetworkMode();
     void holdCrashPointsWidth();
     QGroupBox* buildServerSection();
     QGroupBox* buildGatewaySection();
