@@ -104,6 +104,7 @@ private Q_SLOTS:
     void theWheelOverAnUnfocusedInputChangesNothing();
     void theDebugPanelsExplanationsReadOnADarkPalette();
     void theNetworkHintSaysWhatHappensWithTheKeysInUse();
+    void theLastOutcomeIsSaidToBeThePreviousCartsOnceANewOneIsFilled();
     void lessonStep5AStoredTransientErrorIsReplayedToEveryRetry();
     void lessonStep9FlakyRetriesWaitUnderOneKeyAndSayWhy();
     void theStatusColoursReadOnALightAndADarkPalette();
@@ -146,6 +147,26 @@ void MainWindowTest::clickingOrderPlacesTheCartAndShowsTheOrderId()
     QTRY_COMPARE_WITH_TIMEOUT(orders->rowCount(), 1, 10'000);
     QCOMPARE(orders->item(0, 0)->text(), QStringLiteral("1"));
     QCOMPARE(orders->item(0, 1)->text(), QStringLiteral("kniha × 1"));
+}
+
+// "Order 1 placed." under the Order button read as the new cart's outcome while that cart was being filled (issue 40).
+void MainWindowTest::theLastOutcomeIsSaidToBeThePreviousCartsOnceANewOneIsFilled()
+{
+    auto client = startClient();
+    QVERIFY(client);
+    addToCart(*client, QStringLiteral("kniha"), 1);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    QVERIFY(settled.wait(20'000));
+    QCOMPARE(resultText(*client), QStringLiteral("Order 1 placed."));
+    addToCart(*client, QStringLiteral("hrnek"), 1);
+    QCOMPARE(resultText(*client), QStringLiteral("Previous cart: Order 1 placed."));
+    addToCart(*client, QStringLiteral("kniha"), 1); // said once
+    QCOMPARE(resultText(*client), QStringLiteral("Previous cart: Order 1 placed."));
+    settled.clear();
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    QVERIFY(settled.wait(20'000));
+    QCOMPARE(resultText(*client), QStringLiteral("Order 2 placed."));
 }
 
 void MainWindowTest::theCartIsEditedBeforeOrdering()
