@@ -217,9 +217,14 @@ void ScenarioDialog::showEvent(QShowEvent* event)
 
 void ScenarioDialog::exportResult()
 {
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export the verdict table to"));
-    if (!folder.isEmpty()) {
-        exportTo(folder);
+    // At the dialog's zoom: a window of its own does not inherit its parent's font, and a native dialog ignores it.
+    QFileDialog picker(this, tr("Export the verdict table to"));
+    picker.setFileMode(QFileDialog::Directory);
+    picker.setOptions(QFileDialog::ShowDirsOnly | QFileDialog::DontUseNativeDialog);
+    picker.setFont(font());
+    picker.resize(picker.sizeHint().expandedTo(QSize(static_cast<int>(700 * zoom()), static_cast<int>(450 * zoom()))));
+    if (picker.exec() == QDialog::Accepted && !picker.selectedFiles().isEmpty()) {
+        exportTo(picker.selectedFiles().first());
     }
 }
 
