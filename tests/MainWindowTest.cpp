@@ -27,6 +27,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDialog>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -53,6 +54,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 
 #include <QTest>
 #include <QThread>
@@ -104,6 +106,7 @@ private Q_SLOTS:
     void theWheelOverAnUnfocusedInputChangesNothing();
     void theDebugPanelsExplanationsReadOnADarkPalette();
     void theNetworkHintSaysWhatHappensWithTheKeysInUse();
+    void theLessonPlanIsShownInsideTheApplication();
     void theLastOutcomeIsSaidToBeThePreviousCartsOnceANewOneIsFilled();
     void lessonStep5AStoredTransientErrorIsReplayedToEveryRetry();
     void lessonStep9FlakyRetriesWaitUnderOneKeyAndSayWhy();
@@ -167,6 +170,41 @@ void MainWindowTest::theLastOutcomeIsSaidToBeThePreviousCartsOnceANewOneIsFilled
     QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
     QVERIFY(settled.wait(20'000));
     QCOMPARE(resultText(*client), QStringLiteral("Order 2 placed."));
+}
+
+// Help → The lesson plan (F1) shows the lesson in the window's own viewer, at its zoom (issue 40: without a desktop
+// launcher it only showed a box naming a file); the executable carries both lessons for a machine without a copy.
+void MainWindowTest::theLessonPlanIsShownInsideTheApplication()
+{
+    QTemporaryDir state;
+    core::ClientOptions options;
+    options.stateDir = state.path();
+    core::ClientSession session(options);
+    ui::MainWindow window(&session);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // Whatever opens modally instead (the box naming a file) is closed, so the test ends either way.
+    QTimer::singleShot(0, &window, [] {
+        if (QWidget* modal = QApplication::activeModalWidget()) {
+            modal->close();
+        }
+    });
+    window.findChild<QAction*>(QStringLiteral("lessonAction"))->trigger();
+    auto* viewer = window.findChild<QDialog*>(QStringLiteral("lessonViewer"));
+    QVERIFY(viewer);
+    QVERIFY(viewer->isVisible());
+    auto* text = viewer->findChild<QTextBrowser*>(QStringLiteral("lessonText"));
+    QVERIFY(text);
+    QVERIFY2(text->toPlainText().contains(u"1. Why does the same request arrive twice?"),
+             qPrintable(text->toPlainText().left(300)));
+    QCOMPARE(viewer->font().pointSizeF(), window.font().pointSizeF());
+    window.findChild<QAction*>(QStringLiteral("lessonAction"))->trigger(); // F1 again: the same viewer
+    QCOMPARE(window.findChildren<QDialog*>(QStringLiteral("lessonViewer")).size(), 1);
+    for (const QString& lesson : {QStringLiteral("teaching.md"), QStringLiteral("teaching.cs.md")}) {
+        QFile builtIn(QStringLiteral(":/onceorder/docs/") + lesson);
+        QVERIFY2(builtIn.open(QIODevice::ReadOnly), qPrintable(lesson));
+        QVERIFY(builtIn.readAll().startsWith("# "));
+    }
 }
 
 void MainWindowTest::theCartIsEditedBeforeOrdering()
