@@ -53,6 +53,8 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTextBrowser>
 
@@ -106,6 +108,7 @@ private Q_SLOTS:
     void theWheelOverAnUnfocusedInputChangesNothing();
     void theDebugPanelsExplanationsReadOnADarkPalette();
     void theNetworkHintSaysWhatHappensWithTheKeysInUse();
+    void aServerThatIsNotOnceOrderIsNamedAsSuch();
     void theLessonPlanIsShownInsideTheApplication();
     void theLastOutcomeIsSaidToBeThePreviousCartsOnceANewOneIsFilled();
     void lessonStep5AStoredTransientErrorIsReplayedToEveryRetry();
@@ -205,6 +208,35 @@ void MainWindowTest::theLessonPlanIsShownInsideTheApplication()
         QVERIFY2(builtIn.open(QIODevice::ReadOnly), qPrintable(lesson));
         QVERIFY(builtIn.readAll().startsWith("# "));
     }
+}
+
+// --server naming another program (here one that answers 404 with a page to everything): the window said a green
+// "Server: external" and showed an empty catalogue (issue 40).
+void MainWindowTest::aServerThatIsNotOnceOrderIsNamedAsSuch()
+{
+    QTcpServer other;
+    QVERIFY(other.listen(QHostAddress::LocalHost));
+    connect(&other, &QTcpServer::newConnection, &other, [&other] {
+        while (QTcpSocket* socket = other.nextPendingConnection()) {
+            connect(socket, &QTcpSocket::readyRead, socket, [socket] {
+                socket->readAll();
+                socket->write("HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\nContent-Length: 22\r\n\r\n"
+                              "<h1>Nothing here</h1>\n");
+            });
+        }
+    });
+    QTemporaryDir state;
+    core::ClientOptions options;
+    options.stateDir = state.path();
+    options.server = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(other.serverPort()));
+    core::ClientSession session(options);
+    ui::MainWindow window(&session);
+    window.show();
+    session.start();
+    auto* label = window.findChild<QLabel*>(QStringLiteral("serverStatusLabel"));
+    QVERIFY(label);
+    QTRY_VERIFY2_WITH_TIMEOUT(label->text().contains(u"Not a OnceOrder server"), qPrintable(label->text()), 10'000);
+    QVERIFY2(label->text().contains(u"404"), qPrintable(label->text()));
 }
 
 void MainWindowTest::theCartIsEditedBeforeOrdering()
