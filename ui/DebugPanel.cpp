@@ -268,6 +268,44 @@ QGroupBox* DebugPanel::buildServerSection()
     return box;
 }
 
+void DebugPanel::addCheckoutCrashRow(QVBoxLayout* layout)
+{
+    m_checkoutCrashCombo = new QComboBox;
+    m_checkoutCrashCombo->setObjectName(QStringLiteral("checkoutCrashCombo"));
+    m_checkoutCrashCombo->setAccessibleName(tr("Checkout crash point"));
+    // As wide as its longest item (the label sits above it so the row stays narrow): a cut crash point names the
+    // wrong phase. The dock scrolls sideways if it is narrower still.
+    m_checkoutCrashCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    const struct
+    {
+        QString fault;
+        QString label;
+    } kCrashPoints[] = {
+        {QStringLiteral("crash-after-started"), tr("after the key row (started)")},
+        {QStringLiteral("crash-after-order-created"), tr("after the order (order_created)")},
+        {QStringLiteral("crash-after-charge"), tr("after the gateway charged")},
+        {QStringLiteral("crash-after-payment-charged"), tr("after the payment (payment_charged)")},
+        {QStringLiteral("crash-after-finished"), tr("after the stored answer (finished)")},
+    };
+    for (const auto& point : kCrashPoints) {
+        m_checkoutCrashCombo->addItem(point.label, point.fault);
+        m_words.insert(point.fault, tr("crash %1").arg(point.label));
+    }
+    holdCrashPointsWidth();
+    auto* armCrash = new QPushButton(tr("Arm"));
+    armCrash->setObjectName(QStringLiteral("armCheckoutCrashButton"));
+    connect(armCrash, &QPushButton::clicked, this,
+            [this] { armFault(m_checkoutCrashCombo->currentData().toString()); });
+    // The label above its box and button: beside them the row was wider than the dock at 200 %.
+    layout->addWidget(new QLabel(tr("Crash the server")));
+    auto* crashRow = new QHBoxLayout;
+    crashRow->addWidget(m_checkoutCrashCombo, 1);
+    crashRow->addWidget(armCrash);
+    layout->addLayout(crashRow);
+    layout->addWidget(explanation(tr("It restarts; the retry or the completer resumes from the recovery point: one "
+                                     "order, one charge.")));
+}
+
 QGroupBox* DebugPanel::buildGatewaySection()
 {
     auto* box = new QGroupBox(tr("Payment gateway (orders paid now by card)"));
@@ -308,40 +346,7 @@ QGroupBox* DebugPanel::buildGatewaySection()
     }
     layout->addLayout(grid);
 
-    m_checkoutCrashCombo = new QComboBox;
-    m_checkoutCrashCombo->setObjectName(QStringLiteral("checkoutCrashCombo"));
-    m_checkoutCrashCombo->setAccessibleName(tr("Checkout crash point"));
-    // As wide as its longest item (the label sits above it so the row stays narrow): a cut crash point names the
-    // wrong phase. The dock scrolls sideways if it is narrower still.
-    m_checkoutCrashCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    const struct
-    {
-        QString fault;
-        QString label;
-    } kCrashPoints[] = {
-        {QStringLiteral("crash-after-started"), tr("after the key row (started)")},
-        {QStringLiteral("crash-after-order-created"), tr("after the order (order_created)")},
-        {QStringLiteral("crash-after-charge"), tr("after the gateway charged")},
-        {QStringLiteral("crash-after-payment-charged"), tr("after the payment (payment_charged)")},
-        {QStringLiteral("crash-after-finished"), tr("after the stored answer (finished)")},
-    };
-    for (const auto& point : kCrashPoints) {
-        m_checkoutCrashCombo->addItem(point.label, point.fault);
-        m_words.insert(point.fault, tr("crash %1").arg(point.label));
-    }
-    holdCrashPointsWidth();
-    auto* armCrash = new QPushButton(tr("Arm"));
-    armCrash->setObjectName(QStringLiteral("armCheckoutCrashButton"));
-    connect(armCrash, &QPushButton::clicked, this,
-            [this] { armFault(m_checkoutCrashCombo->currentData().toString()); });
-    // The label above its box and button: beside them the row was wider than the dock at 200 %.
-    layout->addWidget(new QLabel(tr("Crash the server")));
-    auto* crashRow = new QHBoxLayout;
-    crashRow->addWidget(m_checkoutCrashCombo, 1);
-    crashRow->addWidget(armCrash);
-    layout->addLayout(crashRow);
-    layout->addWidget(explanation(tr("It restarts; the retry or the completer resumes from the recovery point: one "
-                                     "order, one charge.")));
+    addCheckoutCrashRow(layout);
 
     auto* lifecycle = explainedGrid();
     auto* complete = new QPushButton(tr("Run the completer"));

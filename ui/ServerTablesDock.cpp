@@ -51,6 +51,15 @@ QTableView* makeView(const QString& objectName, const QString& accessibleName, S
     return view;
 }
 
+// What the lesson points at comes first, the rest may need the sideways scroll at 1366 px: a key's stored code and its
+// order before its fingerprint, an order's key before its cart (the view's order only: the model's columns stay).
+void putTheLessonsColumnsFirst(QTableView* keys, QTableView* orders)
+{
+    keys->horizontalHeader()->moveSection(4, 3); // Stored code
+    keys->horizontalHeader()->moveSection(5, 4); // Order
+    orders->horizontalHeader()->moveSection(5, 4); // Key, before Cart
+}
+
 } // namespace
 
 ServerTablesDock::ServerTablesDock(core::ServerMonitor* monitor, QWidget* parent)
@@ -105,15 +114,11 @@ ServerTablesDock::ServerTablesDock(core::ServerMonitor* monitor, QWidget* parent
                               makeView(QStringLiteral("webhooksView"), tr("Server table: webhooks"), m_webhooks)),
                        QString());
     showTabCounts(core::ServerState {});
-    // What the lesson points at comes first, the rest may need the sideways scroll at 1366 px: a key's stored code
-    // and its order before its fingerprint, an order's key before its cart (the model's columns stay as they are).
-    keysView->horizontalHeader()->moveSection(4, 3); // Stored code
-    keysView->horizontalHeader()->moveSection(5, 4); // Order
 
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(m_keyTabs);
     QTableView* ordersView = makeView(QStringLiteral("ordersView"), tr("Server table: orders"), m_orders);
-    ordersView->horizontalHeader()->moveSection(5, 4); // Key before Cart
+    putTheLessonsColumnsFirst(keysView, ordersView);
     splitter->addWidget(
         titled(tr("Orders"), tr("What was really ordered. Red rows: one cart ordered twice."), ordersView));
     splitter->addWidget(m_sideTabs);
