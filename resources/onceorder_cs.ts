@@ -1955,6 +1955,14 @@ Příkazy:
         <source>the server&apos;s answer is not a debug state</source>
         <translation>odpověď serveru není ladicí stav</translation>
     </message>
+    <message>
+        <source>GET /products answered 200 without a product list</source>
+        <translation>GET /products odpověděl 200 bez seznamu zboží</translation>
+    </message>
+    <message>
+        <source>GET /products answered %1</source>
+        <translation>GET /products odpověděl %1</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::SubmissionEngine</name>
@@ -2606,6 +2614,22 @@ Příkazy:
             <numerusform>„%1“ pro dalších %n plateb</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The order is placed but the answer is lost: without the cart&apos;s one key the retry is a new order, so the cart is ordered twice.</source>
+        <translation>Objednávka vznikne, ale odpověď se ztratí: bez jednoho klíče košíku je opakování nová objednávka, a tak je košík objednán dvakrát.</translation>
+    </message>
+    <message>
+        <source>Every exchange waits for the delay: an attempt that timed out may still be placed, and without the cart&apos;s one key its retry orders again.</source>
+        <translation>Každá výměna čeká po dobu zpoždění: pokus, kterému vypršel čas, mohl přesto vytvořit objednávku, a bez jednoho klíče košíku ji jeho opakování objedná znovu.</translation>
+    </message>
+    <message>
+        <source>Nothing comes back and nothing closes: the client&apos;s timeout ends the attempt, and without the cart&apos;s one key a retry of an order that was placed orders again.</source>
+        <translation>Nic se nevrátí a nic se nezavře: pokus ukončí až časový limit klienta, a bez jednoho klíče košíku opakování už vytvořené objednávky objedná znovu.</translation>
+    </message>
+    <message>
+        <source>Each exchange fails with the probability below: without the cart&apos;s one key a retry after a lost answer orders twice.</source>
+        <translation>Každá výměna selže s pravděpodobností níže: bez jednoho klíče košíku opakování po ztracené odpovědi objedná dvakrát.</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::HelpMenu</name>
@@ -2629,14 +2653,6 @@ Příkazy:
         <source>teaching.md</source>
         <comment>the lesson plan&apos;s file name in this language</comment>
         <translation>teaching.cs.md</translation>
-    </message>
-    <message>
-        <source>The lesson plan</source>
-        <translation>Plán hodiny</translation>
-    </message>
-    <message>
-        <source>The lesson plan for a 45-minute class is docs/teaching.md in the source (docs/teaching.cs.md in Czech), and in /usr/share/doc/onceorder/ where the package is installed.</source>
-        <translation>Plán 45minutové hodiny je ve zdrojích v docs/teaching.cs.md (anglicky docs/teaching.md) a v /usr/share/doc/onceorder/, kde je nainstalován balíček.</translation>
     </message>
     <message>
         <source>on a catalogue row: add the product to the cart</source>
@@ -2665,6 +2681,21 @@ Příkazy:
     <message>
         <source>Enter or double-click</source>
         <translation>Enter nebo dvojklik</translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::LessonViewer</name>
+    <message>
+        <source>The lesson plan</source>
+        <translation>Plán hodiny</translation>
+    </message>
+    <message>
+        <source>The lesson plan could not be read: %1</source>
+        <translation>Plán hodiny nelze přečíst: %1</translation>
+    </message>
+    <message>
+        <source>Open in another program</source>
+        <translation>Otevřít v jiném programu</translation>
     </message>
 </context>
 <context>
@@ -2748,6 +2779,14 @@ Příkazy:
     <message>
         <source>Server tables and debug panel</source>
         <translation>Tabulky serveru a ladicí panel</translation>
+    </message>
+    <message>
+        <source>● Not a OnceOrder server: %1</source>
+        <translation>● Toto není server OnceOrder: %1</translation>
+    </message>
+    <message>
+        <source>%1 does not answer as onceorder-server does: check --server.</source>
+        <translation>%1 neodpovídá jako onceorder-server: zkontrolujte --server.</translation>
     </message>
 </context>
 <context>
@@ -2846,6 +2885,10 @@ Příkazy:
     <message>
         <source>The server duplicated this order: it holds orders %1 and %2 for one cart. Cancel one of them with the shop.</source>
         <translation>Server tuto objednávku zdvojil: pro jeden košík má objednávky %1 a %2. Jednu z nich zrušte u obchodu.</translation>
+    </message>
+    <message>
+        <source>Previous cart: %1</source>
+        <translation>Předchozí košík: %1</translation>
     </message>
 </context>
 <context>

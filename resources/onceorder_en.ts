@@ -1947,6 +1947,14 @@ Commands:
         <source>the server&apos;s answer is not a debug state</source>
         <translation>the server&apos;s answer is not a debug state</translation>
     </message>
+    <message>
+        <source>GET /products answered 200 without a product list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GET /products answered %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::core::SubmissionEngine</name>
@@ -2595,6 +2603,22 @@ Commands:
             <numerusform></numerusform>
         </translation>
     </message>
+    <message>
+        <source>The order is placed but the answer is lost: without the cart&apos;s one key the retry is a new order, so the cart is ordered twice.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every exchange waits for the delay: an attempt that timed out may still be placed, and without the cart&apos;s one key its retry orders again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing comes back and nothing closes: the client&apos;s timeout ends the attempt, and without the cart&apos;s one key a retry of an order that was placed orders again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each exchange fails with the probability below: without the cart&apos;s one key a retry after a lost answer orders twice.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::HelpMenu</name>
@@ -2617,14 +2641,6 @@ Commands:
     <message>
         <source>teaching.md</source>
         <comment>the lesson plan&apos;s file name in this language</comment>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The lesson plan</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The lesson plan for a 45-minute class is docs/teaching.md in the source (docs/teaching.cs.md in Czech), and in /usr/share/doc/onceorder/ where the package is installed.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2653,6 +2669,21 @@ Commands:
     </message>
     <message>
         <source>Enter or double-click</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>onceorder::ui::LessonViewer</name>
+    <message>
+        <source>The lesson plan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lesson plan could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open in another program</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2736,6 +2767,14 @@ Commands:
     </message>
     <message>
         <source>Server tables and debug panel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>● Not a OnceOrder server: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 does not answer as onceorder-server does: check --server.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2834,6 +2873,10 @@ Commands:
     </message>
     <message>
         <source>The server duplicated this order: it holds orders %1 and %2 for one cart. Cancel one of them with the shop.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous cart: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

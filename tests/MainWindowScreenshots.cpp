@@ -14,6 +14,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QProcess>
+#include <QScreen>
 #include <QScrollArea>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -28,15 +29,22 @@ namespace {
 
 // A picture of a window. Under X (scripts/screenshots runs this under xvfb-run) what is on the screen, taken with
 // ImageMagick's import, as a projector would show it; offscreen, the widget's own rendering.
-bool snap(QWidget* widget, const QString& path)
+// wholeScreen: the root window as it is (the dialog where it opened, over the window), not cropped to the window.
+bool snap(QWidget* widget, const QString& path, bool wholeScreen = false)
 {
     QWidget* window = widget->window();
     if (QGuiApplication::platformName() == u"xcb" &&
         !QStandardPaths::findExecutable(QStringLiteral("import")).isEmpty()) {
-        window->move(0, 0);
+        if (!wholeScreen) {
+            window->move(0, 0);
+        }
         window->raise();
         window->activateWindow();
         QTest::qWait(800); // a picture, not a synchronisation: let the X server draw it
+        if (wholeScreen) {
+            return QProcess::execute(QStringLiteral("import"),
+                                     {QStringLiteral("-window"), QStringLiteral("root"), path}) == 0;
+        }
         const QRect frame = window->frameGeometry();
         return QProcess::execute(QStringLiteral("import"),
                                  {QStringLiteral("-window"), QStringLiteral("root"), QStringLiteral("-crop"),
@@ -58,10 +66,74 @@ class MainWindowScreenshots : public QObject
 
 private Q_SLOTS:
     void take();
+    // ONCEORDER_CLASS_SHOT=LANG:ZOOM (e.g. cs:1.5): the window with a lesson's rows and the herd's dialog, each as
+    // the whole screen (scripts/class-screenshots runs it on an Xvfb screen of each size a class meets).
+    void classShot();
 };
+
+void MainWindowScreenshots::classShot()
+{
+    const QStringList shot = qEnvironmentVariable("ONCEORDER_CLASS_SHOT").split(u':');
+    if (shot.size() != 2) {
+        QSKIP("ONCEORDER_CLASS_SHOT=LANG:ZOOM not set");
+    }
+    const QString dir = qEnvironmentVariable("ONCEORDER_SCREENSHOT_DIR");
+    QVERIFY2(!dir.isEmpty(), "set ONCEORDER_SCREENSHOT_DIR to the folder for the pictures");
+    const QString language = core::Translations::install(*qApp, shot.at(0)); // as --lang does
+    const double zoom = shot.at(1).toDouble();
+    const QSize screen = QGuiApplication::primaryScreen()->size();
+    const QString name =
+        QStringLiteral("%1-%2-%3x%4").arg(language).arg(qRound(zoom * 100)).arg(screen.width()).arg(screen.height());
+
+    auto client = startClient(true);
+    QVERIFY(client);
+    auto* window = client->window.get();
+    window->zoom()->setFactor(zoom);
+    window->fitToScreen();
+    // A lesson's worth of rows in every table: five orders placed, the last one through dropped answers (its retries
+    // in the timeline, replayed), and a new cart.
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
+    for (int order = 1; order <= 5; ++order) {
+        addToCart(*client, order % 2 ? QStringLiteral("kniha") : QStringLiteral("hrnek"), order);
+        if (order == 5) {
+            chooseNetworkMode(*client, QStringLiteral("drop-response"));
+            QObject::connect(client->session.get(), &core::ClientSession::submissionChanged, window,
+                             [&client = *client](const core::Submission& s) {
+                                 if (s.attempts.size() >= 2 && s.attempts.at(1).endedMs > 0) {
+                                     chooseNetworkMode(client, QStringLiteral("pass"));
+                                 }
+                             });
+        }
+        QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+        QVERIFY(settled.wait(60'000));
+        if (order == 5) {
+            chooseNetworkMode(*client, QStringLiteral("pass"));
+        }
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(client->find<QTableWidget>(QStringLiteral("ordersTable"))->rowCount(), 5, 10'000);
+    QTRY_COMPARE_WITH_TIMEOUT(window->serverTablesDock()->ordersModel()->rowCount(), 5, 10'000);
+    addToCart(*client, QStringLiteral("hrnek"), 1);
+    QVERIFY(snap(window, dir + QStringLiteral("/window-%1.png").arg(name), true));
+
+    const QList<core::Scenario> all = core::allScenarios(); // its texts in the language installed now
+    const auto herd =
+        std::find_if(all.begin(), all.end(), [](const core::Scenario& s) { return s.id == u"thundering-herd"; });
+    QVERIFY(herd != all.end());
+    ui::ScenarioDialog dialog(*herd, window);
+    window->zoom()->applyTo(&dialog);
+    dialog.show();
+    QSignalSpy finished(&dialog, &ui::ScenarioDialog::scenarioFinished);
+    dialog.play();
+    QVERIFY(finished.wait(60'000));
+    QVERIFY2(dialog.result().passed(), qPrintable(dialog.result().toMarkdown()));
+    QVERIFY(snap(&dialog, dir + QStringLiteral("/herd-%1.png").arg(name), true));
+}
 
 void MainWindowScreenshots::take()
 {
+    if (qEnvironmentVariableIsSet("ONCEORDER_CLASS_SHOT")) {
+        QSKIP("ONCEORDER_CLASS_SHOT: only the class's pictures");
+    }
     const QString dir = qEnvironmentVariable("ONCEORDER_SCREENSHOT_DIR");
     QVERIFY2(!dir.isEmpty(), "set ONCEORDER_SCREENSHOT_DIR to the folder for the pictures");
     auto client = startClient(true); // as the application runs: orders through the network conditioner

@@ -17,6 +17,7 @@
 #include "support/WindowDriver.h"
 #include "teaching/Scenario.h"
 
+#include "submission/KeyStrategy.h"
 #include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QAbstractSpinBox>
@@ -26,6 +27,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDialog>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -51,7 +53,10 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 
 #include <QTest>
 #include <QThread>
@@ -102,6 +107,12 @@ private Q_SLOTS:
     void theWindowsSizeAndPlaceAreRememberedAndKeptOnTheScreen();
     void theWheelOverAnUnfocusedInputChangesNothing();
     void theDebugPanelsExplanationsReadOnADarkPalette();
+    void theNetworkHintSaysWhatHappensWithTheKeysInUse();
+    void aServerThatIsNotOnceOrderIsNamedAsSuch();
+    void theLessonPlanIsShownInsideTheApplication();
+    void theLastOutcomeIsSaidToBeThePreviousCartsOnceANewOneIsFilled();
+    void lessonStep5AStoredTransientErrorIsReplayedToEveryRetry();
+    void lessonStep9FlakyRetriesWaitUnderOneKeyAndSayWhy();
     void theStatusColoursReadOnALightAndADarkPalette();
     void tabWalksTheWindowInTheLessonsOrderAndComesBack();
     // Fresh views after reset, kill and restart, within one poll (issue 29).
@@ -142,6 +153,90 @@ void MainWindowTest::clickingOrderPlacesTheCartAndShowsTheOrderId()
     QTRY_COMPARE_WITH_TIMEOUT(orders->rowCount(), 1, 10'000);
     QCOMPARE(orders->item(0, 0)->text(), QStringLiteral("1"));
     QCOMPARE(orders->item(0, 1)->text(), QStringLiteral("kniha × 1"));
+}
+
+// "Order 1 placed." under the Order button read as the new cart's outcome while that cart was being filled (issue 40).
+void MainWindowTest::theLastOutcomeIsSaidToBeThePreviousCartsOnceANewOneIsFilled()
+{
+    auto client = startClient();
+    QVERIFY(client);
+    addToCart(*client, QStringLiteral("kniha"), 1);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    QVERIFY(settled.wait(20'000));
+    QCOMPARE(resultText(*client), QStringLiteral("Order 1 placed."));
+    addToCart(*client, QStringLiteral("hrnek"), 1);
+    QCOMPARE(resultText(*client), QStringLiteral("Previous cart: Order 1 placed."));
+    addToCart(*client, QStringLiteral("kniha"), 1); // said once
+    QCOMPARE(resultText(*client), QStringLiteral("Previous cart: Order 1 placed."));
+    settled.clear();
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    QVERIFY(settled.wait(20'000));
+    QCOMPARE(resultText(*client), QStringLiteral("Order 2 placed."));
+}
+
+// Help → The lesson plan (F1) shows the lesson in the window's own viewer, at its zoom (issue 40: without a desktop
+// launcher it only showed a box naming a file); the executable carries both lessons for a machine without a copy.
+void MainWindowTest::theLessonPlanIsShownInsideTheApplication()
+{
+    QTemporaryDir state;
+    core::ClientOptions options;
+    options.stateDir = state.path();
+    core::ClientSession session(options);
+    ui::MainWindow window(&session);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // Whatever opens modally instead (the box naming a file) is closed, so the test ends either way.
+    QTimer::singleShot(0, &window, [] {
+        if (QWidget* modal = QApplication::activeModalWidget()) {
+            modal->close();
+        }
+    });
+    window.findChild<QAction*>(QStringLiteral("lessonAction"))->trigger();
+    auto* viewer = window.findChild<QDialog*>(QStringLiteral("lessonViewer"));
+    QVERIFY(viewer);
+    QVERIFY(viewer->isVisible());
+    auto* text = viewer->findChild<QTextBrowser*>(QStringLiteral("lessonText"));
+    QVERIFY(text);
+    QVERIFY2(text->toPlainText().contains(u"1. Why does the same request arrive twice?"),
+             qPrintable(text->toPlainText().left(300)));
+    QCOMPARE(viewer->font().pointSizeF(), window.font().pointSizeF());
+    window.findChild<QAction*>(QStringLiteral("lessonAction"))->trigger(); // F1 again: the same viewer
+    QCOMPARE(window.findChildren<QDialog*>(QStringLiteral("lessonViewer")).size(), 1);
+    for (const QString& lesson : {QStringLiteral("teaching.md"), QStringLiteral("teaching.cs.md")}) {
+        QFile builtIn(QStringLiteral(":/onceorder/docs/") + lesson);
+        QVERIFY2(builtIn.open(QIODevice::ReadOnly), qPrintable(lesson));
+        QVERIFY(builtIn.readAll().startsWith("# "));
+    }
+}
+
+// --server naming another program (here one that answers 404 with a page to everything): the window said a green
+// "Server: external" and showed an empty catalogue (issue 40).
+void MainWindowTest::aServerThatIsNotOnceOrderIsNamedAsSuch()
+{
+    QTcpServer other;
+    QVERIFY(other.listen(QHostAddress::LocalHost));
+    connect(&other, &QTcpServer::newConnection, &other, [&other] {
+        while (QTcpSocket* socket = other.nextPendingConnection()) {
+            connect(socket, &QTcpSocket::readyRead, socket, [socket] {
+                socket->readAll();
+                socket->write("HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\nContent-Length: 22\r\n\r\n"
+                              "<h1>Nothing here</h1>\n");
+            });
+        }
+    });
+    QTemporaryDir state;
+    core::ClientOptions options;
+    options.stateDir = state.path();
+    options.server = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(other.serverPort()));
+    core::ClientSession session(options);
+    ui::MainWindow window(&session);
+    window.show();
+    session.start();
+    auto* label = window.findChild<QLabel*>(QStringLiteral("serverStatusLabel"));
+    QVERIFY(label);
+    QTRY_VERIFY2_WITH_TIMEOUT(label->text().contains(u"Not a OnceOrder server"), qPrintable(label->text()), 10'000);
+    QVERIFY2(label->text().contains(u"404"), qPrintable(label->text()));
 }
 
 void MainWindowTest::theCartIsEditedBeforeOrdering()
@@ -974,6 +1069,34 @@ void MainWindowTest::theWheelOverAnUnfocusedInputChangesNothing()
     QCOMPARE(mode->currentIndex(), 1);
 }
 
+// Step 1.1 of the lesson (issue 40): "Drop the response" said "the retry with the same key is replayed, not doubled"
+// beside the red duplicate rows of a new key per click.
+void MainWindowTest::theNetworkHintSaysWhatHappensWithTheKeysInUse()
+{
+    QTemporaryDir state;
+    core::ClientOptions options;
+    options.stateDir = state.path();
+    core::ClientSession session(options);
+    ui::MainWindow window(&session);
+    auto* mode = window.findChild<QComboBox*>(QStringLiteral("networkModeCombo"));
+    auto* keys = window.findChild<QComboBox*>(QStringLiteral("keyStrategyCombo"));
+    auto* hint = window.findChild<QLabel*>(QStringLiteral("networkExplanation"));
+    QVERIFY(mode && keys && hint);
+    mode->setCurrentIndex(mode->findData(QStringLiteral("drop-response")));
+    QVERIFY2(hint->text().contains(u"replayed, not doubled"), qPrintable(hint->text()));
+    for (const core::KeyStrategy strategy : {core::KeyStrategy::PerClick, core::KeyStrategy::None}) {
+        keys->setCurrentIndex(keys->findData(static_cast<int>(strategy)));
+        QVERIFY2(!hint->text().contains(u"replayed"), qPrintable(hint->text()));
+        QVERIFY2(hint->text().contains(u"ordered twice"), qPrintable(hint->text()));
+    }
+    // A mode whose outcome does not depend on the key says the same whatever the strategy.
+    mode->setCurrentIndex(mode->findData(QStringLiteral("drop-request")));
+    QVERIFY2(hint->text().contains(u"the retry places the order"), qPrintable(hint->text()));
+    keys->setCurrentIndex(keys->findData(static_cast<int>(core::KeyStrategy::PerCart)));
+    mode->setCurrentIndex(mode->findData(QStringLiteral("drop-response")));
+    QVERIFY2(hint->text().contains(u"replayed, not doubled"), qPrintable(hint->text()));
+}
+
 void MainWindowTest::theDebugPanelsExplanationsReadOnADarkPalette()
 {
     // How far a description's text stands out from the panel behind it (the largest lightness difference of a pixel),
@@ -1556,6 +1679,73 @@ void MainWindowTest::lessonStep3CheckThenInsertOrdersTheCartTwice()
     state = settledServerState(*client);
     QVERIFY(state);
     QCOMPARE(state->totalOrders, 1);
+}
+
+// teaching.md step 5 "In the window": Store transient errors + Fail before commit, Order; the timeline's rows all say
+// retry later, the first is the 503 as it happened, every later one Replayed: yes; no order.
+void MainWindowTest::lessonStep5AStoredTransientErrorIsReplayedToEveryRetry()
+{
+    auto client = startClient();
+    QVERIFY(client);
+    QVERIFY(tickTeachingMode(*client, QStringLiteral("store_transient")));
+    clickDebugButton(*client, QStringLiteral("arm_fail-before-commit"));
+    QTRY_VERIFY_WITH_TIMEOUT(!armedFault(*client).isEmpty(), 10'000);
+    addToCart(*client, QStringLiteral("kniha"), 1);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    auto* table = client->window->timeline()->findChild<QTableWidget*>(QStringLiteral("attemptsTable"));
+    QVERIFY(table);
+    // Three attempts answered: enough to see the pattern (the client goes on until its retry window ends).
+    // (While in flight a row's HTTP cell says "—": wait for the third one's answer.)
+    QTRY_VERIFY_WITH_TIMEOUT(table->rowCount() >= 3 && table->item(2, 4) && table->item(2, 4)->text() == u"503",
+                             30'000);
+    const QString retryLater = ui::SubmissionTimelineWidget::outcomeText(core::AttemptOutcome::RetryLater);
+    for (int row = 0; row < 3; ++row) {
+        QCOMPARE(table->item(row, 3)->text(), retryLater); // Outcome
+        QCOMPARE(table->item(row, 4)->text(), QStringLiteral("503")); // HTTP
+        QCOMPARE(table->item(row, 5)->text(), row == 0 ? QString() : QStringLiteral("yes")); // Replayed
+    }
+    // The server holds the key with its stored 503, and no order (the submission is still retrying: no settled state).
+    auto* dock = client->window->serverTablesDock();
+    QTRY_COMPARE_WITH_TIMEOUT(dock->keysModel()->rowCount(), 1, 10'000);
+    QCOMPARE(dock->ordersModel()->rowCount(), 0);
+}
+
+// teaching.md step 9 "In the window": Flaky, then Order; Then waited grows under a growing cap, the same key on every
+// row; clicking a row, the line under the table says why that attempt waited. (Flaky at 100 % until three attempts
+// have ended, then Pass: the lesson's 50 % made certain.)
+void MainWindowTest::lessonStep9FlakyRetriesWaitUnderOneKeyAndSayWhy()
+{
+    auto client = startClient(true);
+    QVERIFY(client);
+    auto* probability = client->find<QDoubleSpinBox>(QStringLiteral("networkProbabilitySpin"));
+    probability->setValue(100);
+    chooseNetworkMode(*client, QStringLiteral("flaky"));
+    QObject::connect(client->session.get(), &core::ClientSession::submissionChanged, client->window.get(),
+                     [&client = *client](const core::Submission& s) {
+                         if (s.attempts.size() >= 3 && s.attempts.at(2).endedMs > 0) {
+                             chooseNetworkMode(client, QStringLiteral("pass"));
+                         }
+                     });
+    addToCart(*client, QStringLiteral("kniha"), 1);
+    QSignalSpy settled(client->session.get(), &core::ClientSession::settled);
+    QTest::mouseClick(client->find<QPushButton>(QStringLiteral("orderButton")), Qt::LeftButton);
+    QVERIFY(settled.wait(60'000));
+    const auto submission = settled.first().first().value<core::Submission>();
+    QCOMPARE(submission.state, core::SubmissionState::Placed);
+    QVERIFY(submission.attempts.size() >= 4);
+    auto* table = client->window->timeline()->findChild<QTableWidget*>(QStringLiteral("attemptsTable"));
+    QCOMPARE(table->rowCount(), submission.attempts.size());
+    // One key for every row: the key column stays hidden (it shows only when every attempt has its own key).
+    QVERIFY(table->isColumnHidden(8));
+    QCOMPARE(client->find<QLineEdit>(QStringLiteral("keyEdit"))->text(), submission.key);
+    auto* why = client->find<QLabel>(QStringLiteral("whyLabel"));
+    for (int row = 0; row < submission.attempts.size() - 1; ++row) {
+        QVERIFY2(!table->item(row, 6)->text().isEmpty(), qPrintable(QString::number(row))); // Then waited
+        table->selectRow(row);
+        QVERIFY2(why->text().startsWith(QStringLiteral("Why, attempt %1: ").arg(row + 1)), qPrintable(why->text()));
+        QVERIFY2(why->text().size() > QStringLiteral("Why, attempt %1: ").arg(row + 1).size() + 10,
+                 qPrintable(why->text()));
+    }
 }
 
 void MainWindowTest::theLessonInCzech()

@@ -4,16 +4,20 @@
 #include "teaching/ScenarioRunner.h"
 
 #include <QAbstractSeries>
+#include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QFile>
+#include <QFileDialog>
 #include <QImage>
 #include <QLabel>
 #include <QLocale>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -51,6 +55,31 @@ private Q_SLOTS:
         }
         QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
         QCOMPARE(finished, 0);
+    }
+
+    // Export… asks for its folder at the dialog's zoom (issue 40: the folder dialog stayed at 100 % at 200 %).
+    void theExportFolderDialogIsAtTheDialogsZoom()
+    {
+        ui::ScenarioDialog dialog(core::allScenarios().first());
+        QFont zoomed = QApplication::font();
+        zoomed.setPointSizeF(zoomed.pointSizeF() * 2.0);
+        dialog.setFont(zoomed); // what PresentationZoom::applyTo does at 200 %
+        dialog.show();
+        dialog.showResult(core::ScenarioResult {});
+        double asked = 0;
+        QTimer::singleShot(0, &dialog, [&asked] {
+            if (auto* picker = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+                asked = picker->font().pointSizeF();
+                picker->reject();
+            }
+        });
+        QPushButton* exportButton = nullptr;
+        for (QPushButton* button : dialog.findChildren<QPushButton*>()) {
+            exportButton = button->text() == u"Export…" ? button : exportButton;
+        }
+        QVERIFY(exportButton);
+        exportButton->click();
+        QCOMPARE(asked, zoomed.pointSizeF());
     }
 
     // The verdict's seconds in the language's own numbers (issue 40): "PROŠLO za 1,2 s" in Czech, not "1.2 s".

@@ -448,6 +448,11 @@ QStringList classProblems(QWidget* window, const Setting& setting)
                             .arg(seen)
                             .arg(table.rows);
         }
+        // The newest row is the one the lesson is about (the order just placed, its key): in view, not below.
+        const int last = view && view->model() ? view->model()->rowCount() - 1 : -1;
+        if (last >= 0 && !view->viewport()->rect().contains(view->visualRect(view->model()->index(last, 0)))) {
+            problems << QStringLiteral("%1: the newest row (%2) is out of view").arg(table.name).arg(last + 1);
+        }
     }
     for (QTableView* view : window->findChildren<QTableView*>()) {
         if (view->window() == window) {

@@ -84,6 +84,9 @@ void CartPanel::add(const QString& product, int quantity)
     if (!m_editable) {
         return;
     }
+    if (m_cart.isEmpty()) {
+        m_resultLine->markAsPreviousCart(); // the line is about the cart just ordered, not this new one
+    }
     int held = 0;
     for (const auto& line : m_cart.lines()) {
         held = line.product == product ? line.quantity : held;

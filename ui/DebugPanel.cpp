@@ -62,27 +62,40 @@ struct NetworkMode
 {
     QString mode;
     QString label;
-    QString text;
+    QString text; // with one key per cart (the correct client)
+    QString withoutOneKey; // with a new key per attempt or none, where that changes what happens (empty: the same)
 };
 
 // The conditioner's modes, as the panel offers them and the status bar names them.
 QList<NetworkMode> networkModes()
 {
     return {
-        {QStringLiteral("pass"), DebugPanel::tr("Pass"), DebugPanel::tr("Everything goes through untouched.")},
-        {QStringLiteral("offline"), DebugPanel::tr("Offline"),
-         DebugPanel::tr("Connections are refused: the request is surely not sent, so retrying is safe.")},
-        {QStringLiteral("drop-request"), DebugPanel::tr("Drop the request"),
-         DebugPanel::tr("The request is lost on the way: the server never sees it; the retry places the order.")},
+        {QStringLiteral("pass"), DebugPanel::tr("Pass"), DebugPanel::tr("Everything goes through untouched."), {}},
+        {QStringLiteral("offline"),
+         DebugPanel::tr("Offline"),
+         DebugPanel::tr("Connections are refused: the request is surely not sent, so retrying is safe."),
+         {}},
+        {QStringLiteral("drop-request"),
+         DebugPanel::tr("Drop the request"),
+         DebugPanel::tr("The request is lost on the way: the server never sees it; the retry places the order."),
+         {}},
         {QStringLiteral("drop-response"), DebugPanel::tr("Drop the response"),
          DebugPanel::tr(
-             "The order is placed but the answer is lost: the retry with the same key is replayed, not doubled.")},
+             "The order is placed but the answer is lost: the retry with the same key is replayed, not doubled."),
+         DebugPanel::tr("The order is placed but the answer is lost: without the cart's one key the retry is a new "
+                        "order, so the cart is ordered twice.")},
         {QStringLiteral("delay"), DebugPanel::tr("Delay"),
-         DebugPanel::tr("Every exchange waits for the delay: slow networks make timeouts and overlapping retries.")},
+         DebugPanel::tr("Every exchange waits for the delay: slow networks make timeouts and overlapping retries."),
+         DebugPanel::tr("Every exchange waits for the delay: an attempt that timed out may still be placed, and "
+                        "without the cart's one key its retry orders again.")},
         {QStringLiteral("blackhole"), DebugPanel::tr("Black hole"),
-         DebugPanel::tr("Nothing comes back and nothing closes: only the client's timeout ends the attempt.")},
+         DebugPanel::tr("Nothing comes back and nothing closes: only the client's timeout ends the attempt."),
+         DebugPanel::tr("Nothing comes back and nothing closes: the client's timeout ends the attempt, and without "
+                        "the cart's one key a retry of an order that was placed orders again.")},
         {QStringLiteral("flaky"), DebugPanel::tr("Flaky"),
-         DebugPanel::tr("Each exchange fails with the probability below: retries with backoff get through.")},
+         DebugPanel::tr("Each exchange fails with the probability below: retries with backoff get through."),
+         DebugPanel::tr("Each exchange fails with the probability below: without the cart's one key a retry after a "
+                        "lost answer orders twice.")},
     };
 }
 
@@ -255,6 +268,44 @@ QGroupBox* DebugPanel::buildServerSection()
     return box;
 }
 
+void DebugPanel::addCheckoutCrashRow(QVBoxLayout* layout)
+{
+    m_checkoutCrashCombo = new QComboBox;
+    m_checkoutCrashCombo->setObjectName(QStringLiteral("checkoutCrashCombo"));
+    m_checkoutCrashCombo->setAccessibleName(tr("Checkout crash point"));
+    // As wide as its longest item (the label sits above it so the row stays narrow): a cut crash point names the
+    // wrong phase. The dock scrolls sideways if it is narrower still.
+    m_checkoutCrashCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    const struct
+    {
+        QString fault;
+        QString label;
+    } kCrashPoints[] = {
+        {QStringLiteral("crash-after-started"), tr("after the key row (started)")},
+        {QStringLiteral("crash-after-order-created"), tr("after the order (order_created)")},
+        {QStringLiteral("crash-after-charge"), tr("after the gateway charged")},
+        {QStringLiteral("crash-after-payment-charged"), tr("after the payment (payment_charged)")},
+        {QStringLiteral("crash-after-finished"), tr("after the stored answer (finished)")},
+    };
+    for (const auto& point : kCrashPoints) {
+        m_checkoutCrashCombo->addItem(point.label, point.fault);
+        m_words.insert(point.fault, tr("crash %1").arg(point.label));
+    }
+    holdCrashPointsWidth();
+    auto* armCrash = new QPushButton(tr("Arm"));
+    armCrash->setObjectName(QStringLiteral("armCheckoutCrashButton"));
+    connect(armCrash, &QPushButton::clicked, this,
+            [this] { armFault(m_checkoutCrashCombo->currentData().toString()); });
+    // The label above its box and button: beside them the row was wider than the dock at 200 %.
+    layout->addWidget(new QLabel(tr("Crash the server")));
+    auto* crashRow = new QHBoxLayout;
+    crashRow->addWidget(m_checkoutCrashCombo, 1);
+    crashRow->addWidget(armCrash);
+    layout->addLayout(crashRow);
+    layout->addWidget(explanation(tr("It restarts; the retry or the completer resumes from the recovery point: one "
+                                     "order, one charge.")));
+}
+
 QGroupBox* DebugPanel::buildGatewaySection()
 {
     auto* box = new QGroupBox(tr("Payment gateway (orders paid now by card)"));
@@ -295,40 +346,7 @@ QGroupBox* DebugPanel::buildGatewaySection()
     }
     layout->addLayout(grid);
 
-    m_checkoutCrashCombo = new QComboBox;
-    m_checkoutCrashCombo->setObjectName(QStringLiteral("checkoutCrashCombo"));
-    m_checkoutCrashCombo->setAccessibleName(tr("Checkout crash point"));
-    // As wide as its longest item (the label sits above it so the row stays narrow): a cut crash point names the
-    // wrong phase. The dock scrolls sideways if it is narrower still.
-    m_checkoutCrashCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    const struct
-    {
-        QString fault;
-        QString label;
-    } kCrashPoints[] = {
-        {QStringLiteral("crash-after-started"), tr("after the key row (started)")},
-        {QStringLiteral("crash-after-order-created"), tr("after the order (order_created)")},
-        {QStringLiteral("crash-after-charge"), tr("after the gateway charged")},
-        {QStringLiteral("crash-after-payment-charged"), tr("after the payment (payment_charged)")},
-        {QStringLiteral("crash-after-finished"), tr("after the stored answer (finished)")},
-    };
-    for (const auto& point : kCrashPoints) {
-        m_checkoutCrashCombo->addItem(point.label, point.fault);
-        m_words.insert(point.fault, tr("crash %1").arg(point.label));
-    }
-    holdCrashPointsWidth();
-    auto* armCrash = new QPushButton(tr("Arm"));
-    armCrash->setObjectName(QStringLiteral("armCheckoutCrashButton"));
-    connect(armCrash, &QPushButton::clicked, this,
-            [this] { armFault(m_checkoutCrashCombo->currentData().toString()); });
-    // The label above its box and button: beside them the row was wider than the dock at 200 %.
-    layout->addWidget(new QLabel(tr("Crash the server")));
-    auto* crashRow = new QHBoxLayout;
-    crashRow->addWidget(m_checkoutCrashCombo, 1);
-    crashRow->addWidget(armCrash);
-    layout->addLayout(crashRow);
-    layout->addWidget(explanation(tr("It restarts; the retry or the completer resumes from the recovery point: one "
-                                     "order, one charge.")));
+    addCheckoutCrashRow(layout);
 
     auto* lifecycle = explainedGrid();
     auto* complete = new QPushButton(tr("Run the completer"));
@@ -384,8 +402,8 @@ QGroupBox* DebugPanel::buildNetworkSection()
     m_networkNote->setObjectName(QStringLiteral("networkNote"));
     layout->addWidget(m_networkNote);
 
-    connect(m_networkModeCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
-        m_networkExplanation->setText(m_networkModeCombo->itemData(index, Qt::ToolTipRole).toString());
+    connect(m_networkModeCombo, &QComboBox::currentIndexChanged, this, [this] {
+        explainNetworkMode();
         applyNetworkMode();
     });
     connect(m_networkDelaySpin, &QSpinBox::valueChanged, this, &DebugPanel::applyNetworkMode);
@@ -442,9 +460,23 @@ QGroupBox* DebugPanel::buildClientSection()
     explain(0);
     connect(m_keyStrategyCombo, &QComboBox::currentIndexChanged, this, [this, explain](int index) {
         explain(index);
+        explainNetworkMode(); // what the network mode does depends on the keys
         Q_EMIT keyStrategyChanged(static_cast<core::KeyStrategy>(m_keyStrategyCombo->itemData(index).toInt()));
     });
     return box;
+}
+
+void DebugPanel::explainNetworkMode()
+{
+    const QList<NetworkMode> modes = networkModes();
+    const int index = m_networkModeCombo->currentIndex();
+    if (index < 0 || index >= modes.size()) {
+        return;
+    }
+    const NetworkMode& mode = modes.at(index);
+    const bool oneKeyPerCart = !m_keyStrategyCombo ||
+        m_keyStrategyCombo->currentData().toInt() == static_cast<int>(core::KeyStrategy::PerCart);
+    m_networkExplanation->setText(oneKeyPerCart || mode.withoutOneKey.isEmpty() ? mode.text : mode.withoutOneKey);
 }
 
 void DebugPanel::setServerState(const core::ServerState& state)

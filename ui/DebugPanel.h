@@ -17,6 +17,7 @@ class QGroupBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class QVBoxLayout;
 
 namespace onceorder::core {
 class DebugControls;
@@ -48,6 +49,10 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // The network mode's hint for the key strategy in use: "replayed, not doubled" only with one key per cart.
+    void explainNetworkMode();
+    // Crash the server at a checkout phase: the phase's box, Arm, and what follows.
+    void addCheckoutCrashRow(QVBoxLayout* layout);
     void holdCrashPointsWidth();
     QGroupBox* buildServerSection();
     QGroupBox* buildGatewaySection();

@@ -1,13 +1,13 @@
 #include "HelpMenu.h"
 
+#include "LessonViewer.h"
+
 #include <QAction>
 #include <QApplication>
-#include <QDesktopServices>
 #include <QDir>
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QMessageBox>
-#include <QUrl>
 
 namespace onceorder::ui {
 
@@ -51,12 +51,18 @@ QString HelpMenu::lessonPath()
 
 void HelpMenu::openLesson()
 {
-    const QString path = lessonPath();
-    if (path.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(path))) {
-        showMessage(QStringLiteral("lessonMessage"), tr("The lesson plan"),
-                    tr("The lesson plan for a 45-minute class is docs/teaching.md in the source (docs/teaching.cs.md "
-                       "in Czech), and in /usr/share/doc/onceorder/ where the package is installed."));
+    // Inside the application, whatever the desktop has: without a launcher for Markdown (a classroom's kiosk, a
+    // bare X session) the window only named a file before.
+    if (m_lesson) {
+        m_lesson->raise();
+        m_lesson->activateWindow();
+        return;
     }
+    const QString builtIn =
+        QStringLiteral(":/onceorder/docs/") + tr("teaching.md", "the lesson plan's file name in this language");
+    m_lesson = new LessonViewer(lessonPath(), builtIn, parentWidget());
+    m_lesson->setAttribute(Qt::WA_DeleteOnClose);
+    m_lesson->show();
 }
 
 void HelpMenu::showShortcuts()

@@ -1,10 +1,14 @@
-// HelpMenu: Help → the lesson plan (docs/teaching.md, in the window's language), the keyboard shortcuts and About.
-// The shortcuts are read from the window's own actions when asked, so the list cannot drift from what the keys do.
+// HelpMenu: Help → the lesson plan (docs/teaching.md, in the window's language, shown in a LessonViewer), the keyboard
+// shortcuts and About. The shortcuts are read from the window's own actions when asked, so the list cannot drift from
+// what the keys do.
 #pragma once
 
 #include <QMenu>
+#include <QPointer>
 
 namespace onceorder::ui {
+
+class LessonViewer;
 
 class HelpMenu : public QMenu
 {
@@ -24,6 +28,8 @@ private:
     void showAbout();
     // A message box in the window's font, so it is as large as the presentation zoom makes the window.
     void showMessage(const QString& objectName, const QString& title, const QString& text);
+
+    QPointer<LessonViewer> m_lesson; // one at a time; F1 again brings it to the front
 };
 
 } // namespace onceorder::ui

@@ -238,6 +238,7 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
         }
     });
     connect(m_monitor, &core::ServerMonitor::productsReceived, this, &MainWindow::showProducts);
+    connect(m_monitor, &core::ServerMonitor::notOnceOrder, this, &MainWindow::showNotOnceOrder);
     connect(m_monitor, &core::ServerMonitor::ordersChanged, m_orders, &MyOrdersPanel::showOrders);
     connect(m_monitor, &core::ServerMonitor::stateChanged, this, &MainWindow::showServerState);
     connect(m_debugControls, &core::DebugControls::succeeded, this,
@@ -469,6 +470,17 @@ void MainWindow::onServerReady()
         m_resumed = true;
         m_session->resumePending(); // the counts follow from the engine
     }
+}
+
+void MainWindow::showNotOnceOrder(const QString& answer)
+{
+    // A green "Server: external" and an empty catalogue, with the only error blaming --debug-endpoints, was all a
+    // teacher saw when --server named some other program (issue 40).
+    m_serverLabel->setText(tr("● Not a OnceOrder server: %1").arg(answer));
+    m_serverLabel->setToolTip(
+        tr("%1 does not answer as onceorder-server does: check --server.").arg(m_session->api()->baseUrl().toString()));
+    PresentationZoom::setStyleSheetKeepingZoom(
+        m_serverLabel, StatusColours::labelSheet(StatusColours::Status::Bad, m_serverLabel->palette(), true));
 }
 
 void MainWindow::onServerDown()

@@ -76,6 +76,7 @@ private:
     QWidget* buildHeader();
     void setFocusOrder();
     void onServerReady();
+    void showNotOnceOrder(const QString& answer);
     void onServerDown();
     void showProducts(const QList<core::Product>& products);
     void showServerState(const core::ServerState& state);

@@ -97,8 +97,20 @@ void ResultLine::showStorageBroken(const QString& text)
     m_storageBroken = true;
 }
 
+void ResultLine::markAsPreviousCart()
+{
+    if (m_storageBroken || m_previousCart || text().isEmpty()) {
+        return;
+    }
+    m_previousCart = true;
+    setText(tr("Previous cart: %1").arg(text()));
+    m_tone = Tone::Muted;
+    applyTone();
+}
+
 void ResultLine::say(const QString& text, Tone tone)
 {
+    m_previousCart = false;
     setText(text);
     m_tone = tone;
     applyTone();

@@ -25,6 +25,9 @@ public:
     // Ordering has stopped for good (the outbox cannot be written); what is shown after this stays.
     void showStorageBroken(const QString& text);
     bool isStorageBroken() const { return m_storageBroken; }
+    // A new cart is being filled: what the line says is about the cart before it ("Previous cart: Order 1 placed."),
+    // greyed out, so it does not read as this cart's outcome.
+    void markAsPreviousCart();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -42,6 +45,7 @@ private:
     void applyTone();
 
     bool m_storageBroken = false;
+    bool m_previousCart = false;
     Tone m_tone = Tone::Good;
 };
 

@@ -92,6 +92,11 @@ ScenarioDialog::ScenarioDialog(core::Scenario scenario, QWidget* parent)
     connect(m_runner, &core::ScenarioRunner::stepStarted, this, [this](int index, int count) {
         m_status->setText(tr("Playing on a fresh server: step %1 of %2…").arg(index + 1).arg(count));
     });
+    // The table fills as the steps run (it stayed blank for up to 30 s under load while the status counted steps).
+    connect(m_runner, &core::ScenarioRunner::rowAdded, this, [this](const core::VerdictRow& row) {
+        appendRow(row);
+        m_table->scrollToBottom();
+    });
     connect(m_runner, &core::ScenarioRunner::finished, this, &ScenarioDialog::showResult);
 }
 
@@ -118,23 +123,29 @@ void ScenarioDialog::play()
     m_runner->run(m_scenario);
 }
 
+void ScenarioDialog::appendRow(const core::VerdictRow& r)
+{
+    const int row = m_table->rowCount();
+    m_table->insertRow(row);
+    const bool judged = !r.expected.isEmpty();
+    const QStringList cells {r.step, r.response, r.orders < 0 ? QStringLiteral("–") : QString::number(r.orders),
+                             r.expected, judged ? (r.pass ? tr("PASS") : tr("FAIL")) : QStringLiteral("–")};
+    for (int column = 0; column < cells.size(); ++column) {
+        auto* item = new QTableWidgetItem(cells.at(column));
+        if (column == 4 && judged) {
+            item->setForeground(StatusColours::text(r.pass ? StatusColours::Status::Good : StatusColours::Status::Bad,
+                                                    m_table->palette()));
+        }
+        m_table->setItem(row, column, item);
+    }
+}
+
 void ScenarioDialog::showResult(const core::ScenarioResult& result)
 {
     m_result = result;
-    m_table->setRowCount(static_cast<int>(result.rows.size()));
-    for (int row = 0; row < result.rows.size(); ++row) {
-        const core::VerdictRow& r = result.rows.at(row);
-        const bool judged = !r.expected.isEmpty();
-        const QStringList cells {r.step, r.response, r.orders < 0 ? QStringLiteral("–") : QString::number(r.orders),
-                                 r.expected, judged ? (r.pass ? tr("PASS") : tr("FAIL")) : QStringLiteral("–")};
-        for (int column = 0; column < cells.size(); ++column) {
-            auto* item = new QTableWidgetItem(cells.at(column));
-            if (column == 4 && judged) {
-                item->setForeground(StatusColours::text(
-                    r.pass ? StatusColours::Status::Good : StatusColours::Status::Bad, m_table->palette()));
-            }
-            m_table->setItem(row, column, item);
-        }
+    m_table->setRowCount(0);
+    for (const core::VerdictRow& row : result.rows) {
+        appendRow(row);
     }
     if (!result.chart.isEmpty()) {
         QChart* previous = m_chartView->chart();
@@ -206,9 +217,14 @@ void ScenarioDialog::showEvent(QShowEvent* event)
 
 void ScenarioDialog::exportResult()
 {
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export the verdict table to"));
-    if (!folder.isEmpty()) {
-        exportTo(folder);
+    // At the dialog's zoom: a window of its own does not inherit its parent's font, and a native dialog ignores it.
+    QFileDialog picker(this, tr("Export the verdict table to"));
+    picker.setFileMode(QFileDialog::Directory);
+    picker.setOptions(QFileDialog::ShowDirsOnly | QFileDialog::DontUseNativeDialog);
+    picker.setFont(font());
+    picker.resize(picker.sizeHint().expandedTo(QSize(static_cast<int>(700 * zoom()), static_cast<int>(450 * zoom()))));
+    if (picker.exec() == QDialog::Accepted && !picker.selectedFiles().isEmpty()) {
+        exportTo(picker.selectedFiles().first());
     }
 }
 

@@ -52,6 +52,8 @@ protected:
 private:
     // Inside the screen's available area, however tall the chart made it.
     void keepInsideScreen();
+    // One row of the verdict table at its end.
+    void appendRow(const core::VerdictRow& row);
     // The presentation zoom it is shown at (its font against the application's).
     double zoom() const;
     void exportResult();

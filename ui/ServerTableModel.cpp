@@ -51,6 +51,78 @@ void ServerTableModel::clear()
     replaceRows({});
 }
 
+QList<ServerTableModel::Row> ServerTableModel::orderRows(const core::ServerState& state)
+{
+    QList<Row> rows;
+    // The mistake the article is about: one cart, two orders. Make it impossible to miss.
+    QHash<QString, int> ordersPerCart;
+    for (const auto& order : state.orders) {
+        if (!order.cartId.isEmpty()) {
+            ++ordersPerCart[order.clientId + u'/' + order.cartId];
+        }
+    }
+    for (const auto& order : state.orders) {
+        const int sameCart = order.cartId.isEmpty() ? 1 : ordersPerCart.value(order.clientId + u'/' + order.cartId);
+        Row row;
+        row.cells = {QString::number(order.orderId),
+                     order.clientId,
+                     order.items,
+                     ServerWords::orderStatus(order.status),
+                     shortKey(order.cartId),
+                     order.idempotencyKey.isEmpty() ? tr("(none)") : shortKey(order.idempotencyKey),
+                     localTime(order.createdAt)};
+        const QString duplicate =
+            sameCart > 1 ? tr("Duplicate: this cart was ordered %n times", nullptr, sameCart) : QString();
+        row.toolTips = {duplicate,      QString(), QString(), order.status, order.cartId, order.idempotencyKey,
+                        order.createdAt};
+        row.highlight = sameCart > 1 ? Highlight::Warning : Highlight::None;
+        rows.append(row);
+    }
+    return rows;
+}
+
+QList<ServerTableModel::Row> ServerTableModel::checkoutKeyRows(const core::ServerState& state)
+{
+    QList<Row> rows;
+    for (const auto& key : state.checkoutKeys) {
+        Row row;
+        row.cells = {QString::number(key.id),
+                     key.clientId,
+                     shortKey(key.key),
+                     ServerWords::recoveryPoint(key.recoveryPoint),
+                     key.orderId ? QString::number(key.orderId) : QStringLiteral("—"),
+                     key.chargeId.isEmpty() ? QStringLiteral("—") : key.chargeId,
+                     key.responseCode ? QString::number(key.responseCode) : QStringLiteral("—"),
+                     key.locked ? tr("locked") : QString()};
+        row.toolTips = {
+            tr("The gateway's key is derived from this row id"), QString(), key.key,
+            tr("The last finished phase (%1): a retry or the completer resumes after it").arg(key.recoveryPoint)};
+        row.highlight = key.recoveryPoint == u"finished" ? Highlight::None : Highlight::Pending;
+        rows.append(row);
+    }
+    return rows;
+}
+
+QList<ServerTableModel::Row> ServerTableModel::chargeRows(const core::ServerState& state)
+{
+    QList<Row> rows;
+    for (const auto& charge : state.charges) {
+        Row row;
+        row.cells = {charge.chargeId,
+                     shortKey(charge.gatewayKey),
+                     money(charge.amountCents),
+                     ServerWords::paymentMethod(charge.method),
+                     ServerWords::chargeOutcome(charge.outcome),
+                     charge.recordedBy.isEmpty() ? QStringLiteral("—") : ServerWords::recordedBy(charge.recordedBy)};
+        row.toolTips = {QString(), charge.gatewayKey};
+        // Money taken that our side has not recorded yet: what the completer or the webhook must settle.
+        const bool unrecorded = charge.outcome == u"succeeded" && charge.recordedBy.isEmpty();
+        row.highlight = unrecorded ? Highlight::Pending : Highlight::None;
+        rows.append(row);
+    }
+    return rows;
+}
+
 QList<ServerTableModel::Row> ServerTableModel::rowsOf(const core::ServerState& state) const
 {
     QList<Row> rows;
@@ -70,33 +142,8 @@ QList<ServerTableModel::Row> ServerTableModel::rowsOf(const core::ServerState& s
             rows.append(row);
         }
         break;
-    case Table::Orders: {
-        // The mistake the article is about: one cart, two orders. Make it impossible to miss.
-        QHash<QString, int> ordersPerCart;
-        for (const auto& order : state.orders) {
-            if (!order.cartId.isEmpty()) {
-                ++ordersPerCart[order.clientId + u'/' + order.cartId];
-            }
-        }
-        for (const auto& order : state.orders) {
-            const int sameCart = order.cartId.isEmpty() ? 1 : ordersPerCart.value(order.clientId + u'/' + order.cartId);
-            Row row;
-            row.cells = {QString::number(order.orderId),
-                         order.clientId,
-                         order.items,
-                         ServerWords::orderStatus(order.status),
-                         shortKey(order.cartId),
-                         order.idempotencyKey.isEmpty() ? tr("(none)") : shortKey(order.idempotencyKey),
-                         localTime(order.createdAt)};
-            const QString duplicate =
-                sameCart > 1 ? tr("Duplicate: this cart was ordered %n times", nullptr, sameCart) : QString();
-            row.toolTips = {duplicate,      QString(), QString(), order.status, order.cartId, order.idempotencyKey,
-                            order.createdAt};
-            row.highlight = sameCart > 1 ? Highlight::Warning : Highlight::None;
-            rows.append(row);
-        }
-        break;
-    }
+    case Table::Orders:
+        return orderRows(state);
     case Table::Stock:
         for (const auto& product : state.stock) {
             Row row;
@@ -107,40 +154,9 @@ QList<ServerTableModel::Row> ServerTableModel::rowsOf(const core::ServerState& s
         }
         break;
     case Table::CheckoutKeys:
-        for (const auto& key : state.checkoutKeys) {
-            Row row;
-            row.cells = {QString::number(key.id),
-                         key.clientId,
-                         shortKey(key.key),
-                         ServerWords::recoveryPoint(key.recoveryPoint),
-                         key.orderId ? QString::number(key.orderId) : QStringLiteral("—"),
-                         key.chargeId.isEmpty() ? QStringLiteral("—") : key.chargeId,
-                         key.responseCode ? QString::number(key.responseCode) : QStringLiteral("—"),
-                         key.locked ? tr("locked") : QString()};
-            row.toolTips = {
-                tr("The gateway's key is derived from this row id"), QString(), key.key,
-                tr("The last finished phase (%1): a retry or the completer resumes after it").arg(key.recoveryPoint)};
-            row.highlight = key.recoveryPoint == u"finished" ? Highlight::None : Highlight::Pending;
-            rows.append(row);
-        }
-        break;
+        return checkoutKeyRows(state);
     case Table::Charges:
-        for (const auto& charge : state.charges) {
-            Row row;
-            row.cells = {charge.chargeId,
-                         shortKey(charge.gatewayKey),
-                         money(charge.amountCents),
-                         ServerWords::paymentMethod(charge.method),
-                         ServerWords::chargeOutcome(charge.outcome),
-                         charge.recordedBy.isEmpty() ? QStringLiteral("—")
-                                                     : ServerWords::recordedBy(charge.recordedBy)};
-            row.toolTips = {QString(), charge.gatewayKey};
-            // Money taken that our side has not recorded yet: what the completer or the webhook must settle.
-            const bool unrecorded = charge.outcome == u"succeeded" && charge.recordedBy.isEmpty();
-            row.highlight = unrecorded ? Highlight::Pending : Highlight::None;
-            rows.append(row);
-        }
-        break;
+        return chargeRows(state);
     case Table::Webhooks:
         for (const auto& event : state.webhooks) {
             Row row;

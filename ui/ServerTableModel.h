@@ -56,6 +56,9 @@ private:
     };
 
     QList<Row> rowsOf(const core::ServerState& state) const;
+    static QList<Row> orderRows(const core::ServerState& state);
+    static QList<Row> checkoutKeyRows(const core::ServerState& state);
+    static QList<Row> chargeRows(const core::ServerState& state);
     bool replaceRows(QList<Row> rows);
     bool isNumeric(int column) const;
 

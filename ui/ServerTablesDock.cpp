@@ -11,10 +11,13 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <memory>
 
 namespace onceorder::ui {
 
@@ -33,7 +36,28 @@ QTableView* makeView(const QString& objectName, const QString& accessibleName, S
     view->horizontalHeader()->setStretchLastSection(true);
     view->horizontalHeader()->setResizeContentsPrecision(kColumnFitRows);
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
+    // The newest row (the order just placed, its key) stays in view: a view scrolled to its end follows its end as
+    // rows arrive and as the dock shrinks (oldest first, the newest sat below the fold at 1366 × 768); one the
+    // teacher scrolled up stays where it is.
+    QScrollBar* bar = view->verticalScrollBar();
+    auto following = std::make_shared<bool>(true);
+    QObject::connect(bar, &QScrollBar::valueChanged, view,
+                     [bar, following](int value) { *following = value == bar->maximum(); });
+    QObject::connect(bar, &QScrollBar::rangeChanged, view, [bar, following](int, int maximum) {
+        if (*following) {
+            bar->setValue(maximum);
+        }
+    });
     return view;
+}
+
+// What the lesson points at comes first, the rest may need the sideways scroll at 1366 px: a key's stored code and its
+// order before its fingerprint, an order's key before its cart (the view's order only: the model's columns stay).
+void putTheLessonsColumnsFirst(QTableView* keys, QTableView* orders)
+{
+    keys->horizontalHeader()->moveSection(4, 3); // Stored code
+    keys->horizontalHeader()->moveSection(5, 4); // Order
+    orders->horizontalHeader()->moveSection(5, 4); // Key, before Cart
 }
 
 } // namespace
@@ -65,9 +89,9 @@ ServerTablesDock::ServerTablesDock(core::ServerMonitor* monitor, QWidget* parent
     m_keyTabs->setObjectName(QStringLiteral("keyTabs"));
     m_keyTabs->setDocumentMode(true);
     m_keyTabs->tabBar()->setAccessibleName(tr("Key tables"));
+    QTableView* keysView = makeView(QStringLiteral("keysView"), tr("Server table: idempotency keys"), m_keys);
     m_keyTabs->addTab(titled(tr("Idempotency keys"),
-                             tr("One row per (client, key): taken first, completed with the stored answer."),
-                             makeView(QStringLiteral("keysView"), tr("Server table: idempotency keys"), m_keys)),
+                             tr("One row per (client, key): taken first, completed with the stored answer."), keysView),
                       QString());
     m_keyTabs->addTab(
         titled(tr("Checkout keys"),
@@ -93,8 +117,10 @@ ServerTablesDock::ServerTablesDock(core::ServerMonitor* monitor, QWidget* parent
 
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(m_keyTabs);
-    splitter->addWidget(titled(tr("Orders"), tr("What was really ordered. Red rows: one cart ordered twice."),
-                               makeView(QStringLiteral("ordersView"), tr("Server table: orders"), m_orders)));
+    QTableView* ordersView = makeView(QStringLiteral("ordersView"), tr("Server table: orders"), m_orders);
+    putTheLessonsColumnsFirst(keysView, ordersView);
+    splitter->addWidget(
+        titled(tr("Orders"), tr("What was really ordered. Red rows: one cart ordered twice."), ordersView));
     splitter->addWidget(m_sideTabs);
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 4);

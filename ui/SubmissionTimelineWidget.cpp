@@ -23,6 +23,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <tuple>
+#include <utility>
 
 namespace onceorder::ui {
 
@@ -315,6 +317,53 @@ void SubmissionTimelineWidget::clear()
     updateButtons();
 }
 
+std::pair<QString, QString> SubmissionTimelineWidget::delayTexts(const QList<core::Attempt>& attempts, int row)
+{
+    const core::Attempt& attempt = attempts.at(row);
+    QString cell;
+    // The wait as it really was: from this attempt's end to the next one's start (a click on Retry now or on
+    // Order, a timer that fired late, a restart all change it). A gap that kept the plan shows the plan.
+    QString delayTip;
+    const core::Attempt* next = row + 1 < attempts.size() ? &attempts.at(row + 1) : nullptr;
+    const qint64 gap = next ? std::max<qint64>(0, next->startedMs - std::max(attempt.startedMs, attempt.endedMs)) : -1;
+    if (attempt.delayAfterMs >= 0 && (!next || keptThePlan(gap, attempt.delayAfterMs))) {
+        cell = seconds(attempt.delayAfterMs);
+        delayTip = tr("Planned wait: %1.").arg(seconds(attempt.delayAfterMs));
+    } else if (next && attempt.delayAfterMs >= 0) {
+        cell = tr("%1 (planned %2)").arg(seconds(gap), seconds(attempt.delayAfterMs));
+        delayTip = tr("Planned %1, but attempt %2 started %3 after this one ended (Retry now, a click on Order, "
+                      "a timer that fired late or a restart).")
+                       .arg(seconds(attempt.delayAfterMs))
+                       .arg(next->number)
+                       .arg(seconds(gap));
+    } else if (next) {
+        cell = seconds(gap);
+        delayTip = tr("Attempt %1 started %2 after this one ended.").arg(next->number).arg(seconds(gap));
+    } else {
+        cell = QStringLiteral("—");
+    }
+    return {cell, delayTip};
+}
+
+std::pair<QString, QStringList> SubmissionTimelineWidget::whyTexts(const core::Attempt& attempt)
+{
+    QStringList why;
+    QStringList technical;
+    if (!attempt.error.isEmpty()) {
+        why.append(core::attemptErrorText(attempt.error, attempt.httpStatus));
+        if (why.last() != attempt.error) {
+            technical.append(attempt.error);
+        }
+    }
+    if (!attempt.delayReason.isEmpty()) {
+        why.append(core::retryReasonText(attempt.delayReason));
+        if (why.last() != attempt.delayReason) {
+            technical.append(attempt.delayReason);
+        }
+    }
+    return {why.join(QStringLiteral(" · ")), technical};
+}
+
 void SubmissionTimelineWidget::showAttempts()
 {
     const auto& attempts = m_submission.attempts;
@@ -331,43 +380,10 @@ void SubmissionTimelineWidget::showAttempts()
         cells[Outcome] = outcomeText(attempt.outcome);
         cells[Status] = attempt.httpStatus ? QString::number(attempt.httpStatus) : QStringLiteral("—");
         cells[Replayed] = attempt.replayed ? tr("yes") : QString();
-        // The wait as it really was: from this attempt's end to the next one's start (a click on Retry now or on
-        // Order, a timer that fired late, a restart all change it). A gap that kept the plan shows the plan.
         QString delayTip;
-        const core::Attempt* next = row + 1 < attempts.size() ? &attempts.at(row + 1) : nullptr;
-        const qint64 gap =
-            next ? std::max<qint64>(0, next->startedMs - std::max(attempt.startedMs, attempt.endedMs)) : -1;
-        if (attempt.delayAfterMs >= 0 && (!next || keptThePlan(gap, attempt.delayAfterMs))) {
-            cells[Delay] = seconds(attempt.delayAfterMs);
-            delayTip = tr("Planned wait: %1.").arg(seconds(attempt.delayAfterMs));
-        } else if (next && attempt.delayAfterMs >= 0) {
-            cells[Delay] = tr("%1 (planned %2)").arg(seconds(gap), seconds(attempt.delayAfterMs));
-            delayTip = tr("Planned %1, but attempt %2 started %3 after this one ended (Retry now, a click on Order, "
-                          "a timer that fired late or a restart).")
-                           .arg(seconds(attempt.delayAfterMs))
-                           .arg(next->number)
-                           .arg(seconds(gap));
-        } else if (next) {
-            cells[Delay] = seconds(gap);
-            delayTip = tr("Attempt %1 started %2 after this one ended.").arg(next->number).arg(seconds(gap));
-        } else {
-            cells[Delay] = QStringLiteral("—");
-        }
-        QStringList why;
+        std::tie(cells[Delay], delayTip) = delayTexts(attempts, row);
         QStringList technical;
-        if (!attempt.error.isEmpty()) {
-            why.append(core::attemptErrorText(attempt.error, attempt.httpStatus));
-            if (why.last() != attempt.error) {
-                technical.append(attempt.error);
-            }
-        }
-        if (!attempt.delayReason.isEmpty()) {
-            why.append(core::retryReasonText(attempt.delayReason));
-            if (why.last() != attempt.delayReason) {
-                technical.append(attempt.delayReason);
-            }
-        }
-        cells[Details] = why.join(QStringLiteral(" · "));
+        std::tie(cells[Details], technical) = whyTexts(attempt);
         const QString key = keyOfAttempt(attempt.number);
         cells[Key] = key.isEmpty() ? QStringLiteral("?") : shortKey(key);
         const QBrush background(outcomeColour(attempt.outcome));

@@ -4,6 +4,8 @@
 // actions through signals; it decides nothing itself.
 #pragma once
 
+#include <utility>
+
 #include "submission/KeyStrategy.h"
 #include "submission/Submission.h"
 
@@ -72,6 +74,10 @@ Q_SIGNALS:
     void reconcileRequested(qint64 submissionId);
 
 private:
+    // The "Then waited" cell of attempts[row] and its tooltip: the wait as it really was, or the plan it kept.
+    static std::pair<QString, QString> delayTexts(const QList<core::Attempt>& attempts, int row);
+    // The "Why" cell of an attempt in people's words, and the technical words behind them (for the tooltip).
+    static std::pair<QString, QStringList> whyTexts(const core::Attempt& attempt);
     void askToAbandon();
     void showAttempts();
     // Says under the table why the selected attempt (else the latest one with a reason) failed or waited.

@@ -3,6 +3,7 @@
 #include "net/HttpReplyText.h"
 #include "net/ServerApi.h"
 
+#include <QJsonDocument>
 #include <QPointer>
 
 namespace onceorder::core {
@@ -180,7 +181,13 @@ void ServerMonitor::refreshProducts()
 {
     m_api->get(QStringLiteral("/products"), kReadTimeoutMs,
                [this, alive = QPointer(this), asked = ++m_productsAsked](const HttpReply& reply) {
-                   if (!alive || reply.status != 200 || asked < m_productsShown) {
+                   if (!alive || reply.status == 0 || asked < m_productsShown) {
+                       return;
+                   }
+                   // OnceOrder answers its catalogue as a JSON list: anything else is another program.
+                   if (reply.status != 200 || !QJsonDocument::fromJson(reply.body).isArray()) {
+                       Q_EMIT notOnceOrder(reply.status == 200 ? tr("GET /products answered 200 without a product list")
+                                                               : tr("GET /products answered %1").arg(reply.status));
                        return;
                    }
                    m_productsShown = asked;

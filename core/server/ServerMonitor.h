@@ -59,6 +59,9 @@ Q_SIGNALS:
     // Every answer of GET /products, unchanged ones too: the window also takes stock from the debug state, and
     // the newest answer of either must win.
     void productsReceived(const QList<onceorder::core::Product>& products);
+    // The server answered GET /products, but not as OnceOrder does (another program on that port, a proxy's error
+    // page): what it answered, for people. Not for a server that does not answer at all (that is "down").
+    void notOnceOrder(const QString& answer);
     // This client's newest orders, only when they differ from the last ones reported.
     void ordersChanged(const QList<onceorder::core::ServerOrderRow>& orders);
 

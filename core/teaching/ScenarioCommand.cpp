@@ -19,6 +19,7 @@
 #include <cstring>
 
 #include <algorithm>
+#include <optional>
 
 namespace onceorder::core {
 
@@ -155,7 +156,10 @@ int runScenarioCommand(const QStringList& arguments, ScenarioChartWriter* chartW
     return runScenariosHeadless(names, parser.value(exportDir), chartWriter);
 }
 
-int runScenariosHeadless(const QStringList& names, const QString& exportDir, ScenarioChartWriter* chartWriter)
+namespace {
+
+// The scenarios `names` choose (ids, or all); nothing after a message when a name is unknown or none was given.
+std::optional<QList<Scenario>> chooseScenarios(const QStringList& names)
 {
     QList<Scenario> chosen;
     const QList<Scenario> all = commandScenarios();
@@ -182,7 +186,7 @@ int runScenariosHeadless(const QStringList& names, const QString& exportDir, Sce
                           .arg(name, scenarioIds().join(QStringLiteral(", "))) +
                       u'\n',
                   stderr);
-            return 64;
+            return std::nullopt;
         }
         chosen.append(*found);
     }
@@ -191,8 +195,38 @@ int runScenariosHeadless(const QStringList& names, const QString& exportDir, Sce
                       .arg(scenarioIds().join(QStringLiteral(", "))) +
                   u'\n',
               stderr);
+        return std::nullopt;
+    }
+    return chosen;
+}
+
+// Writes a result's table (.md, .csv) and chart (.png, .svg) into exportDir; false if any could not be written.
+bool exportResult(const ScenarioResult& result, const QString& exportDir, ScenarioChartWriter* chartWriter)
+{
+    const QDir dir(exportDir);
+    bool ok = writeFile(dir.filePath(result.id + QStringLiteral(".md")), result.toMarkdown()) &&
+        writeFile(dir.filePath(result.id + QStringLiteral(".csv")), result.toCsv());
+    if (!result.chart.isEmpty() && chartWriter != nullptr) {
+        QString error;
+        const QString svg = dir.filePath(result.id + QStringLiteral(".svg"));
+        // The PNG is Qt Charts' picture; the SVG is the slide (ScenarioSvg), as in the dialog's Export….
+        if (!chartWriter->write(result.chart, dir.filePath(result.id + QStringLiteral(".png")), svg, &error)) {
+            print(QStringLiteral("onceorder: %1\n").arg(error), stderr);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+} // namespace
+
+int runScenariosHeadless(const QStringList& names, const QString& exportDir, ScenarioChartWriter* chartWriter)
+{
+    const std::optional<QList<Scenario>> picked = chooseScenarios(names);
+    if (!picked) {
         return 64;
     }
+    const QList<Scenario>& chosen = *picked;
     if (!exportDir.isEmpty() && !QDir().mkpath(exportDir)) {
         print(ScenarioResult::tr("onceorder: cannot create %1").arg(exportDir) + u'\n', stderr);
         return 64;
@@ -208,20 +242,8 @@ int runScenariosHeadless(const QStringList& names, const QString& exportDir, Sce
     QObject::connect(&runner, &ScenarioRunner::finished, &loop, [&](const ScenarioResult& result) {
         results.append(result);
         print(QStringLiteral("%1\n").arg(result.toMarkdown()));
-        if (!exportDir.isEmpty()) {
-            const QDir dir(exportDir);
-            bool ok = writeFile(dir.filePath(result.id + QStringLiteral(".md")), result.toMarkdown()) &&
-                writeFile(dir.filePath(result.id + QStringLiteral(".csv")), result.toCsv());
-            if (!result.chart.isEmpty() && chartWriter != nullptr) {
-                QString error;
-                const QString svg = dir.filePath(result.id + QStringLiteral(".svg"));
-                // The PNG is Qt Charts' picture; the SVG is the slide (ScenarioSvg), as in the dialog's Export….
-                if (!chartWriter->write(result.chart, dir.filePath(result.id + QStringLiteral(".png")), svg, &error)) {
-                    print(QStringLiteral("onceorder: %1\n").arg(error), stderr);
-                    ok = false;
-                }
-            }
-            exportFailures += ok ? 0 : 1;
+        if (!exportDir.isEmpty() && !exportResult(result, exportDir, chartWriter)) {
+            ++exportFailures;
         }
         if (++index < chosen.size()) {
             // Queued: the finished scenario's stack is torn down before the next one starts.

@@ -200,7 +200,7 @@ void ScenarioContext::verdictIf(const QString& step, const QString& response, co
 {
     countOrders(
         [this, step, response, expected, ok, ordersOk = std::move(ordersOk), next = std::move(next)](int orders) {
-            m_rows.append(VerdictRow {step, response, orders, expected, ok && ordersOk(orders)});
+            addRow(VerdictRow {step, response, orders, expected, ok && ordersOk(orders)});
             next();
         },
         server);
@@ -301,6 +301,12 @@ void ScenarioContext::runProcess(const QString& program, const QStringList& args
 void ScenarioContext::after(int ms, std::function<void()> done)
 {
     QTimer::singleShot(ms, this, std::move(done));
+}
+
+void ScenarioContext::addRow(const VerdictRow& row)
+{
+    m_rows.append(row);
+    Q_EMIT rowAdded(row);
 }
 
 void ScenarioContext::fail(const QString& reason)

@@ -69,9 +69,9 @@ public:
     // The same, for a count that may lie in a range (a race shows "more than one").
     void verdictIf(const QString& step, const QString& response, const QString& expected, bool ok,
                    std::function<bool(int orders)> ordersOk, std::function<void()> next, const QUrl& server = {});
-    void addRow(const VerdictRow& row) { m_rows.append(row); }
+    void addRow(const VerdictRow& row);
     // A row for a set-up action (a mode, a fault, the network): narrated, not judged.
-    void narrate(const QString& step, const QString& response) { m_rows.append({step, response, -1, {}, true}); }
+    void narrate(const QString& step, const QString& response) { addRow({step, response, -1, {}, true}); }
 
     // Values one step leaves for a later one in the same run (an order id, a URL).
     void setNote(const QString& name, const QVariant& value) { m_notes.insert(name, value); }
@@ -109,6 +109,8 @@ public:
 Q_SIGNALS:
     void ready();
     void failed(const QString& reason);
+    // A row was added to the table (as the steps run, so a window can show it at once).
+    void rowAdded(const onceorder::core::VerdictRow& row);
 
 private:
     ServerApi* apiFor(const QString& apiKey, const QUrl& server, bool throughConditioner);

@@ -41,6 +41,7 @@ void ScenarioRunner::run(const Scenario& scenario)
     m_context = new ScenarioContext(this);
     connect(m_context, &ScenarioContext::failed, this, &ScenarioRunner::finish);
     connect(m_context, &ScenarioContext::ready, this, &ScenarioRunner::runStep);
+    connect(m_context, &ScenarioContext::rowAdded, this, &ScenarioRunner::rowAdded);
     m_context->start(m_serverExecutable);
 }
 

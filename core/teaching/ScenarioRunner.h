@@ -30,6 +30,8 @@ public:
 
 Q_SIGNALS:
     void stepStarted(int index, int count);
+    // A row of the verdict table, as soon as its step has added it (finished() carries them all again).
+    void rowAdded(const onceorder::core::VerdictRow& row);
     void finished(const onceorder::core::ScenarioResult& result);
 
 private:

@@ -106,6 +106,92 @@ struct LegendItem
     const char* colour;
 };
 
+// Where a time (ms after the cut) and a value fall on the picture.
+struct Axes
+{
+    double xEnd;
+    double yEnd;
+    double x(double ms) const { return kLeft + (kRight - kLeft) * ms / xEnd; }
+    double y(double value) const { return kBottom - (kBottom - kTop) * value / yEnd; }
+};
+
+// The document, the <svg> element with its size and font, its title and a white background.
+void writeHeader(QXmlStreamWriter& xml, const QString& title)
+{
+    xml.writeStartDocument();
+    xml.writeStartElement(QStringLiteral("svg"));
+    xml.writeDefaultNamespace(QStringLiteral("http://www.w3.org/2000/svg"));
+    xml.writeAttribute(QStringLiteral("width"), QString::number(ScenarioSvg::kWidth));
+    xml.writeAttribute(QStringLiteral("height"), QString::number(ScenarioSvg::kHeight));
+    xml.writeAttribute(QStringLiteral("viewBox"),
+                       QStringLiteral("0 0 %1 %2").arg(ScenarioSvg::kWidth).arg(ScenarioSvg::kHeight));
+    xml.writeAttribute(QStringLiteral("font-family"), QString::fromLatin1(kFonts));
+    xml.writeAttribute(QStringLiteral("fill"), QString::fromLatin1(kInk));
+    xml.writeTextElement(QStringLiteral("title"), title);
+
+    xml.writeEmptyElement(QStringLiteral("rect"));
+    xml.writeAttribute(QStringLiteral("width"), QString::number(ScenarioSvg::kWidth));
+    xml.writeAttribute(QStringLiteral("height"), QString::number(ScenarioSvg::kHeight));
+    xml.writeAttribute(QStringLiteral("fill"), QStringLiteral("#ffffff"));
+}
+
+void writeSeries(QXmlStreamWriter& xml, const ScenarioChart& chart, const QList<LegendItem>& legend, const Axes& axes)
+{
+    // Each series as steps: a value holds for its bucket, then the line moves to the next one.
+    for (qsizetype i = 0; i < chart.series.size(); ++i) {
+        const QList<int>& values = chart.series.at(i).values;
+        QStringList points;
+        for (qsizetype bucket = 0; bucket < values.size(); ++bucket) {
+            const double from = static_cast<double>(bucket * chart.bucketMs);
+            points << number(axes.x(from)) + u',' + number(axes.y(values.at(bucket)))
+                   << number(axes.x(from + chart.bucketMs)) + u',' + number(axes.y(values.at(bucket)));
+        }
+        xml.writeEmptyElement(QStringLiteral("polyline"));
+        xml.writeAttribute(QStringLiteral("class"), QStringLiteral("series"));
+        xml.writeAttribute(QStringLiteral("points"), points.join(u' '));
+        xml.writeAttribute(QStringLiteral("fill"), QStringLiteral("none"));
+        xml.writeAttribute(QStringLiteral("stroke"), QString::fromLatin1(legend.at(i).colour));
+        xml.writeAttribute(QStringLiteral("stroke-width"), QStringLiteral("5"));
+        xml.writeAttribute(QStringLiteral("stroke-linejoin"), QStringLiteral("round"));
+    }
+}
+
+void writeLegend(QXmlStreamWriter& xml, const QList<LegendItem>& legend)
+{
+    // The legend, centred below: one line when it fits, else one item per line.
+    double legendWidth = 0;
+    for (const LegendItem& item : legend) {
+        legendWidth += estimatedWidth(QStringLiteral("■ ") + item.name + QStringLiteral("     "), kLegendPx);
+    }
+    QList<QList<LegendItem>> rows;
+    if (legendWidth <= ScenarioSvg::kWidth - 100) {
+        rows.append(legend);
+    } else {
+        for (const LegendItem& item : legend) {
+            rows.append({item});
+        }
+    }
+    double rowY = ScenarioSvg::kHeight - 22 - (rows.size() - 1) * (kLegendPx + 10);
+    for (const QList<LegendItem>& row : rows) {
+        xml.writeStartElement(QStringLiteral("text"));
+        xml.writeAttribute(QStringLiteral("class"), QStringLiteral("legend"));
+        xml.writeAttribute(QStringLiteral("x"), number(ScenarioSvg::kWidth / 2.0));
+        xml.writeAttribute(QStringLiteral("y"), number(rowY));
+        xml.writeAttribute(QStringLiteral("font-size"), QString::number(kLegendPx));
+        xml.writeAttribute(QStringLiteral("text-anchor"), QStringLiteral("middle"));
+        xml.writeAttribute(QStringLiteral("xml:space"), QStringLiteral("preserve"));
+        for (qsizetype i = 0; i < row.size(); ++i) {
+            xml.writeStartElement(QStringLiteral("tspan"));
+            xml.writeAttribute(QStringLiteral("fill"), QString::fromLatin1(row.at(i).colour));
+            xml.writeCharacters(QStringLiteral("■ "));
+            xml.writeEndElement();
+            xml.writeCharacters(row.at(i).name + (i + 1 < row.size() ? QStringLiteral("     ") : QString()));
+        }
+        xml.writeEndElement();
+        rowY += kLegendPx + 10;
+    }
+}
+
 } // namespace
 
 QString ScenarioSvg::render(const ScenarioChart& chart)
@@ -123,30 +209,18 @@ QString ScenarioSvg::render(const ScenarioChart& chart)
     const double xEnd = std::ceil(static_cast<double>(buckets * chart.bucketMs) / xStep) * xStep;
     const double yStep = std::max(1.0, niceStep(highest + 1, 6));
     const double yEnd = std::ceil((highest + 1) / yStep) * yStep;
-    auto x = [&](double ms) {
-        return kLeft + (kRight - kLeft) * ms / xEnd;
+    const Axes axes {xEnd, yEnd};
+    const auto x = [&axes](double ms) {
+        return axes.x(ms);
     };
-    auto y = [&](double value) {
-        return kBottom - (kBottom - kTop) * value / yEnd;
+    const auto y = [&axes](double value) {
+        return axes.y(value);
     };
 
     QString out;
     Svg svg(&out);
     QXmlStreamWriter& xml = svg.xml();
-    xml.writeStartDocument();
-    xml.writeStartElement(QStringLiteral("svg"));
-    xml.writeDefaultNamespace(QStringLiteral("http://www.w3.org/2000/svg"));
-    xml.writeAttribute(QStringLiteral("width"), QString::number(kWidth));
-    xml.writeAttribute(QStringLiteral("height"), QString::number(kHeight));
-    xml.writeAttribute(QStringLiteral("viewBox"), QStringLiteral("0 0 %1 %2").arg(kWidth).arg(kHeight));
-    xml.writeAttribute(QStringLiteral("font-family"), QString::fromLatin1(kFonts));
-    xml.writeAttribute(QStringLiteral("fill"), QString::fromLatin1(kInk));
-    xml.writeTextElement(QStringLiteral("title"), chart.title);
-
-    xml.writeEmptyElement(QStringLiteral("rect"));
-    xml.writeAttribute(QStringLiteral("width"), QString::number(kWidth));
-    xml.writeAttribute(QStringLiteral("height"), QString::number(kHeight));
-    xml.writeAttribute(QStringLiteral("fill"), QStringLiteral("#ffffff"));
+    writeHeader(xml, chart.title);
 
     // The title, centred on the picture; smaller only when it would not fit on one line.
     const int titlePx = std::clamp(static_cast<int>((kWidth - 120) / std::max(1.0, estimatedWidth(chart.title, 1.0))),
@@ -191,56 +265,9 @@ QString ScenarioSvg::render(const ScenarioChart& chart)
         xml.writeAttribute(QStringLiteral("stroke-dasharray"), QStringLiteral("18 10"));
         legend.append({chart.capacityName, kCapacityColour});
     }
-    // Each series as steps: a value holds for its bucket, then the line moves to the next one.
-    for (qsizetype i = 0; i < chart.series.size(); ++i) {
-        const QList<int>& values = chart.series.at(i).values;
-        QStringList points;
-        for (qsizetype bucket = 0; bucket < values.size(); ++bucket) {
-            const double from = static_cast<double>(bucket * chart.bucketMs);
-            points << number(x(from)) + u',' + number(y(values.at(bucket)))
-                   << number(x(from + chart.bucketMs)) + u',' + number(y(values.at(bucket)));
-        }
-        xml.writeEmptyElement(QStringLiteral("polyline"));
-        xml.writeAttribute(QStringLiteral("class"), QStringLiteral("series"));
-        xml.writeAttribute(QStringLiteral("points"), points.join(u' '));
-        xml.writeAttribute(QStringLiteral("fill"), QStringLiteral("none"));
-        xml.writeAttribute(QStringLiteral("stroke"), QString::fromLatin1(legend.at(i).colour));
-        xml.writeAttribute(QStringLiteral("stroke-width"), QStringLiteral("5"));
-        xml.writeAttribute(QStringLiteral("stroke-linejoin"), QStringLiteral("round"));
-    }
+    writeSeries(xml, chart, legend, axes);
 
-    // The legend, centred below: one line when it fits, else one item per line.
-    double legendWidth = 0;
-    for (const LegendItem& item : legend) {
-        legendWidth += estimatedWidth(QStringLiteral("■ ") + item.name + QStringLiteral("     "), kLegendPx);
-    }
-    QList<QList<LegendItem>> rows;
-    if (legendWidth <= kWidth - 100) {
-        rows.append(legend);
-    } else {
-        for (const LegendItem& item : legend) {
-            rows.append({item});
-        }
-    }
-    double rowY = kHeight - 22 - (rows.size() - 1) * (kLegendPx + 10);
-    for (const QList<LegendItem>& row : rows) {
-        xml.writeStartElement(QStringLiteral("text"));
-        xml.writeAttribute(QStringLiteral("class"), QStringLiteral("legend"));
-        xml.writeAttribute(QStringLiteral("x"), number(kWidth / 2.0));
-        xml.writeAttribute(QStringLiteral("y"), number(rowY));
-        xml.writeAttribute(QStringLiteral("font-size"), QString::number(kLegendPx));
-        xml.writeAttribute(QStringLiteral("text-anchor"), QStringLiteral("middle"));
-        xml.writeAttribute(QStringLiteral("xml:space"), QStringLiteral("preserve"));
-        for (qsizetype i = 0; i < row.size(); ++i) {
-            xml.writeStartElement(QStringLiteral("tspan"));
-            xml.writeAttribute(QStringLiteral("fill"), QString::fromLatin1(row.at(i).colour));
-            xml.writeCharacters(QStringLiteral("■ "));
-            xml.writeEndElement();
-            xml.writeCharacters(row.at(i).name + (i + 1 < row.size() ? QStringLiteral("     ") : QString()));
-        }
-        xml.writeEndElement();
-        rowY += kLegendPx + 10;
-    }
+    writeLegend(xml, legend);
     xml.writeEndElement(); // svg
     xml.writeEndDocument();
     return out;
