@@ -10,6 +10,7 @@
 #include "storage/Backend.h"
 #include "storage/DatabaseFailure.h"
 #include "storage/RunLease.h"
+#include "storage/Standby.h"
 #include "teaching/Replication.h"
 #include "transport/HttpServer.h"
 
@@ -101,12 +102,15 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
 {
     m_database = backendFor(options.dbPath).open(options, m_faults, clock, seedsDemoClients(options));
     m_webhookSecret = webhookSecret(options, m_database->webhookSecret(), m_database->webhookSecretPlace());
-    m_gateway = m_database->openGateway(m_faults, clock, m_webhookSecret);
+    m_gateway = std::make_unique<StubPaymentGateway>(m_database->openGatewayDatabase(), m_faults, clock,
+                                                     m_webhookSecret, options.webhookRedelivery);
     m_checkout = std::make_unique<CheckoutService>(m_database->sql(), m_database->instanceId(), *m_gateway, m_faults,
                                                    clock, options.keyTtl, options.lockTimeout);
     m_webhooks = std::make_unique<WebhookHandler>(m_database->sql(), m_database->instanceId(), clock, m_webhookSecret);
     if (options.debugEndpoints) {
-        m_replication = m_database->openReplication();
+        if (auto standby = m_database->openStandby()) {
+            m_replication = std::make_unique<Replication>(std::move(standby));
+        }
     }
     // This process's run lease: its row is renewed by the heartbeat thread; every checkout lock it takes names the
     // run, and lives as long as the lease (on PostgreSQL, another instance takes the lock over once it has expired).

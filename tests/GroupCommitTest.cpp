@@ -33,7 +33,7 @@ protected:
     GroupCommitter committer {store};
     Faults faults;
     ManualClock clock {kStart};
-    OrderService service {store, faults, clock, kTtl, &committer};
+    OrderService service {store.sql(), faults, clock, kTtl, &committer};
     Client a {"A", false};
 
     OrderResponse place(const std::string& key, std::string_view body)

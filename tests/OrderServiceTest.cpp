@@ -22,7 +22,7 @@ protected:
     Store store {dir.file("server.db"), Synchronous::Full, 2};
     Faults faults;
     ManualClock clock {kStart};
-    OrderService service {store, faults, clock, kTtl};
+    OrderService service {store.sql(), faults, clock, kTtl};
     Client a {"A", false};
     Client b {"B", false};
 
@@ -254,7 +254,7 @@ protected:
     Store store {dir.file("server.db"), Synchronous::Full, 1};
     Faults faults;
     ManualClock clock {kStart};
-    OrderService service {store, faults, clock, kTtl};
+    OrderService service {store.sql(), faults, clock, kTtl};
     Client a {"A", false};
 
     OrderResponse place(const std::string& key)

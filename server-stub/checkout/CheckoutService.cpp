@@ -5,7 +5,6 @@
 #include "orders/OrderWriter.h"
 #include "storage/DatabaseFailure.h"
 #include "storage/RunLease.h"
-#include "storage/sqlite/SqliteSqlTx.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
@@ -50,21 +49,6 @@ std::string notHeld(const SqlTx& db)
 }
 
 } // namespace
-
-CheckoutService::CheckoutService(Store& store, PaymentGateway& gateway, Faults& faults, const Clock& clock,
-                                 std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout)
-    : m_ownDatabase(sqliteStoreDatabase(store))
-    , m_database(*m_ownDatabase)
-    , m_instanceId(store.instanceId())
-    , m_atomicPhase(m_database, clock, keyTtl)
-    , m_gateway(gateway)
-    , m_faults(faults)
-    , m_clock(clock)
-    , m_keyTtl(keyTtl)
-    , m_lockTimeout(lockTimeout)
-    , m_crash(crashProcessNow)
-{
-}
 
 CheckoutService::CheckoutService(SqlDatabase& database, std::string instanceId, PaymentGateway& gateway, Faults& faults,
                                  const Clock& clock, std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout)

@@ -20,7 +20,6 @@
 #include "checkout/PaymentGateway.h"
 #include "orders/OrderService.h"
 #include "storage/SqlTx.h"
-#include "storage/sqlite/Store.h"
 #include "support/Clock.h"
 #include "teaching/Faults.h"
 
@@ -37,9 +36,6 @@ class RunLease;
 class CheckoutService
 {
 public:
-    // On the server's SQLite store.
-    CheckoutService(Store& store, PaymentGateway& gateway, Faults& faults, const Clock& clock,
-                    std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout);
     // On any database; instanceId names it at the gateway (server_meta, name 'instance').
     CheckoutService(SqlDatabase& database, std::string instanceId, PaymentGateway& gateway, Faults& faults,
                     const Clock& clock, std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout);
@@ -90,7 +86,6 @@ private:
     static SqlValue holder(std::optional<long long> run);
     void crashIf(FaultKind armed, FaultKind point);
 
-    std::unique_ptr<SqlDatabase> m_ownDatabase; // the SQLite store's, when constructed on one
     SqlDatabase& m_database;
     std::string m_instanceId;
     AtomicPhase m_atomicPhase;

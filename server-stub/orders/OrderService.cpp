@@ -22,17 +22,6 @@ OrderService::OrderService(SqlDatabase& db, Faults& faults, const Clock& clock, 
 {
 }
 
-OrderService::OrderService(std::unique_ptr<SqlDatabase> owned, Faults& faults, const Clock& clock,
-                           std::chrono::seconds keyTtl, WriteBatcher* batcher)
-    : m_owned(std::move(owned))
-    , m_db(*m_owned)
-    , m_faults(faults)
-    , m_clock(clock)
-    , m_keyTtl(keyTtl)
-    , m_batcher(batcher)
-{
-}
-
 OrderService::~OrderService() = default;
 
 std::string OrderService::fingerprint(const OrderCommand& command)

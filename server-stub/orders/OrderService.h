@@ -33,16 +33,11 @@
 
 namespace onceorder::server {
 
-class Store;
-
 class OrderService
 {
 public:
     // `batcher`: batch the writes (group commit); nullptr: one transaction per request.
     OrderService(SqlDatabase& db, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                 WriteBatcher* batcher = nullptr);
-    // On the server's SQLite store (storage/sqlite/SqliteOrderStore.cpp), as the in-process tests build it.
-    OrderService(Store& store, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
                  WriteBatcher* batcher = nullptr);
     ~OrderService();
 
@@ -58,9 +53,6 @@ public:
     static std::string fingerprint(const OrderCommand& command);
 
 private:
-    OrderService(std::unique_ptr<SqlDatabase> owned, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                 WriteBatcher* batcher);
-
     struct Request;
     // Everything before the batch: step 0, the unbatched path. Nothing: write in a batch.
     std::optional<OrderResponse> answerWithoutBatch(Request& request);
@@ -91,7 +83,6 @@ private:
     // another payload, 409 while unfinished; nothing if there is no such row.
     static std::optional<OrderResponse> storedAnswer(SqlTx& tx, const KeyClaim& key);
 
-    std::unique_ptr<SqlDatabase> m_owned; // the store's, when built on a SQLite Store
     SqlDatabase& m_db;
     Faults& m_faults;
     const Clock& m_clock;

@@ -4,7 +4,11 @@
 // Backends.cpp and one test parameter (tests/support/PostgresDatabase.h's kBothDatabases).
 #pragma once
 
+#include "storage/DatabaseFailure.h"
+
+#include <exception>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -14,9 +18,8 @@ namespace onceorder::server {
 class Clock;
 class Faults;
 class OrderStore;
-class Replication;
 class SqlDatabase;
-class StubPaymentGateway;
+class Standby;
 struct ServerOptions;
 
 // One database opened for serving: what OrderServer assembles the server from.
@@ -38,11 +41,11 @@ public:
     // hold a password).
     virtual std::string webhookSecret() const = 0;
     virtual std::string webhookSecretPlace() const = 0;
-    // The stub gateway, in this database or beside it, redelivering on --db's options' schedule.
-    virtual std::unique_ptr<StubPaymentGateway> openGateway(Faults& faults, const Clock& clock,
-                                                            std::string webhookSecret) = 0;
-    // The failover lesson's standby where the database has one (a SQLite file); none elsewhere.
-    virtual std::unique_ptr<Replication> openReplication();
+    // Where the stub gateway keeps its tables (schema::gatewayTables): in this database or in a file beside it.
+    virtual std::unique_ptr<SqlDatabase> openGatewayDatabase() = 0;
+    // The failover lesson's standby where the database can have one (a copy of an embedded file, storage/Standby.h),
+    // told of every commit; none elsewhere.
+    virtual std::unique_ptr<Standby> openStandby();
 };
 
 struct Backend
@@ -60,6 +63,9 @@ struct Backend
     bool (*addClient)(const std::string& db, const std::string& name, const std::string& keyHash);
     // `migrate`: creates or upgrades the schema and says so; returns the process's exit code (0 done, 1 failed).
     int (*migrate)(const std::string& db);
+    // What this database's own exceptions mean in the core's neutral words (storage/DatabaseFailure.h); nothing for
+    // an exception of another kind.
+    std::optional<NativeFailure> (*readFailure)(const std::exception_ptr& error);
 };
 
 // Every registered backend, in the order they are asked.

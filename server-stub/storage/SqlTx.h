@@ -96,6 +96,9 @@ public:
     virtual std::unique_ptr<SqlTx> write() = 0;
     // For reads only (SQLite: no transaction, each statement its own; PostgreSQL: one READ COMMITTED transaction).
     virtual std::unique_ptr<SqlTx> read() = 0;
+    // Several reads that must agree (a list and its total): one consistent snapshot, read-only; never committed. By
+    // default read(), for a database whose read() is one already.
+    virtual std::unique_ptr<SqlTx> snapshot() { return read(); }
 };
 
 // Each database's own: storage/sqlite/SqliteSqlTx.h, storage/postgres/PgSqlTx.h.

@@ -63,8 +63,8 @@ struct Fixture
             std::filesystem::remove_all(fixtureFolder(), ignored);
         });
         store = std::make_unique<Store>(pattern + "/server.db", Synchronous::Normal, 4);
-        orders = std::make_unique<OrderService>(*store, faults, clock, std::chrono::seconds(86400), nullptr);
-        queries = std::make_unique<OrderQueries>(*store);
+        orders = std::make_unique<OrderService>(store->sql(), faults, clock, std::chrono::seconds(86400), nullptr);
+        queries = std::make_unique<OrderQueries>(store->sql());
         orderStore = std::make_unique<SqliteOrderStore>(*store, *orders, *queries);
         api = std::make_unique<HttpApi>(*orderStore, faults, metrics, true, 2);
         api->registerRoutes();

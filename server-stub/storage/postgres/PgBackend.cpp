@@ -1,8 +1,8 @@
 #include "storage/postgres/PgBackend.h"
 
 #include "ServerOptions.h"
-#include "checkout/StubPaymentGateway.h"
 #include "storage/SqlTx.h"
+#include "storage/postgres/PgFailure.h"
 #include "storage/postgres/PgOrderStore.h"
 #include "storage/postgres/PgSchema.h"
 #include "storage/postgres/PgSqlTx.h"
@@ -22,13 +22,11 @@ namespace {
 class OpenedPostgres final : public OpenedDatabase
 {
 public:
-    OpenedPostgres(std::unique_ptr<PgOrderStore> store, const std::string& uri, const PgPool::Settings& pool,
-                   WebhookOutbox::Schedule redelivery)
+    OpenedPostgres(std::unique_ptr<PgOrderStore> store, const std::string& uri, const PgPool::Settings& pool)
         : m_store(std::move(store))
         , m_sql(postgresDatabase(m_store->pool()))
         , m_leasePool(uri, PgPool::Settings {.size = 1, .wait = pool.budget, .idle = pool.idle, .budget = pool.budget})
         , m_leaseSql(postgresDatabase(m_leasePool))
-        , m_redelivery(redelivery)
     {
     }
 
@@ -38,19 +36,15 @@ public:
     std::string instanceId() const override { return m_store->instanceId(); }
     std::string webhookSecret() const override { return m_store->webhookSecret(); }
     std::string webhookSecretPlace() const override { return "the PostgreSQL database"; }
-    std::unique_ptr<StubPaymentGateway> openGateway(Faults& faults, const Clock& clock,
-                                                    std::string webhookSecret) override
-    {
-        return std::make_unique<StubPaymentGateway>(m_store->pool(), faults, clock, std::move(webhookSecret),
-                                                    m_redelivery);
-    }
+    // The gateway's tables in the shared database (made by PgSchema): one gateway for every instance, as an outside
+    // gateway would be.
+    std::unique_ptr<SqlDatabase> openGatewayDatabase() override { return postgresDatabase(m_store->pool()); }
 
 private:
     std::unique_ptr<PgOrderStore> m_store;
     std::unique_ptr<SqlDatabase> m_sql;
     PgPool m_leasePool; // the heartbeat's one connection
     std::unique_ptr<SqlDatabase> m_leaseSql;
-    WebhookOutbox::Schedule m_redelivery;
 };
 
 bool accepts(const std::string& db)
@@ -72,8 +66,7 @@ std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, Faults& fault
                                      .budget = options.dbTimeout};
         const std::string uri = PgPool::withTimeBudget(options.dbPath, options.dbTimeout);
         return std::make_unique<OpenedPostgres>(
-            std::make_unique<PgOrderStore>(uri, faults, clock, options.keyTtl, pool, seedDemoClients), uri, pool,
-            options.webhookRedelivery);
+            std::make_unique<PgOrderStore>(uri, faults, clock, options.keyTtl, pool, seedDemoClients), uri, pool);
     } catch (const pqxx::broken_connection& error) {
         // libpq's own words name the host and port it tried; the URI is not repeated, it may hold a password.
         throw std::runtime_error("cannot connect to the PostgreSQL database given by --db: " +
@@ -138,6 +131,7 @@ const Backend& postgresBackend()
         .open = open,
         .addClient = addClient,
         .migrate = migrate,
+        .readFailure = readPostgresFailure,
     };
     return backend;
 }

@@ -1,11 +1,10 @@
 #include "storage/postgres/PgOrderStore.h"
 
-#include "orders/OrderReads.h"
 #include "orders/OrderService.h"
+#include "storage/DatabaseFailure.h"
 #include "storage/Schema.h"
 #include "storage/postgres/PgOrderBatch.h"
 #include "storage/postgres/PgOrderDatabase.h"
-#include "storage/postgres/PgRetry.h"
 #include "storage/postgres/PgSchema.h"
 #include "storage/postgres/PgWorkTx.h"
 #include "support/Problems.h"
@@ -20,19 +19,13 @@
 
 namespace onceorder::server {
 
-namespace {
-
-// One consistent read of several lists and their totals.
-using Snapshot = pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>;
-
-} // namespace
-
 PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
                            const PgPool::Settings& pool, bool seedDemoClients)
     : m_pool(uri, pool)
     , m_batch(std::make_unique<PgOrderBatch>(m_pool))
     , m_orderDatabase(pgOrderDatabase(m_pool))
     , m_orders(std::make_unique<OrderService>(*m_orderDatabase, faults, clock, keyTtl, m_batch.get()))
+    , m_queries(*m_orderDatabase)
 {
     auto db = m_pool.lease();
     db.unwatch(); // a start may wait for another instance's schema work: not a request's budget
@@ -126,47 +119,28 @@ void PgOrderStore::placeOrderAsync(const Client& client, const std::string& idem
 
 std::optional<std::string> PgOrderStore::orderJson(const std::string& clientId, long long orderId)
 {
-    auto db = m_pool.lease();
-    pqxx::nontransaction read(*db);
-    PgWorkTx tx(read);
-    return orderReads::order(tx, clientId, orderId);
+    return m_queries.orderJson(clientId, orderId);
 }
 
 std::string PgOrderStore::ordersJson(const std::string& clientId, const std::optional<std::string>& cartId,
                                      std::optional<int> limit)
 {
-    auto db = m_pool.lease();
-    pqxx::nontransaction read(*db); // one statement, one snapshot
-    PgWorkTx tx(read);
-    return orderReads::orders(tx, clientId, cartId, limit);
+    return m_queries.ordersJson(clientId, cartId, limit);
 }
 
 std::string PgOrderStore::productsJson()
 {
-    auto db = m_pool.lease();
-    pqxx::nontransaction read(*db);
-    PgWorkTx tx(read);
-    return orderReads::products(tx);
+    return m_queries.productsJson();
 }
 
 bool PgOrderStore::setStock(const std::string& productId, int stock)
 {
-    auto db = m_pool.lease();
-    pqxx::work write(*db);
-    PgWorkTx tx(write);
-    const bool set = orderReads::setStock(tx, productId, stock);
-    write.commit();
-    return set;
+    return m_queries.setStock(productId, stock);
 }
 
 DebugState PgOrderStore::debugState(const Faults& faults, std::optional<int> limit)
 {
-    auto db = m_pool.lease();
-    Snapshot snapshot(*db);
-    PgWorkTx tx(snapshot);
-    DebugState state = orderReads::debugState(tx, faults, limit);
-    snapshot.commit();
-    return state;
+    return m_queries.debugState(faults, limit);
 }
 
 void PgOrderStore::resetDemoData()
@@ -184,12 +158,7 @@ void PgOrderStore::resetDemoData()
 
 int PgOrderStore::reapExpiredKeys(std::int64_t nowMs, int batch)
 {
-    auto db = m_pool.lease();
-    pqxx::work write(*db);
-    PgWorkTx tx(write);
-    const int reaped = orderReads::reapExpiredKeys(tx, nowMs, batch);
-    write.commit();
-    return reaped;
+    return m_queries.reapExpiredKeys(nowMs, batch);
 }
 
 } // namespace onceorder::server

@@ -9,6 +9,7 @@
 // (pool(), SqlTx), with CheckoutService's own SQL; the debug state and the reset here cover their tables too.
 #pragma once
 
+#include "orders/OrderQueries.h"
 #include "orders/OrderStore.h"
 #include "storage/postgres/PgPool.h"
 #include "support/Clock.h"
@@ -90,6 +91,7 @@ private:
     std::unique_ptr<PgOrderBatch> m_batch;
     std::unique_ptr<SqlDatabase> m_orderDatabase;
     std::unique_ptr<OrderService> m_orders; // POST /orders; ends before the batch and the pool it writes through
+    OrderQueries m_queries; // the read side, on m_orderDatabase
 };
 
 } // namespace onceorder::server

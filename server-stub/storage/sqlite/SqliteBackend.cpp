@@ -1,15 +1,15 @@
 #include "storage/sqlite/SqliteBackend.h"
 
 #include "ServerOptions.h"
-#include "checkout/StubPaymentGateway.h"
 #include "orders/OrderQueries.h"
 #include "orders/OrderService.h"
 #include "storage/SqlTx.h"
 #include "storage/sqlite/GroupCommitter.h"
+#include "storage/sqlite/SqliteFailure.h"
 #include "storage/sqlite/SqliteOrderStore.h"
 #include "storage/sqlite/SqliteSqlTx.h"
+#include "storage/sqlite/SqliteStandby.h"
 #include "storage/sqlite/Store.h"
-#include "teaching/Replication.h"
 
 #include <filesystem>
 #include <iostream>
@@ -43,46 +43,39 @@ class OpenedSqlite final : public OpenedDatabase
 public:
     OpenedSqlite(const ServerOptions& options, Faults& faults, const Clock& clock, bool seedDemoClients)
         : m_path(options.dbPath)
-        , m_redelivery(options.webhookRedelivery)
         , m_store(options.dbPath, options.synchronous, options.threads + 2, seedDemoClients)
         , m_committer(groupCommitter(m_store, options))
-        , m_service(m_store, faults, clock, options.keyTtl, m_committer.get())
-        , m_queries(m_store)
+        , m_service(m_store.sql(), faults, clock, options.keyTtl, m_committer.get())
+        , m_queries(m_store.sql())
         , m_orders(m_store, m_service, m_queries)
-        , m_sql(sqliteStoreDatabase(m_store))
     {
     }
 
     OrderStore& orders() override { return m_orders; }
-    SqlDatabase& sql() override { return *m_sql; }
+    SqlDatabase& sql() override { return m_store.sql(); }
     std::string instanceId() const override { return m_store.instanceId(); }
     std::string webhookSecret() const override { return m_store.webhookSecret(); }
     std::string webhookSecretPlace() const override { return m_path; }
-    std::unique_ptr<StubPaymentGateway> openGateway(Faults& faults, const Clock& clock,
-                                                    std::string webhookSecret) override
+    // The gateway's own file beside the database (one process has it; its outbox survives a restart).
+    std::unique_ptr<SqlDatabase> openGatewayDatabase() override
     {
-        return std::make_unique<StubPaymentGateway>(gatewayDatabasePath(m_path), faults, clock,
-                                                    std::move(webhookSecret), m_redelivery);
+        return sqliteGatewayDatabase(gatewayDatabasePath(m_path));
     }
-    std::unique_ptr<Replication> openReplication() override
+    std::unique_ptr<Standby> openStandby() override
     {
         if (m_path == ":memory:") {
             return nullptr;
         }
-        auto replication = std::make_unique<Replication>(m_path);
-        m_store.onCommit([standby = replication.get()] { standby->committed(); });
-        return replication;
+        return std::make_unique<SqliteStandby>(m_store, m_path);
     }
 
 private:
     std::string m_path;
-    WebhookOutbox::Schedule m_redelivery;
     Store m_store;
     std::unique_ptr<GroupCommitter> m_committer;
     OrderService m_service;
     OrderQueries m_queries;
     SqliteOrderStore m_orders;
-    std::unique_ptr<SqlDatabase> m_sql;
 };
 
 bool accepts(const std::string& db)
@@ -133,6 +126,7 @@ const Backend& sqliteBackend()
         .open = open,
         .addClient = addClient,
         .migrate = migrate,
+        .readFailure = readSqliteFailure,
     };
     return backend;
 }

@@ -1,15 +1,6 @@
 #include "storage/sqlite/SqliteOrderStore.h"
 
-#include "storage/sqlite/SqliteSqlTx.h"
-
 namespace onceorder::server {
-
-// OrderService knows the store only by name: its transactions are the store's SqlDatabase.
-OrderService::OrderService(Store& store, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                           WriteBatcher* batcher)
-    : OrderService(sqliteStoreDatabase(store), faults, clock, keyTtl, batcher)
-{
-}
 
 SqliteOrderStore::SqliteOrderStore(Store& store, OrderService& orders, OrderQueries& queries)
     : m_store(store)
@@ -73,7 +64,7 @@ void SqliteOrderStore::resetDemoData()
 
 int SqliteOrderStore::reapExpiredKeys(std::int64_t nowMs, int batch)
 {
-    return m_store.reapExpiredKeys(nowMs, batch);
+    return m_queries.reapExpiredKeys(nowMs, batch);
 }
 
 } // namespace onceorder::server

@@ -6,6 +6,7 @@
 #include "storage/RunLease.h"
 #include "storage/Schema.h"
 #include "storage/sqlite/SqliteLeaseTx.h"
+#include "storage/sqlite/SqliteSqlTx.h"
 #include "storage/sqlite/WriteTransaction.h"
 
 #include <SQLiteCpp/Statement.h>
@@ -20,6 +21,7 @@ Store::Store(const std::string& path, Synchronous synchronous, int connections, 
     : m_path(path)
     , m_synchronous(synchronous)
 {
+    m_sql = sqliteStoreDatabase(*this);
     // Each connection to ":memory:" would be its own empty database, so an in-memory store has one connection.
     const int poolSize = path == ":memory:" ? 1 : std::max(1, connections);
     for (int i = 0; i < poolSize; ++i) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "auth/ClientKeys.h"
+#include "storage/Synchronous.h"
 #include "storage/sqlite/Connection.h"
 
 #include <SQLiteCpp/Database.h>
@@ -24,11 +25,7 @@
 
 namespace onceorder::server {
 
-enum class Synchronous
-{
-    Full,
-    Normal
-};
+class SqlDatabase;
 
 class Store
 {
@@ -62,6 +59,8 @@ public:
     };
 
     Lease lease();
+    // The store as the core's SqlDatabase (storage/SqlTx.h): what the order, checkout and webhook services run on.
+    SqlDatabase& sql() { return *m_sql; }
     // Held by every writer (see WriteTransaction, the one place that takes it with a transaction).
     std::mutex& writerLock() { return m_writerLock; }
 
@@ -108,6 +107,7 @@ private:
     std::string m_instance;
     std::string m_webhookSecret;
     std::function<void()> m_commitListener;
+    std::unique_ptr<SqlDatabase> m_sql; // over this store (storage/sqlite/SqliteSqlTx)
 };
 
 } // namespace onceorder::server
