@@ -5,7 +5,9 @@
 #include "checkout/HttpWebhookSink.h"
 #include "checkout/StubPaymentGateway.h"
 #include "checkout/WebhookHandler.h"
-#include "orders/OrderStore.h"
+#include "orders/OrderQueries.h"
+#include "orders/OrderService.h"
+#include "orders/SqlOrderStore.h"
 #include "routes/HttpApi.h"
 #include "storage/Backend.h"
 #include "storage/DatabaseFailure.h"
@@ -100,7 +102,11 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     : m_options(options)
     , m_clock(clock)
 {
-    m_database = backendFor(options.dbPath).open(options, m_faults, clock, seedsDemoClients(options));
+    m_database = backendFor(options.dbPath).open(options, seedsDemoClients(options));
+    m_orderService = std::make_unique<OrderService>(m_database->orderSql(), m_faults, clock, options.keyTtl,
+                                                    m_database->orderBatcher());
+    m_queries = std::make_unique<OrderQueries>(m_database->orderSql());
+    m_orders = std::make_unique<SqlOrderStore>(*m_database, *m_orderService, *m_queries);
     m_webhookSecret = webhookSecret(options, m_database->webhookSecret(), m_database->webhookSecretPlace());
     m_gateway = std::make_unique<StubPaymentGateway>(m_database->openGatewayDatabase(), m_faults, clock,
                                                      m_webhookSecret, options.webhookRedelivery);
@@ -122,9 +128,8 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     startStep("run lease", [this] { m_lease->begin(); });
     m_lease->setRenewBeforeUse(&m_database->leaseSql() != &m_database->sql());
     m_checkout->setRunLease(*m_lease);
-    guardPublishedKeys(m_database->orders(), options);
-    m_api =
-        std::make_unique<HttpApi>(m_database->orders(), m_faults, m_metrics, options.debugEndpoints, options.threads);
+    guardPublishedKeys(*m_orders, options);
+    m_api = std::make_unique<HttpApi>(*m_orders, m_faults, m_metrics, options.debugEndpoints, options.threads);
     if (options.clientRate > 0) {
         m_api->limitClientRate(options.clientRate, clock);
     }
@@ -207,7 +212,7 @@ int OrderServer::reapExpiredKeys()
     int total = 0;
     while (true) {
         const int reaped =
-            runOnceMoreIfRerunnable([&] { return m_database->orders().reapExpiredKeys(m_clock.nowMs(), kReapBatch); });
+            runOnceMoreIfRerunnable([&] { return m_orders->reapExpiredKeys(m_clock.nowMs(), kReapBatch); });
         total += reaped;
         if (reaped < kReapBatch) {
             break;

@@ -1,5 +1,6 @@
 // The server's transaction, in process, on a fresh SQLite file per test, with an injected clock.
 #include "orders/OrderService.h"
+#include "orders/OrderQueries.h"
 #include "storage/sqlite/Store.h"
 #include "support/ServerProcess.h"
 
@@ -155,9 +156,10 @@ TEST_F(OrderServiceTest, ReaperDeletesOnlyExpiredKeysInBatches)
     clock.advanceMs(std::chrono::milliseconds(kTtl).count() / 2);
     place(a, "young", kOne);
     clock.advanceMs(std::chrono::milliseconds(kTtl).count() / 2);
-    EXPECT_EQ(store.reapExpiredKeys(clock.nowMs(), 5), 5);
-    EXPECT_EQ(store.reapExpiredKeys(clock.nowMs(), 5), 2);
-    EXPECT_EQ(store.reapExpiredKeys(clock.nowMs(), 5), 0);
+    OrderQueries reaper(store.sql());
+    EXPECT_EQ(reaper.reapExpiredKeys(clock.nowMs(), 5), 5);
+    EXPECT_EQ(reaper.reapExpiredKeys(clock.nowMs(), 5), 2);
+    EXPECT_EQ(reaper.reapExpiredKeys(clock.nowMs(), 5), 0);
     EXPECT_EQ(keys(), 1);
     EXPECT_EQ(orders(), 8) << "orders are never reaped";
 }

@@ -7,8 +7,6 @@
 #include "storage/postgres/PgSchema.h"
 #include "storage/postgres/PgSqlTx.h"
 #include "storage/postgres/PgWorkTx.h"
-#include "support/Clock.h"
-#include "teaching/Faults.h"
 
 #include <pqxx/connection>
 #include <pqxx/except>
@@ -30,8 +28,17 @@ public:
     {
     }
 
-    OrderStore& orders() override { return *m_store; }
+    ClientKeys& clients() override { return m_store->clients(); }
+    bool addClient(const std::string& id, const std::string& keyHash, bool isOperator) override
+    {
+        return m_store->addClient(id, keyHash, isOperator);
+    }
+    bool productExists(const std::string& productId) const override { return m_store->productExists(productId); }
+    void resetDemoData() override { m_store->resetDemoData(); }
+    bool ready() override { return m_store->ready(); }
     SqlDatabase& sql() override { return *m_sql; }
+    SqlDatabase& orderSql() override { return m_store->orderDatabase(); }
+    WriteBatcher* orderBatcher() override { return &m_store->batch(); }
     SqlDatabase& leaseSql() override { return *m_leaseSql; }
     std::string instanceId() const override { return m_store->instanceId(); }
     std::string webhookSecret() const override { return m_store->webhookSecret(); }
@@ -52,8 +59,7 @@ bool accepts(const std::string& db)
     return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0;
 }
 
-std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, Faults& faults, const Clock& clock,
-                                     bool seedDemoClients)
+std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, bool seedDemoClients)
 {
     // Unnamed statements only if asked: behind a transaction pooler (--db-prepare off).
     PgWorkTx::usePreparedStatements(options.dbPrepare.value_or(true));
@@ -65,8 +71,7 @@ std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, Faults& fault
                                      .idle = options.dbIdle,
                                      .budget = options.dbTimeout};
         const std::string uri = PgPool::withTimeBudget(options.dbPath, options.dbTimeout);
-        return std::make_unique<OpenedPostgres>(
-            std::make_unique<PgOrderStore>(uri, faults, clock, options.keyTtl, pool, seedDemoClients), uri, pool);
+        return std::make_unique<OpenedPostgres>(std::make_unique<PgOrderStore>(uri, pool, seedDemoClients), uri, pool);
     } catch (const pqxx::broken_connection& error) {
         // libpq's own words name the host and port it tried; the URI is not repeated, it may hold a password.
         throw std::runtime_error("cannot connect to the PostgreSQL database given by --db: " +
@@ -84,9 +89,7 @@ std::string same(const std::string& db)
 
 bool addClient(const std::string& db, const std::string& name, const std::string& keyHash)
 {
-    Faults faults;
-    SystemClock clock;
-    PgOrderStore store(PgPool::withTimeBudget(db, kAdminBudget), faults, clock, std::chrono::seconds(86400), 1, false);
+    PgOrderStore store(PgPool::withTimeBudget(db, kAdminBudget), 1, false);
     return store.addClient(name, keyHash, false);
 }
 

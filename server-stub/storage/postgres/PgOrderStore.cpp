@@ -1,6 +1,5 @@
 #include "storage/postgres/PgOrderStore.h"
 
-#include "orders/OrderService.h"
 #include "storage/DatabaseFailure.h"
 #include "storage/Schema.h"
 #include "storage/postgres/PgOrderBatch.h"
@@ -19,13 +18,10 @@
 
 namespace onceorder::server {
 
-PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                           const PgPool::Settings& pool, bool seedDemoClients)
+PgOrderStore::PgOrderStore(const std::string& uri, const PgPool::Settings& pool, bool seedDemoClients)
     : m_pool(uri, pool)
     , m_batch(std::make_unique<PgOrderBatch>(m_pool))
     , m_orderDatabase(pgOrderDatabase(m_pool))
-    , m_orders(std::make_unique<OrderService>(*m_orderDatabase, faults, clock, keyTtl, m_batch.get()))
-    , m_queries(*m_orderDatabase)
 {
     auto db = m_pool.lease();
     db.unwatch(); // a start may wait for another instance's schema work: not a request's budget
@@ -40,6 +36,11 @@ PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& 
 }
 
 PgOrderStore::~PgOrderStore() = default;
+
+WriteBatcher& PgOrderStore::batch()
+{
+    return *m_batch;
+}
 
 bool PgOrderStore::ready()
 {
@@ -106,43 +107,6 @@ bool PgOrderStore::productExists(const std::string& productId) const
     return std::find(m_products.begin(), m_products.end(), productId) != m_products.end();
 }
 
-OrderResponse PgOrderStore::placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command)
-{
-    return m_orders->placeOrder(client, idemKey, command);
-}
-
-void PgOrderStore::placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,
-                                   std::function<void(OrderResponse)> answered)
-{
-    m_orders->placeOrderAsync(client, idemKey, command, std::move(answered));
-}
-
-std::optional<std::string> PgOrderStore::orderJson(const std::string& clientId, long long orderId)
-{
-    return m_queries.orderJson(clientId, orderId);
-}
-
-std::string PgOrderStore::ordersJson(const std::string& clientId, const std::optional<std::string>& cartId,
-                                     std::optional<int> limit)
-{
-    return m_queries.ordersJson(clientId, cartId, limit);
-}
-
-std::string PgOrderStore::productsJson()
-{
-    return m_queries.productsJson();
-}
-
-bool PgOrderStore::setStock(const std::string& productId, int stock)
-{
-    return m_queries.setStock(productId, stock);
-}
-
-DebugState PgOrderStore::debugState(const Faults& faults, std::optional<int> limit)
-{
-    return m_queries.debugState(faults, limit);
-}
-
 void PgOrderStore::resetDemoData()
 {
     // Rolled back as a deadlock's victim (schema::resetDemoData says when), the reset simply runs again. Its statements
@@ -154,11 +118,6 @@ void PgOrderStore::resetDemoData()
         schema::resetDemoData(tx);
         write.commit();
     });
-}
-
-int PgOrderStore::reapExpiredKeys(std::int64_t nowMs, int batch)
-{
-    return m_queries.reapExpiredKeys(nowMs, batch);
 }
 
 } // namespace onceorder::server

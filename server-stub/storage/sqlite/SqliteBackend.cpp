@@ -1,12 +1,9 @@
 #include "storage/sqlite/SqliteBackend.h"
 
 #include "ServerOptions.h"
-#include "orders/OrderQueries.h"
-#include "orders/OrderService.h"
 #include "storage/SqlTx.h"
 #include "storage/sqlite/GroupCommitter.h"
 #include "storage/sqlite/SqliteFailure.h"
-#include "storage/sqlite/SqliteOrderStore.h"
 #include "storage/sqlite/SqliteSqlTx.h"
 #include "storage/sqlite/SqliteStandby.h"
 #include "storage/sqlite/Store.h"
@@ -41,18 +38,23 @@ std::unique_ptr<GroupCommitter> groupCommitter(Store& store, const ServerOptions
 class OpenedSqlite final : public OpenedDatabase
 {
 public:
-    OpenedSqlite(const ServerOptions& options, Faults& faults, const Clock& clock, bool seedDemoClients)
+    OpenedSqlite(const ServerOptions& options, bool seedDemoClients)
         : m_path(options.dbPath)
         , m_store(options.dbPath, options.synchronous, options.threads + 2, seedDemoClients)
         , m_committer(groupCommitter(m_store, options))
-        , m_service(m_store.sql(), faults, clock, options.keyTtl, m_committer.get())
-        , m_queries(m_store.sql())
-        , m_orders(m_store, m_service, m_queries)
     {
     }
 
-    OrderStore& orders() override { return m_orders; }
+    ClientKeys& clients() override { return m_store.clients(); }
+    bool addClient(const std::string& id, const std::string& keyHash, bool isOperator) override
+    {
+        return m_store.addClient(id, keyHash, isOperator);
+    }
+    bool productExists(const std::string& productId) const override { return m_store.productExists(productId); }
+    void resetDemoData() override { m_store.resetDemoData(); }
+    bool ready() override { return m_store.ready(); }
     SqlDatabase& sql() override { return m_store.sql(); }
+    WriteBatcher* orderBatcher() override { return m_committer.get(); }
     std::string instanceId() const override { return m_store.instanceId(); }
     std::string webhookSecret() const override { return m_store.webhookSecret(); }
     std::string webhookSecretPlace() const override { return m_path; }
@@ -73,9 +75,6 @@ private:
     std::string m_path;
     Store m_store;
     std::unique_ptr<GroupCommitter> m_committer;
-    OrderService m_service;
-    OrderQueries m_queries;
-    SqliteOrderStore m_orders;
 };
 
 bool accepts(const std::string& db)
@@ -88,11 +87,10 @@ std::string normalise(const std::string& db)
     return db;
 }
 
-std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, Faults& faults, const Clock& clock,
-                                     bool seedDemoClients)
+std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, bool seedDemoClients)
 {
     makeFolderFor(options.dbPath);
-    return std::make_unique<OpenedSqlite>(options, faults, clock, seedDemoClients);
+    return std::make_unique<OpenedSqlite>(options, seedDemoClients);
 }
 
 bool addClient(const std::string& db, const std::string& name, const std::string& keyHash)

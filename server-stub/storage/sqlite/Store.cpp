@@ -1,7 +1,6 @@
 #include "storage/sqlite/Store.h"
 
 #include "auth/ApiKeys.h"
-#include "orders/OrderReads.h"
 
 #include "storage/RunLease.h"
 #include "storage/Schema.h"
@@ -175,15 +174,6 @@ void Store::resetDemoData()
     SqliteLeaseTx tx(write.db());
     schema::resetDemoData(tx);
     write.commit();
-}
-
-int Store::reapExpiredKeys(std::int64_t nowMs, int batch)
-{
-    WriteTransaction write(*this);
-    SqliteLeaseTx tx(write.db());
-    const int reaped = orderReads::reapExpiredKeys(tx, nowMs, batch);
-    write.commit();
-    return reaped;
 }
 
 void Store::onCommit(std::function<void()> listener)

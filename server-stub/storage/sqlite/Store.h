@@ -79,9 +79,6 @@ public:
     // Puts the demo data back: stock to its initial values, no orders, no keys.
     void resetDemoData();
 
-    // Deletes up to `batch` key rows that expired at or before nowMs; returns how many went.
-    int reapExpiredKeys(std::int64_t nowMs, int batch);
-
     // The database answers (a file that went away, a full or read-only disk show here); it migrated itself at start.
     bool ready();
 
