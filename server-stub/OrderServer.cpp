@@ -14,6 +14,7 @@
 #include "storage/RunLease.h"
 #include "storage/Standby.h"
 #include "teaching/Replication.h"
+#include "teaching/TeachingLessons.h"
 #include "transport/HttpServer.h"
 
 #include <algorithm>
@@ -103,8 +104,8 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     , m_clock(clock)
 {
     m_database = backendFor(options.dbPath).open(options, seedsDemoClients(options));
-    m_orderService = std::make_unique<OrderService>(m_database->orderSql(), m_faults, clock, options.keyTtl,
-                                                    m_database->orderBatcher());
+    m_orderService = std::make_unique<OrderService>(m_database->orderSql(), std::make_unique<TeachingLessons>(m_faults),
+                                                    clock, options.keyTtl, m_database->orderBatcher());
     m_queries = std::make_unique<OrderQueries>(m_database->orderSql());
     m_orders = std::make_unique<SqlOrderStore>(*m_database, *m_orderService, *m_queries);
     m_webhookSecret = webhookSecret(options, m_database->webhookSecret(), m_database->webhookSecretPlace());

@@ -8,6 +8,7 @@
 #include "storage/sqlite/Store.h"
 #include "support/LatchedGateway.h"
 #include "support/ServerProcess.h"
+#include "teaching/TeachingLessons.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -436,7 +437,7 @@ TEST_F(CheckoutServiceTest, ADeclinedCartCanBePaidAgainUnderANewKey)
     EXPECT_TRUE(checkout("k1", kCart).replayed) << "the declined key still answers its stored 402";
     EXPECT_EQ(checkout("k3", kCart).status, 422) << "the paid order holds the cart";
 
-    OrderService orders(store.sql(), faults, clock, kTtl);
+    OrderService orders(store.sql(), std::make_unique<TeachingLessons>(faults), clock, kTtl);
     auto command = parseOrderCommand(R"({"cart_id":"cart-1","product":"kniha","quantity":2})");
     const OrderResponse again = orders.placeOrder(a, "k4", std::get<OrderCommand>(command));
     EXPECT_EQ(again.status, 422);
@@ -461,7 +462,7 @@ TEST_F(CheckoutServiceTest, ADeclinedCartCanBeOrderedWithoutPayingToo)
     arm(FaultKind::GatewayDecline);
     EXPECT_EQ(checkout("k1", R"({"cart_id":"cart-1","product":"kniha","quantity":2,"payment_method":"card"})").status,
               402);
-    OrderService orders(store.sql(), faults, clock, kTtl);
+    OrderService orders(store.sql(), std::make_unique<TeachingLessons>(faults), clock, kTtl);
     auto command = parseOrderCommand(R"({"cart_id":"cart-1","product":"kniha","quantity":2})");
     const OrderResponse placed = orders.placeOrder(a, "k2", std::get<OrderCommand>(command));
     EXPECT_EQ(placed.status, 201) << placed.body;

@@ -5,6 +5,7 @@
 #include "storage/sqlite/Store.h"
 #include "support/Http.h"
 #include "support/ServerProcess.h"
+#include "teaching/TeachingLessons.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -22,7 +23,7 @@ protected:
     Store store {dir.file("server.db"), Synchronous::Normal, 1};
     Faults faults;
     ManualClock clock {1'790'000'000'000};
-    OrderService service {store.sql(), faults, clock, std::chrono::seconds(3600)};
+    OrderService service {store.sql(), std::make_unique<TeachingLessons>(faults), clock, std::chrono::seconds(3600)};
     OrderQueries queries {store.sql()};
     Client a {"A", false};
     int placed = 0;

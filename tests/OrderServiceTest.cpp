@@ -3,6 +3,7 @@
 #include "orders/OrderQueries.h"
 #include "storage/sqlite/Store.h"
 #include "support/ServerProcess.h"
+#include "teaching/TeachingLessons.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -23,7 +24,7 @@ protected:
     Store store {dir.file("server.db"), Synchronous::Full, 2};
     Faults faults;
     ManualClock clock {kStart};
-    OrderService service {store.sql(), faults, clock, kTtl};
+    OrderService service {store.sql(), std::make_unique<TeachingLessons>(faults), clock, kTtl};
     Client a {"A", false};
     Client b {"B", false};
 
@@ -256,7 +257,7 @@ protected:
     Store store {dir.file("server.db"), Synchronous::Full, 1};
     Faults faults;
     ManualClock clock {kStart};
-    OrderService service {store.sql(), faults, clock, kTtl};
+    OrderService service {store.sql(), std::make_unique<TeachingLessons>(faults), clock, kTtl};
     Client a {"A", false};
 
     OrderResponse place(const std::string& key)

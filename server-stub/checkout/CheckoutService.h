@@ -28,6 +28,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 
 namespace onceorder::server {
 
@@ -81,6 +82,13 @@ private:
                              const std::string& reason);
     AtomicPhase::End finish(SqlTx& db, const CheckoutKey& key, const CheckoutCommand& command);
     std::optional<CheckoutKey> takeOver(long long rowId);
+    // Phase 0 met the key row already there: its stored answer, 422 for another payload, 409 while its lock is held;
+    // else the row taken over (locked by `run`, in `db`'s transaction), to be resumed.
+    std::variant<CheckoutKey, OrderResponse> existingKey(SqlTx& db, const Client& client, const std::string& idemKey,
+                                                         const std::string& print, std::int64_t now,
+                                                         std::optional<long long> run);
+    // After a claim whose COMMIT's answer was lost: lets go of the lock it may have written.
+    void releaseLockAfterLostCommit(const CheckoutKey& key);
     // The run that locks rows now (the lease's current run), and the same as a bound value (NULL without a lease).
     std::optional<long long> runId() const;
     static SqlValue holder(std::optional<long long> run);

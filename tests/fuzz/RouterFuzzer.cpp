@@ -15,6 +15,7 @@
 #include "storage/sqlite/SqliteBackend.h"
 #include "support/FuzzCheck.h"
 #include "support/Json.h"
+#include "teaching/TeachingLessons.h"
 
 #include <pthread.h>
 
@@ -69,7 +70,8 @@ struct Fixture
         options.threads = 2; // four connections
         options.groupCommit = false;
         store = sqliteBackend().open(options, true);
-        orders = std::make_unique<OrderService>(store->sql(), faults, clock, std::chrono::seconds(86400), nullptr);
+        orders = std::make_unique<OrderService>(store->sql(), std::make_unique<TeachingLessons>(faults), clock,
+                                                std::chrono::seconds(86400), nullptr);
         queries = std::make_unique<OrderQueries>(store->sql());
         orderStore = std::make_unique<SqlOrderStore>(*store, *orders, *queries);
         api = std::make_unique<HttpApi>(*orderStore, faults, metrics, true, 2);
