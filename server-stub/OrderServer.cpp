@@ -5,12 +5,16 @@
 #include "checkout/HttpWebhookSink.h"
 #include "checkout/StubPaymentGateway.h"
 #include "checkout/WebhookHandler.h"
-#include "orders/OrderStore.h"
+#include "orders/OrderQueries.h"
+#include "orders/OrderService.h"
+#include "orders/SqlOrderStore.h"
 #include "routes/HttpApi.h"
 #include "storage/Backend.h"
 #include "storage/DatabaseFailure.h"
 #include "storage/RunLease.h"
+#include "storage/Standby.h"
 #include "teaching/Replication.h"
+#include "teaching/TeachingLessons.h"
 #include "transport/HttpServer.h"
 
 #include <algorithm>
@@ -99,14 +103,21 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     : m_options(options)
     , m_clock(clock)
 {
-    m_database = backendFor(options.dbPath).open(options, m_faults, clock, seedsDemoClients(options));
+    m_database = backendFor(options.dbPath).open(options, seedsDemoClients(options));
+    m_orderService = std::make_unique<OrderService>(m_database->orderSql(), std::make_unique<TeachingLessons>(m_faults),
+                                                    clock, options.keyTtl, m_database->orderBatcher());
+    m_queries = std::make_unique<OrderQueries>(m_database->orderSql());
+    m_orders = std::make_unique<SqlOrderStore>(*m_database, *m_orderService, *m_queries);
     m_webhookSecret = webhookSecret(options, m_database->webhookSecret(), m_database->webhookSecretPlace());
-    m_gateway = m_database->openGateway(m_faults, clock, m_webhookSecret);
+    m_gateway = std::make_unique<StubPaymentGateway>(m_database->openGatewayDatabase(), m_faults, clock,
+                                                     m_webhookSecret, options.webhookRedelivery);
     m_checkout = std::make_unique<CheckoutService>(m_database->sql(), m_database->instanceId(), *m_gateway, m_faults,
                                                    clock, options.keyTtl, options.lockTimeout);
     m_webhooks = std::make_unique<WebhookHandler>(m_database->sql(), m_database->instanceId(), clock, m_webhookSecret);
     if (options.debugEndpoints) {
-        m_replication = m_database->openReplication();
+        if (auto standby = m_database->openStandby()) {
+            m_replication = std::make_unique<Replication>(std::move(standby));
+        }
     }
     // This process's run lease: its row is renewed by the heartbeat thread; every checkout lock it takes names the
     // run, and lives as long as the lease (on PostgreSQL, another instance takes the lock over once it has expired).
@@ -118,9 +129,8 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     startStep("run lease", [this] { m_lease->begin(); });
     m_lease->setRenewBeforeUse(&m_database->leaseSql() != &m_database->sql());
     m_checkout->setRunLease(*m_lease);
-    guardPublishedKeys(m_database->orders(), options);
-    m_api =
-        std::make_unique<HttpApi>(m_database->orders(), m_faults, m_metrics, options.debugEndpoints, options.threads);
+    guardPublishedKeys(*m_orders, options);
+    m_api = std::make_unique<HttpApi>(*m_orders, m_faults, m_metrics, options.debugEndpoints, options.threads);
     m_api->limitClients(options.clientRate, options.clientKeyRows, clock);
     m_http = std::make_unique<HttpServer>(
         [api = m_api.get()](HttpRequest request, Responder respond) {
@@ -213,7 +223,7 @@ int OrderServer::reapExpiredKeys()
     int total = 0;
     while (true) {
         const int reaped =
-            runOnceMoreIfRerunnable([&] { return m_database->orders().reapExpiredKeys(m_clock.nowMs(), kReapBatch); });
+            runOnceMoreIfRerunnable([&] { return m_orders->reapExpiredKeys(m_clock.nowMs(), kReapBatch); });
         total += reaped;
         if (reaped < kReapBatch) {
             break;

@@ -16,6 +16,9 @@
 namespace onceorder::server {
 
 class OpenedDatabase;
+class OrderQueries;
+class OrderService;
+class OrderStore;
 class RunLease;
 class CheckoutService;
 class StubPaymentGateway;
@@ -60,6 +63,11 @@ private:
     Metrics m_metrics;
     // The order path, the read side and the SQL the checkout runs on, on the backend --db names.
     std::unique_ptr<OpenedDatabase> m_database;
+    // POST /orders, the read side and the reaper, built here over the database's transactions and group commit;
+    // they end before the database.
+    std::unique_ptr<OrderService> m_orderService;
+    std::unique_ptr<OrderQueries> m_queries;
+    std::unique_ptr<OrderStore> m_orders;
     // This process's run in server_runs, renewed by the heartbeat thread: while it lives, the checkout locks it holds
     // are alive (storage/RunLease).
     std::unique_ptr<RunLease> m_lease;

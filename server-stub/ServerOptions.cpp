@@ -82,6 +82,123 @@ void readEnvironment(ServerOptions& options)
     }
 }
 
+// --listen, --db and the serving limits: `v` applied to `options`, or why it is refused; nothing for another option.
+std::optional<OptionsError> applyServingValue(ServerOptions& options, const std::string& arg, const std::string& v)
+{
+    if (arg == "--listen") {
+        const auto colon = v.rfind(':');
+        const auto port = colon == std::string::npos ? std::nullopt : parseNumber(v.substr(colon + 1), 0, 65535);
+        if (!port || colon == 0) {
+            return OptionsError {"--listen wants HOST:PORT with a port from 0 to 65535, got \"" + v + "\""};
+        }
+        options.host = v.substr(0, colon);
+        if (options.host.size() > 2 && options.host.front() == '[' && options.host.back() == ']') {
+            options.host = options.host.substr(1, options.host.size() - 2);
+        }
+        options.port = static_cast<int>(*port);
+    } else if (arg == "--db") {
+        if (v.empty()) {
+            return OptionsError {"--db needs a path"};
+        }
+        // SPEC §3: a scheme no backend takes is a usage error, not a file name.
+        const Backend* backend = findBackend(v);
+        if (backend == nullptr) {
+            return OptionsError {"--db takes " + backendsTaken() + ", got \"" + v + "\""};
+        }
+        options.dbPath = backend->normalise(v);
+    } else if (arg == "--key-ttl") {
+        const auto ttl = parseNumber(v, 1, 365LL * 86400);
+        if (!ttl) {
+            return OptionsError {"--key-ttl wants seconds from 1 to 31536000, got \"" + v + "\""};
+        }
+        options.keyTtl = std::chrono::seconds(*ttl);
+    } else if (arg == "--threads") {
+        const auto threads = parseNumber(v, 1, 256);
+        if (!threads) {
+            return OptionsError {"--threads wants a number from 1 to 256, got \"" + v + "\""};
+        }
+        options.threads = static_cast<int>(*threads);
+    } else if (arg == "--header-timeout") {
+        const auto seconds = parseNumber(v, 1, 3600);
+        if (!seconds) {
+            return OptionsError {"--header-timeout wants seconds from 1 to 3600, got \"" + v + "\""};
+        }
+        options.headerTimeout = std::chrono::seconds(*seconds);
+    } else if (arg == "--max-connections") {
+        const auto connections = parseNumber(v, 1, 10'000'000);
+        if (!connections) {
+            return OptionsError {"--max-connections wants a number from 1 to 10000000, got \"" + v + "\""};
+        }
+        options.maxConnections = static_cast<std::size_t>(*connections);
+    } else if (arg == "--client-rate") {
+        const auto perSecond = parseNumber(v, 0, 1'000'000);
+        if (!perSecond) {
+            return OptionsError {"--client-rate wants requests a second from 0 to 1000000, got \"" + v + "\""};
+        }
+        options.clientRate = static_cast<int>(*perSecond);
+    } else if (arg == "--memory-budget") {
+        const auto mib = parseNumber(v, 1, 65536);
+        if (!mib) {
+            return OptionsError {"--memory-budget wants MiB from 1 to 65536, got \"" + v + "\""};
+        }
+        options.memoryBudgetMiB = static_cast<std::size_t>(*mib);
+    } else if (arg == "--client-key-rows") {
+        const auto perDay = parseNumber(v, 0, kMaxClientKeyRows);
+        if (!perDay) {
+            return OptionsError {"--client-key-rows wants key rows a day from 0 to 1000000000, got \"" + v + "\""};
+        }
+        options.clientKeyRows = *perDay;
+    }
+    return std::nullopt;
+}
+
+// The database's options (--synchronous, --db-*): `v` applied to `options`, or why it is refused; nothing for another
+// option.
+std::optional<OptionsError> applyDatabaseValue(ServerOptions& options, const std::string& arg, const std::string& v)
+{
+    if (arg == "--db-pool-size") {
+        const auto size = parseNumber(v, 1, 1000);
+        if (!size) {
+            return OptionsError {"--db-pool-size wants a number from 1 to 1000, got \"" + v + "\""};
+        }
+        options.dbPoolSize = static_cast<int>(*size);
+    } else if (arg == "--db-wait-ms") {
+        const auto wait = parseNumber(v, 0, 600'000);
+        if (!wait) {
+            return OptionsError {"--db-wait-ms wants milliseconds from 0 to 600000, got \"" + v + "\""};
+        }
+        options.dbWait = std::chrono::milliseconds(*wait);
+    } else if (arg == "--db-idle-ms") {
+        const auto idle = parseNumber(v, 1, 86'400'000);
+        if (!idle) {
+            return OptionsError {"--db-idle-ms wants milliseconds from 1 to 86400000, got \"" + v + "\""};
+        }
+        options.dbIdle = std::chrono::milliseconds(*idle);
+    } else if (arg == "--db-timeout-ms") {
+        const auto budget = parseNumber(v, 100, 600'000);
+        if (!budget) {
+            return OptionsError {"--db-timeout-ms wants milliseconds from 100 to 600000, got \"" + v + "\""};
+        }
+        options.dbTimeout = std::chrono::milliseconds(*budget);
+    } else if (arg == "--db-monitor") {
+        if (v.rfind("postgresql://", 0) != 0 && v.rfind("postgres://", 0) != 0) {
+            return OptionsError {"--db-monitor wants a postgresql:// URI of the pg_auto_failover monitor"};
+        }
+        options.dbMonitor = v;
+    } else if (arg == "--db-prepare") {
+        if (v != "on" && v != "off") {
+            return OptionsError {"--db-prepare wants on or off, got \"" + v + "\""};
+        }
+        options.dbPrepare = v == "on";
+    } else if (arg == "--synchronous") {
+        if (v != "full" && v != "normal") {
+            return OptionsError {"--synchronous wants full or normal, got \"" + v + "\""};
+        }
+        options.synchronous = v == "full" ? Synchronous::Full : Synchronous::Normal;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 bool listensOnLoopback(const std::string& host)
@@ -188,108 +305,11 @@ ParsedOptions parseServerOptions(const std::vector<std::string>& args)
         if (!v) {
             return OptionsError {arg + " needs a value (see --help)"};
         }
-        if (arg == "--listen") {
-            const auto colon = v->rfind(':');
-            const auto port = colon == std::string::npos ? std::nullopt : parseNumber(v->substr(colon + 1), 0, 65535);
-            if (!port || colon == 0) {
-                return OptionsError {"--listen wants HOST:PORT with a port from 0 to 65535, got \"" + *v + "\""};
-            }
-            options.host = v->substr(0, colon);
-            if (options.host.size() > 2 && options.host.front() == '[' && options.host.back() == ']') {
-                options.host = options.host.substr(1, options.host.size() - 2);
-            }
-            options.port = static_cast<int>(*port);
-        } else if (arg == "--db") {
-            if (v->empty()) {
-                return OptionsError {"--db needs a path"};
-            }
-            // SPEC §3: a scheme no backend takes is a usage error, not a file name.
-            const Backend* backend = findBackend(*v);
-            if (backend == nullptr) {
-                return OptionsError {"--db takes " + backendsTaken() + ", got \"" + *v + "\""};
-            }
-            options.dbPath = backend->normalise(*v);
-        } else if (arg == "--key-ttl") {
-            const auto ttl = parseNumber(*v, 1, 365LL * 86400);
-            if (!ttl) {
-                return OptionsError {"--key-ttl wants seconds from 1 to 31536000, got \"" + *v + "\""};
-            }
-            options.keyTtl = std::chrono::seconds(*ttl);
-        } else if (arg == "--threads") {
-            const auto threads = parseNumber(*v, 1, 256);
-            if (!threads) {
-                return OptionsError {"--threads wants a number from 1 to 256, got \"" + *v + "\""};
-            }
-            options.threads = static_cast<int>(*threads);
-        } else if (arg == "--header-timeout") {
-            const auto seconds = parseNumber(*v, 1, 3600);
-            if (!seconds) {
-                return OptionsError {"--header-timeout wants seconds from 1 to 3600, got \"" + *v + "\""};
-            }
-            options.headerTimeout = std::chrono::seconds(*seconds);
-        } else if (arg == "--max-connections") {
-            const auto connections = parseNumber(*v, 1, 10'000'000);
-            if (!connections) {
-                return OptionsError {"--max-connections wants a number from 1 to 10000000, got \"" + *v + "\""};
-            }
-            options.maxConnections = static_cast<std::size_t>(*connections);
-        } else if (arg == "--client-rate") {
-            const auto perSecond = parseNumber(*v, 0, 1'000'000);
-            if (!perSecond) {
-                return OptionsError {"--client-rate wants requests a second from 0 to 1000000, got \"" + *v + "\""};
-            }
-            options.clientRate = static_cast<int>(*perSecond);
-        } else if (arg == "--memory-budget") {
-            const auto mib = parseNumber(*v, 1, 65536);
-            if (!mib) {
-                return OptionsError {"--memory-budget wants MiB from 1 to 65536, got \"" + *v + "\""};
-            }
-            options.memoryBudgetMiB = static_cast<std::size_t>(*mib);
-        } else if (arg == "--client-key-rows") {
-            const auto perDay = parseNumber(*v, 0, kMaxClientKeyRows);
-            if (!perDay) {
-                return OptionsError {"--client-key-rows wants key rows a day from 0 to 1000000000, got \"" + *v + "\""};
-            }
-            options.clientKeyRows = *perDay;
-        } else if (arg == "--db-pool-size") {
-            const auto size = parseNumber(*v, 1, 1000);
-            if (!size) {
-                return OptionsError {"--db-pool-size wants a number from 1 to 1000, got \"" + *v + "\""};
-            }
-            options.dbPoolSize = static_cast<int>(*size);
-        } else if (arg == "--db-wait-ms") {
-            const auto wait = parseNumber(*v, 0, 600'000);
-            if (!wait) {
-                return OptionsError {"--db-wait-ms wants milliseconds from 0 to 600000, got \"" + *v + "\""};
-            }
-            options.dbWait = std::chrono::milliseconds(*wait);
-        } else if (arg == "--db-idle-ms") {
-            const auto idle = parseNumber(*v, 1, 86'400'000);
-            if (!idle) {
-                return OptionsError {"--db-idle-ms wants milliseconds from 1 to 86400000, got \"" + *v + "\""};
-            }
-            options.dbIdle = std::chrono::milliseconds(*idle);
-        } else if (arg == "--db-timeout-ms") {
-            const auto budget = parseNumber(*v, 100, 600'000);
-            if (!budget) {
-                return OptionsError {"--db-timeout-ms wants milliseconds from 100 to 600000, got \"" + *v + "\""};
-            }
-            options.dbTimeout = std::chrono::milliseconds(*budget);
-        } else if (arg == "--db-monitor") {
-            if (v->rfind("postgresql://", 0) != 0 && v->rfind("postgres://", 0) != 0) {
-                return OptionsError {"--db-monitor wants a postgresql:// URI of the pg_auto_failover monitor"};
-            }
-            options.dbMonitor = *v;
-        } else if (arg == "--db-prepare") {
-            if (*v != "on" && *v != "off") {
-                return OptionsError {"--db-prepare wants on or off, got \"" + *v + "\""};
-            }
-            options.dbPrepare = *v == "on";
-        } else if (arg == "--synchronous") {
-            if (*v != "full" && *v != "normal") {
-                return OptionsError {"--synchronous wants full or normal, got \"" + *v + "\""};
-            }
-            options.synchronous = *v == "full" ? Synchronous::Full : Synchronous::Normal;
+        if (auto error = applyServingValue(options, arg, *v)) {
+            return *error;
+        }
+        if (auto error = applyDatabaseValue(options, arg, *v)) {
+            return *error;
         }
     }
     return options;

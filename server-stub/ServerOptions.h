@@ -2,7 +2,7 @@
 #pragma once
 
 #include "checkout/WebhookOutbox.h"
-#include "storage/sqlite/Store.h"
+#include "storage/Synchronous.h"
 
 #include <chrono>
 #include <cstddef>

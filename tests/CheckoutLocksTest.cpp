@@ -215,7 +215,8 @@ protected:
         }
         m_db = std::make_unique<LockDatabase>(GetParam());
         m_lossy = std::make_unique<CommitLostDatabase>(m_db->database());
-        m_gateway = std::make_unique<StubPaymentGateway>(m_db->gatewayFile(), faults, clock, "whsec_test");
+        m_gateway = std::make_unique<StubPaymentGateway>(sqliteGatewayDatabase(m_db->gatewayFile()), faults, clock,
+                                                         "whsec_test");
         m_service = std::make_unique<CheckoutService>(*m_lossy, "test", *m_gateway, faults, clock, kTtl, kLockTimeout);
     }
 

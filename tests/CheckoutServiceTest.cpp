@@ -4,8 +4,11 @@
 #include "checkout/CheckoutService.h"
 #include "checkout/StubPaymentGateway.h"
 #include "checkout/WebhookHandler.h"
+#include "storage/sqlite/SqliteSqlTx.h"
+#include "storage/sqlite/Store.h"
 #include "support/LatchedGateway.h"
 #include "support/ServerProcess.h"
+#include "teaching/TeachingLessons.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -94,9 +97,9 @@ protected:
     Store store {dir.file("server.db"), Synchronous::Full, 4};
     Faults faults;
     ManualClock clock {kStart};
-    StubPaymentGateway gateway {dir.file("server.gateway.db"), faults, clock, kSecret};
-    CheckoutService service {store, gateway, faults, clock, kTtl, kLockTimeout};
-    WebhookHandler webhooks {store, clock, kSecret};
+    StubPaymentGateway gateway {sqliteGatewayDatabase(dir.file("server.gateway.db")), faults, clock, kSecret};
+    CheckoutService service {store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout};
+    WebhookHandler webhooks {store.sql(), store.instanceId(), clock, kSecret};
     std::vector<std::string> webhookResults;
     Client a {"A", false};
     Client b {"B", false};
@@ -243,7 +246,7 @@ TEST_F(CheckoutServiceTest, LocksLeftByADeadProcessAreReleasedAtStart)
 TEST_F(CheckoutServiceTest, ADuplicateWhileTheFirstIsAtTheGatewayGets409ThenTheReplay)
 {
     LatchedGateway latched(gateway);
-    CheckoutService slow(store, latched, faults, clock, kTtl, kLockTimeout);
+    CheckoutService slow(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
     OrderResponse first;
     std::thread firstRequest([&] { first = checkoutWith(slow, "k1", kOne); });
     latched.waitUntilEntered();
@@ -381,7 +384,7 @@ TEST_F(CheckoutServiceTest, TheCompleterHoldsTheLockWhileItWorksSoARetryMeanwhil
     clock.advanceMs(kLockTimeout.count());
 
     LatchedGateway latched(gateway);
-    CheckoutService completer(store, latched, faults, clock, kTtl, kLockTimeout);
+    CheckoutService completer(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
     int completed = 0;
     std::thread completing([&] { completed = completer.completeAbandoned().completed; });
     latched.waitUntilEntered();
@@ -396,7 +399,7 @@ TEST_F(CheckoutServiceTest, TheCompleterHoldsTheLockWhileItWorksSoARetryMeanwhil
 TEST_F(CheckoutServiceTest, ARequestOvertakenAfterItsLockTimedOutStopsAtItsNextPhase)
 {
     LatchedGateway latched(gateway);
-    CheckoutService slow(store, latched, faults, clock, kTtl, kLockTimeout);
+    CheckoutService slow(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
     OrderResponse overtaken;
     std::thread first([&] { overtaken = checkoutWith(slow, "k1", kOne); });
     latched.waitUntilEntered();
@@ -434,7 +437,7 @@ TEST_F(CheckoutServiceTest, ADeclinedCartCanBePaidAgainUnderANewKey)
     EXPECT_TRUE(checkout("k1", kCart).replayed) << "the declined key still answers its stored 402";
     EXPECT_EQ(checkout("k3", kCart).status, 422) << "the paid order holds the cart";
 
-    OrderService orders(store, faults, clock, kTtl);
+    OrderService orders(store.sql(), std::make_unique<TeachingLessons>(faults), clock, kTtl);
     auto command = parseOrderCommand(R"({"cart_id":"cart-1","product":"kniha","quantity":2})");
     const OrderResponse again = orders.placeOrder(a, "k4", std::get<OrderCommand>(command));
     EXPECT_EQ(again.status, 422);
@@ -459,7 +462,7 @@ TEST_F(CheckoutServiceTest, ADeclinedCartCanBeOrderedWithoutPayingToo)
     arm(FaultKind::GatewayDecline);
     EXPECT_EQ(checkout("k1", R"({"cart_id":"cart-1","product":"kniha","quantity":2,"payment_method":"card"})").status,
               402);
-    OrderService orders(store, faults, clock, kTtl);
+    OrderService orders(store.sql(), std::make_unique<TeachingLessons>(faults), clock, kTtl);
     auto command = parseOrderCommand(R"({"cart_id":"cart-1","product":"kniha","quantity":2})");
     const OrderResponse placed = orders.placeOrder(a, "k2", std::get<OrderCommand>(command));
     EXPECT_EQ(placed.status, 201) << placed.body;
@@ -530,7 +533,7 @@ TEST_F(CheckoutServiceTest, TheCompleterStampsEachRowWhenItTakesItNotWhenThePass
 
     // The first row keeps the completer at the gateway for longer than the lock timeout.
     SlowClockGateway slow(gateway, clock, store, kLockTimeout.count() + 1);
-    CheckoutService completer(store, slow, faults, clock, kTtl, kLockTimeout);
+    CheckoutService completer(store.sql(), store.instanceId(), slow, faults, clock, kTtl, kLockTimeout);
     completer.setCrashAction([] { throw SimulatedCrash {}; });
     EXPECT_EQ(completer.completeAbandoned().completed, 2);
     ASSERT_EQ(slow.stamps.size(), 2u);
@@ -586,7 +589,7 @@ TEST_F(CheckoutServiceTest, AnUnacknowledgedWebhookIsRedeliveredWithBackoffAcros
     EXPECT_EQ(attempts, 2) << "the second interval is twice the first";
 
     // The gateway restarts on its file: the delivery is still owed.
-    StubPaymentGateway restarted(dir.file("server.gateway.db"), faults, clock, kSecret);
+    StubPaymentGateway restarted(sqliteGatewayDatabase(dir.file("server.gateway.db")), faults, clock, kSecret);
     restarted.setWebhookSink([this](const std::string& body, const std::string& signature) {
         webhookResults.push_back(webhooks.handle(body, signature).body);
         return true;
@@ -609,7 +612,7 @@ TEST_F(CheckoutServiceTest, TheRedeliveryScheduleDoublesUpToItsCapAndEndsAtItsHo
     EXPECT_EQ(schedule.delayAfter(30).count(), 4000);
 
     TempDir other;
-    StubPaymentGateway shortLived(other.file("gateway.db"), faults, clock, kSecret, schedule);
+    StubPaymentGateway shortLived(sqliteGatewayDatabase(other.file("gateway.db")), faults, clock, kSecret, schedule);
     int attempts = 0;
     shortLived.setWebhookSink([&](const std::string&, const std::string&) {
         ++attempts;
@@ -682,7 +685,7 @@ TEST_F(CheckoutServiceTest, RedeliveriesAreRecognisedPerSourceAndByType)
     EXPECT_NE(webhooks.handle(noise, sign(noise)).body.find(R"("result":"ignored")"), std::string::npos);
     EXPECT_NE(webhooks.handle(noise, sign(noise)).body.find(R"("result":"duplicate")"), std::string::npos);
 
-    WebhookHandler otherSender(store, clock, kSecret, "another-gateway");
+    WebhookHandler otherSender(store.sql(), store.instanceId(), clock, kSecret, "another-gateway");
     EXPECT_NE(otherSender.handle(noise, sign(noise)).body.find(R"("result":"ignored")"), std::string::npos)
         << "another sender's evt_same is another event";
 
@@ -858,7 +861,7 @@ TEST_F(CheckoutServiceTest, ARetryThatTookOverFirstLeavesTheCompleterNothing)
 TEST_F(CheckoutServiceTest, ADeclineForAnOrderNoLongerPendingChangesNeitherItsStatusNorTheStock)
 {
     DeclineAfterTheOrderMoved moving(gateway, store);
-    CheckoutService declining(store, moving, faults, clock, kTtl, kLockTimeout);
+    CheckoutService declining(store.sql(), store.instanceId(), moving, faults, clock, kTtl, kLockTimeout);
     arm(FaultKind::GatewayDecline);
     const OrderResponse declined = checkoutWith(declining, "k1", kOne);
     EXPECT_EQ(declined.status, 402) << "the gateway's answer is still the stored answer";

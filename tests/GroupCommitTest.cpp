@@ -6,6 +6,7 @@
 #include "support/Http.h"
 #include "support/ServerProcess.h"
 #include "support/SqliteReads.h"
+#include "teaching/TeachingLessons.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -33,7 +34,7 @@ protected:
     GroupCommitter committer {store};
     Faults faults;
     ManualClock clock {kStart};
-    OrderService service {store, faults, clock, kTtl, &committer};
+    OrderService service {store.sql(), std::make_unique<TeachingLessons>(faults), clock, kTtl, &committer};
     Client a {"A", false};
 
     OrderResponse place(const std::string& key, std::string_view body)

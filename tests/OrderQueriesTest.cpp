@@ -2,8 +2,10 @@
 // (sqlite3_trace_v2), so a page of orders and their lines costs the same few queries however long it is.
 #include "orders/OrderQueries.h"
 #include "orders/OrderService.h"
+#include "storage/sqlite/Store.h"
 #include "support/Http.h"
 #include "support/ServerProcess.h"
+#include "teaching/TeachingLessons.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -21,8 +23,8 @@ protected:
     Store store {dir.file("server.db"), Synchronous::Normal, 1};
     Faults faults;
     ManualClock clock {1'790'000'000'000};
-    OrderService service {store, faults, clock, std::chrono::seconds(3600)};
-    OrderQueries queries {store};
+    OrderService service {store.sql(), std::make_unique<TeachingLessons>(faults), clock, std::chrono::seconds(3600)};
+    OrderQueries queries {store.sql()};
     Client a {"A", false};
     int placed = 0;
 

@@ -1,7 +1,9 @@
 // The server's transaction, in process, on a fresh SQLite file per test, with an injected clock.
 #include "orders/OrderService.h"
+#include "orders/OrderQueries.h"
 #include "storage/sqlite/Store.h"
 #include "support/ServerProcess.h"
+#include "teaching/TeachingLessons.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -22,7 +24,7 @@ protected:
     Store store {dir.file("server.db"), Synchronous::Full, 2};
     Faults faults;
     ManualClock clock {kStart};
-    OrderService service {store, faults, clock, kTtl};
+    OrderService service {store.sql(), std::make_unique<TeachingLessons>(faults), clock, kTtl};
     Client a {"A", false};
     Client b {"B", false};
 
@@ -155,9 +157,10 @@ TEST_F(OrderServiceTest, ReaperDeletesOnlyExpiredKeysInBatches)
     clock.advanceMs(std::chrono::milliseconds(kTtl).count() / 2);
     place(a, "young", kOne);
     clock.advanceMs(std::chrono::milliseconds(kTtl).count() / 2);
-    EXPECT_EQ(store.reapExpiredKeys(clock.nowMs(), 5), 5);
-    EXPECT_EQ(store.reapExpiredKeys(clock.nowMs(), 5), 2);
-    EXPECT_EQ(store.reapExpiredKeys(clock.nowMs(), 5), 0);
+    OrderQueries reaper(store.sql());
+    EXPECT_EQ(reaper.reapExpiredKeys(clock.nowMs(), 5), 5);
+    EXPECT_EQ(reaper.reapExpiredKeys(clock.nowMs(), 5), 2);
+    EXPECT_EQ(reaper.reapExpiredKeys(clock.nowMs(), 5), 0);
     EXPECT_EQ(keys(), 1);
     EXPECT_EQ(orders(), 8) << "orders are never reaped";
 }
@@ -254,7 +257,7 @@ protected:
     Store store {dir.file("server.db"), Synchronous::Full, 1};
     Faults faults;
     ManualClock clock {kStart};
-    OrderService service {store, faults, clock, kTtl};
+    OrderService service {store.sql(), std::make_unique<TeachingLessons>(faults), clock, kTtl};
     Client a {"A", false};
 
     OrderResponse place(const std::string& key)

@@ -60,7 +60,7 @@ protected:
     std::unique_ptr<SqlDatabase> database = sqliteStoreDatabase(store);
     Faults faults;
     ManualClock clock {kStart};
-    StubPaymentGateway gateway {dir.file("server.gateway.db"), faults, clock, "whsec_test"};
+    StubPaymentGateway gateway {sqliteGatewayDatabase(dir.file("server.gateway.db")), faults, clock, "whsec_test"};
     Client a {"A", false};
 };
 
@@ -105,7 +105,7 @@ TEST_F(RunLeaseTest, ARunThatMissedItsRenewalsRenewsOrBeginsAgainBeforeItsIdIsUs
     EXPECT_EQ(scalar("SELECT count(*) FROM server_runs WHERE run_id = 301"), 1);
 
     // A checkout under it takes its lock and finishes: the instance does not refuse checkouts.
-    CheckoutService service(store, gateway, faults, clock, kTtl, kLockTimeout);
+    CheckoutService service(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
     service.setRunLease(lease);
     EXPECT_EQ(checkoutWith(service, "after-outage").status, 201);
 }
@@ -114,14 +114,14 @@ TEST_F(RunLeaseTest, ALockLivesAsLongAsItsRunsLeaseNotUntilTheLockTimeout)
 {
     RunLease lease(*database, runIds(7));
     lease.begin();
-    CheckoutService owner(store, gateway, faults, clock, kTtl, kLockTimeout);
+    CheckoutService owner(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
     owner.setRunLease(lease);
     owner.setCrashAction([] { throw std::runtime_error("crashed"); });
     faults.arm(ArmedFault {FaultKind::CrashAfterOrderCreated, 1, 0, 1});
     EXPECT_THROW(checkoutWith(owner, "k1"), std::runtime_error);
     EXPECT_EQ(scalar("SELECT locked_by FROM checkout_keys"), 7);
 
-    CheckoutService other(store, gateway, faults, clock, kTtl, kLockTimeout);
+    CheckoutService other(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
     EXPECT_EQ(checkoutWith(other, "k1").status, 409) << "run 7 is alive: its lock holds";
     EXPECT_EQ(other.completeAbandoned().completed, 0);
 
@@ -137,14 +137,14 @@ TEST_F(RunLeaseTest, AnOwnerWhoseLeaseExpiredCannotWriteOverTheRunThatTookItsChe
     RunLease lease(*database, runIds(1));
     lease.begin();
     LatchedGateway latched(gateway);
-    CheckoutService owner(store, latched, faults, clock, kTtl, kLockTimeout);
+    CheckoutService owner(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
     owner.setRunLease(lease);
     OrderResponse overtaken;
     std::thread first([&] { overtaken = checkoutWith(owner, "k1"); });
     latched.waitUntilEntered();
 
     // While run 1 stands still at the gateway, its lease runs out, and another worker takes the checkout over.
-    CheckoutService other(store, gateway, faults, clock, kTtl, kLockTimeout);
+    CheckoutService other(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
     EXPECT_EQ(checkoutWith(other, "k1").status, 409) << "while run 1 is alive";
     expire(1);
     const OrderResponse takeover = checkoutWith(other, "k1");
@@ -168,7 +168,7 @@ TEST_F(RunLeaseTest, AnOwnerWhoseLeaseExpiredStopsEvenWhenNobodyTookItsCheckoutO
     RunLease lease(*database, runIds(1));
     lease.begin();
     LatchedGateway latched(gateway);
-    CheckoutService owner(store, latched, faults, clock, kTtl, kLockTimeout);
+    CheckoutService owner(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
     owner.setRunLease(lease);
     OrderResponse stopped;
     std::thread first([&] { stopped = checkoutWith(owner, "k1"); });
@@ -182,7 +182,7 @@ TEST_F(RunLeaseTest, AnOwnerWhoseLeaseExpiredStopsEvenWhenNobodyTookItsCheckoutO
 
     // The process goes on as a new run; the checkout is anybody's now, its own retry's too.
     EXPECT_FALSE(lease.heartbeat());
-    CheckoutService again(store, gateway, faults, clock, kTtl, kLockTimeout);
+    CheckoutService again(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
     again.setRunLease(lease);
     const OrderResponse resumed = checkoutWith(again, "k1");
     EXPECT_EQ(resumed.status, 201);

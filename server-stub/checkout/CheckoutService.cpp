@@ -5,7 +5,6 @@
 #include "orders/OrderWriter.h"
 #include "storage/DatabaseFailure.h"
 #include "storage/RunLease.h"
-#include "storage/sqlite/SqliteSqlTx.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
@@ -51,21 +50,6 @@ std::string notHeld(const SqlTx& db)
 
 } // namespace
 
-CheckoutService::CheckoutService(Store& store, PaymentGateway& gateway, Faults& faults, const Clock& clock,
-                                 std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout)
-    : m_ownDatabase(sqliteStoreDatabase(store))
-    , m_database(*m_ownDatabase)
-    , m_instanceId(store.instanceId())
-    , m_atomicPhase(m_database, clock, keyTtl)
-    , m_gateway(gateway)
-    , m_faults(faults)
-    , m_clock(clock)
-    , m_keyTtl(keyTtl)
-    , m_lockTimeout(lockTimeout)
-    , m_crash(crashProcessNow)
-{
-}
-
 CheckoutService::CheckoutService(SqlDatabase& database, std::string instanceId, PaymentGateway& gateway, Faults& faults,
                                  const Clock& clock, std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout)
     : m_database(database)
@@ -107,7 +91,6 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
         // young as it claims, or another worker could take it over as stale while we are still at work. (SQLite stamps
         // the lock with it; PostgreSQL with its own clock, see lockNow.)
         const std::int64_t now = m_clock.nowMs();
-        const long long lockTimeout = m_lockTimeout.count();
         const std::optional<long long> run = runId(); // once: a heartbeat may move the lease on to a new run
 
         // An expired finished key counts as absent; an unfinished one still has an order in flight.
@@ -129,39 +112,11 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
                                command.canonical(), {},        claimed->int64(1), run};
             stamped = true;
         } else {
-            // FOR UPDATE (PostgreSQL), so that of two copies that both find the lock stale only one takes it over;
-            // the other waits for this transaction and then sees the fresh lock. SQLite: the writer lock does that.
-            const auto stored = db.queryOne(
-                db.forUpdate("SELECT k.id, k.fingerprint, k.recovery_point, k.response_code, k.response_body, "
-                             "k.locked_at, k.request_json, k.order_id, CASE WHEN " +
-                             RunLease::alive(db.sqlDialect(), "k.locked_by") +
-                             " THEN 1 ELSE 0 END, CASE WHEN k.locked_at > " + lockNow(db) +
-                             " - ? THEN 1 ELSE 0 END FROM checkout_keys AS k WHERE k.client_id = ? AND k.idem_key = ?"),
-                {ms(now), lockTimeout, client.id, idemKey});
-            if (!stored) {
-                // Deleted in between (an expired finished key, by another instance): a retry finds no key at all.
-                throw CheckoutStateError("the key row vanished between insert and read");
+            auto existing = existingKey(db, client, idemKey, print, now, run);
+            if (auto* answer = std::get_if<OrderResponse>(&existing)) {
+                return std::move(*answer);
             }
-            if (stored->text(1) != print) {
-                return OrderResponse::fromProblem(problems::idempotencyKeyReused("checkout"), "mismatch");
-            }
-            const RecoveryPoint point = recoveryPointFromName(stored->text(2));
-            if (point == RecoveryPoint::Finished) {
-                return OrderResponse::replay(stored->int32(3), stored->text(4));
-            }
-            // A lock younger than the lock timeout (by the lock clock) whose run is alive is held. A lock whose run's
-            // lease has expired (the process died or stood still) is abandoned at once.
-            const bool holderAlive = stored->int32(8) == 1;
-            const bool fresh = stored->int32(9) == 1;
-            if (!stored->isNull(5) && holderAlive && fresh) {
-                return OrderResponse::inProgress();
-            }
-            // Abandoned (a crash, a timeout, a transient failure): this retry takes it over and resumes.
-            const auto lock = db.queryOne("UPDATE checkout_keys SET locked_at = " + lockNow(db) +
-                                              ", locked_by = ? WHERE id = ? RETURNING locked_at",
-                                          {ms(now), holder(run), stored->int64(0)});
-            key = CheckoutKey {stored->int64(0),         client.id,      idemKey, point, stored->text(6),
-                               stored->optionalInt64(7), lock->int64(0), run};
+            key = std::get<CheckoutKey>(std::move(existing));
             stamped = true;
             resumed = true;
         }
@@ -172,18 +127,7 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
             throw;
         }
         if (stamped && committing && commitOutcomeUnknown(std::current_exception())) {
-            // The COMMIT may have taken effect though its answer was lost (the connection dropped in between): let go
-            // of the lock it may have written, as every later phase does (AtomicPhase::guard), so that the retry the
-            // 503 asks for continues at once instead of meeting 409 until the lock timeout. Only our own lock: our
-            // stamp and run; if the claim rolled back, this changes nothing. Best effort: a COMMIT still running on
-            // the server (waiting for a synchronous standby) is not seen yet, and its lock times out. A COMMIT that
-            // failed outright (a serialization failure, a busy database) rolled back: nothing to let go, and no
-            // reaching for a database that may be down before the 503.
-            try {
-                m_atomicPhase.releaseLock(key);
-            } catch (const std::exception&) {
-                // The lock then times out by itself.
-            }
+            releaseLockAfterLostCommit(key);
         }
         return OrderResponse::fromProblem(failureAnswer(std::current_exception(), problems::checkoutTransientFailure));
     }
@@ -191,6 +135,63 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
         crashIf(fault.kind, FaultKind::CrashAfterStarted);
     }
     return advance(std::move(key), fault.kind, resumed);
+}
+
+std::variant<CheckoutKey, OrderResponse> CheckoutService::existingKey(SqlTx& db, const Client& client,
+                                                                      const std::string& idemKey,
+                                                                      const std::string& print, std::int64_t now,
+                                                                      std::optional<long long> run)
+{
+    const long long lockTimeout = m_lockTimeout.count();
+    // FOR UPDATE (PostgreSQL), so that of two copies that both find the lock stale only one takes it over;
+    // the other waits for this transaction and then sees the fresh lock. SQLite: the writer lock does that.
+    const auto stored = db.queryOne(
+        db.forUpdate("SELECT k.id, k.fingerprint, k.recovery_point, k.response_code, k.response_body, "
+                     "k.locked_at, k.request_json, k.order_id, CASE WHEN " +
+                     RunLease::alive(db.sqlDialect(), "k.locked_by") + " THEN 1 ELSE 0 END, CASE WHEN k.locked_at > " +
+                     lockNow(db) +
+                     " - ? THEN 1 ELSE 0 END FROM checkout_keys AS k WHERE k.client_id = ? AND k.idem_key = ?"),
+        {ms(now), lockTimeout, client.id, idemKey});
+    if (!stored) {
+        // Deleted in between (an expired finished key, by another instance): a retry finds no key at all.
+        throw CheckoutStateError("the key row vanished between insert and read");
+    }
+    if (stored->text(1) != print) {
+        return OrderResponse::fromProblem(problems::idempotencyKeyReused("checkout"), "mismatch");
+    }
+    const RecoveryPoint point = recoveryPointFromName(stored->text(2));
+    if (point == RecoveryPoint::Finished) {
+        return OrderResponse::replay(stored->int32(3), stored->text(4));
+    }
+    // A lock younger than the lock timeout (by the lock clock) whose run is alive is held. A lock whose run's
+    // lease has expired (the process died or stood still) is abandoned at once.
+    const bool holderAlive = stored->int32(8) == 1;
+    const bool fresh = stored->int32(9) == 1;
+    if (!stored->isNull(5) && holderAlive && fresh) {
+        return OrderResponse::inProgress();
+    }
+    // Abandoned (a crash, a timeout, a transient failure): this retry takes it over and resumes.
+    const auto lock = db.queryOne("UPDATE checkout_keys SET locked_at = " + lockNow(db) +
+                                      ", locked_by = ? WHERE id = ? RETURNING locked_at",
+                                  {ms(now), holder(run), stored->int64(0)});
+    return CheckoutKey {stored->int64(0),         client.id,      idemKey, point, stored->text(6),
+                        stored->optionalInt64(7), lock->int64(0), run};
+}
+
+void CheckoutService::releaseLockAfterLostCommit(const CheckoutKey& key)
+{
+    // The COMMIT may have taken effect though its answer was lost (the connection dropped in between): let go
+    // of the lock it may have written, as every later phase does (AtomicPhase::guard), so that the retry the
+    // 503 asks for continues at once instead of meeting 409 until the lock timeout. Only our own lock: our
+    // stamp and run; if the claim rolled back, this changes nothing. Best effort: a COMMIT still running on
+    // the server (waiting for a synchronous standby) is not seen yet, and its lock times out. A COMMIT that
+    // failed outright (a serialization failure, a busy database) rolled back: nothing to let go, and no
+    // reaching for a database that may be down before the 503.
+    try {
+        m_atomicPhase.releaseLock(key);
+    } catch (const std::exception&) {
+        // The lock then times out by itself.
+    }
 }
 
 OrderResponse CheckoutService::advance(CheckoutKey key, FaultKind crashAt, bool resumed)

@@ -20,7 +20,6 @@
 #include "checkout/PaymentGateway.h"
 #include "orders/OrderService.h"
 #include "storage/SqlTx.h"
-#include "storage/sqlite/Store.h"
 #include "support/Clock.h"
 #include "teaching/Faults.h"
 
@@ -29,6 +28,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 
 namespace onceorder::server {
 
@@ -37,9 +37,6 @@ class RunLease;
 class CheckoutService
 {
 public:
-    // On the server's SQLite store.
-    CheckoutService(Store& store, PaymentGateway& gateway, Faults& faults, const Clock& clock,
-                    std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout);
     // On any database; instanceId names it at the gateway (server_meta, name 'instance').
     CheckoutService(SqlDatabase& database, std::string instanceId, PaymentGateway& gateway, Faults& faults,
                     const Clock& clock, std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout);
@@ -85,12 +82,18 @@ private:
                              const std::string& reason);
     AtomicPhase::End finish(SqlTx& db, const CheckoutKey& key, const CheckoutCommand& command);
     std::optional<CheckoutKey> takeOver(long long rowId);
+    // Phase 0 met the key row already there: its stored answer, 422 for another payload, 409 while its lock is held;
+    // else the row taken over (locked by `run`, in `db`'s transaction), to be resumed.
+    std::variant<CheckoutKey, OrderResponse> existingKey(SqlTx& db, const Client& client, const std::string& idemKey,
+                                                         const std::string& print, std::int64_t now,
+                                                         std::optional<long long> run);
+    // After a claim whose COMMIT's answer was lost: lets go of the lock it may have written.
+    void releaseLockAfterLostCommit(const CheckoutKey& key);
     // The run that locks rows now (the lease's current run), and the same as a bound value (NULL without a lease).
     std::optional<long long> runId() const;
     static SqlValue holder(std::optional<long long> run);
     void crashIf(FaultKind armed, FaultKind point);
 
-    std::unique_ptr<SqlDatabase> m_ownDatabase; // the SQLite store's, when constructed on one
     SqlDatabase& m_database;
     std::string m_instanceId;
     AtomicPhase m_atomicPhase;

@@ -1,14 +1,10 @@
 #include "checkout/StubPaymentGateway.h"
 
 #include "orders/OrderService.h"
-#include "storage/Schema.h"
-#include "storage/postgres/PgRetry.h"
-#include "storage/postgres/PgSqlTx.h"
-#include "storage/sqlite/SqliteSqlTx.h"
+#include "storage/DatabaseFailure.h"
 #include "support/Json.h"
 #include "support/Sha256.h"
 
-#include <filesystem>
 #include <thread>
 
 namespace onceorder::server {
@@ -22,48 +18,12 @@ std::string chargeIdFor(long long row)
 
 } // namespace
 
-std::string gatewayDatabasePath(const std::string& serverDatabasePath)
-{
-    if (serverDatabasePath == ":memory:") {
-        return serverDatabasePath;
-    }
-    std::filesystem::path path(serverDatabasePath);
-    path.replace_extension(".gateway.db");
-    return path.string();
-}
-
-namespace {
-
-std::unique_ptr<SQLite::Database> openGatewayFile(const std::string& path)
-{
-    auto db =
-        std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX);
-    db->setBusyTimeout(10'000);
-    db->exec("PRAGMA journal_mode = WAL");
-    db->exec("PRAGMA synchronous = FULL");
-    db->exec(schema::gatewayTables(SqlDialect::of(Dialect::Sqlite)));
-    return db;
-}
-
-} // namespace
-
-StubPaymentGateway::StubPaymentGateway(const std::string& path, Faults& faults, const Clock& clock,
+StubPaymentGateway::StubPaymentGateway(std::unique_ptr<SqlDatabase> db, Faults& faults, const Clock& clock,
                                        std::string webhookSecret, WebhookOutbox::Schedule redelivery)
     : m_faults(faults)
     , m_clock(clock)
     , m_secret(webhookSecret)
-    , m_sqlite(openGatewayFile(path))
-    , m_db(sqliteConnectionDatabase(*m_sqlite, m_lock))
-    , m_outbox(*m_db, clock, std::move(webhookSecret), redelivery)
-{
-}
-
-StubPaymentGateway::StubPaymentGateway(PgPool& pool, Faults& faults, const Clock& clock, std::string webhookSecret,
-                                       WebhookOutbox::Schedule redelivery)
-    : m_faults(faults)
-    , m_clock(clock)
-    , m_secret(webhookSecret)
-    , m_db(postgresDatabase(pool))
+    , m_db(std::move(db))
     , m_outbox(*m_db, clock, std::move(webhookSecret), redelivery)
 {
 }
@@ -184,7 +144,8 @@ long long StubPaymentGateway::chargeCount()
 
 StubPaymentGateway::Books StubPaymentGateway::books(std::optional<int> limit)
 {
-    // One snapshot on PostgreSQL; on SQLite the gateway's lock keeps writers out meanwhile.
+    // One read transaction: a snapshot where the database takes one, else the gateway's one connection keeps writers
+    // out meanwhile.
     auto tx = m_db->read();
     const auto rows = tx->query("SELECT id, idempotency_key, amount, method, outcome FROM "
                                 "(SELECT id, idempotency_key, amount, method, outcome FROM gateway_charges "
@@ -220,9 +181,9 @@ StubPaymentGateway::Books StubPaymentGateway::books(std::optional<int> limit)
 
 void StubPaymentGateway::reset()
 {
-    // On PostgreSQL, TRUNCATE takes its tables' locks one by one, while another instance may read them in another
-    // order (its books, its delivery thread): a deadlock, and PostgreSQL rolls one back. A reset run twice is one
-    // reset, so it runs again.
+    // Where several instances share the tables, emptying them takes their locks one by one while another instance may
+    // read them in another order (its books, its delivery thread): a deadlock, and the database rolls one back. A
+    // reset run twice is one reset, so it runs again.
     rerunWhenRolledBack([this] {
         auto tx = m_db->write();
         WebhookOutbox::clear(*tx);

@@ -1,4 +1,4 @@
-// StubPaymentGateway: a payment gateway in the server process with its own SQLite file, idempotent by the key
+// StubPaymentGateway: a payment gateway in the server process with its own tables, idempotent by the key
 // it is sent, that signs a webhook per charge and delivers it from its own outbox (WebhookOutbox: a thread of its
 // own, redelivered with backoff until acknowledged, kept across restarts). The debug panel arms its misbehaviours
 // (decline, timeout, failure, slowness, a webhook delivered twice, twin events for one charge, a lost
@@ -10,8 +10,6 @@
 #include "support/Clock.h"
 #include "teaching/Faults.h"
 
-#include <SQLiteCpp/Database.h>
-
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -21,20 +19,16 @@
 
 namespace onceorder::server {
 
-class PgPool;
-
 class StubPaymentGateway final : public PaymentGateway
 {
 public:
     using WebhookSink = WebhookOutbox::Sink;
 
-    // With its own SQLite file at `path`.
-    StubPaymentGateway(const std::string& path, Faults& faults, const Clock& clock, std::string webhookSecret,
-                       WebhookOutbox::Schedule redelivery = {});
-    // In the shared PostgreSQL database (its tables made by PgSchema, from schema::gatewayTables): one gateway for
-    // every instance, as an outside gateway would be, so a charge made through one instance is known to all and its
-    // webhook may reach any.
-    StubPaymentGateway(PgPool& pool, Faults& faults, const Clock& clock, std::string webhookSecret,
+    // On `db`, which holds the gateway's tables (schema::gatewayTables) and is the backend's to choose
+    // (OpenedDatabase::openGatewayDatabase): a file of its own beside an embedded database, or the shared database
+    // where several instances run on one, so a charge made through one instance is known to all and its webhook may
+    // reach any, as at an outside gateway.
+    StubPaymentGateway(std::unique_ptr<SqlDatabase> db, Faults& faults, const Clock& clock, std::string webhookSecret,
                        WebhookOutbox::Schedule redelivery = {});
     ~StubPaymentGateway() override;
 
@@ -67,13 +61,8 @@ private:
     Faults& m_faults;
     const Clock& m_clock;
     std::string m_secret;
-    std::mutex m_lock; // SQLite: one connection, one caller at a time; never held while a webhook is delivered
-    std::unique_ptr<SQLite::Database> m_sqlite; // SQLite only
     std::unique_ptr<SqlDatabase> m_db;
     WebhookOutbox m_outbox; // after m_db: its thread stops before the connection closes
 };
-
-// The gateway's own database file next to the server's: server.db -> server.gateway.db.
-std::string gatewayDatabasePath(const std::string& serverDatabasePath);
 
 } // namespace onceorder::server

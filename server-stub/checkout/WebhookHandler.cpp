@@ -1,7 +1,6 @@
 #include "checkout/WebhookHandler.h"
 
 #include "checkout/OrderPayments.h"
-#include "storage/sqlite/SqliteSqlTx.h"
 #include "support/Json.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
@@ -46,16 +45,6 @@ bool allDigits(std::string_view text)
 }
 
 } // namespace
-
-WebhookHandler::WebhookHandler(Store& store, const Clock& clock, std::string secret, std::string source)
-    : m_ownDatabase(sqliteStoreDatabase(store))
-    , m_database(*m_ownDatabase)
-    , m_clock(clock)
-    , m_secret(std::move(secret))
-    , m_source(std::move(source))
-    , m_referencePrefix("onceorder-" + store.instanceId() + "-checkout-")
-{
-}
 
 WebhookHandler::WebhookHandler(SqlDatabase& database, const std::string& instanceId, const Clock& clock,
                                std::string secret, std::string source)

@@ -7,7 +7,6 @@
 
 #include "orders/OrderService.h"
 #include "storage/SqlTx.h"
-#include "storage/sqlite/Store.h"
 #include "support/Clock.h"
 
 #include <chrono>
@@ -27,8 +26,6 @@ inline constexpr std::chrono::hours kWebhookRetention {7 * 24};
 class WebhookHandler
 {
 public:
-    // On the server's SQLite store.
-    WebhookHandler(Store& store, const Clock& clock, std::string secret, std::string source = kGatewaySource);
     // On any database; instanceId as CheckoutService's (the references it issued name it).
     WebhookHandler(SqlDatabase& database, const std::string& instanceId, const Clock& clock, std::string secret,
                    std::string source = kGatewaySource);
@@ -45,7 +42,6 @@ private:
     std::string checkSignature(const std::string& body, const std::string& header, std::int64_t nowMs) const;
     std::optional<long long> checkoutRowFor(const std::string& reference) const;
 
-    std::unique_ptr<SqlDatabase> m_ownDatabase; // the SQLite store's, when constructed on one
     SqlDatabase& m_database;
     const Clock& m_clock;
     std::string m_secret;

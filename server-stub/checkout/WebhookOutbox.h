@@ -1,15 +1,13 @@
 // WebhookOutbox: the stub gateway's outgoing webhooks, delivered the way real gateways deliver them: never from
 // inside the charge call (the request that charged may hold the only free worker of the server the webhook goes
 // to), but from the outbox's own delivery thread; at least once, redelivered with backoff until acknowledged
-// (2xx) or the redelivery horizon has passed; and kept in the gateway's own SQLite file, so a restart goes on
+// (2xx) or the redelivery horizon has passed; and kept in the gateway's own tables, so a restart goes on
 // redelivering. Every attempt is signed afresh: Gateway-Signature: t=<unix seconds>,v1=<hex HMAC-SHA-256 of
 // "<t>.<body>") (Stripe's scheme), so the receiver can refuse an old, replayed body.
 #pragma once
 
 #include "storage/SqlTx.h"
 #include "support/Clock.h"
-
-#include <SQLiteCpp/Database.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -40,7 +38,7 @@ public:
         std::chrono::milliseconds delayAfter(int failures) const;
     };
 
-    // The gateway's database: its own SQLite file, or the shared PostgreSQL database, where the delivery threads of
+    // The gateway's database: a file of its own, or the database several instances share, where the delivery threads of
     // several instances take their due deliveries with FOR UPDATE SKIP LOCKED (each delivery to one of them).
     WebhookOutbox(SqlDatabase& db, const Clock& clock, std::string secret, Schedule schedule);
     ~WebhookOutbox();

@@ -1,8 +1,8 @@
 // OrderLesson: what the debug panel has armed for one POST /orders request (a fault, the teaching modes), as the
 // order path meets it: the seams of OrderService's steps, over SqlTx, on either database. This base is the pattern
-// itself: each seam does nothing, or the right thing. teaching/TeachingLesson (installed when something is armed)
-// makes the article's mistakes and the faults there, in its own file; OrderService asks its request's lesson and
-// never which one it is.
+// itself: each seam does nothing, or the right thing. teaching/TeachingLesson makes the article's mistakes and the
+// faults there, in its own file. OrderService is handed its lessons (OrderLessons, below: OrderServer installs
+// teaching/TeachingLessons) and asks each request's for its seams; it never picks one, and never asks which it has.
 #pragma once
 
 #include "auth/Client.h"
@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -56,6 +57,15 @@ public:
     // With the steps written and the transaction still open; and after its COMMIT, before the answer.
     virtual void beforeCommit() const { }
     virtual void afterCommit() const { }
+};
+
+// Where each request's lesson comes from: installed into OrderService by whoever builds it.
+class OrderLessons
+{
+public:
+    virtual ~OrderLessons() = default;
+    // The lesson of the request now starting (called once per request).
+    virtual std::shared_ptr<const OrderLesson> next() = 0;
 };
 
 } // namespace onceorder::server

@@ -4,7 +4,6 @@
 #include "storage/DatabaseFailure.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
-#include "teaching/TeachingLesson.h"
 
 #include <condition_variable>
 #include <mutex>
@@ -12,21 +11,10 @@
 
 namespace onceorder::server {
 
-OrderService::OrderService(SqlDatabase& db, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                           WriteBatcher* batcher)
-    : m_db(db)
-    , m_faults(faults)
-    , m_clock(clock)
-    , m_keyTtl(keyTtl)
-    , m_batcher(batcher)
-{
-}
-
-OrderService::OrderService(std::unique_ptr<SqlDatabase> owned, Faults& faults, const Clock& clock,
+OrderService::OrderService(SqlDatabase& db, std::unique_ptr<OrderLessons> lessons, const Clock& clock,
                            std::chrono::seconds keyTtl, WriteBatcher* batcher)
-    : m_owned(std::move(owned))
-    , m_db(*m_owned)
-    , m_faults(faults)
+    : m_db(db)
+    , m_lessons(std::move(lessons))
     , m_clock(clock)
     , m_keyTtl(keyTtl)
     , m_batcher(batcher)
@@ -67,7 +55,7 @@ struct OrderService::Request
 void OrderService::placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,
                                    Answer answered)
 {
-    auto lesson = TeachingLesson::next(m_faults);
+    auto lesson = m_lessons->next();
     if (auto refused = lesson->refusal()) {
         answered(std::move(*refused));
         return;

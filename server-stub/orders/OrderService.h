@@ -7,9 +7,10 @@
 // COMMIT (see storage/WriteBatcher.h); the answers are the same as without. Without one each request has a write
 // transaction of its own.
 //
-// What the debug panel arms (faults, teaching modes) is not written here: each request gets its lesson
-// (orders/OrderLesson.h), the plain pattern unless something is armed, then teaching/TeachingLesson, which makes the
-// mistakes at the seams the steps below ask it about.
+// What the debug panel arms (faults, teaching modes) is not written here: each request gets its lesson from the
+// OrderLessons it was handed (orders/OrderLesson.h; OrderServer installs teaching/TeachingLessons: the plain pattern
+// unless something is armed, else teaching/TeachingLesson, which makes the mistakes at the seams the steps below ask
+// it about).
 #pragma once
 
 #include "orders/OrderCommand.h"
@@ -21,7 +22,6 @@
 #include "support/Clock.h"
 #include "support/IsoTime.h"
 #include "support/Problem.h"
-#include "teaching/Faults.h"
 
 #include <chrono>
 #include <exception>
@@ -33,17 +33,13 @@
 
 namespace onceorder::server {
 
-class Store;
-
 class OrderService
 {
 public:
-    // `batcher`: batch the writes (group commit); nullptr: one transaction per request.
-    OrderService(SqlDatabase& db, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                 WriteBatcher* batcher = nullptr);
-    // On the server's SQLite store (storage/sqlite/SqliteOrderStore.cpp), as the in-process tests build it.
-    OrderService(Store& store, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                 WriteBatcher* batcher = nullptr);
+    // `lessons`: each request's lesson; `batcher`: batch the writes (group commit); nullptr: one transaction per
+    // request.
+    OrderService(SqlDatabase& db, std::unique_ptr<OrderLessons> lessons, const Clock& clock,
+                 std::chrono::seconds keyTtl, WriteBatcher* batcher = nullptr);
     ~OrderService();
 
     OrderResponse placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command);
@@ -58,9 +54,6 @@ public:
     static std::string fingerprint(const OrderCommand& command);
 
 private:
-    OrderService(std::unique_ptr<SqlDatabase> owned, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                 WriteBatcher* batcher);
-
     struct Request;
     // Everything before the batch: step 0, the unbatched path. Nothing: write in a batch.
     std::optional<OrderResponse> answerWithoutBatch(Request& request);
@@ -91,9 +84,8 @@ private:
     // another payload, 409 while unfinished; nothing if there is no such row.
     static std::optional<OrderResponse> storedAnswer(SqlTx& tx, const KeyClaim& key);
 
-    std::unique_ptr<SqlDatabase> m_owned; // the store's, when built on a SQLite Store
     SqlDatabase& m_db;
-    Faults& m_faults;
+    std::unique_ptr<OrderLessons> m_lessons;
     const Clock& m_clock;
     std::chrono::seconds m_keyTtl;
     WriteBatcher* m_batcher;

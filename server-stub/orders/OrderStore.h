@@ -1,8 +1,8 @@
 // OrderStore: what the order path asks of its database, whichever it is: the clients and products fixed at start,
 // POST /orders (the article's three steps), the read side, the operator's stock, the key reaper, and the debug state
-// and reset. Two implementations: SqliteOrderStore (storage/sqlite/, the embedded default, one process) and
-// PgOrderStore (storage/postgres/, several server processes on one database); both answer POST /orders through
-// OrderService, on their own transactions and group commit.
+// and reset. One implementation on every database, SqlOrderStore (orders/SqlOrderStore.h): POST /orders through
+// OrderService and the reads through OrderQueries, on the transactions and group commit the database brings
+// (storage/Backend.h's OpenedDatabase). The routes and their tests see only this interface.
 #pragma once
 
 #include "auth/Client.h"

@@ -1,8 +1,8 @@
 // The registration: the one list of the databases the server can run on.
 #include "storage/Backend.h"
+#include "storage/Standby.h"
 #include "storage/postgres/PgBackend.h"
 #include "storage/sqlite/SqliteBackend.h"
-#include "teaching/Replication.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,7 +10,7 @@
 
 namespace onceorder::server {
 
-std::unique_ptr<Replication> OpenedDatabase::openReplication()
+std::unique_ptr<Standby> OpenedDatabase::openStandby()
 {
     return nullptr;
 }

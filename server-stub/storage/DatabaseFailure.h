@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -22,6 +23,21 @@ enum class DatabaseFailure
     Transient,
     Permanent,
 };
+
+// What one database's own exception says, in these neutral words. Each backend reads its own exceptions
+// (storage/sqlite/SqliteFailure, storage/postgres/PgFailure, as Drogon's Sqlite3Connection::onError and
+// PgConnection::handleFatalError do) and registers the reader with itself (Backend::readFailure); nothing above
+// storage/<database>/ knows a database's exception types.
+struct NativeFailure
+{
+    DatabaseFailure kind = DatabaseFailure::Permanent;
+    bool uniqueViolation = false; // an INSERT met a row with its key
+    bool commitOutcomeUnknown = false; // see commitOutcomeUnknown() below
+    bool lockedByAnotherProcess = false; // another process held the database's one write lock past the busy timeout
+    bool rolledBackAsVictim = false; // a deadlock's victim or a serialization failure: the same work may run again
+};
+// The registered backends' reading of `error`, or nothing if it is no database's exception.
+std::optional<NativeFailure> readNativeFailure(const std::exception_ptr& error);
 
 DatabaseFailure classifyDatabaseFailure(const std::exception_ptr& error);
 // Whether `error` is a unique (or primary key) violation: an INSERT that met a row with its key. On SQLite only the
@@ -61,6 +77,25 @@ bool commitOutcomeUnknown(const std::exception_ptr& error);
 // transaction rolled back, so running it again is what the client's retry with the same key would do, a moment sooner.
 void noteRerunnableFailure();
 std::uint64_t rerunnableFailures();
+
+// Runs fn() (which opens, does and commits its own transaction, e.g. a reset), at most `attempts` times in all, again
+// only when the database rolled it back as a deadlock's victim or for a serialization failure; the last such failure,
+// and any other, is rethrown.
+template<typename Fn>
+void rerunWhenRolledBack(Fn&& fn, int attempts = 3)
+{
+    for (int attempt = 1;; ++attempt) {
+        try {
+            fn();
+            return;
+        } catch (...) {
+            const auto native = readNativeFailure(std::current_exception());
+            if (!native || !native->rolledBackAsVictim || attempt >= attempts) {
+                throw;
+            }
+        }
+    }
+}
 
 // For work outside a request that opens, does and commits its own transaction (the reaper's batches, the completer's
 // pass): runs fn(), and once more if it threw while a rerunnable failure was met (the count moved); the second

@@ -1,10 +1,12 @@
-// SqlTx: the storage seam of POST /checkout, its stub gateway and its webhooks. The checkout's SQL is written once,
-// with `?` placeholders, and runs on either database: SqlDatabase hands out a transaction, SqlTx runs a statement in
-// it. On SQLite a write transaction is a WriteTransaction (the store's writer lock and BEGIN IMMEDIATE, statements
-// from the connection's cache), so everything runs exactly as before the seam; on PostgreSQL it is a pqxx::work on a
-// pooled connection, `?` becomes `$n`, and nothing in this process serialises writers: the statements take the row
-// locks they need (SELECT … FOR UPDATE, FOR UPDATE SKIP LOCKED, see docs/postgresql.md). Where the two databases need
-// different SQL, the difference is data (SqlDialect: forUpdate(), …); the caller does not ask which database it is on.
+// SqlTx: the storage core's one seam, for everything above storage/: POST /orders (OrderService), the read side and
+// the reaper (OrderQueries), the checkout, its stub gateway and its webhooks, the run lease. Their SQL is written once,
+// with `?` placeholders, and runs on any registered database: SqlDatabase hands out a transaction, SqlTx runs a
+// statement in it. Each database's implementation lives in its folder (storage/sqlite/SqliteSqlTx: a write transaction
+// is the store's writer lock and BEGIN IMMEDIATE, statements from the connection's cache; storage/postgres/PgSqlTx: a
+// pqxx::work on a pooled connection, `?` sent as `$n`, and nothing in this process serialises writers: the statements
+// take the row locks they need, SELECT … FOR UPDATE, FOR UPDATE SKIP LOCKED, see docs/postgresql.md). Where databases
+// need different SQL, the difference is data (SqlDialect: forUpdate(), …); the caller does not ask which database it
+// is on.
 #pragma once
 
 #include "storage/SqlDialect.h"
@@ -51,7 +53,6 @@ public:
     virtual ~SqlTx() = default;
 
     virtual Dialect dialect() const = 0;
-    bool postgres() const { return dialect() == Dialect::Postgres; }
     const SqlDialect& sqlDialect() const { return SqlDialect::of(dialect()); }
 
     // `select` holding the rows it reads until the transaction ends (see SqlDialect::forUpdate).
@@ -91,11 +92,13 @@ class SqlDatabase
 public:
     virtual ~SqlDatabase() = default;
     virtual Dialect dialect() const = 0;
-    bool postgres() const { return dialect() == Dialect::Postgres; }
     // A write transaction (SQLite: the writer lock and BEGIN IMMEDIATE; PostgreSQL: READ COMMITTED).
     virtual std::unique_ptr<SqlTx> write() = 0;
     // For reads only (SQLite: no transaction, each statement its own; PostgreSQL: one READ COMMITTED transaction).
     virtual std::unique_ptr<SqlTx> read() = 0;
+    // Several reads that must agree (a list and its total): one consistent snapshot, read-only; never committed. By
+    // default read(), for a database whose read() is one already.
+    virtual std::unique_ptr<SqlTx> snapshot() { return read(); }
 };
 
 // Each database's own: storage/sqlite/SqliteSqlTx.h, storage/postgres/PgSqlTx.h.

@@ -362,6 +362,71 @@ private:
         }
     }
 
+    // After a backslash: the escape's character appended to `out`; false (having failed) if it is no valid escape.
+    bool parseEscape(std::string& out)
+    {
+        if (m_pos >= m_text.size()) {
+            fail("unterminated escape");
+            return false;
+        }
+        const char e = m_text[m_pos++];
+        switch (e) {
+        case '"':
+        case '\\':
+        case '/':
+            out += e;
+            return true;
+        case 'b':
+            out += '\b';
+            return true;
+        case 'f':
+            out += '\f';
+            return true;
+        case 'n':
+            out += '\n';
+            return true;
+        case 'r':
+            out += '\r';
+            return true;
+        case 't':
+            out += '\t';
+            return true;
+        case 'u':
+            return parseUnicodeEscape(out);
+        default:
+            fail("invalid escape");
+            return false;
+        }
+    }
+
+    // After "\u": the code point (a surrogate pair read as one) appended to `out` as UTF-8; false (having failed) if
+    // the digits are not hex or a surrogate is unpaired.
+    bool parseUnicodeEscape(std::string& out)
+    {
+        auto code = hex4();
+        if (!code) {
+            fail("invalid \\u escape");
+            return false;
+        }
+        if (*code >= 0xD800 && *code <= 0xDBFF) {
+            if (!consumeLiteral("\\u")) {
+                fail("unpaired surrogate in \\u escape");
+                return false;
+            }
+            auto low = hex4();
+            if (!low || *low < 0xDC00 || *low > 0xDFFF) {
+                fail("unpaired surrogate in \\u escape");
+                return false;
+            }
+            *code = 0x10000 + ((*code - 0xD800) << 10) + (*low - 0xDC00);
+        } else if (*code >= 0xDC00 && *code <= 0xDFFF) {
+            fail("unpaired surrogate in \\u escape");
+            return false;
+        }
+        appendUtf8(out, *code);
+        return true;
+    }
+
     std::optional<std::string> parseString()
     {
         ++m_pos; // opening quote
@@ -382,62 +447,7 @@ private:
             }
             if (c == '\\') {
                 ++m_pos;
-                if (m_pos >= m_text.size()) {
-                    fail("unterminated escape");
-                    return std::nullopt;
-                }
-                const char e = m_text[m_pos++];
-                switch (e) {
-                case '"':
-                    out += '"';
-                    break;
-                case '\\':
-                    out += '\\';
-                    break;
-                case '/':
-                    out += '/';
-                    break;
-                case 'b':
-                    out += '\b';
-                    break;
-                case 'f':
-                    out += '\f';
-                    break;
-                case 'n':
-                    out += '\n';
-                    break;
-                case 'r':
-                    out += '\r';
-                    break;
-                case 't':
-                    out += '\t';
-                    break;
-                case 'u': {
-                    auto code = hex4();
-                    if (!code) {
-                        fail("invalid \\u escape");
-                        return std::nullopt;
-                    }
-                    if (*code >= 0xD800 && *code <= 0xDBFF) {
-                        if (!consumeLiteral("\\u")) {
-                            fail("unpaired surrogate in \\u escape");
-                            return std::nullopt;
-                        }
-                        auto low = hex4();
-                        if (!low || *low < 0xDC00 || *low > 0xDFFF) {
-                            fail("unpaired surrogate in \\u escape");
-                            return std::nullopt;
-                        }
-                        *code = 0x10000 + ((*code - 0xD800) << 10) + (*low - 0xDC00);
-                    } else if (*code >= 0xDC00 && *code <= 0xDFFF) {
-                        fail("unpaired surrogate in \\u escape");
-                        return std::nullopt;
-                    }
-                    appendUtf8(out, *code);
-                    break;
-                }
-                default:
-                    fail("invalid escape");
+                if (!parseEscape(out)) {
                     return std::nullopt;
                 }
                 continue;

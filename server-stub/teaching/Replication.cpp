@@ -1,7 +1,6 @@
 #include "teaching/Replication.h"
 
-#include <SQLiteCpp/Backup.h>
-#include <SQLiteCpp/Database.h>
+#include "storage/Standby.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,17 +8,12 @@
 
 namespace onceorder::server {
 
-namespace {
-
-constexpr int kBusyTimeoutMs = 10'000;
-
-} // namespace
-
-Replication::Replication(std::string primaryPath)
-    : m_primary(std::move(primaryPath))
-    , m_standby(standbyPathOf(m_primary))
+Replication::Replication(std::unique_ptr<Standby> standby)
+    : m_standbyCopy(std::move(standby))
+    , m_standby(m_standbyCopy->place())
     , m_shipper([this] { shipperLoop(); })
 {
+    m_standbyCopy->onPrimaryCommit([this] { committed(); });
 }
 
 Replication::~Replication()
@@ -30,11 +24,6 @@ Replication::~Replication()
     }
     m_wake.notify_all();
     m_shipper.join();
-}
-
-std::string Replication::standbyPathOf(const std::string& primaryPath)
-{
-    return primaryPath + ".standby";
 }
 
 std::optional<Replication::Mode> Replication::modeFromName(std::string_view name)
@@ -142,27 +131,7 @@ void Replication::shipCounting()
 
 void Replication::shipLocked()
 {
-    try {
-        if (!m_source) {
-            m_source = std::make_unique<SQLite::Database>(m_primary, SQLite::OPEN_READONLY);
-            m_source->setBusyTimeout(kBusyTimeoutMs);
-        }
-        if (!m_destination) {
-            m_destination = std::make_unique<SQLite::Database>(m_standby, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-            m_destination->setBusyTimeout(kBusyTimeoutMs);
-            // As the primary keeps its own file: what a ship wrote survives the process (kill -9) and is read by the
-            // server that is started on this file after a failover.
-            m_destination->exec("PRAGMA journal_mode = WAL");
-            m_destination->exec("PRAGMA synchronous = FULL");
-        }
-        // One step over every page: one read transaction on the primary, so the copy is one consistent snapshot.
-        SQLite::Backup backup(*m_destination, *m_source);
-        backup.executeStep(-1);
-    } catch (...) {
-        m_source.reset();
-        m_destination.reset();
-        throw;
-    }
+    m_standbyCopy->copy();
 }
 
 void Replication::shipperLoop()

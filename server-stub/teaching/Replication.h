@@ -1,9 +1,10 @@
-// Replication: a small, faithful model of a primary database with one standby, so the bundled SQLite server can show
-// what failover does to an acknowledged order (the failover scenario; POST /_debug/replication, debug endpoints only).
+// Replication: a small, faithful model of a primary database with one standby, so the bundled server can show what
+// failover does to an acknowledged order (the failover scenario; POST /_debug/replication, debug endpoints only).
 //
-// The standby is a second SQLite file beside the database, `<db>.standby`. It receives the primary's committed state
-// through SQLite's online backup API, the whole database as one consistent snapshot:
-// - sync: on the committing thread, after the COMMIT and before the writer answers anyone (Store::onCommit), so a
+// The standby is the backend's (storage/Standby.h; on the embedded database a second file beside it, `<db>.standby`).
+// It receives the primary's committed state, the whole database as one consistent snapshot:
+// - sync: on the committing thread, after the COMMIT and before the writer answers anyone (Standby::onPrimaryCommit),
+// so a
 //   201 implies the standby has the order, as PostgreSQL's synchronous_commit with a synchronous standby promises;
 // - async: later, from a shipper thread, so a 201 can be answered before the standby has it. `paused` holds the
 //   shipper until it is released: the lag made certain for a lesson, not left to luck;
@@ -21,11 +22,9 @@
 #include <string_view>
 #include <thread>
 
-namespace SQLite {
-class Database;
-}
-
 namespace onceorder::server {
+
+class Standby;
 
 class Replication
 {
@@ -49,12 +48,12 @@ public:
         std::uint64_t behind() const { return commits - shipped; }
     };
 
-    explicit Replication(std::string primaryPath);
+    // Ships to `standby`, which tells it of the primary's commits from now on.
+    explicit Replication(std::unique_ptr<Standby> standby);
     ~Replication();
     Replication(const Replication&) = delete;
     Replication& operator=(const Replication&) = delete;
 
-    static std::string standbyPathOf(const std::string& primaryPath);
     static std::optional<Mode> modeFromName(std::string_view name);
     static std::string_view modeName(Mode mode);
 
@@ -64,8 +63,8 @@ public:
     Status configure(Mode mode, bool paused);
     Status status() const;
 
-    // After every commit of the primary, on the committing thread (Store::onCommit). Never throws: a ship that fails
-    // is counted and logged, and the standby is then behind.
+    // After every commit of the primary, on the committing thread (Standby::onPrimaryCommit). Never throws: a ship that
+    // fails is counted and logged, and the standby is then behind.
     void committed() noexcept;
 
 private:
@@ -75,12 +74,10 @@ private:
     void shipCounting();
     void shipperLoop();
 
-    const std::string m_primary;
-    const std::string m_standby;
+    std::unique_ptr<Standby> m_standbyCopy;
+    const std::string m_standby; // its place
 
-    std::mutex m_shipLock; // one copy at a time; guards the two connections
-    std::unique_ptr<SQLite::Database> m_source;
-    std::unique_ptr<SQLite::Database> m_destination;
+    std::mutex m_shipLock; // one copy at a time
 
     mutable std::mutex m_lock; // guards what follows
     std::condition_variable m_wake;

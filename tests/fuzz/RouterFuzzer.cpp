@@ -7,13 +7,15 @@
 //
 // Properties: every request is answered exactly once; never 5xx; every error is application/problem+json, valid
 // JSON, with a documented type; an answer from the header check is one the handler would also give (same status).
+#include "ServerOptions.h"
 #include "orders/OrderQueries.h"
 #include "orders/OrderService.h"
+#include "orders/SqlOrderStore.h"
 #include "routes/HttpApi.h"
-#include "storage/sqlite/SqliteOrderStore.h"
-#include "storage/sqlite/Store.h"
+#include "storage/sqlite/SqliteBackend.h"
 #include "support/FuzzCheck.h"
 #include "support/Json.h"
+#include "teaching/TeachingLessons.h"
 
 #include <pthread.h>
 
@@ -63,10 +65,16 @@ struct Fixture
             std::error_code ignored;
             std::filesystem::remove_all(fixtureFolder(), ignored);
         });
-        store = std::make_unique<Store>(pattern + "/server.db", Synchronous::Normal, 4);
-        orders = std::make_unique<OrderService>(*store, faults, clock, std::chrono::seconds(86400), nullptr);
-        queries = std::make_unique<OrderQueries>(*store);
-        orderStore = std::make_unique<SqliteOrderStore>(*store, *orders, *queries);
+        ServerOptions options;
+        options.dbPath = pattern + "/server.db";
+        options.synchronous = Synchronous::Normal;
+        options.threads = 2; // four connections
+        options.groupCommit = false;
+        store = sqliteBackend().open(options, true);
+        orders = std::make_unique<OrderService>(store->sql(), std::make_unique<TeachingLessons>(faults), clock,
+                                                std::chrono::seconds(86400), nullptr);
+        queries = std::make_unique<OrderQueries>(store->sql());
+        orderStore = std::make_unique<SqlOrderStore>(*store, *orders, *queries);
         api = std::make_unique<HttpApi>(*orderStore, faults, metrics, true, 2);
         api->registerRoutes();
     }
@@ -74,10 +82,10 @@ struct Fixture
     SystemClock clock;
     Faults faults;
     Metrics metrics;
-    std::unique_ptr<Store> store;
+    std::unique_ptr<OpenedDatabase> store;
     std::unique_ptr<OrderService> orders;
     std::unique_ptr<OrderQueries> queries;
-    std::unique_ptr<SqliteOrderStore> orderStore;
+    std::unique_ptr<SqlOrderStore> orderStore;
     std::unique_ptr<HttpApi> api;
 };
 

@@ -1,15 +1,13 @@
 #include "storage/postgres/PgBackend.h"
 
 #include "ServerOptions.h"
-#include "checkout/StubPaymentGateway.h"
 #include "storage/Schema.h"
 #include "storage/SqlTx.h"
+#include "storage/postgres/PgFailure.h"
 #include "storage/postgres/PgOrderStore.h"
 #include "storage/postgres/PgSchema.h"
 #include "storage/postgres/PgSqlTx.h"
 #include "storage/postgres/PgWorkTx.h"
-#include "support/Clock.h"
-#include "teaching/Faults.h"
 
 #include <pqxx/connection>
 #include <pqxx/except>
@@ -24,8 +22,7 @@ namespace {
 class OpenedPostgres final : public OpenedDatabase
 {
 public:
-    OpenedPostgres(std::unique_ptr<PgOrderStore> store, const std::string& uri, const PgPool::Settings& pool,
-                   WebhookOutbox::Schedule redelivery)
+    OpenedPostgres(std::unique_ptr<PgOrderStore> store, const std::string& uri, const PgPool::Settings& pool)
         : m_store(std::move(store))
         , m_sql(postgresDatabase(m_store->pool()))
         , m_leasePool(
@@ -33,29 +30,33 @@ public:
               PgPool::Settings {
                   .size = 1, .wait = pool.budget, .idle = pool.idle, .budget = pool.budget, .primary = pool.primary})
         , m_leaseSql(postgresDatabase(m_leasePool))
-        , m_redelivery(redelivery)
     {
     }
 
-    OrderStore& orders() override { return *m_store; }
+    ClientKeys& clients() override { return m_store->clients(); }
+    bool addClient(const std::string& id, const std::string& keyHash, bool isOperator) override
+    {
+        return m_store->addClient(id, keyHash, isOperator);
+    }
+    bool productExists(const std::string& productId) const override { return m_store->productExists(productId); }
+    void resetDemoData() override { m_store->resetDemoData(); }
+    bool ready() override { return m_store->ready(); }
     SqlDatabase& sql() override { return *m_sql; }
+    SqlDatabase& orderSql() override { return m_store->orderDatabase(); }
+    WriteBatcher* orderBatcher() override { return &m_store->batch(); }
     SqlDatabase& leaseSql() override { return *m_leaseSql; }
     std::string instanceId() const override { return m_store->instanceId(); }
     std::string webhookSecret() const override { return m_store->webhookSecret(); }
     std::string webhookSecretPlace() const override { return "the PostgreSQL database"; }
-    std::unique_ptr<StubPaymentGateway> openGateway(Faults& faults, const Clock& clock,
-                                                    std::string webhookSecret) override
-    {
-        return std::make_unique<StubPaymentGateway>(m_store->pool(), faults, clock, std::move(webhookSecret),
-                                                    m_redelivery);
-    }
+    // The gateway's tables in the shared database (made by PgSchema): one gateway for every instance, as an outside
+    // gateway would be.
+    std::unique_ptr<SqlDatabase> openGatewayDatabase() override { return postgresDatabase(m_store->pool()); }
 
 private:
     std::unique_ptr<PgOrderStore> m_store;
     std::unique_ptr<SqlDatabase> m_sql;
     PgPool m_leasePool; // the heartbeat's one connection
     std::unique_ptr<SqlDatabase> m_leaseSql;
-    WebhookOutbox::Schedule m_redelivery;
 };
 
 bool accepts(const std::string& db)
@@ -63,8 +64,7 @@ bool accepts(const std::string& db)
     return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0;
 }
 
-std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, Faults& faults, const Clock& clock,
-                                     bool seedDemoClients)
+std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, bool seedDemoClients)
 {
     // Unnamed statements only if asked: behind a transaction pooler (--db-prepare off).
     PgWorkTx::usePreparedStatements(options.dbPrepare.value_or(true));
@@ -79,9 +79,7 @@ std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, Faults& fault
                                                                           : std::make_shared<const PgPrimaryCheck>(
                                                                                 options.dbMonitor, options.dbTimeout)};
         const std::string uri = PgPool::withTimeBudget(options.dbPath, options.dbTimeout);
-        return std::make_unique<OpenedPostgres>(
-            std::make_unique<PgOrderStore>(uri, faults, clock, options.keyTtl, pool, seedDemoClients), uri, pool,
-            options.webhookRedelivery);
+        return std::make_unique<OpenedPostgres>(std::make_unique<PgOrderStore>(uri, pool, seedDemoClients), uri, pool);
     } catch (const pqxx::broken_connection& error) {
         // libpq's own words name the host and port it tried; the URI is not repeated, it may hold a password.
         throw std::runtime_error("cannot connect to the PostgreSQL database given by --db: " +
@@ -151,6 +149,7 @@ const Backend& postgresBackend()
         .open = open,
         .addClient = addClient,
         .migrate = migrate,
+        .readFailure = readPostgresFailure,
     };
     return backend;
 }

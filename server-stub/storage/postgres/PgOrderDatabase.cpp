@@ -18,6 +18,7 @@ public:
     Dialect dialect() const override { return Dialect::Postgres; }
     std::unique_ptr<SqlTx> write() override { return m_writes->write(); }
     std::unique_ptr<SqlTx> read() override { return postgresAutocommit(m_pool); }
+    std::unique_ptr<SqlTx> snapshot() override { return postgresSnapshot(m_pool); }
 
 private:
     PgPool& m_pool;

@@ -1,11 +1,9 @@
 #include "storage/postgres/PgOrderStore.h"
 
-#include "orders/OrderReads.h"
-#include "orders/OrderService.h"
+#include "storage/DatabaseFailure.h"
 #include "storage/Schema.h"
 #include "storage/postgres/PgOrderBatch.h"
 #include "storage/postgres/PgOrderDatabase.h"
-#include "storage/postgres/PgRetry.h"
 #include "storage/postgres/PgSchema.h"
 #include "storage/postgres/PgWorkTx.h"
 #include "support/Problems.h"
@@ -20,19 +18,10 @@
 
 namespace onceorder::server {
 
-namespace {
-
-// One consistent read of several lists and their totals.
-using Snapshot = pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>;
-
-} // namespace
-
-PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& clock, std::chrono::seconds keyTtl,
-                           const PgPool::Settings& pool, bool seedDemoClients)
+PgOrderStore::PgOrderStore(const std::string& uri, const PgPool::Settings& pool, bool seedDemoClients)
     : m_pool(uri, pool)
     , m_batch(std::make_unique<PgOrderBatch>(m_pool))
     , m_orderDatabase(pgOrderDatabase(m_pool))
-    , m_orders(std::make_unique<OrderService>(*m_orderDatabase, faults, clock, keyTtl, m_batch.get()))
 {
     auto db = m_pool.lease();
     db.unwatch(); // a start may wait for another instance's schema work: not a request's budget
@@ -47,6 +36,11 @@ PgOrderStore::PgOrderStore(const std::string& uri, Faults& faults, const Clock& 
 }
 
 PgOrderStore::~PgOrderStore() = default;
+
+WriteBatcher& PgOrderStore::batch()
+{
+    return *m_batch;
+}
 
 bool PgOrderStore::ready()
 {
@@ -113,62 +107,6 @@ bool PgOrderStore::productExists(const std::string& productId) const
     return std::find(m_products.begin(), m_products.end(), productId) != m_products.end();
 }
 
-OrderResponse PgOrderStore::placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command)
-{
-    return m_orders->placeOrder(client, idemKey, command);
-}
-
-void PgOrderStore::placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,
-                                   std::function<void(OrderResponse)> answered)
-{
-    m_orders->placeOrderAsync(client, idemKey, command, std::move(answered));
-}
-
-std::optional<std::string> PgOrderStore::orderJson(const std::string& clientId, long long orderId)
-{
-    auto db = m_pool.lease();
-    pqxx::nontransaction read(*db);
-    PgWorkTx tx(read);
-    return orderReads::order(tx, clientId, orderId);
-}
-
-std::string PgOrderStore::ordersJson(const std::string& clientId, const std::optional<std::string>& cartId,
-                                     std::optional<int> limit)
-{
-    auto db = m_pool.lease();
-    pqxx::nontransaction read(*db); // one statement, one snapshot
-    PgWorkTx tx(read);
-    return orderReads::orders(tx, clientId, cartId, limit);
-}
-
-std::string PgOrderStore::productsJson()
-{
-    auto db = m_pool.lease();
-    pqxx::nontransaction read(*db);
-    PgWorkTx tx(read);
-    return orderReads::products(tx);
-}
-
-bool PgOrderStore::setStock(const std::string& productId, int stock)
-{
-    auto db = m_pool.lease();
-    pqxx::work write(*db);
-    PgWorkTx tx(write);
-    const bool set = orderReads::setStock(tx, productId, stock);
-    write.commit();
-    return set;
-}
-
-DebugState PgOrderStore::debugState(const Faults& faults, std::optional<int> limit)
-{
-    auto db = m_pool.lease();
-    Snapshot snapshot(*db);
-    PgWorkTx tx(snapshot);
-    DebugState state = orderReads::debugState(tx, faults, limit);
-    snapshot.commit();
-    return state;
-}
-
 void PgOrderStore::resetDemoData()
 {
     // Rolled back as a deadlock's victim (schema::resetDemoData says when), the reset simply runs again. Its statements
@@ -180,16 +118,6 @@ void PgOrderStore::resetDemoData()
         schema::resetDemoData(tx);
         write.commit();
     });
-}
-
-int PgOrderStore::reapExpiredKeys(std::int64_t nowMs, int batch)
-{
-    auto db = m_pool.lease();
-    pqxx::work write(*db);
-    PgWorkTx tx(write);
-    const int reaped = orderReads::reapExpiredKeys(tx, nowMs, batch);
-    write.commit();
-    return reaped;
 }
 
 } // namespace onceorder::server

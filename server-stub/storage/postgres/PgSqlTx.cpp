@@ -61,6 +61,8 @@ private:
 };
 
 using PostgresTx = PooledTx<pqxx::work>;
+// One consistent read of several lists and their totals.
+using PostgresSnapshot = PooledTx<pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>>;
 
 class PostgresDatabase final : public SqlDatabase
 {
@@ -72,6 +74,7 @@ public:
     Dialect dialect() const override { return Dialect::Postgres; }
     std::unique_ptr<SqlTx> write() override { return std::make_unique<PostgresTx>(m_pool); }
     std::unique_ptr<SqlTx> read() override { return std::make_unique<PostgresTx>(m_pool); }
+    std::unique_ptr<SqlTx> snapshot() override { return postgresSnapshot(m_pool); }
 
 private:
     PgPool& m_pool;
@@ -82,6 +85,11 @@ private:
 std::unique_ptr<SqlDatabase> postgresDatabase(PgPool& pool)
 {
     return std::make_unique<PostgresDatabase>(pool);
+}
+
+std::unique_ptr<SqlTx> postgresSnapshot(PgPool& pool)
+{
+    return std::make_unique<PostgresSnapshot>(pool);
 }
 
 std::unique_ptr<SqlTx> postgresAutocommit(PgPool& pool)

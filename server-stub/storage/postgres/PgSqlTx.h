@@ -13,5 +13,7 @@ class PgPool;
 std::unique_ptr<SqlDatabase> postgresDatabase(PgPool& pool);
 // Each statement on its own (pqxx::nontransaction, autocommit): for a read that needs no BEGIN and COMMIT around it.
 std::unique_ptr<SqlTx> postgresAutocommit(PgPool& pool);
+// One read-only REPEATABLE READ transaction: several reads from one snapshot.
+std::unique_ptr<SqlTx> postgresSnapshot(PgPool& pool);
 
 } // namespace onceorder::server

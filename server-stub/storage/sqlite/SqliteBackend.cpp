@@ -1,17 +1,14 @@
 #include "storage/sqlite/SqliteBackend.h"
 
 #include "ServerOptions.h"
-#include "checkout/StubPaymentGateway.h"
-#include "orders/OrderQueries.h"
-#include "orders/OrderService.h"
 #include "storage/Schema.h"
 #include "storage/SqlTx.h"
 #include "storage/sqlite/GroupCommitter.h"
+#include "storage/sqlite/SqliteFailure.h"
 #include "storage/sqlite/SqliteLeaseTx.h"
-#include "storage/sqlite/SqliteOrderStore.h"
 #include "storage/sqlite/SqliteSqlTx.h"
+#include "storage/sqlite/SqliteStandby.h"
 #include "storage/sqlite/Store.h"
-#include "teaching/Replication.h"
 
 #include <SQLiteCpp/Transaction.h>
 
@@ -45,48 +42,43 @@ std::unique_ptr<GroupCommitter> groupCommitter(Store& store, const ServerOptions
 class OpenedSqlite final : public OpenedDatabase
 {
 public:
-    OpenedSqlite(const ServerOptions& options, Faults& faults, const Clock& clock, bool seedDemoClients)
+    OpenedSqlite(const ServerOptions& options, bool seedDemoClients)
         : m_path(options.dbPath)
-        , m_redelivery(options.webhookRedelivery)
         , m_store(options.dbPath, options.synchronous, options.threads + 2, seedDemoClients)
         , m_committer(groupCommitter(m_store, options))
-        , m_service(m_store, faults, clock, options.keyTtl, m_committer.get())
-        , m_queries(m_store)
-        , m_orders(m_store, m_service, m_queries)
-        , m_sql(sqliteStoreDatabase(m_store))
     {
     }
 
-    OrderStore& orders() override { return m_orders; }
-    SqlDatabase& sql() override { return *m_sql; }
+    ClientKeys& clients() override { return m_store.clients(); }
+    bool addClient(const std::string& id, const std::string& keyHash, bool isOperator) override
+    {
+        return m_store.addClient(id, keyHash, isOperator);
+    }
+    bool productExists(const std::string& productId) const override { return m_store.productExists(productId); }
+    void resetDemoData() override { m_store.resetDemoData(); }
+    bool ready() override { return m_store.ready(); }
+    SqlDatabase& sql() override { return m_store.sql(); }
+    WriteBatcher* orderBatcher() override { return m_committer.get(); }
     std::string instanceId() const override { return m_store.instanceId(); }
     std::string webhookSecret() const override { return m_store.webhookSecret(); }
     std::string webhookSecretPlace() const override { return m_path; }
-    std::unique_ptr<StubPaymentGateway> openGateway(Faults& faults, const Clock& clock,
-                                                    std::string webhookSecret) override
+    // The gateway's own file beside the database (one process has it; its outbox survives a restart).
+    std::unique_ptr<SqlDatabase> openGatewayDatabase() override
     {
-        return std::make_unique<StubPaymentGateway>(gatewayDatabasePath(m_path), faults, clock,
-                                                    std::move(webhookSecret), m_redelivery);
+        return sqliteGatewayDatabase(gatewayDatabasePath(m_path));
     }
-    std::unique_ptr<Replication> openReplication() override
+    std::unique_ptr<Standby> openStandby() override
     {
         if (m_path == ":memory:") {
             return nullptr;
         }
-        auto replication = std::make_unique<Replication>(m_path);
-        m_store.onCommit([standby = replication.get()] { standby->committed(); });
-        return replication;
+        return std::make_unique<SqliteStandby>(m_store, m_path);
     }
 
 private:
     std::string m_path;
-    WebhookOutbox::Schedule m_redelivery;
     Store m_store;
     std::unique_ptr<GroupCommitter> m_committer;
-    OrderService m_service;
-    OrderQueries m_queries;
-    SqliteOrderStore m_orders;
-    std::unique_ptr<SqlDatabase> m_sql;
 };
 
 bool accepts(const std::string& db)
@@ -99,11 +91,10 @@ std::string normalise(const std::string& db)
     return db;
 }
 
-std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, Faults& faults, const Clock& clock,
-                                     bool seedDemoClients)
+std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, bool seedDemoClients)
 {
     makeFolderFor(options.dbPath);
-    return std::make_unique<OpenedSqlite>(options, faults, clock, seedDemoClients);
+    return std::make_unique<OpenedSqlite>(options, seedDemoClients);
 }
 
 bool addClient(const std::string& db, const std::string& name, const std::string& keyHash, const ClientLimits& limits)
@@ -144,6 +135,7 @@ const Backend& sqliteBackend()
         .open = open,
         .addClient = addClient,
         .migrate = migrate,
+        .readFailure = readSqliteFailure,
     };
     return backend;
 }

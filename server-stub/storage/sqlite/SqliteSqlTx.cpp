@@ -1,27 +1,42 @@
 #include "storage/sqlite/SqliteSqlTx.h"
 
+#include "storage/Schema.h"
 #include "storage/sqlite/SqliteLeaseTx.h"
 #include "storage/sqlite/WriteTransaction.h"
 
+#include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
+#include <filesystem>
+#include <mutex>
 #include <optional>
 
 namespace onceorder::server {
 
 namespace {
 
-// On the server's store: cached statements on a leased connection, writes inside a WriteTransaction.
+// On the server's store: cached statements on a leased connection, writes inside a WriteTransaction, a snapshot
+// inside a deferred transaction (rolled back when it ends: it wrote nothing).
 class SqliteStoreTx final : public SqlTx
 {
 public:
-    SqliteStoreTx(Store& store, bool write)
+    enum class Kind
     {
-        if (write) {
+        Read,
+        Snapshot,
+        Write,
+    };
+
+    SqliteStoreTx(Store& store, Kind kind)
+    {
+        if (kind == Kind::Write) {
             m_write.emplace(store);
         } else {
             m_read.emplace(store.lease());
+            if (kind == Kind::Snapshot) {
+                m_snapshot.emplace(**m_read);
+            }
         }
     }
     Dialect dialect() const override { return Dialect::Sqlite; }
@@ -48,6 +63,7 @@ private:
     Store::Lease& lease() { return m_write ? m_write->db() : *m_read; }
 
     std::optional<Store::Lease> m_read;
+    std::optional<SQLite::Transaction> m_snapshot; // after the lease: ends before the connection goes back
     std::optional<WriteTransaction> m_write;
 };
 
@@ -59,8 +75,18 @@ public:
     {
     }
     Dialect dialect() const override { return Dialect::Sqlite; }
-    std::unique_ptr<SqlTx> write() override { return std::make_unique<SqliteStoreTx>(m_store, true); }
-    std::unique_ptr<SqlTx> read() override { return std::make_unique<SqliteStoreTx>(m_store, false); }
+    std::unique_ptr<SqlTx> write() override
+    {
+        return std::make_unique<SqliteStoreTx>(m_store, SqliteStoreTx::Kind::Write);
+    }
+    std::unique_ptr<SqlTx> read() override
+    {
+        return std::make_unique<SqliteStoreTx>(m_store, SqliteStoreTx::Kind::Read);
+    }
+    std::unique_ptr<SqlTx> snapshot() override
+    {
+        return std::make_unique<SqliteStoreTx>(m_store, SqliteStoreTx::Kind::Snapshot);
+    }
 
 private:
     Store& m_store;
@@ -111,12 +137,22 @@ private:
     std::optional<SQLite::Transaction> m_transaction; // after the lock: rolled back before it is let go
 };
 
+SQLite::Database openGatewayFile(const std::string& path)
+{
+    SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX);
+    db.setBusyTimeout(10'000);
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = FULL");
+    db.exec(schema::gatewayTables(SqlDialect::of(Dialect::Sqlite)));
+    return db;
+}
+
+// A file of its own on one connection: one caller at a time, never held while a webhook is delivered.
 class SqliteConnectionDatabase final : public SqlDatabase
 {
 public:
-    SqliteConnectionDatabase(SQLite::Database& db, std::mutex& lock)
-        : m_db(db)
-        , m_lock(lock)
+    explicit SqliteConnectionDatabase(const std::string& path)
+        : m_db(openGatewayFile(path))
     {
     }
     Dialect dialect() const override { return Dialect::Sqlite; }
@@ -124,8 +160,8 @@ public:
     std::unique_ptr<SqlTx> read() override { return std::make_unique<SqliteConnectionTx>(m_db, m_lock, false); }
 
 private:
-    SQLite::Database& m_db;
-    std::mutex& m_lock;
+    SQLite::Database m_db;
+    std::mutex m_lock;
 };
 
 } // namespace
@@ -135,9 +171,19 @@ std::unique_ptr<SqlDatabase> sqliteStoreDatabase(Store& store)
     return std::make_unique<SqliteStoreDatabase>(store);
 }
 
-std::unique_ptr<SqlDatabase> sqliteConnectionDatabase(SQLite::Database& db, std::mutex& lock)
+std::unique_ptr<SqlDatabase> sqliteGatewayDatabase(const std::string& path)
 {
-    return std::make_unique<SqliteConnectionDatabase>(db, lock);
+    return std::make_unique<SqliteConnectionDatabase>(path);
+}
+
+std::string gatewayDatabasePath(const std::string& serverDatabasePath)
+{
+    if (serverDatabasePath == ":memory:") {
+        return serverDatabasePath;
+    }
+    std::filesystem::path path(serverDatabasePath);
+    path.replace_extension(".gateway.db");
+    return path.string();
 }
 
 } // namespace onceorder::server

@@ -1,11 +1,11 @@
 #include "storage/sqlite/Store.h"
 
 #include "auth/ApiKeys.h"
-#include "orders/OrderReads.h"
 
 #include "storage/RunLease.h"
 #include "storage/Schema.h"
 #include "storage/sqlite/SqliteLeaseTx.h"
+#include "storage/sqlite/SqliteSqlTx.h"
 #include "storage/sqlite/WriteTransaction.h"
 
 #include <SQLiteCpp/Statement.h>
@@ -20,6 +20,7 @@ Store::Store(const std::string& path, Synchronous synchronous, int connections, 
     : m_path(path)
     , m_synchronous(synchronous)
 {
+    m_sql = sqliteStoreDatabase(*this);
     // Each connection to ":memory:" would be its own empty database, so an in-memory store has one connection.
     const int poolSize = path == ":memory:" ? 1 : std::max(1, connections);
     for (int i = 0; i < poolSize; ++i) {
@@ -173,15 +174,6 @@ void Store::resetDemoData()
     SqliteLeaseTx tx(write.db());
     schema::resetDemoData(tx);
     write.commit();
-}
-
-int Store::reapExpiredKeys(std::int64_t nowMs, int batch)
-{
-    WriteTransaction write(*this);
-    SqliteLeaseTx tx(write.db());
-    const int reaped = orderReads::reapExpiredKeys(tx, nowMs, batch);
-    write.commit();
-    return reaped;
 }
 
 void Store::onCommit(std::function<void()> listener)

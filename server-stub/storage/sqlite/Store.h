@@ -8,6 +8,7 @@
 #pragma once
 
 #include "auth/ClientKeys.h"
+#include "storage/Synchronous.h"
 #include "storage/sqlite/Connection.h"
 
 #include <SQLiteCpp/Database.h>
@@ -24,11 +25,7 @@
 
 namespace onceorder::server {
 
-enum class Synchronous
-{
-    Full,
-    Normal
-};
+class SqlDatabase;
 
 class Store
 {
@@ -62,6 +59,8 @@ public:
     };
 
     Lease lease();
+    // The store as the core's SqlDatabase (storage/SqlTx.h): what the order, checkout and webhook services run on.
+    SqlDatabase& sql() { return *m_sql; }
     // Held by every writer (see WriteTransaction, the one place that takes it with a transaction).
     std::mutex& writerLock() { return m_writerLock; }
 
@@ -79,9 +78,6 @@ public:
 
     // Puts the demo data back: stock to its initial values, no orders, no keys.
     void resetDemoData();
-
-    // Deletes up to `batch` key rows that expired at or before nowMs; returns how many went.
-    int reapExpiredKeys(std::int64_t nowMs, int batch);
 
     // The database answers (a file that went away, a full or read-only disk show here); it migrated itself at start.
     bool ready();
@@ -108,6 +104,7 @@ private:
     std::string m_instance;
     std::string m_webhookSecret;
     std::function<void()> m_commitListener;
+    std::unique_ptr<SqlDatabase> m_sql; // over this store (storage/sqlite/SqliteSqlTx)
 };
 
 } // namespace onceorder::server

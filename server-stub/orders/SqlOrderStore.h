@@ -1,26 +1,28 @@
-// SqliteOrderStore: the order path on SQLite: Store (connections, schema, the one writer), OrderService (the three
-// steps) and OrderQueries (the read side) behind OrderStore. It only forwards: the SQL stays where it was.
+// SqlOrderStore: the one OrderStore, on whichever database --db opened (storage/Backend.h's OpenedDatabase): POST
+// /orders is OrderService's, the read side and the key reaper OrderQueries', both written once over SqlTx; the clients,
+// products, readiness and reset are what the database read or does for itself. It only forwards; OrderServer builds
+// the services and hands them the database's transactions and group commit.
 #pragma once
 
 #include "orders/OrderQueries.h"
 #include "orders/OrderService.h"
 #include "orders/OrderStore.h"
-#include "storage/sqlite/Store.h"
+#include "storage/Backend.h"
 
 namespace onceorder::server {
 
-class SqliteOrderStore : public OrderStore
+class SqlOrderStore final : public OrderStore
 {
 public:
-    SqliteOrderStore(Store& store, OrderService& orders, OrderQueries& queries);
+    SqlOrderStore(OpenedDatabase& database, OrderService& orders, OrderQueries& queries);
 
     std::optional<Client> clientForApiKey(const std::string& apiKey) const override;
-    ClientKeys& clients() override { return m_store.clients(); }
+    ClientKeys& clients() override { return m_database.clients(); }
     bool addClient(const std::string& id, const std::string& keyHash, bool isOperator) override
     {
-        return m_store.addClient(id, keyHash, isOperator);
+        return m_database.addClient(id, keyHash, isOperator);
     }
-    bool productExists(const std::string& productId) const override;
+    bool productExists(const std::string& productId) const override { return m_database.productExists(productId); }
     OrderResponse placeOrder(const Client& client, const std::string& idemKey, const OrderCommand& command) override;
     void placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,
                          std::function<void(OrderResponse)> answered) override;
@@ -30,12 +32,12 @@ public:
     std::string productsJson() override;
     bool setStock(const std::string& productId, int stock) override;
     DebugState debugState(const Faults& faults, std::optional<int> limit) override;
-    void resetDemoData() override;
+    void resetDemoData() override { m_database.resetDemoData(); }
     int reapExpiredKeys(std::int64_t nowMs, int batch) override;
-    bool ready() override { return m_store.ready(); }
+    bool ready() override { return m_database.ready(); }
 
 private:
-    Store& m_store;
+    OpenedDatabase& m_database;
     OrderService& m_orders;
     OrderQueries& m_queries;
 };
