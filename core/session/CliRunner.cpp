@@ -394,11 +394,13 @@ void resumePending(ClientSession& session, CliProgress& progress, CliWait& wait)
         }
     }
     if (const int asking = static_cast<int>(wait.readingBack.size()); asking > 0) {
-        QTextStream(stderr) << "onceorder-cli: "
-                            << QCoreApplication::translate(
-                                   "CliRunner", "asking the server whether it holds an order for %n given-up cart(s)",
-                                   nullptr, asking)
-                            << Qt::endl;
+        QTextStream(stderr)
+            << "onceorder-cli: "
+            << QCoreApplication::translate(
+                   "CliRunner",
+                   "asking the server whether it holds an order for %n cart(s) whose outcome is not confirmed", nullptr,
+                   asking)
+            << Qt::endl;
     }
     for (const qint64 id : *resumed) {
         if (const auto submission = session.submission(id)) {
