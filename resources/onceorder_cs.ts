@@ -85,14 +85,6 @@ Příkazy:
         <source>nothing pending to resume</source>
         <translation>nic nečeká na dokončení</translation>
     </message>
-    <message numerus="yes">
-        <source>asking the server whether it holds an order for %n given-up cart(s)</source>
-        <translation>
-            <numerusform>ptám se serveru, zda má objednávku pro %n vzdaný košík</numerusform>
-            <numerusform>ptám se serveru, zda má objednávky pro %n vzdané košíky</numerusform>
-            <numerusform>ptám se serveru, zda má objednávky pro %n vzdaných košíků</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Cart id (submit); default a new one. A cart id names one order: submitting one that is still pending retries it with its key; one already placed answers with its order and sends nothing.</source>
         <translation>Id košíku (submit); výchozí je nové. Id košíku označuje jednu objednávku: odeslání košíku, který ještě čeká, ho zopakuje s jeho klíčem; již objednaný košík odpoví svou objednávkou a nic neodešle.</translation>
@@ -104,6 +96,14 @@ Příkazy:
     <message>
         <source>cart %1 is already placed (order %2); nothing was sent. To order the same lines once more, submit them with --new-cart-id</source>
         <translation>košík %1 je již objednán (objednávka %2); nic nebylo odesláno. Chcete-li stejné položky objednat znovu, odešlete je s --new-cart-id</translation>
+    </message>
+    <message numerus="yes">
+        <source>asking the server whether it holds an order for %n cart(s) whose outcome is not confirmed</source>
+        <translation>
+            <numerusform>ptám se serveru, zda má objednávku pro %n košík, jehož výsledek není potvrzen</numerusform>
+            <numerusform>ptám se serveru, zda má objednávky pro %n košíky, jejichž výsledek není potvrzen</numerusform>
+            <numerusform>ptám se serveru, zda má objednávky pro %n košíků, jejichž výsledek není potvrzen</numerusform>
+        </translation>
     </message>
 </context>
 <context>

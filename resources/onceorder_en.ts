@@ -80,13 +80,6 @@ Commands:
         <source>nothing pending to resume</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>asking the server whether it holds an order for %n given-up cart(s)</source>
-        <translation>
-            <numerusform>asking the server whether it holds an order for %n given-up cart</numerusform>
-            <numerusform>asking the server whether it holds an order for %n given-up carts</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Cart id (submit); default a new one. A cart id names one order: submitting one that is still pending retries it with its key; one already placed answers with its order and sends nothing.</source>
         <translation type="unfinished"></translation>
@@ -98,6 +91,13 @@ Commands:
     <message>
         <source>cart %1 is already placed (order %2); nothing was sent. To order the same lines once more, submit them with --new-cart-id</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>asking the server whether it holds an order for %n cart(s) whose outcome is not confirmed</source>
+        <translation>
+            <numerusform>asking the server whether it holds an order for %n cart whose outcome is not confirmed</numerusform>
+            <numerusform>asking the server whether it holds an order for %n carts whose outcome is not confirmed</numerusform>
+        </translation>
     </message>
 </context>
 <context>

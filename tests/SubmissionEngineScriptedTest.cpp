@@ -12,6 +12,7 @@
 #include "support/ServerProcess.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
@@ -70,7 +71,7 @@ protected:
     {
         auto process = std::make_unique<Process>();
         process->wall.setMs(wallMs);
-        process->outbox = std::make_unique<Outbox>(QString::fromStdString(dir.file("client")));
+        process->outbox = std::make_unique<Outbox>(QString::fromStdString(dir.file(outboxFolder)));
         EngineConfig config;
         config.policy.baseDelayMs = 5;
         config.policy.maxDelayMs = 40;
@@ -95,6 +96,7 @@ protected:
     static inline std::unique_ptr<QCoreApplication> s_app;
 
     TempDir dir;
+    std::string outboxFolder = "client"; // in dir: the state folder start() opens
     ManualClock machine {5 * kHourMs}; // the machine's monotonic clock, as every process on it shares the real one
 };
 
@@ -616,6 +618,86 @@ TEST_F(SubmissionEngineScriptedTest, EveryReadBackEndsInsideTheAttemptAndTheRetr
     static_cast<void>(id);
 }
 
+// Found by CartMachineTest (issue 37): the user abandons a cart while its attempt is on the wire and orders it again.
+// The new key's read-back answered before the abandoned request reached the server, so the new key was sent and the
+// server placed both. Now the new key waits for the abandoned attempt to end, and the read-back then finds its order.
+TEST_F(SubmissionEngineScriptedTest, ANewKeyWaitsForAnAbandonedAttemptStillOnTheWire)
+{
+    auto a = start(kT0, 15 * kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 first = a->engine->submit(cart);
+    ASSERT_GT(first, 0);
+    a->engine->abandon(first);
+    const qint64 second = a->engine->submit(cart);
+    ASSERT_GT(second, 0);
+    ASSERT_NE(second, first);
+    EXPECT_EQ(a->server.calls.size(), 1) << "the new key's read-back went out while the abandoned attempt was out";
+    if (a->server.calls.size() > 1) {
+        ASSERT_TRUE(a->server.answer(1, ScriptedServerCalls::reply(200, "[]"))); // nothing yet, truly
+    }
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::created(41, cart.cartId()))); // the abandoned one arrives
+    EXPECT_EQ(a->stored(first).state, SubmissionState::Placed);
+    a->engine->retryNow(second); // its timer
+    for (int i = 1; i < a->server.calls.size(); ++i) {
+        const ScriptedServerCalls::Call& call = a->server.calls[i];
+        EXPECT_NE(call.method, "POST") << "a second key went to the server for a cart it holds order 41 for";
+        if (!call.answered && call.method == "GET") {
+            ASSERT_TRUE(a->server.answer(
+                i, ScriptedServerCalls::reply(200, "[" + ScriptedServerCalls::orderJson(41, cart.cartId()) + "]")));
+        }
+    }
+    EXPECT_EQ(a->stored(second).state, SubmissionState::Placed);
+    EXPECT_EQ(a->stored(second).orderId, 41);
+}
+
+// Issue 37 (small): the state folder deleted under a running submit went unnoticed: the answer was recorded in a file
+// nobody could open again and the run reported success. Now the engine stops on the first write after it and says why.
+TEST_F(SubmissionEngineScriptedTest, AStateFolderDeletedUnderARunningSubmitStopsTheEngineAndSaysSo)
+{
+    auto a = start(kT0, 15 * kMinuteMs);
+    QString reason;
+    QObject::connect(a->engine.get(), &SubmissionEngine::storageBroken, [&](const QString& why) { reason = why; });
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_GT(id, 0);
+    ASSERT_TRUE(QDir(QString::fromStdString(dir.file(outboxFolder))).removeRecursively());
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::created(7, cart.cartId())));
+    EXPECT_TRUE(a->engine->isStorageBroken()) << "the answer went into a deleted file and the engine went on";
+    EXPECT_NE(reason.indexOf(QStringLiteral("was deleted or replaced")), -1) << reason.toStdString();
+    EXPECT_FALSE(a->hasSettled(id)) << "announced as settled though nothing could record it";
+    EXPECT_EQ(a->engine->submit(oneBook()), 0) << "a stopped engine took another cart";
+}
+
+// The read-back that confirms a fresh 201 after a lost answer goes unanswered: the cart is placed with the 201's order
+// but not confirmed, so the next start reads it back, and the server's second order makes it duplicated (issue 37).
+TEST_F(SubmissionEngineScriptedTest, APlacedCartWhoseConfirmingReadBackWentUnansweredIsReadBackAtTheNextStart)
+{
+    auto a = start(kT0, 15 * kMinuteMs);
+    const Cart cart = oneBook();
+    const qint64 id = a->engine->submit(cart);
+    ASSERT_TRUE(a->server.answer(0, ScriptedServerCalls::lost())); // order 1 made, its answer cut
+    a->engine->retryNow(id);
+    ASSERT_EQ(a->server.calls.size(), 2);
+    ASSERT_TRUE(a->server.answer(1, ScriptedServerCalls::created(2, cart.cartId()))); // a forgetful server: order 2
+    ASSERT_EQ(a->server.calls.size(), 3);
+    EXPECT_EQ(a->server.calls[2].method, "GET");
+    ASSERT_TRUE(a->server.answer(2, ScriptedServerCalls::lost())); // the confirming read-back: no answer
+    EXPECT_EQ(a->stored(id).state, SubmissionState::Placed);
+
+    auto b = start(kT0 + kMinuteMs, 15 * kMinuteMs); // the next start
+    ASSERT_TRUE(b->engine->resumePending());
+    ASSERT_EQ(b->server.calls.size(), 1) << "a placed cart whose confirming read-back never answered is not read back";
+    EXPECT_EQ(b->server.calls[0].method, "GET");
+    ASSERT_TRUE(
+        b->server.answer(0,
+                         ScriptedServerCalls::reply(200,
+                                                    "[" + ScriptedServerCalls::orderJson(1, cart.cartId()) + "," +
+                                                        ScriptedServerCalls::orderJson(2, cart.cartId()) + "]")));
+    const Submission s = b->stored(id);
+    EXPECT_EQ(s.state, SubmissionState::Duplicated);
+    EXPECT_EQ(QSet<qint64>({s.orderId, s.duplicateOrderId}), QSet<qint64>({1, 2}));
+}
+
 // A seeded lying-but-plausible server (issue 37, brief): per request it may act and lose the answer, drop the
 // request, forget the key (a second order), answer a problem 4xx without acting, or answer a 201 with a member named
 // twice; read-backs may go unanswered. Each cart is submitted, retried, resubmitted and finally reconciled against an
@@ -782,5 +864,290 @@ TEST_F(SubmissionEngineScriptedTest, ALyingServerNeverGetsASecondOrderFromTheCli
         std::cout << "seed " << seed << ": " << carts << " carts, " << nextOrder - 1 << " orders, " << secondOrders
                   << " second orders made by the server forgetting keys, " << clientSecondOrders
                   << " caused by the client\n";
+    }
+}
+
+// The lying server with every misbehaviour of issue 37's list, resubmits and kills (issue 37, full): per POST it may
+// drop the request, answer a problem 4xx or a 503 without acting, forget the key and place again, act and cut the
+// answer mid-body or stream it without end (the client cuts it at its limits: an answer that never came), answer a
+// 201 for another cart, a 422 naming another cart's order (read back: that cart's) or this cart's real order, or a
+// 201 with a member named twice; and the client process may be killed mid-attempt (the server acting on the request
+// or not), a new one resuming from the same outbox file. Read-backs are truthful or unanswered. Each cart is
+// submitted, retried, resubmitted, and at the end the client is started once more and the cart reconciled by hand
+// against an answered read-back only if it is still unknown. The client never sends a second key for a cart, and
+// every order the server holds ends known: placed with it, or duplicated naming it (a cart abandoned or given up with
+// its order unknown counts as not known). 100 carts per seed in the suite; ONCEORDER_LYING_CARTS (full size: 1000) and
+// ONCEORDER_LYING_SEED as above.
+TEST_F(SubmissionEngineScriptedTest, ALyingServerAndKilledClientsNeverGetASecondOrderFromTheClient)
+{
+    const int carts = qEnvironmentVariableIsSet("ONCEORDER_LYING_CARTS")
+        ? qEnvironmentVariableIntValue("ONCEORDER_LYING_CARTS")
+        : 100;
+    std::vector<quint32> seeds {37U, 38U, 39U};
+    if (qEnvironmentVariableIsSet("ONCEORDER_LYING_SEED")) {
+        seeds = {qEnvironmentVariable("ONCEORDER_LYING_SEED").toUInt()};
+    }
+    constexpr qint64 kAfterKillMs = 70'000; // past the dead process's lease (an attempt's 60 s and its slack)
+    for (const quint32 seed : seeds) {
+        qint64 wallMs = kT0;
+        auto a = start(wallMs, 15 * kMinuteMs);
+        SeededRandom lies(seed);
+        QHash<QString, QList<qint64>> orders; // the server's orders per cart
+        QHash<QString, qint64> keys; // key -> order, as the server remembers
+        QHash<QString, QString> keysThatOrdered; // key -> cart, for every key that made an order
+        // Keys the server forgot and placed again: their later answers are fresh 201s of the second order (a server
+        // that replays a re-placed key with Idempotent-Replayed is one the client cannot see: docs/cli.md).
+        QSet<QString> replacedKeys;
+        qint64 nextOrder = 1;
+        constexpr qint64 kOtherCartsOrder = 1'000'000;
+        int secondOrders = 0;
+        int clientSecondOrders = 0;
+        int kills = 0;
+        int unknownAtEnd = 0;
+        QHash<QString, int> misbehaviours;
+        const auto cartOfBody = [](const QByteArray& body) {
+            return QJsonDocument::fromJson(body).object().value("cart_id").toString();
+        };
+        const auto act = [&](const ScriptedServerCalls::Call& call) {
+            const QString cartId = cartOfBody(call.body);
+            const bool known = keys.contains(call.idempotencyKey);
+            if (!known) {
+                keys.insert(call.idempotencyKey, nextOrder);
+                orders[cartId].append(nextOrder++);
+                keysThatOrdered.insert(call.idempotencyKey, cartId);
+                secondOrders += orders[cartId].size() > 1 ? 1 : 0;
+            }
+            return std::pair(keys.value(call.idempotencyKey), known);
+        };
+        const auto listFor = [&](const QString& cartId) {
+            QList<QByteArray> list;
+            for (const qint64 order : orders.value(cartId)) {
+                list.append(ScriptedServerCalls::orderJson(order, cartId));
+            }
+            return listOf(list);
+        };
+        const auto kill = [&](bool serverActs, int index) {
+            // The process dies with this POST out: the server may still act on it; nobody hears the answer.
+            if (serverActs) {
+                act(a->server.calls[index]);
+            }
+            ++kills;
+            a->engine.reset();
+            wallMs += kAfterKillMs;
+            machine.advanceMs(kAfterKillMs);
+            a = start(wallMs, 15 * kMinuteMs);
+            ASSERT_TRUE(a->engine->resumePending());
+        };
+        const auto serve = [&](int index) {
+            const ScriptedServerCalls::Call call = a->server.calls[index];
+            if (call.method == "GET") {
+                if (lies.uniform() < 0.1) {
+                    return a->server.answer(index, ScriptedServerCalls::lost());
+                }
+                if (call.path.startsWith(u"/orders?cart_id=")) {
+                    const QString cartId = QUrl::fromPercentEncoding(call.path.mid(16).toUtf8());
+                    return a->server.answer(index, ScriptedServerCalls::reply(200, listFor(cartId)));
+                }
+                const qint64 named = call.path.mid(8).toLongLong(); // /orders/{id}
+                if (named == kOtherCartsOrder) {
+                    return a->server.answer(
+                        index, ScriptedServerCalls::reply(200, ScriptedServerCalls::orderJson(named, "someone-else")));
+                }
+                for (auto it = orders.begin(); it != orders.end(); ++it) {
+                    if (it.value().contains(named)) {
+                        return a->server.answer(
+                            index, ScriptedServerCalls::reply(200, ScriptedServerCalls::orderJson(named, it.key())));
+                    }
+                }
+                return a->server.answer(index, problem(404, "/problems/not-found"));
+            }
+            const QString cartId = cartOfBody(call.body);
+            const double r = lies.uniform();
+            const auto say = [&](const char* what) {
+                misbehaviours[QString::fromLatin1(what)] += 1;
+            };
+            if (r < 0.04) {
+                say("killed mid-attempt");
+                kill(lies.uniform() < 0.5, index);
+                return true;
+            }
+            if (r < 0.10) {
+                say("request dropped");
+                return a->server.answer(index, ScriptedServerCalls::lost());
+            }
+            if (r < 0.16) {
+                say("4xx without acting");
+                const int status = lies.uniform() < 0.5 ? 404 : 400;
+                return a->server.answer(
+                    index, problem(status, status == 404 ? "/problems/not-found" : "/problems/out-of-stock"));
+            }
+            if (r < 0.20) {
+                say("503 without acting");
+                return a->server.answer(index, problem(503, "/problems/unavailable"));
+            }
+            if (r < 0.24) {
+                say("422 naming another cart's order");
+                return a->server.answer(index, problem(422, "/problems/cart-already-ordered", kOtherCartsOrder));
+            }
+            if (r < 0.27) {
+                say("201 for another cart");
+                return a->server.answer(index, ScriptedServerCalls::created(kOtherCartsOrder, "someone-else"));
+            }
+            if (r < 0.30 && !orders.value(cartId).isEmpty()) {
+                say("422 naming this cart's order");
+                return a->server.answer(index,
+                                        problem(422, "/problems/cart-already-ordered", orders.value(cartId).first()));
+            }
+            if (r < 0.38) {
+                say("forgets the key");
+                if (keys.remove(call.idempotencyKey) > 0) {
+                    replacedKeys.insert(call.idempotencyKey);
+                }
+            }
+            const auto [order, known] = act(call);
+            if (r < 0.48) {
+                say("acted, answer cut mid-body");
+                HttpReply cut = ScriptedServerCalls::lost();
+                cut.errorString = QStringLiteral("the connection closed mid-body");
+                return a->server.answer(index, cut);
+            }
+            if (r < 0.53) {
+                say("acted, endless chunked answer cut at the client's limits");
+                HttpReply endless;
+                endless.error = QNetworkReply::UnknownContentError;
+                endless.errorString = QStringLiteral("the answer is larger than 4194304 bytes");
+                return a->server.answer(index, endless);
+            }
+            if (r < 0.58) {
+                say("acted, 201 with a member named twice");
+                return a->server.answer(index,
+                                        ScriptedServerCalls::reply(201,
+                                                                   "{\"order_id\":" + QByteArray::number(order) +
+                                                                       ",\"status\":\"placed\",\"cart_id\":\"" +
+                                                                       cartId.toUtf8() + "\",\"order_id\":999}"));
+            }
+            HttpReply ok = ScriptedServerCalls::created(order, cartId);
+            ok.replayed = known && !replacedKeys.contains(call.idempotencyKey);
+            return a->server.answer(index, ok);
+        };
+        const auto drain = [&] {
+            for (int guard = 0; guard < 1000; ++guard) {
+                const int post = a->server.waiting("POST");
+                const int get = a->server.waiting("GET");
+                const int next = post < 0 ? get : get < 0 ? post : std::min(post, get);
+                if (next < 0) {
+                    return;
+                }
+                serve(next);
+            }
+        };
+        for (int n = 0; n < carts; ++n) {
+            // Twenty carts to a state folder: a start reads back the whole folder's unknown carts.
+            if (n % 20 == 0) {
+                outboxFolder = "kill-" + std::to_string(seed) + "-" + std::to_string(n / 20);
+                a = start(wallMs, 15 * kMinuteMs);
+            }
+            Cart cart(QStringLiteral("kill-%1-%2").arg(seed).arg(n));
+            cart.add(QStringLiteral("kniha"), 1);
+            QList<qint64> submitted; // a new submission is only ever made by submit()
+            const auto ids = [&] {
+                return submitted;
+            };
+            const auto submit = [&] {
+                const qint64 id = a->engine->submit(cart);
+                if (id > 0 && !submitted.contains(id)) {
+                    submitted.append(id);
+                }
+                return id;
+            };
+            const auto settleAll = [&] {
+                for (int round = 0; round < 4; ++round) {
+                    for (const qint64 id : ids()) {
+                        if (a->stored(id).state == SubmissionState::Pending) {
+                            a->engine->retryNow(id);
+                            drain();
+                        }
+                    }
+                }
+                for (const qint64 id : ids()) {
+                    if (a->stored(id).state == SubmissionState::Pending) {
+                        a->engine->abandon(id);
+                    }
+                }
+            };
+            ASSERT_GT(submit(), 0);
+            drain();
+            settleAll();
+            submit(); // ordered again, or a script's rerun
+            drain();
+            settleAll();
+            // One more start: what it reads back at a start (given up, rejected or placed after a missing answer),
+            // answered; then a reconcile by hand, answered, of what is still unknown (gave up, abandoned).
+            a->engine.reset();
+            a = start(wallMs, 15 * kMinuteMs);
+            ASSERT_TRUE(a->engine->resumePending());
+            for (int get = a->server.waiting("GET"); get >= 0; get = a->server.waiting("GET")) {
+                const QString path = a->server.calls[get].path;
+                a->server.answer(
+                    get, ScriptedServerCalls::reply(200, listFor(QUrl::fromPercentEncoding(path.mid(16).toUtf8()))));
+            }
+            for (const qint64 id : ids()) {
+                const SubmissionState state = a->stored(id).state;
+                if (state == SubmissionState::GaveUp || state == SubmissionState::Abandoned) {
+                    ++unknownAtEnd;
+                    a->engine->reconcile(id);
+                    if (const int get = a->server.waiting("GET"); get >= 0) {
+                        a->server.answer(get, ScriptedServerCalls::reply(200, listFor(cart.cartId())));
+                    }
+                }
+            }
+            QSet<QString> orderingKeys;
+            for (auto it = keysThatOrdered.begin(); it != keysThatOrdered.end(); ++it) {
+                if (it.value() == cart.cartId()) {
+                    orderingKeys.insert(it.key());
+                }
+            }
+            clientSecondOrders += orderingKeys.size() > 1 ? 1 : 0;
+            EXPECT_LE(orderingKeys.size(), 1) << "seed " << seed << " cart " << n << ": the client ordered it twice";
+            const QList<qint64> held = orders.value(cart.cartId());
+            bool known = held.isEmpty();
+            for (const qint64 id : ids()) {
+                const Submission s = a->stored(id);
+                EXPECT_FALSE((s.state == SubmissionState::Placed || s.state == SubmissionState::Duplicated) &&
+                             !held.contains(s.orderId))
+                    << "seed " << seed << " cart " << n << ": claims order " << s.orderId;
+                known = known ||
+                    (held.size() >= 2 && s.state == SubmissionState::Duplicated && held.contains(s.orderId) &&
+                     held.contains(s.duplicateOrderId)) ||
+                    (held.size() == 1 && s.state == SubmissionState::Placed && s.orderId == held.first());
+            }
+            std::string says;
+            for (const qint64 id : ids()) {
+                const Submission s = a->stored(id);
+                says += " " + submissionStateName(s.state).toStdString() + " " + std::to_string(s.orderId) + "/" +
+                    std::to_string(s.duplicateOrderId) + " (attempts:";
+                for (const Attempt& attempt : s.attempts) {
+                    says += " " + attemptOutcomeName(attempt.outcome).toStdString() + "/" +
+                        std::to_string(attempt.httpStatus);
+                }
+                says += ")";
+            }
+            EXPECT_TRUE(known) << "seed " << seed << " cart " << n << ": " << held.size()
+                               << " order(s) not known; the cart says" << says;
+            const int posts = a->server.count("POST");
+            if (!held.isEmpty()) {
+                a->engine->submit(cart);
+                EXPECT_EQ(a->server.count("POST"), posts) << "seed " << seed << " cart " << n << ": sent again";
+            }
+            drain();
+        }
+        std::cout << "seed " << seed << ": " << carts << " carts, " << nextOrder - 1 << " orders, " << secondOrders
+                  << " second orders made by the server forgetting keys, " << clientSecondOrders
+                  << " caused by the client; " << kills << " clients killed mid-attempt, " << unknownAtEnd
+                  << " carts reconciled by hand\n  misbehaviours:";
+        for (auto it = misbehaviours.begin(); it != misbehaviours.end(); ++it) {
+            std::cout << " " << it.key().toStdString() << " " << it.value() << ";";
+        }
+        std::cout << "\n";
     }
 }

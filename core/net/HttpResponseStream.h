@@ -53,6 +53,10 @@ private:
 
     // Frames from m_pending; returns false when more bytes are needed.
     bool step();
+    // step()'s longer phases: the head (and interim responses), one chunk-size line, one trailer line.
+    bool stepHead();
+    bool stepChunkLine();
+    bool stepTrailer();
     State end(State state);
     // Body bytes from m_pending (up to `most`): counted against the cap, not kept.
     qint64 take(qint64 most);

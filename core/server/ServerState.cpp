@@ -39,6 +39,72 @@ ServerFault faultFrom(const QJsonObject& object)
     return fault;
 }
 
+ServerKeyRow keyFrom(const QJsonObject& object)
+{
+    ServerKeyRow key;
+    key.clientId = object.value(QLatin1String("client_id")).toString();
+    key.key = object.value(QLatin1String("idem_key")).toString();
+    key.fingerprint = object.value(QLatin1String("fingerprint")).toString();
+    key.status = object.value(QLatin1String("status")).toString();
+    key.responseCode = object.value(QLatin1String("response_code")).toInt();
+    key.orderId = object.value(QLatin1String("order_id")).toInteger();
+    key.createdAt = object.value(QLatin1String("created_at")).toString();
+    key.expiresAt = object.value(QLatin1String("expires_at")).toString();
+    return key;
+}
+
+ServerCheckoutKeyRow checkoutKeyFrom(const QJsonObject& object)
+{
+    ServerCheckoutKeyRow key;
+    key.id = object.value(QLatin1String("id")).toInteger();
+    key.clientId = object.value(QLatin1String("client_id")).toString();
+    key.key = object.value(QLatin1String("idem_key")).toString();
+    key.recoveryPoint = object.value(QLatin1String("recovery_point")).toString();
+    key.orderId = object.value(QLatin1String("order_id")).toInteger();
+    key.chargeId = object.value(QLatin1String("charge_id")).toString();
+    key.responseCode = object.value(QLatin1String("response_code")).toInt();
+    key.locked = object.value(QLatin1String("locked")).toBool();
+    return key;
+}
+
+ServerWaitingRow waitingFrom(const QJsonObject& object)
+{
+    ServerWaitingRow row;
+    row.pid = object.value(QLatin1String("pid")).toInteger();
+    row.lock = object.value(QLatin1String("lock")).toString();
+    row.query = object.value(QLatin1String("query")).toString();
+    row.waitingMs = object.value(QLatin1String("waiting_ms")).toInteger();
+    for (const auto& pid : object.value(QLatin1String("blocked_by")).toArray()) {
+        row.blockedBy.append(pid.toInteger());
+    }
+    return row;
+}
+
+// The gateway's charges, each with who recorded its payment on our side.
+QList<ServerChargeRow> chargesFrom(const QJsonObject& root)
+{
+    QList<ServerChargeRow> charges;
+    QHash<QString, QString> recordedBy; // charge id → who recorded the payment on our side
+    for (const auto& value : root.value(QLatin1String("payments")).toArray()) {
+        const QJsonObject object = value.toObject();
+        recordedBy.insert(object.value(QLatin1String("charge_id")).toString(),
+                          object.value(QLatin1String("source")).toString());
+    }
+    const QJsonObject gateway = root.value(QLatin1String("gateway")).toObject();
+    for (const auto& value : gateway.value(QLatin1String("charges")).toArray()) {
+        const QJsonObject object = value.toObject();
+        ServerChargeRow charge;
+        charge.chargeId = object.value(QLatin1String("charge_id")).toString();
+        charge.gatewayKey = object.value(QLatin1String("idempotency_key")).toString();
+        charge.amountCents = object.value(QLatin1String("amount")).toInteger();
+        charge.method = object.value(QLatin1String("method")).toString();
+        charge.outcome = object.value(QLatin1String("outcome")).toString();
+        charge.recordedBy = recordedBy.value(charge.chargeId);
+        charges.append(charge);
+    }
+    return charges;
+}
+
 } // namespace
 
 std::optional<ServerState> ServerState::fromJson(const QByteArray& json)
@@ -54,17 +120,7 @@ std::optional<ServerState> ServerState::fromJson(const QByteArray& json)
     ServerState state;
     state.database = root.value(QLatin1String("database")).toString();
     for (const auto& value : root.value(QLatin1String("keys")).toArray()) {
-        const QJsonObject object = value.toObject();
-        ServerKeyRow key;
-        key.clientId = object.value(QLatin1String("client_id")).toString();
-        key.key = object.value(QLatin1String("idem_key")).toString();
-        key.fingerprint = object.value(QLatin1String("fingerprint")).toString();
-        key.status = object.value(QLatin1String("status")).toString();
-        key.responseCode = object.value(QLatin1String("response_code")).toInt();
-        key.orderId = object.value(QLatin1String("order_id")).toInteger();
-        key.createdAt = object.value(QLatin1String("created_at")).toString();
-        key.expiresAt = object.value(QLatin1String("expires_at")).toString();
-        state.keys.append(key);
+        state.keys.append(keyFrom(value.toObject()));
     }
     for (const auto& value : root.value(QLatin1String("orders")).toArray()) {
         state.orders.append(orderFrom(value.toObject()));
@@ -86,36 +142,9 @@ std::optional<ServerState> ServerState::fromJson(const QByteArray& json)
     state.checkoutFault = faultFrom(root.value(QLatin1String("checkout_fault")).toObject());
     state.gatewayFault = faultFrom(root.value(QLatin1String("gateway_fault")).toObject());
     for (const auto& value : root.value(QLatin1String("checkout_keys")).toArray()) {
-        const QJsonObject object = value.toObject();
-        ServerCheckoutKeyRow key;
-        key.id = object.value(QLatin1String("id")).toInteger();
-        key.clientId = object.value(QLatin1String("client_id")).toString();
-        key.key = object.value(QLatin1String("idem_key")).toString();
-        key.recoveryPoint = object.value(QLatin1String("recovery_point")).toString();
-        key.orderId = object.value(QLatin1String("order_id")).toInteger();
-        key.chargeId = object.value(QLatin1String("charge_id")).toString();
-        key.responseCode = object.value(QLatin1String("response_code")).toInt();
-        key.locked = object.value(QLatin1String("locked")).toBool();
-        state.checkoutKeys.append(key);
+        state.checkoutKeys.append(checkoutKeyFrom(value.toObject()));
     }
-    QHash<QString, QString> recordedBy; // charge id → who recorded the payment on our side
-    for (const auto& value : root.value(QLatin1String("payments")).toArray()) {
-        const QJsonObject object = value.toObject();
-        recordedBy.insert(object.value(QLatin1String("charge_id")).toString(),
-                          object.value(QLatin1String("source")).toString());
-    }
-    const QJsonObject gateway = root.value(QLatin1String("gateway")).toObject();
-    for (const auto& value : gateway.value(QLatin1String("charges")).toArray()) {
-        const QJsonObject object = value.toObject();
-        ServerChargeRow charge;
-        charge.chargeId = object.value(QLatin1String("charge_id")).toString();
-        charge.gatewayKey = object.value(QLatin1String("idempotency_key")).toString();
-        charge.amountCents = object.value(QLatin1String("amount")).toInteger();
-        charge.method = object.value(QLatin1String("method")).toString();
-        charge.outcome = object.value(QLatin1String("outcome")).toString();
-        charge.recordedBy = recordedBy.value(charge.chargeId);
-        state.charges.append(charge);
-    }
+    state.charges = chargesFrom(root);
     for (const auto& value : root.value(QLatin1String("webhook_events")).toArray()) {
         const QJsonObject object = value.toObject();
         state.webhooks.append(ServerWebhookRow {object.value(QLatin1String("event_id")).toString(),
@@ -123,16 +152,7 @@ std::optional<ServerState> ServerState::fromJson(const QByteArray& json)
                                                 object.value(QLatin1String("effect")).toString()});
     }
     for (const auto& value : root.value(QLatin1String("waiting")).toArray()) {
-        const QJsonObject object = value.toObject();
-        ServerWaitingRow row;
-        row.pid = object.value(QLatin1String("pid")).toInteger();
-        row.lock = object.value(QLatin1String("lock")).toString();
-        row.query = object.value(QLatin1String("query")).toString();
-        row.waitingMs = object.value(QLatin1String("waiting_ms")).toInteger();
-        for (const auto& pid : object.value(QLatin1String("blocked_by")).toArray()) {
-            row.blockedBy.append(pid.toInteger());
-        }
-        state.waiting.append(row);
+        state.waiting.append(waitingFrom(value.toObject()));
     }
     const QJsonObject modes = root.value(QLatin1String("modes")).toObject();
     state.modes.checkThenInsert = modes.value(QLatin1String("check_then_insert")).toBool();

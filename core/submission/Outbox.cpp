@@ -14,7 +14,9 @@
 
 #include <cerrno>
 #include <csignal>
+#include <stdexcept>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace onceorder::core {
@@ -34,7 +36,8 @@ QString text(const SQLite::Column& column)
 constexpr const char* kSelectSubmission =
     "SELECT id, idem_key, cart_id, body, target, state, order_id, replayed, http_status, problem_type, "
     "problem_detail, created_at, next_attempt_at, path, deadline_at, api_key, created_mono, created_boot, overruled, "
-    "duplicate_order_id "
+    "duplicate_order_id, "
+    "(SELECT confirmed_at FROM confirmations c WHERE c.submission_id = submissions.id) "
     "FROM submissions ";
 
 // This boot of the machine (Linux): BootClock readings compare only within one.
@@ -81,6 +84,25 @@ Outbox::Outbox(const QString& stateDir)
     SQLite::Transaction tx(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
     OutboxSchema::migrate(*m_db);
     tx.commit();
+    struct stat file
+    {
+    };
+    if (::stat(utf8(m_path).c_str(), &file) == 0) {
+        m_fileId = {static_cast<quint64>(file.st_dev), static_cast<quint64>(file.st_ino)};
+    }
+}
+
+void Outbox::checkFile() const
+{
+    struct stat file
+    {
+    };
+    if (::stat(utf8(m_path).c_str(), &file) != 0 ||
+        std::pair(static_cast<quint64>(file.st_dev), static_cast<quint64>(file.st_ino)) != m_fileId) {
+        throw std::runtime_error("the state database " + utf8(m_path) +
+                                 " was deleted or replaced while this client was using it: nothing more is written "
+                                 "to it (what it held is gone with it)");
+    }
 }
 
 Outbox::~Outbox()
@@ -105,6 +127,7 @@ std::unique_ptr<SQLite::Transaction> Outbox::batch()
 
 std::optional<Submission> Outbox::createUnlessPending(Submission& submission, const QString& apiKey)
 {
+    checkFile();
     SQLite::Transaction tx(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
     if (auto existing = pendingForCart(submission.cartId, apiKey)) {
         return existing;
@@ -174,6 +197,7 @@ Submission Outbox::load(qint64 id) const
     s.createdBoot = text(row.getColumn(17));
     s.overruled = submissionStateFromName(text(row.getColumn(18)));
     s.duplicateOrderId = row.getColumn(19).getInt64();
+    s.confirmedMs = row.getColumn(20).isNull() ? 0 : row.getColumn(20).getInt64();
 
     SQLite::Statement attempts(*m_db,
                                "SELECT number, started_at, ended_at, outcome, http_status, replayed, error, "
@@ -210,17 +234,17 @@ std::optional<Submission> Outbox::pendingForCart(const QString& cartId, const QS
 QList<Submission> Outbox::unknownOutcomes(const QString& cartId, const QString& apiKey, qint64 exceptId) const
 {
     SQLite::Statement rows(*m_db,
-                           "SELECT id FROM submissions s WHERE cart_id = ? AND api_key = ? AND id <> ? "
-                           "AND ((state IN ('gave-up', 'abandoned') AND EXISTS (SELECT 1 FROM attempts a "
-                           "WHERE a.submission_id = s.id AND a.outcome <> 'not-sent')) OR (state = 'rejected' AND "
-                           "EXISTS (SELECT 1 FROM attempts a WHERE a.submission_id = s.id AND a.outcome IN "
-                           "('maybe-sent', 'in-flight')))) ORDER BY id");
+                           "SELECT id FROM submissions WHERE cart_id = ? AND api_key = ? AND id <> ? "
+                           "AND state IN ('gave-up', 'abandoned', 'rejected', 'placed', 'duplicated') ORDER BY id");
     rows.bind(1, utf8(cartId));
     rows.bind(2, utf8(apiKey));
     rows.bind(3, static_cast<int64_t>(exceptId));
     QList<Submission> result;
     while (rows.executeStep()) {
-        result.append(load(rows.getColumn(0).getInt64()));
+        Submission earlier = load(rows.getColumn(0).getInt64());
+        if (rules::readBackBeforeNewKey(earlier)) {
+            result.append(std::move(earlier));
+        }
     }
     return result;
 }
@@ -311,6 +335,7 @@ void Outbox::recordAttemptStart(qint64 submissionId, const Attempt& attempt)
 
 void Outbox::recordAttemptEnd(qint64 submissionId, const Attempt& attempt)
 {
+    checkFile();
     SQLite::Statement update(*m_db,
                              "UPDATE attempts SET ended_at = ?, outcome = ?, http_status = ?, replayed = ?, "
                              "error = ?, delay_after_ms = ?, delay_reason = ? "
@@ -332,8 +357,21 @@ bool Outbox::update(const Submission& s)
     return settle(s, SubmissionState::Pending);
 }
 
+void Outbox::confirmPlaced(qint64 id, qint64 orderId, qint64 confirmedMs)
+{
+    checkFile();
+    SQLite::Statement confirm(*m_db,
+                              "INSERT OR REPLACE INTO confirmations (submission_id, confirmed_at) "
+                              "SELECT id, ? FROM submissions WHERE id = ? AND state = 'placed' AND order_id = ?");
+    confirm.bind(1, static_cast<int64_t>(confirmedMs));
+    confirm.bind(2, static_cast<int64_t>(id));
+    confirm.bind(3, static_cast<int64_t>(orderId));
+    confirm.exec();
+}
+
 bool Outbox::settle(const Submission& s, SubmissionState from)
 {
+    checkFile();
     if (s.state != from && !rules::maySettle(from, s.state)) {
         return false; // not in the table: placed is final, nothing turns back into pending
     }
@@ -380,6 +418,7 @@ bool Outbox::leaseIsFree(const SQLite::Statement& row, qint64 leaseNowMs, qint64
 
 Outbox::Claim Outbox::settleUnlessLeased(const Submission& s, SubmissionState from, qint64 leaseNowMs, qint64 wallNowMs)
 {
+    checkFile();
     SQLite::Transaction tx(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
     SQLite::Statement row(
         *m_db, "SELECT lease_owner, lease_pid, lease_until, lease_boot, state FROM submissions WHERE id = ?");
@@ -405,6 +444,7 @@ Outbox::AttemptStart Outbox::startAttempt(qint64 id, qint64 nowMs, qint64 leaseU
                                           const std::optional<QString>& newKey, bool noneInFlightHere,
                                           qint64 recordedAtMs)
 {
+    checkFile();
     AttemptStart result;
     const qint64 wallNowMs = recordedAtMs >= 0 ? recordedAtMs : nowMs;
     SQLite::Transaction tx(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
@@ -465,6 +505,7 @@ Outbox::AttemptStart Outbox::startAttempt(qint64 id, qint64 nowMs, qint64 leaseU
 
 bool Outbox::endAttempt(const Attempt& attempt, const Submission& after, qint64 leaseUntilMs, qint64 leaseNowMs)
 {
+    checkFile();
     SQLite::Transaction tx(*m_db, SQLite::TransactionBehavior::IMMEDIATE);
     recordAttemptEnd(after.id, attempt);
     bool applied = false;

@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 
 namespace SQLite {
 class Database;
@@ -47,10 +48,13 @@ public:
     // The pending submission for this cart id, if any: a cart is frozen while it has one.
     std::optional<Submission> pendingForCart(const QString& cartId, const QString& apiKey) const;
     std::optional<Submission> find(qint64 id) const;
+    // A read-back listed the placed submission's order as its cart's only one at confirmedMs: it is not read back at
+    // the next start (rules::readBackAtStart). Nothing happens unless it is placed with orderId.
+    void confirmPlaced(qint64 id, qint64 orderId, qint64 confirmedMs);
     // The latest submission of this cart that the server placed (or duplicated) for this target and client, if any.
     std::optional<Submission> placedForCart(const QString& cartId, const QString& apiKey, const QUrl& target) const;
-    // This cart's submissions (other than exceptId) that ended without knowing what the server did: gave up or
-    // abandoned after an attempt that may have reached it (anything but "not sent").
+    // This cart's submissions (other than exceptId) that make a new key wait for a read-back of the cart
+    // (rules::readBackBeforeNewKey): ended without knowing what the server did, or placed after all meanwhile.
     QList<Submission> unknownOutcomes(const QString& cartId, const QString& apiKey, qint64 exceptId) const;
     // Pending submissions for this target and client, oldest first.
     QList<Submission> pending(const QString& target, const QString& apiKey) const;
@@ -130,7 +134,12 @@ private:
     // The submissions whose ids the statement yields (its first column), in that order.
     QList<Submission> loadEach(SQLite::Statement& ids) const;
 
+    // Throws std::runtime_error when the file at m_path is no longer the one this connection has open (the state
+    // folder deleted or replaced under a running client): writes would go to a file nobody can open again.
+    void checkFile() const;
+
     QString m_path;
+    std::pair<quint64, quint64> m_fileId; // st_dev, st_ino of the file opened
     QString m_owner;
     QString m_bootId;
     std::unique_ptr<SQLite::Database> m_db;

@@ -44,6 +44,13 @@ CREATE TABLE IF NOT EXISTS submissions (
 -- One pending submission per cart and client: clicking Order again reuses it (and its key).
 CREATE UNIQUE INDEX IF NOT EXISTS submissions_one_pending_per_cart
     ON submissions (api_key, cart_id) WHERE state = 'pending';
+-- When a read-back last listed a placed submission's order as its cart's only one (issue 37): a placed cart whose 201
+-- followed a missing answer is read back at every start until then. A table of its own, made at every open, so a
+-- file stays readable by the clients of schema version 4 (they ignore it).
+CREATE TABLE IF NOT EXISTS confirmations (
+    submission_id INTEGER PRIMARY KEY REFERENCES submissions (id) ON DELETE CASCADE,
+    confirmed_at  INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS attempts (
     submission_id  INTEGER NOT NULL REFERENCES submissions (id),
     number         INTEGER NOT NULL,

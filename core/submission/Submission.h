@@ -59,6 +59,9 @@ struct Submission
     SubmissionState state = SubmissionState::Pending;
     qint64 orderId = 0;
     qint64 duplicateOrderId = 0; // Duplicated: the server's other order for this cart
+    // Placed: when a read-back of the cart last listed its order as the cart's only one (0: never). A placed cart whose
+    // fresh 201 followed a missing answer is read back at each start until then (rules::readBackAtStart).
+    qint64 confirmedMs = 0;
     bool replayed = false; // the final answer was a replay
     int httpStatus = 0; // of the final answer
     QString problemType; // for Rejected

@@ -5,6 +5,7 @@
 
 #include "net/OrderAnswers.h"
 #include "submission/CrashPoint.h"
+#include "submission/SubmissionRules.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -27,10 +28,7 @@ QString problemTitle(const HttpReply& reply)
 
 bool SubmissionEngine::mayHaveReachedServer(const Submission& submission)
 {
-    return std::any_of(submission.attempts.begin(), submission.attempts.end(), [](const Attempt& attempt) {
-        return attempt.httpStatus != 0 ||
-            (attempt.outcome != AttemptOutcome::NotSent && attempt.outcome != AttemptOutcome::Failed);
-    });
+    return rules::mayHaveReachedServer(submission);
 }
 
 namespace {
@@ -52,11 +50,7 @@ HttpReply pairOfOrders(qint64 first, qint64 second, const QString& cartId)
 
 bool SubmissionEngine::earlierAnswerMissing(const Submission& submission, int attemptNumber)
 {
-    return std::any_of(submission.attempts.begin(), submission.attempts.end(), [attemptNumber](const Attempt& attempt) {
-        return attempt.number != attemptNumber &&
-            (attempt.outcome == AttemptOutcome::MaybeSent ||
-             (attempt.outcome == AttemptOutcome::Failed && attempt.httpStatus != 0));
-    });
+    return rules::answerMissing(submission, attemptNumber, false);
 }
 
 void SubmissionEngine::placedAfterAll(Submission stored, qint64 orderId, const HttpReply& reply)
@@ -157,8 +151,28 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
     }
     const qint64 now = defendedNow(*submission);
     Attempt& attempt = *std::find_if(submission->attempts.begin(), submission->attempts.end(), numbered);
+    recordAnswer(*submission, attempt, reply, now);
+    if (submission->state != SubmissionState::Pending) {
+        onReplyAfterSettled(*submission, attempt, reply);
+        return;
+    }
+    if (settleFromAnswer(*submission, attempt, reply)) {
+        return;
+    }
+    if (m_inFlight.contains(id)) {
+        // A parallel attempt is still out; its answer will decide what comes next.
+        m_outbox.recordAttemptEnd(id, attempt);
+        Q_EMIT submissionChanged(*submission);
+        return;
+    }
+    retryOrGiveUp(*submission, attempt, reply, now);
+}
+
+void SubmissionEngine::recordAnswer(const Submission& submission, Attempt& attempt, const HttpReply& reply,
+                                    qint64 now) const
+{
     attempt.endedMs = now;
-    attempt.outcome = RetryPolicy::classifyOrderAnswer(reply, submission->cartId);
+    attempt.outcome = RetryPolicy::classifyOrderAnswer(reply, submission.cartId);
     attempt.httpStatus = reply.status;
     attempt.replayed = reply.replayed;
     attempt.error = reply.status == 0 ? reply.errorString : reply.status >= 300 ? problemTitle(reply) : QString();
@@ -170,111 +184,106 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
                            "is unknown")
                             .arg(reply.status);
     }
+}
 
-    if (submission->state != SubmissionState::Pending) {
-        m_outbox.recordAttemptEnd(id, attempt);
-        const qint64 named = placedOrderId(reply.body, submission->cartId).value_or(0);
-        if (attempt.outcome == AttemptOutcome::Placed && submission->state == SubmissionState::Placed && named > 0 &&
-            named != submission->orderId) {
-            // Two attempts of one key, two orders: the server forgot the key between them.
-            const HttpReply pair = pairOfOrders(submission->orderId, named, submission->cartId);
-            static_cast<void>(settleFromOrders(id, pair, true));
-            return;
-        }
-        if (attempt.outcome == AttemptOutcome::Placed && submission->state != SubmissionState::Placed) {
-            // Evidence beats time: given up (the deadline, here or in another process), abandoned or rejected
-            // before this 201 came, the order exists all the same.
-            placedAfterAll(*submission, placedOrderId(reply.body, submission->cartId).value_or(0), reply);
-            return;
-        }
-        // Another attempt (a second click, or another process while this one was stopped past its lease) settled it
-        // first; this one is only history. Whoever here waits for the submission hears how it ended.
-        if (m_inFlight.contains(id) || m_announced.contains(id)) {
-            Q_EMIT submissionChanged(*submission);
-        } else {
-            noticeSettledElsewhere(*submission);
-        }
+void SubmissionEngine::onReplyAfterSettled(Submission& submission, const Attempt& attempt, const HttpReply& reply)
+{
+    const qint64 id = submission.id;
+    m_outbox.recordAttemptEnd(id, attempt);
+    const qint64 named = placedOrderId(reply.body, submission.cartId).value_or(0);
+    if (attempt.outcome == AttemptOutcome::Placed && submission.state == SubmissionState::Placed && named > 0 &&
+        named != submission.orderId) {
+        // Two attempts of one key, two orders: the server forgot the key between them.
+        const HttpReply pair = pairOfOrders(submission.orderId, named, submission.cartId);
+        static_cast<void>(settleFromOrders(id, pair, true));
         return;
     }
+    if (attempt.outcome == AttemptOutcome::Placed && submission.state != SubmissionState::Placed) {
+        // Evidence beats time: given up (the deadline, here or in another process), abandoned or rejected
+        // before this 201 came, the order exists all the same.
+        placedAfterAll(submission, named, reply);
+        return;
+    }
+    // Another attempt (a second click, or another process while this one was stopped past its lease) settled it
+    // first; this one is only history. Whoever here waits for the submission hears how it ended.
+    if (m_inFlight.contains(id) || m_announced.contains(id)) {
+        Q_EMIT submissionChanged(submission);
+    } else {
+        noticeSettledElsewhere(submission);
+    }
+}
 
+bool SubmissionEngine::settleFromAnswer(Submission& submission, Attempt& attempt, const HttpReply& reply)
+{
+    const qint64 id = submission.id;
     const QJsonObject body = QJsonDocument::fromJson(reply.body).object();
     switch (attempt.outcome) {
-    case AttemptOutcome::Placed: {
-        submission->state = SubmissionState::Placed;
-        submission->orderId = placedOrderId(reply.body, submission->cartId).value_or(0);
-        submission->replayed = reply.replayed;
-        submission->httpStatus = reply.status;
-        submission->nextAttemptMs = 0;
-        // A fresh 201 (not a replay) after an attempt whose answer never came: a server that forgot the key may have
-        // placed the cart twice. Committed as placed (the order exists), announced once the read-back has spoken.
-        const bool check = !reply.replayed && earlierAnswerMissing(*submission, attemptNumber);
-        endAttempt(*submission, attempt, !check);
-        if (check && submission->state == SubmissionState::Placed) {
-            reconcileAutomatically(id); // settled() follows with what the server says
-        }
-        return;
-    }
-    case AttemptOutcome::Rejected: {
-        submission->state = SubmissionState::Rejected;
-        submission->replayed = reply.replayed;
-        submission->httpStatus = reply.status;
-        submission->problemType = body.value("type").toString();
-        submission->problemDetail = body.value("detail").toString();
-        submission->orderId = body.value("order_id").toInteger(); // a declined checkout names its cancelled order
-        submission->nextAttemptMs = 0;
-        // After an attempt whose answer never came, a refusal may be a server that lost the key row while the order
-        // exists: not final before the cart is read back (placed after all if it is there). A restart reads it back
-        // as well (readBackGivenUp), should this process end first.
-        const bool check = earlierAnswerMissing(*submission, attemptNumber);
-        endAttempt(*submission, attempt, !check);
-        if (check && submission->state == SubmissionState::Rejected) {
-            reconcileAutomatically(id); // settled() follows with what the server says
-        }
-        return;
-    }
+    case AttemptOutcome::Placed:
+        submission.state = SubmissionState::Placed;
+        submission.orderId = placedOrderId(reply.body, submission.cartId).value_or(0);
+        submission.nextAttemptMs = 0;
+        break;
+    case AttemptOutcome::Rejected:
+        submission.state = SubmissionState::Rejected;
+        submission.problemType = body.value("type").toString();
+        submission.problemDetail = body.value("detail").toString();
+        submission.orderId = body.value("order_id").toInteger(); // a declined checkout names its cancelled order
+        submission.nextAttemptMs = 0;
+        break;
     case AttemptOutcome::AlreadyPlaced:
         // The cart was placed under another key (an earlier submission that gave up, or was abandoned, after the
         // server had placed it): read the order back before calling it ours.
         m_outbox.recordAttemptEnd(id, attempt);
-        Q_EMIT submissionChanged(*submission); // the attempt is over: no one waits for its answer any more
-        confirmAlreadyPlaced(*submission, attemptNumber, body.value("order_id").toInteger());
-        return;
+        Q_EMIT submissionChanged(submission); // the attempt is over: no one waits for its answer any more
+        confirmAlreadyPlaced(submission, attempt.number, body.value("order_id").toInteger());
+        return true;
     default:
-        break;
+        return false;
     }
+    submission.replayed = reply.replayed;
+    submission.httpStatus = reply.status;
+    // After an attempt whose answer never came, a refusal may be a server that lost the key row while the order exists,
+    // and a fresh 201 a server that forgot the key and placed the cart twice: either is committed, and announced once
+    // the cart is read back (placed after all, or duplicated). A restart reads it back as well (readBackGivenUp),
+    // should this process end first.
+    const SubmissionState committed = submission.state;
+    const bool check =
+        rules::answerNeedsReadBack(attempt.outcome, reply.replayed, earlierAnswerMissing(submission, attempt.number));
+    endAttempt(submission, attempt, !check);
+    if (check && submission.state == committed) {
+        reconcileAutomatically(id); // settled() follows with what the server says
+    }
+    return true;
+}
 
-    if (m_inFlight.contains(id)) {
-        // A parallel attempt is still out; its answer will decide what comes next.
-        m_outbox.recordAttemptEnd(id, attempt);
-        Q_EMIT submissionChanged(*submission);
-        return;
-    }
+void SubmissionEngine::retryOrGiveUp(Submission& submission, Attempt& attempt, const HttpReply& reply, qint64 now)
+{
     // Whether, when and why to try again is RetryPolicy's alone: the submission's history (and its stored deadline)
     // and this reply say it all.
-    const RetryDecision decision = m_policy.decide(*submission, reply, now, m_random);
+    const RetryDecision decision = m_policy.decide(submission, reply, now, m_random);
     if (!decision.retry) {
         attempt.delayReason = decision.reason;
-        submission->state = SubmissionState::GaveUp;
-        submission->httpStatus = reply.status;
-        submission->problemDetail = attempt.outcome == AttemptOutcome::Failed
+        submission.state = SubmissionState::GaveUp;
+        submission.httpStatus = reply.status;
+        submission.problemDetail = attempt.outcome == AttemptOutcome::Failed
             ? decision.reason + QStringLiteral(": ") + attempt.error
             : decision.reason;
-        submission->nextAttemptMs = 0;
+        submission.nextAttemptMs = 0;
         // Whenever an attempt may have reached the server (a redirect is an answer too: something took the
         // request), the cart's orders are asked for: never a silent give-up on an order that may exist.
-        const bool reconcile = attempt.outcome != AttemptOutcome::Failed || mayHaveReachedServer(*submission);
-        endAttempt(*submission, attempt, !reconcile);
-        if (reconcile && submission->state == SubmissionState::GaveUp) {
-            reconcileAutomatically(id); // settled() follows with what the server says
+        const bool reconcile = attempt.outcome != AttemptOutcome::Failed || mayHaveReachedServer(submission);
+        endAttempt(submission, attempt, !reconcile);
+        if (reconcile && submission.state == SubmissionState::GaveUp) {
+            reconcileAutomatically(submission.id); // settled() follows with what the server says
         }
         return;
     }
     attempt.delayAfterMs = decision.delayMs;
     attempt.delayReason = decision.reason;
-    submission->nextAttemptMs = now + decision.delayMs;
-    endAttempt(*submission, attempt);
-    if (submission->state == SubmissionState::Pending) {
-        schedule(id, decision.delayMs);
+    submission.nextAttemptMs = now + decision.delayMs;
+    endAttempt(submission, attempt);
+    if (submission.state == SubmissionState::Pending) {
+        schedule(submission.id, decision.delayMs);
     }
 }
 

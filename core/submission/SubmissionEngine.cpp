@@ -173,7 +173,7 @@ SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
                 Q_EMIT submitRefused(cart.cartId(), result.message);
                 return result;
             }
-            if (existing->state != SubmissionState::Pending) {
+            if (rules::answeredFromOutbox(existing->state)) {
                 // The cart is one order: placed already, so nothing is sent (a new key would be a second order on
                 // a server without UNIQUE(cart_id)). The same lines get that order; other lines are refused.
                 if (existing->body != submission.body || existing->path != submission.path) {
@@ -405,12 +405,21 @@ void SubmissionEngine::sendAttempt(qint64 id, Send how)
             giveUpBeforeSending(*stored);
             return;
         }
-        if (stored->attempts.isEmpty() && !m_readBackDone.contains(id) &&
-            !m_outbox.unknownOutcomes(stored->cartId, stored->apiKey, id).isEmpty()) {
-            // A new key for a cart whose last answer never came: a server without UNIQUE(cart_id) would take it
-            // for a new order, so the cart's orders are read back first.
-            readBackBeforeFirstSend(*stored);
-            return;
+        if (stored->attempts.isEmpty() && !m_readBackDone.contains(id)) {
+            const QList<Submission> earlier = m_outbox.unknownOutcomes(stored->cartId, stored->apiKey, id);
+            if (std::any_of(earlier.begin(), earlier.end(),
+                            [&](const Submission& e) { return earlierAttemptOnWire(e, now); })) {
+                // An abandoned attempt of this cart may still reach the server: a read-back now would not see its
+                // order, so the new key waits until that attempt has ended (CartMachineTest found this).
+                schedule(id, kLeaseRecheckMaxMs);
+                return;
+            }
+            if (!earlier.isEmpty()) {
+                // A new key for a cart whose last answer never came: a server without UNIQUE(cart_id) would take it
+                // for a new order, so the cart's orders are read back first.
+                readBackBeforeFirstSend(*stored);
+                return;
+            }
         }
         std::optional<QString> changedKey;
         if (m_config.keys == KeyStrategy::PerClick && !stored->attempts.isEmpty()) {
@@ -452,6 +461,18 @@ void SubmissionEngine::sendAttempt(qint64 id, Send how)
                     self->guarded(id, [&] { self->onReply(id, number, answer); });
                 }
             });
+    });
+}
+
+bool SubmissionEngine::earlierAttemptOnWire(const Submission& earlier, qint64 nowMs) const
+{
+    if (m_inFlight.contains(earlier.id)) {
+        return true;
+    }
+    // Another process's (or a dead one's) attempt: its request and answer die with the attempt's time.
+    return std::any_of(earlier.attempts.begin(), earlier.attempts.end(), [&](const Attempt& attempt) {
+        return attempt.outcome == AttemptOutcome::InFlight &&
+            attempt.startedMs + m_config.policy.attemptTimeoutMs > nowMs;
     });
 }
 

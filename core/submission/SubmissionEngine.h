@@ -134,6 +134,13 @@ private:
     // What an attempt's answer does (SubmissionAnswer.cpp, with placedAfterAll() and endAttempt()): settles the
     // submission, or schedules the next attempt.
     void onReply(qint64 id, int attemptNumber, const HttpReply& reply);
+    // onReply's steps: the answer classified into its attempt; an answer for a submission settled meanwhile (placed
+    // after all, duplicated, or history); a 201, a rejection or a 422 that settles it (false: none of those); and
+    // RetryPolicy's decision for the rest.
+    void recordAnswer(const Submission& submission, Attempt& attempt, const HttpReply& reply, qint64 now) const;
+    void onReplyAfterSettled(Submission& submission, const Attempt& attempt, const HttpReply& reply);
+    bool settleFromAnswer(Submission& submission, Attempt& attempt, const HttpReply& reply);
+    void retryOrGiveUp(Submission& submission, Attempt& attempt, const HttpReply& reply, qint64 now);
     void giveUpBeforeSending(Submission submission);
     // Whether any attempt may have reached the server: answered at all, or ended in a way that does not rule it out.
     static bool mayHaveReachedServer(const Submission& submission);
@@ -154,6 +161,9 @@ private:
     // Reading back what the server holds (SubmissionReadBack.cpp): a 422 naming our cart's order, a reconcile.
     void confirmAlreadyPlaced(const Submission& submission, int attemptNumber, qint64 orderId);
     void onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply);
+    // The order a 422 named, read back and of this cart: placed (or rejected, other lines or a declined payment) by it;
+    // after a missing answer the cart's orders are read back before that is announced.
+    void settleByNamedOrder(Submission& submission, const Attempt& attempt, qint64 orderId, const QJsonObject& order);
     // True if it settled the submission from the server's orders (and emitted settled()).
     bool settleFromOrders(qint64 id, const HttpReply& reply, bool automatic);
     // Two orders for the cart (the list's, and the one a 201 named): settles it duplicated, with both ids (and emits
@@ -168,6 +178,9 @@ private:
     // An earlier submission of this cart ended without an answer (gave up, abandoned): before this one's first
     // POST, the server is asked whether it holds an order for the cart (SubmissionReadBack.cpp).
     void readBackBeforeFirstSend(const Submission& submission);
+    // Whether an attempt of an earlier submission (abandoned with its attempt out) may still reach the server: here,
+    // or in the outbox as in flight and younger than an attempt's time.
+    bool earlierAttemptOnWire(const Submission& earlier, qint64 nowMs) const;
     void onReadBackBeforeFirstSend(qint64 id, const HttpReply& reply);
     // A read-back's limits: an attempt's transfer timeout, and a total inside the attempt that needs it (started at
     // attemptStartedMs; 0: none), inside the retry window while it lasts, and after it no longer than one window.

@@ -4,6 +4,7 @@
 #include "submission/SubmissionEngine.h"
 
 #include "net/OrderAnswers.h"
+#include "submission/SubmissionRules.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -77,10 +78,8 @@ void SubmissionEngine::readBackGivenUp()
     // again for the ones given up within the key's lifetime (older ones had as many starts to be read back): an order
     // found makes the row placed after all (settled() then); no order, or no answer, leaves it as it was, silently.
     for (const Submission& submission : m_outbox.all()) {
-        const bool unknown = submission.state == SubmissionState::GaveUp ||
-            (submission.state == SubmissionState::Rejected && earlierAnswerMissing(submission, 0));
-        if (!unknown || submission.target != QUrl(m_target) || submission.apiKey != m_api->apiKey() ||
-            !mayHaveReachedServer(submission) ||
+        if (!rules::readBackAtStart(submission) || submission.target != QUrl(m_target) ||
+            submission.apiKey != m_api->apiKey() ||
             defendedNow(submission) - submission.createdMs > RetryPolicy::kServerKeyTtlMs) {
             continue;
         }
@@ -109,7 +108,10 @@ bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool 
         return true;
     }
     if (from == SubmissionState::Placed) {
-        return false; // confirmed: one order, the one it has
+        if (orders->size() == 1 && orders->first().value("order_id").toInteger() == current->orderId) {
+            m_outbox.confirmPlaced(id, current->orderId, m_clock.nowMs()); // confirmed: one order, the one it has
+        }
+        return false;
     }
     const QJsonObject order = orders->value(0);
     const QString status = order.value("status").toString();
@@ -171,7 +173,7 @@ bool SubmissionEngine::settleDuplicated(Submission& current, const QList<QJsonOb
             ids.append(orderId);
         }
     }
-    if (ids.size() < 2) {
+    if (!rules::duplicatedBy(static_cast<int>(ids.size()))) {
         return false;
     }
     const SubmissionState from = current.state;
@@ -325,6 +327,38 @@ void SubmissionEngine::confirmAlreadyPlaced(const Submission& submission, int at
                      });
 }
 
+void SubmissionEngine::settleByNamedOrder(Submission& submission, const Attempt& attempt, qint64 orderId,
+                                          const QJsonObject& order)
+{
+    const QJsonObject ours = QJsonDocument::fromJson(submission.body).object();
+    if (sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
+        submission.state =
+            order.value("status").toString() == u"payment_failed" ? SubmissionState::Rejected : SubmissionState::Placed;
+        submission.orderId = orderId;
+        submission.httpStatus = 422;
+        submission.problemType = QStringLiteral("/problems/cart-already-ordered");
+        submission.problemDetail =
+            tr("already placed: the server holds order %1 for this cart, placed under an earlier key").arg(orderId);
+    } else {
+        submission.state = SubmissionState::Rejected;
+        submission.orderId = orderId;
+        submission.httpStatus = 422;
+        submission.problemType = QStringLiteral("/problems/cart-already-ordered");
+        submission.problemDetail =
+            tr("cart %1 was already ordered as order %2 with other lines").arg(submission.cartId).arg(orderId);
+    }
+    submission.nextAttemptMs = 0;
+    // After an attempt whose answer never came, the named order may be one of two (a server that forgot the key):
+    // the cart's orders are read back before it is reported, as after a fresh 201.
+    const bool check = submission.state == SubmissionState::Placed &&
+        rules::answerNeedsReadBack(AttemptOutcome::AlreadyPlaced, false,
+                                   earlierAnswerMissing(submission, attempt.number));
+    endAttempt(submission, attempt, !check);
+    if (check && submission.state == SubmissionState::Placed) {
+        reconcileAutomatically(submission.id); // settled() follows with what the server says
+    }
+}
+
 void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply)
 {
     auto submission = m_outbox.find(id);
@@ -344,28 +378,11 @@ void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64
     const QJsonObject order = QJsonDocument::fromJson(reply.body).object();
     // Validated like a 201: the named order must be a well-formed order of this cart, which says so. Another cart's
     // order (a server that matched the lines, not the cart) is not ours, whatever its lines.
-    const bool ofThisCart = reply.status == 200 && placedOrderId(reply.body, submission->cartId) == orderId &&
-        order.value("cart_id").toString() == submission->cartId;
+    const bool ofThisCart = reply.status == 200 &&
+        rules::namedOrderIsOurs(placedOrderId(reply.body, submission->cartId) == orderId,
+                                order.value("cart_id").toString() == submission->cartId);
     if (ofThisCart) {
-        const QJsonObject ours = QJsonDocument::fromJson(submission->body).object();
-        if (sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
-            submission->state = order.value("status").toString() == u"payment_failed" ? SubmissionState::Rejected
-                                                                                      : SubmissionState::Placed;
-            submission->orderId = orderId;
-            submission->httpStatus = 422;
-            submission->problemType = QStringLiteral("/problems/cart-already-ordered");
-            submission->problemDetail =
-                tr("already placed: the server holds order %1 for this cart, placed under an earlier key").arg(orderId);
-        } else {
-            submission->state = SubmissionState::Rejected;
-            submission->orderId = orderId;
-            submission->httpStatus = 422;
-            submission->problemType = QStringLiteral("/problems/cart-already-ordered");
-            submission->problemDetail =
-                tr("cart %1 was already ordered as order %2 with other lines").arg(submission->cartId).arg(orderId);
-        }
-        submission->nextAttemptMs = 0;
-        endAttempt(*submission, *attempt);
+        settleByNamedOrder(*submission, *attempt, orderId, order);
         return;
     }
     // The order could not be read back now: the same key gets the same stored answer later, so try again.

@@ -1,5 +1,7 @@
 #include "submission/SubmissionRules.h"
 
+#include <algorithm>
+
 namespace onceorder::core::rules {
 
 namespace {
@@ -49,6 +51,95 @@ bool leaseIsFree(const Lease& lease, const QString& me, const QString& bootId, q
 bool mayGiveUp(bool leaseFree, bool attemptOnWireHere)
 {
     return leaseFree && !attemptOnWireHere;
+}
+
+bool answeredFromOutbox(SubmissionState state)
+{
+    return state == S::Placed || state == S::Duplicated;
+}
+
+bool mayHaveReachedServer(const Submission& submission)
+{
+    return std::any_of(submission.attempts.begin(), submission.attempts.end(), [](const Attempt& attempt) {
+        return attempt.httpStatus != 0 ||
+            (attempt.outcome != AttemptOutcome::NotSent && attempt.outcome != AttemptOutcome::Failed);
+    });
+}
+
+bool answerMissing(const Submission& submission, int attemptNumber, bool inFlightCounts)
+{
+    return std::any_of(submission.attempts.begin(), submission.attempts.end(), [&](const Attempt& attempt) {
+        return attempt.number != attemptNumber &&
+            (attempt.outcome == AttemptOutcome::MaybeSent ||
+             (attempt.outcome == AttemptOutcome::Failed && attempt.httpStatus != 0) ||
+             (inFlightCounts && attempt.outcome == AttemptOutcome::InFlight));
+    });
+}
+
+bool answerNeedsReadBack(AttemptOutcome outcome, bool replayed, bool earlierAnswerMissing)
+{
+    // A replay is the key's stored answer: trusted (a server that forgot the key, placed it again and replays the
+    // new order is not seen: docs/cli.md). A 422 naming our order is checked as a fresh 201 is.
+    const bool settles = outcome == AttemptOutcome::Rejected || outcome == AttemptOutcome::AlreadyPlaced ||
+        (outcome == AttemptOutcome::Placed && !replayed);
+    return settles && earlierAnswerMissing;
+}
+
+bool readBackBeforeNewKey(const Submission& earlier)
+{
+    switch (earlier.state) {
+    case S::GaveUp:
+    case S::Abandoned:
+        return std::any_of(earlier.attempts.begin(), earlier.attempts.end(),
+                           [](const Attempt& attempt) { return attempt.outcome != AttemptOutcome::NotSent; });
+    case S::Rejected:
+        return std::any_of(earlier.attempts.begin(), earlier.attempts.end(), [](const Attempt& attempt) {
+            return attempt.outcome == AttemptOutcome::MaybeSent || attempt.outcome == AttemptOutcome::InFlight;
+        });
+    case S::Placed:
+    case S::Duplicated:
+        return true;
+    case S::Pending:
+        return false;
+    }
+    return false;
+}
+
+bool readBackAtStart(const Submission& submission)
+{
+    switch (submission.state) {
+    case S::GaveUp:
+        return mayHaveReachedServer(submission);
+    case S::Rejected:
+        return answerMissing(submission, 0, false);
+    case S::Placed: {
+        // Placed by a fresh 201 after a missing answer: the read-back that confirms it may never have answered.
+        const Attempt* deciding = nullptr;
+        for (const Attempt& attempt : submission.attempts) {
+            if (attempt.outcome == AttemptOutcome::Placed || attempt.outcome == AttemptOutcome::AlreadyPlaced) {
+                deciding = &attempt;
+            }
+        }
+        return deciding && submission.confirmedMs == 0 &&
+            answerNeedsReadBack(deciding->outcome, deciding->replayed,
+                                answerMissing(submission, deciding->number, false));
+    }
+    case S::Pending:
+    case S::Abandoned:
+    case S::Duplicated:
+        return false;
+    }
+    return false;
+}
+
+bool duplicatedBy(int distinctOrders)
+{
+    return distinctOrders >= 2;
+}
+
+bool namedOrderIsOurs(bool sameOrderId, bool sameCartId)
+{
+    return sameOrderId && sameCartId;
 }
 
 } // namespace onceorder::core::rules
