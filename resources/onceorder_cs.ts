@@ -2892,13 +2892,6 @@ Příkazy:
     </message>
 </context>
 <context>
-    <name>onceorder::ui::ScenarioChartExporter</name>
-    <message>
-        <source>cannot write %1</source>
-        <translation>nelze zapsat %1</translation>
-    </message>
-</context>
-<context>
     <name>onceorder::ui::ScenarioDialog</name>
     <message>
         <source>Play again</source>

@@ -2881,13 +2881,6 @@ Commands:
     </message>
 </context>
 <context>
-    <name>onceorder::ui::ScenarioChartExporter</name>
-    <message>
-        <source>cannot write %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>onceorder::ui::ScenarioDialog</name>
     <message>
         <source>Play again</source>

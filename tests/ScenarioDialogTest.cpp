@@ -12,16 +12,47 @@
 #include <QImage>
 #include <QLabel>
 #include <QLocale>
+#include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSvgRenderer>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
 #include <algorithm>
+#include <cstdlib>
 
 using namespace onceorder;
+
+namespace {
+
+// The pixels of `png` that differ (by more than a rounding step in any channel) from the SVG drawn by QSvgRenderer
+// onto white at the PNG's size.
+int differingPixels(const QImage& png, QSvgRenderer& svg)
+{
+    QImage drawn(png.size(), QImage::Format_ARGB32_Premultiplied);
+    drawn.fill(Qt::white);
+    {
+        QPainter painter(&drawn);
+        svg.render(&painter, QRectF(QPointF(0, 0), QSizeF(drawn.size())));
+    }
+    const QImage picture = png.convertToFormat(QImage::Format_ARGB32_Premultiplied);
+    int differing = 0;
+    for (int y = 0; y < drawn.height(); ++y) {
+        const auto* a = reinterpret_cast<const QRgb*>(drawn.constScanLine(y));
+        const auto* b = reinterpret_cast<const QRgb*>(picture.constScanLine(y));
+        for (int x = 0; x < drawn.width(); ++x) {
+            const bool same = std::abs(qRed(a[x]) - qRed(b[x])) <= 2 && std::abs(qGreen(a[x]) - qGreen(b[x])) <= 2 &&
+                std::abs(qBlue(a[x]) - qBlue(b[x])) <= 2 && std::abs(qAlpha(a[x]) - qAlpha(b[x])) <= 2;
+            differing += same ? 0 : 1;
+        }
+    }
+    return differing;
+}
+
+} // namespace
 
 class ScenarioDialogTest : public QObject
 {
@@ -204,9 +235,15 @@ private Q_SLOTS:
         const QByteArray bytes = svg.readAll();
         QVERIFY2(bytes.contains(R"(viewBox="0 0 1920 1080")"), bytes.left(400).constData());
         QVERIFY(bytes.contains(R"(text-anchor="middle")"));
-        // The PNG is projector-sized too: 1920×1080 (it was 1200×675), the chart drawn 1.6× as laid out.
+        // The PNG is projector-sized too: 1920×1080 (it was 1200×675), the SVG drawn at its own size.
         const QImage png(folder.filePath(QStringLiteral("thundering-herd.png")));
         QCOMPARE(png.size(), QSize(1920, 1080));
+        // …and it is the SVG, pixel for pixel: the same slide drawn from the SVG's own text (same title, axes, "1
+        // 000"), not a second picture of the chart with its own text sizes and axis range (issue 40).
+        QSvgRenderer renderer(bytes);
+        QVERIFY(renderer.isValid());
+        QCOMPARE(png.size(), renderer.defaultSize()); // the SVG's size, so its aspect too
+        QCOMPARE(differingPixels(png, renderer), 0);
     }
 };
 

@@ -1,17 +1,22 @@
 // The exported slides (issue 29), from the real `onceorder --scenario … --export-dir` as a teacher makes them: the
 // herd's SVG readable on a projector (text of 16 px or more at 1920 wide, the title centred, every line coming down
 // to the axis), tables without raw JSON, CSV a Czech spreadsheet opens in columns with its letters intact, and the
-// herd of 100 carts within the test's time budget.
+// herd of 100 carts within the test's time budget; the PNG is the SVG drawn (issue 40).
 #include <QDir>
 #include <QFile>
+#include <QGuiApplication>
+#include <QImage>
+#include <QPainter>
 #include <QPointF>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
+#include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <optional>
 
 namespace {
@@ -162,6 +167,40 @@ bool looksLikeJson(const QString& cell)
     return json.match(cell).hasMatch();
 }
 
+// The pixels of `png` that differ (by more than a rounding step in any channel) from `svg` drawn by QSvgRenderer onto
+// white at the PNG's size; -1 when the SVG does not parse or is not of the PNG's size.
+int pixelsUnlikeTheSvg(const QImage& png, const QByteArray& svg)
+{
+    // QSvgRenderer draws text, so it needs a QGuiApplication; offscreen, with the fonts the export used.
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    int argc = 1;
+    char name[] = "SlideExportTest";
+    char* argv[] = {name, nullptr};
+    const QGuiApplication app(argc, argv);
+    QSvgRenderer renderer(svg);
+    if (!renderer.isValid() || renderer.defaultSize() != png.size()) {
+        return -1;
+    }
+    QImage drawn(png.size(), QImage::Format_ARGB32_Premultiplied);
+    drawn.fill(Qt::white);
+    {
+        QPainter painter(&drawn);
+        renderer.render(&painter, QRectF(QPointF(0, 0), QSizeF(drawn.size())));
+    }
+    const QImage picture = png.convertToFormat(QImage::Format_ARGB32_Premultiplied);
+    int differing = 0;
+    for (int y = 0; y < drawn.height(); ++y) {
+        const auto* a = reinterpret_cast<const QRgb*>(drawn.constScanLine(y));
+        const auto* b = reinterpret_cast<const QRgb*>(picture.constScanLine(y));
+        for (int x = 0; x < drawn.width(); ++x) {
+            const bool same = std::abs(qRed(a[x]) - qRed(b[x])) <= 2 && std::abs(qGreen(a[x]) - qGreen(b[x])) <= 2 &&
+                std::abs(qBlue(a[x]) - qBlue(b[x])) <= 2 && std::abs(qAlpha(a[x]) - qAlpha(b[x])) <= 2;
+            differing += same ? 0 : 1;
+        }
+    }
+    return differing;
+}
+
 } // namespace
 
 TEST(SlideExportTest, EnglishSlidesReadOnAProjectorAndTheirTablesHoldNoJson)
@@ -258,4 +297,19 @@ TEST(SlideExportTest, CzechCsvOpensInColumnsWithCzechDecimals)
     }
     ASSERT_TRUE(svg.titleCentred.has_value());
     EXPECT_TRUE(*svg.titleCentred);
+}
+
+TEST(SlideExportTest, ThePngIsTheSvgDrawn)
+{
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    const Export run = exportSlides(QStringLiteral("cs"), QStringLiteral("thundering-herd"), folder);
+    ASSERT_TRUE(run.finished) << run.out.toStdString();
+    ASSERT_EQ(run.exitCode, 0) << run.out.toStdString() << run.err.toStdString();
+
+    // The PNG is the same slide as the SVG (it was Qt Charts' own picture: smaller text, the y-axis to 150 instead of
+    // 120, "1000" for "1 000"): the SVG's size, and the SVG drawn pixel for pixel.
+    const QImage png(run.dir.filePath(QStringLiteral("thundering-herd.png")));
+    ASSERT_EQ(png.size(), QSize(1920, 1080));
+    EXPECT_EQ(pixelsUnlikeTheSvg(png, readAll(run.dir.filePath(QStringLiteral("thundering-herd.svg")))), 0);
 }

@@ -36,7 +36,7 @@ if grep -qE '\.(a|h)$|Test$' <<<"$contents"; then
 fi
 
 depends="$(dpkg-deb -f "$deb" Depends)"
-for library in libqt6widgets6 libqt6network6 libqt6charts6 libsqlite3-0; do
+for library in libqt6widgets6 libqt6network6 libqt6charts6 libqt6svg6 libsqlite3-0; do
     grep -q "$library" <<<"$depends" || fail "Depends lacks $library: $depends"
 done
 

@@ -1,14 +1,7 @@
 #include "ScenarioChartExporter.h"
 
-#include "ScenarioChartBuilder.h"
 #include "teaching/Scenario.h"
 #include "teaching/ScenarioSvg.h"
-
-#include <QChart>
-#include <QGraphicsScene>
-#include <QImage>
-#include <QPainter>
-#include <QSaveFile>
 
 namespace onceorder::ui {
 
@@ -26,32 +19,9 @@ QSize ScenarioChartExporter::pictureSize() const
 bool ScenarioChartExporter::write(const core::ScenarioChart& data, const QString& pngPath, const QString& svgPath,
                                   QString* error)
 {
-    // A scene, not a view: nothing is shown and the chart has exactly the picture's size.
-    QGraphicsScene scene;
-    QChart* chart = ScenarioChartBuilder::build(data);
-    scene.addItem(chart); // the scene owns it from here
-    chart->setGeometry(QRectF(QPointF(0, 0), QSizeF(m_size)));
-    chart->setBackgroundRoundness(0);
-    const QRectF area(QPointF(0, 0), QSizeF(m_size));
-    scene.setSceneRect(area);
-
-    QImage image(pictureSize(), QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    {
-        QPainter painter(&image);
-        painter.setRenderHint(QPainter::Antialiasing);
-        painter.setRenderHint(QPainter::TextAntialiasing);
-        scene.render(&painter, QRectF(QPointF(0, 0), QSizeF(image.size())), area); // scaled: vectors, not pixels
-    }
-    QSaveFile png(pngPath);
-    if (!png.open(QIODevice::WriteOnly) || !image.save(&png, "PNG") || !png.commit()) {
-        *error = tr("cannot write %1").arg(pngPath);
-        return false;
-    }
-
-    // The SVG is the slide (projector-sized, centred text), drawn from the data alone; the same in the dialog's
-    // Export… and the headless export.
-    return core::ScenarioSvg::write(data, svgPath, error);
+    // The SVG is the slide (projector-sized, centred text), drawn from the data alone, and the PNG is that SVG drawn at
+    // the picture's size: the same slide in both files, in the dialog's Export… and the headless export alike.
+    return core::ScenarioSvg::writeBoth(data, pngPath, pictureSize(), svgPath, error);
 }
 
 } // namespace onceorder::ui

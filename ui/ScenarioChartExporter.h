@@ -1,22 +1,19 @@
-// ScenarioChartExporter: writes a scenario's chart as PNG (Qt Charts) and SVG (core::ScenarioSvg, the slide) without
-// showing it (the headless `--scenario … --export-dir`, the dialog's Export… and the benchmark). Needs a
-// QApplication; offscreen is enough.
+// ScenarioChartExporter: writes a scenario's chart as SVG (core::ScenarioSvg, the slide) and as PNG drawn from that
+// SVG (core::ScenarioSvg::writeBoth), so both files show the same slide, without showing it (the headless
+// `--scenario … --export-dir`, the dialog's Export… and the benchmark). Needs a QGuiApplication; offscreen is enough.
 #pragma once
 
 #include "teaching/ScenarioChartWriter.h"
 
-#include <QCoreApplication>
 #include <QSize>
 
 namespace onceorder::ui {
 
 class ScenarioChartExporter : public core::ScenarioChartWriter
 {
-    Q_DECLARE_TR_FUNCTIONS(onceorder::ui::ScenarioChartExporter)
-
 public:
-    // The chart is laid out at `layout` (where Qt Charts' fonts read well) and drawn `scale` times as large: by
-    // default a 1920×1080 picture for a projector, its text as large in the picture as in the window.
+    // The PNG is `layout` drawn `scale` times as large: by default 1920×1080 for a projector, the SVG's own size (a
+    // size of another aspect would stretch the slide).
     explicit ScenarioChartExporter(QSize layout = QSize(1200, 675), qreal scale = 1.6);
     // The PNG's size: the layout times the scale.
     QSize pictureSize() const;

@@ -209,7 +209,7 @@ bool exportResult(const ScenarioResult& result, const QString& exportDir, Scenar
     if (!result.chart.isEmpty() && chartWriter != nullptr) {
         QString error;
         const QString svg = dir.filePath(result.id + QStringLiteral(".svg"));
-        // The PNG is Qt Charts' picture; the SVG is the slide (ScenarioSvg), as in the dialog's Export….
+        // The SVG is the slide (ScenarioSvg) and the PNG that SVG drawn, as in the dialog's Export….
         if (!chartWriter->write(result.chart, dir.filePath(result.id + QStringLiteral(".png")), svg, &error)) {
             print(QStringLiteral("onceorder: %1\n").arg(error), stderr);
             ok = false;

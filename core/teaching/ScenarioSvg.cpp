@@ -2,8 +2,11 @@
 
 #include "teaching/Scenario.h"
 
+#include <QImage>
 #include <QLocale>
+#include <QPainter>
 #include <QSaveFile>
+#include <QSvgRenderer>
 #include <QXmlStreamWriter>
 
 #include <algorithm>
@@ -273,14 +276,48 @@ QString ScenarioSvg::render(const ScenarioChart& chart)
     return out;
 }
 
-bool ScenarioSvg::write(const ScenarioChart& chart, const QString& path, QString* error)
+namespace {
+
+bool writeSvgText(const QString& svg, const QString& path, QString* error)
 {
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(render(chart).toUtf8()) < 0 || !file.commit()) {
+    if (!file.open(QIODevice::WriteOnly) || file.write(svg.toUtf8()) < 0 || !file.commit()) {
         *error = ScenarioResult::tr("cannot write %1").arg(path);
         return false;
     }
     return true;
+}
+
+} // namespace
+
+bool ScenarioSvg::write(const ScenarioChart& chart, const QString& path, QString* error)
+{
+    return writeSvgText(render(chart), path, error);
+}
+
+bool ScenarioSvg::writePng(const QString& svg, QSize size, const QString& path, QString* error)
+{
+    QSvgRenderer renderer(svg.toUtf8());
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    if (renderer.isValid()) {
+        QPainter painter(&image);
+        renderer.render(&painter, QRectF(QPointF(0, 0), QSizeF(size))); // vectors scaled, not pixels
+    }
+    QSaveFile png(path);
+    if (!renderer.isValid() || !png.open(QIODevice::WriteOnly) || !image.save(&png, "PNG") || !png.commit()) {
+        *error = ScenarioResult::tr("cannot write %1").arg(path);
+        return false;
+    }
+    return true;
+}
+
+bool ScenarioSvg::writeBoth(const ScenarioChart& chart, const QString& pngPath, QSize pngSize, const QString& svgPath,
+                            QString* error)
+{
+    // One text for both files: the PNG is the SVG drawn, so they cannot disagree (title, axes, "1 000").
+    const QString svg = render(chart);
+    return writeSvgText(svg, svgPath, error) && writePng(svg, pngSize, pngPath, error);
 }
 
 } // namespace onceorder::core

@@ -7,7 +7,7 @@ ONCEORDER_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 ONCEORDER_PACKAGES=(
     build-essential cmake ninja-build pkg-config clang-format
     clang libclang-rt-14-dev
-    qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-l10n-tools qt6-charts-dev libqt6opengl6-dev
+    qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-l10n-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev
     libcpp-httplib-dev libboost-dev libsqlitecpp-dev libsqlite3-dev prometheus-cpp-dev libssl-dev libcurl4-openssl-dev
     libpqxx-dev
     libgtest-dev libgmock-dev libbenchmark-dev
