@@ -21,6 +21,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScreen>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -80,6 +81,7 @@ ScenarioDialog::ScenarioDialog(core::Scenario scenario, QWidget* parent)
     m_exported->setObjectName(QStringLiteral("exportedLabel"));
     m_exported->setWordWrap(true);
     m_exported->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_exported->hide(); // a line of its own only once something was saved: the chart and the verdicts need the room
     m_chartView->setObjectName(QStringLiteral("scenarioChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumHeight(300);
@@ -119,6 +121,7 @@ void ScenarioDialog::play()
     m_playButton->setEnabled(false);
     m_exportButton->setEnabled(false);
     m_exported->clear();
+    m_exported->hide();
     m_status->setText(tr("Starting a fresh server…"));
     m_runner->run(m_scenario);
 }
@@ -147,6 +150,9 @@ void ScenarioDialog::showResult(const core::ScenarioResult& result)
     for (const core::VerdictRow& row : result.rows) {
         appendRow(row);
     }
+    // Three verdict rows whole beside the chart: at 150 % on 1366 x 768 the chart took their room and two and a half
+    // rows showed (the class reads the verdicts at the projector).
+    m_table->setMinimumHeight(verdictRowsHeight(3));
     if (!result.chart.isEmpty()) {
         QChart* previous = m_chartView->chart();
         // In the dialog's font, so the chart's words grow with the presentation zoom.
@@ -161,8 +167,14 @@ void ScenarioDialog::showResult(const core::ScenarioResult& result)
             tallest = std::max(tallest, axisTitle.horizontalAdvance(title));
         }
         const int screenHeight = screen() ? screen()->availableGeometry().height() : 1000;
+        // What the dialog holds besides the chart and the table (its paragraph, status, buttons, margins, frame).
+        const int others = isVisible()
+            ? frameGeometry().height() - m_table->height() - (m_chartView->isHidden() ? 0 : m_chartView->height())
+            : static_cast<int>(220 * zoom());
+        // Never below what the upright y-axis title needs (at 150 % in Czech it was cut to "opakování za 100 …").
+        const int room = std::max(tallest + 10 * axisTitle.height(), screenHeight - others - m_table->minimumHeight());
         m_chartView->setMinimumHeight(std::min(
-            std::max(static_cast<int>(300 * zoom()), tallest + 14 * axisTitle.height()), screenHeight * 3 / 5));
+            {std::max(static_cast<int>(300 * zoom()), tallest + 14 * axisTitle.height()), screenHeight * 3 / 5, room}));
         if (m_chartView->isHidden()) {
             m_chartView->show();
             resize(width(), std::max(height(), static_cast<int>(860 * zoom())));
@@ -201,6 +213,19 @@ void ScenarioDialog::keepInsideScreen()
     move(placed.topLeft());
 }
 
+int ScenarioDialog::verdictRowsHeight(int rows) const
+{
+    m_table->resizeRowsToContents();
+    int height = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth();
+    for (int row = 0; row < std::min(rows, m_table->rowCount()); ++row) {
+        height += m_table->rowHeight(row);
+    }
+    if (m_table->horizontalScrollBar()->isVisible()) {
+        height += m_table->horizontalScrollBar()->sizeHint().height();
+    }
+    return height + m_table->fontMetrics().lineSpacing() / 2; // a little slack: rows rewrap as the width settles
+}
+
 double ScenarioDialog::zoom() const
 {
     return font().pointSizeF() / QApplication::font().pointSizeF();
@@ -235,6 +260,7 @@ bool ScenarioDialog::exportTo(const QString& folder)
     if (!writeFile(dir.filePath(saved.at(0)), m_result.toMarkdown()) ||
         !writeFile(dir.filePath(saved.at(1)), m_result.toCsv())) {
         m_exported->clear();
+        m_exported->hide();
         QMessageBox::warning(this, windowTitle(), tr("The table could not be written to %1.").arg(folder));
         return false;
     }
@@ -254,6 +280,7 @@ bool ScenarioDialog::exportTo(const QString& folder)
     // Saving without a word left the teacher wondering whether anything happened, and where.
     m_exported->setText(
         tr("Saved %1 in %2").arg(saved.join(QStringLiteral(", ")), QDir::toNativeSeparators(dir.absolutePath())));
+    m_exported->show();
     return ok;
 }
 

@@ -52,6 +52,8 @@ protected:
 private:
     // Inside the screen's available area, however tall the chart made it.
     void keepInsideScreen();
+    // The table's height for its column titles and its first `rows` rows as they wrap now.
+    int verdictRowsHeight(int rows) const;
     // One row of the verdict table at its end.
     void appendRow(const core::VerdictRow& row);
     // The presentation zoom it is shown at (its font against the application's).
