@@ -4,6 +4,7 @@
 // clock, so an instance whose clock runs ahead takes over no checkout whose owner is still at the gateway. The
 // lost reply is a decorator around the real database: the COMMIT takes effect, then the driver's exception is thrown,
 // as when the connection drops between COMMIT and its answer.
+#include "checkout/CheckoutCompleter.h"
 #include "checkout/CheckoutService.h"
 #include "checkout/StubPaymentGateway.h"
 #include "storage/SqlTx.h"
@@ -311,7 +312,7 @@ TEST_P(CheckoutLocksTest, AnInstanceWhoseClockIsAheadTakesOverNoCheckoutStillAtT
 
     OwnerAtTheGateway first(owner, latched, a, "k1", command);
     ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
-    const CheckoutService::CompleterPass pass = other.completeAbandoned();
+    const CheckoutCompleter::Pass pass = CheckoutCompleter(other).completeAbandoned();
     const OrderResponse duplicate = other.checkout(a, "k1", command);
     const OrderResponse& owned = first.finish();
 
@@ -339,7 +340,7 @@ TEST_P(CheckoutLocksTest, AnOwnerWhoseClockIsBehindStampsNoLockThatLooksAbandone
 
     OwnerAtTheGateway first(owner, latched, a, "k1", command);
     ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
-    const CheckoutService::CompleterPass pass = other.completeAbandoned();
+    const CheckoutCompleter::Pass pass = CheckoutCompleter(other).completeAbandoned();
     const OrderResponse duplicate = other.checkout(a, "k1", command);
     const OrderResponse& owned = first.finish();
 
@@ -388,7 +389,7 @@ TEST_P(CheckoutLocksTest, ALockOlderThanTheLockTimeoutIsTakenOverByTheCompleter)
     OwnerAtTheGateway first(owner, latched, a, "k1", command);
     ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
     m_db->exec("UPDATE checkout_keys SET locked_at = locked_at - " + std::to_string(kLockTimeout.count() + 1));
-    const CheckoutService::CompleterPass pass = m_service->completeAbandoned();
+    const CheckoutCompleter::Pass pass = CheckoutCompleter(*m_service).completeAbandoned();
     const OrderResponse& owned = first.finish();
 
     EXPECT_EQ(pass.completed, 1) << "a lock 1 ms past the lock timeout is abandoned";
@@ -409,7 +410,7 @@ TEST_P(CheckoutLocksTest, ALockYoungerThanTheLockTimeoutIsNotTakenOver)
     ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
     const std::string age = std::to_string(kLockTimeout.count() - 1000);
     m_db->exec("UPDATE checkout_keys SET locked_at = locked_at - " + age);
-    const CheckoutService::CompleterPass pass = m_service->completeAbandoned();
+    const CheckoutCompleter::Pass pass = CheckoutCompleter(*m_service).completeAbandoned();
     const OrderResponse duplicate = checkout("k1");
     // The owner knows its lock by its exact stamp: give it back, so that the owner's next phase finds its own lock.
     m_db->exec("UPDATE checkout_keys SET locked_at = locked_at + " + age);

@@ -3,6 +3,7 @@
 // run's lease, and an owner whose lease expired cannot write over the run that took its checkout over. A lease is
 // made to expire by moving its heartbeat into the past in the database, whose clock judges it: no sleeping.
 #include "storage/RunLease.h"
+#include "checkout/CheckoutCompleter.h"
 #include "checkout/CheckoutService.h"
 #include "checkout/StubPaymentGateway.h"
 #include "storage/SqlTx.h"
@@ -123,7 +124,7 @@ TEST_F(RunLeaseTest, ALockLivesAsLongAsItsRunsLeaseNotUntilTheLockTimeout)
 
     CheckoutService other(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
     EXPECT_EQ(checkoutWith(other, "k1").status, 409) << "run 7 is alive: its lock holds";
-    EXPECT_EQ(other.completeAbandoned().completed, 0);
+    EXPECT_EQ(CheckoutCompleter(other).completeAbandoned().completed, 0);
 
     expire(7);
     const OrderResponse resumed = checkoutWith(other, "k1");
