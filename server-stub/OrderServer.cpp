@@ -15,6 +15,7 @@
 #include "storage/DatabaseFailure.h"
 #include "storage/RunLease.h"
 #include "storage/Standby.h"
+#include "teaching/CrashPoints.h"
 #include "teaching/Replication.h"
 #include "teaching/TeachingLessons.h"
 #include "transport/HttpServer.h"
@@ -115,6 +116,8 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
                                                      m_webhookSecret, options.webhookRedelivery);
     m_checkout = std::make_unique<CheckoutService>(m_database->sql(), m_database->instanceId(), *m_gateway, m_faults,
                                                    clock, options.keyTtl, options.lockTimeout);
+    // The crash-after-* lessons watch each checkout request pass its recovery points.
+    m_checkout->observePhases(std::make_unique<CrashPoints>(m_faults));
     m_checkoutCompleter = std::make_unique<CheckoutCompleter>(*m_checkout);
     m_checkoutReaper = std::make_unique<CheckoutReaper>(m_database->sql());
     m_webhooks = std::make_unique<WebhookHandler>(m_database->sql(), m_database->instanceId(), clock, m_webhookSecret);

@@ -15,6 +15,7 @@
 #include "support/LatchedGateway.h"
 #include "support/PostgresDatabase.h"
 #include "support/ServerProcess.h"
+#include "teaching/CrashPoints.h"
 
 #include <SQLiteCpp/Exception.h>
 #include <gtest/gtest.h>
@@ -219,6 +220,7 @@ protected:
         m_gateway = std::make_unique<StubPaymentGateway>(sqliteGatewayDatabase(m_db->gatewayFile()), faults, clock,
                                                          "whsec_test");
         m_service = std::make_unique<CheckoutService>(*m_lossy, "test", *m_gateway, faults, clock, kTtl, kLockTimeout);
+        m_service->observePhases(std::make_unique<CrashPoints>(faults));
     }
 
     OrderResponse checkout(const std::string& key)
@@ -306,8 +308,10 @@ TEST_P(CheckoutLocksTest, AnInstanceWhoseClockIsAheadTakesOverNoCheckoutStillAtT
     }
     LatchedGateway latched(*m_gateway);
     CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    owner.observePhases(std::make_unique<CrashPoints>(faults));
     ManualClock ahead {clock.nowMs() + kLockTimeout.count() + 1000};
     CheckoutService other(m_db->database(), "test", *m_gateway, faults, ahead, kTtl, kLockTimeout);
+    other.observePhases(std::make_unique<CrashPoints>(faults));
     auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
 
     OwnerAtTheGateway first(owner, latched, a, "k1", command);
@@ -335,6 +339,7 @@ TEST_P(CheckoutLocksTest, AnOwnerWhoseClockIsBehindStampsNoLockThatLooksAbandone
     LatchedGateway latched(*m_gateway);
     ManualClock behind {clock.nowMs() - kLockTimeout.count() - 1000};
     CheckoutService owner(m_db->database(), "test", latched, faults, behind, kTtl, kLockTimeout);
+    owner.observePhases(std::make_unique<CrashPoints>(faults));
     CheckoutService other(m_db->database(), "test", *m_gateway, faults, clock, kTtl, kLockTimeout);
     auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
 
@@ -363,6 +368,7 @@ TEST_P(CheckoutLocksTest, ALockOlderThanTheLockTimeoutIsTakenOverByADuplicate)
 {
     LatchedGateway latched(*m_gateway);
     CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    owner.observePhases(std::make_unique<CrashPoints>(faults));
     auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
 
     OwnerAtTheGateway first(owner, latched, a, "k1", command);
@@ -384,6 +390,7 @@ TEST_P(CheckoutLocksTest, ALockOlderThanTheLockTimeoutIsTakenOverByTheCompleter)
 {
     LatchedGateway latched(*m_gateway);
     CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    owner.observePhases(std::make_unique<CrashPoints>(faults));
     auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
 
     OwnerAtTheGateway first(owner, latched, a, "k1", command);
@@ -404,6 +411,7 @@ TEST_P(CheckoutLocksTest, ALockYoungerThanTheLockTimeoutIsNotTakenOver)
 {
     LatchedGateway latched(*m_gateway);
     CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    owner.observePhases(std::make_unique<CrashPoints>(faults));
     auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
 
     OwnerAtTheGateway first(owner, latched, a, "k1", command);

@@ -10,6 +10,7 @@
 #include "storage/sqlite/Store.h"
 #include "support/LatchedGateway.h"
 #include "support/ServerProcess.h"
+#include "teaching/CrashPoints.h"
 #include "teaching/TeachingLessons.h"
 
 #include <SQLiteCpp/Database.h>
@@ -43,7 +44,7 @@ class CheckoutServiceTest : public ::testing::Test
 protected:
     CheckoutServiceTest()
     {
-        service.setCrashAction([] { throw SimulatedCrash {}; });
+        service.observePhases(std::make_unique<CrashPoints>(faults, [] { throw SimulatedCrash {}; }));
         gateway.setWebhookSink([this](const std::string& body, const std::string& signature) {
             webhookResults.push_back(webhooks.handle(body, signature).body);
             return true;
@@ -250,6 +251,7 @@ TEST_F(CheckoutServiceTest, ADuplicateWhileTheFirstIsAtTheGatewayGets409ThenTheR
 {
     LatchedGateway latched(gateway);
     CheckoutService slow(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
+    slow.observePhases(std::make_unique<CrashPoints>(faults));
     OrderResponse first;
     std::thread firstRequest([&] { first = checkoutWith(slow, "k1", kOne); });
     latched.waitUntilEntered();
@@ -389,6 +391,7 @@ TEST_F(CheckoutServiceTest, TheCompleterHoldsTheLockWhileItWorksSoARetryMeanwhil
 
     LatchedGateway latched(gateway);
     CheckoutService completer(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
+    completer.observePhases(std::make_unique<CrashPoints>(faults));
     int completed = 0;
     std::thread completing([&] { completed = CheckoutCompleter(completer).completeAbandoned().completed; });
     latched.waitUntilEntered();
@@ -404,6 +407,7 @@ TEST_F(CheckoutServiceTest, ARequestOvertakenAfterItsLockTimedOutStopsAtItsNextP
 {
     LatchedGateway latched(gateway);
     CheckoutService slow(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
+    slow.observePhases(std::make_unique<CrashPoints>(faults));
     OrderResponse overtaken;
     std::thread first([&] { overtaken = checkoutWith(slow, "k1", kOne); });
     latched.waitUntilEntered();
@@ -538,7 +542,7 @@ TEST_F(CheckoutServiceTest, TheCompleterStampsEachRowWhenItTakesItNotWhenThePass
     // The first row keeps the completer at the gateway for longer than the lock timeout.
     SlowClockGateway slow(gateway, clock, store, kLockTimeout.count() + 1);
     CheckoutService completer(store.sql(), store.instanceId(), slow, faults, clock, kTtl, kLockTimeout);
-    completer.setCrashAction([] { throw SimulatedCrash {}; });
+    completer.observePhases(std::make_unique<CrashPoints>(faults, [] { throw SimulatedCrash {}; }));
     EXPECT_EQ(CheckoutCompleter(completer).completeAbandoned().completed, 2);
     ASSERT_EQ(slow.stamps.size(), 2u);
     EXPECT_EQ(slow.stamps[1].first, slow.stamps[1].second)
@@ -868,6 +872,7 @@ TEST_F(CheckoutServiceTest, ADeclineForAnOrderNoLongerPendingChangesNeitherItsSt
 {
     DeclineAfterTheOrderMoved moving(gateway, store);
     CheckoutService declining(store.sql(), store.instanceId(), moving, faults, clock, kTtl, kLockTimeout);
+    declining.observePhases(std::make_unique<CrashPoints>(faults));
     arm(FaultKind::GatewayDecline);
     const OrderResponse declined = checkoutWith(declining, "k1", kOne);
     EXPECT_EQ(declined.status, 402) << "the gateway's answer is still the stored answer";

@@ -10,6 +10,7 @@
 #include "storage/sqlite/SqliteSqlTx.h"
 #include "support/LatchedGateway.h"
 #include "support/ServerProcess.h"
+#include "teaching/CrashPoints.h"
 
 #include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
@@ -107,6 +108,7 @@ TEST_F(RunLeaseTest, ARunThatMissedItsRenewalsRenewsOrBeginsAgainBeforeItsIdIsUs
 
     // A checkout under it takes its lock and finishes: the instance does not refuse checkouts.
     CheckoutService service(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
+    service.observePhases(std::make_unique<CrashPoints>(faults));
     service.setRunLease(lease);
     EXPECT_EQ(checkoutWith(service, "after-outage").status, 201);
 }
@@ -117,12 +119,13 @@ TEST_F(RunLeaseTest, ALockLivesAsLongAsItsRunsLeaseNotUntilTheLockTimeout)
     lease.begin();
     CheckoutService owner(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
     owner.setRunLease(lease);
-    owner.setCrashAction([] { throw std::runtime_error("crashed"); });
+    owner.observePhases(std::make_unique<CrashPoints>(faults, [] { throw std::runtime_error("crashed"); }));
     faults.arm(ArmedFault {FaultKind::CrashAfterOrderCreated, 1, 0, 1});
     EXPECT_THROW(checkoutWith(owner, "k1"), std::runtime_error);
     EXPECT_EQ(scalar("SELECT locked_by FROM checkout_keys"), 7);
 
     CheckoutService other(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
+    other.observePhases(std::make_unique<CrashPoints>(faults));
     EXPECT_EQ(checkoutWith(other, "k1").status, 409) << "run 7 is alive: its lock holds";
     EXPECT_EQ(CheckoutCompleter(other).completeAbandoned().completed, 0);
 
@@ -139,6 +142,7 @@ TEST_F(RunLeaseTest, AnOwnerWhoseLeaseExpiredCannotWriteOverTheRunThatTookItsChe
     lease.begin();
     LatchedGateway latched(gateway);
     CheckoutService owner(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
+    owner.observePhases(std::make_unique<CrashPoints>(faults));
     owner.setRunLease(lease);
     OrderResponse overtaken;
     std::thread first([&] { overtaken = checkoutWith(owner, "k1"); });
@@ -146,6 +150,7 @@ TEST_F(RunLeaseTest, AnOwnerWhoseLeaseExpiredCannotWriteOverTheRunThatTookItsChe
 
     // While run 1 stands still at the gateway, its lease runs out, and another worker takes the checkout over.
     CheckoutService other(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
+    other.observePhases(std::make_unique<CrashPoints>(faults));
     EXPECT_EQ(checkoutWith(other, "k1").status, 409) << "while run 1 is alive";
     expire(1);
     const OrderResponse takeover = checkoutWith(other, "k1");
@@ -170,6 +175,7 @@ TEST_F(RunLeaseTest, AnOwnerWhoseLeaseExpiredStopsEvenWhenNobodyTookItsCheckoutO
     lease.begin();
     LatchedGateway latched(gateway);
     CheckoutService owner(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
+    owner.observePhases(std::make_unique<CrashPoints>(faults));
     owner.setRunLease(lease);
     OrderResponse stopped;
     std::thread first([&] { stopped = checkoutWith(owner, "k1"); });
@@ -184,6 +190,7 @@ TEST_F(RunLeaseTest, AnOwnerWhoseLeaseExpiredStopsEvenWhenNobodyTookItsCheckoutO
     // The process goes on as a new run; the checkout is anybody's now, its own retry's too.
     EXPECT_FALSE(lease.heartbeat());
     CheckoutService again(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
+    again.observePhases(std::make_unique<CrashPoints>(faults));
     again.setRunLease(lease);
     const OrderResponse resumed = checkoutWith(again, "k1");
     EXPECT_EQ(resumed.status, 201);

@@ -46,7 +46,6 @@ CheckoutService::CheckoutService(SqlDatabase& database, std::string instanceId, 
     , m_clock(clock)
     , m_keyTtl(keyTtl)
     , m_lockTimeout(lockTimeout)
-    , m_crash(crashProcessNow)
 {
 }
 
@@ -63,7 +62,7 @@ std::string CheckoutService::gatewayKey(long long rowId) const
 OrderResponse CheckoutService::checkout(const Client& client, const std::string& idemKey,
                                         const CheckoutCommand& command)
 {
-    const ArmedFault fault = m_faults.take(FaultTarget::Checkout);
+    const std::unique_ptr<PhaseObserver> observer = m_observers ? m_observers->forRequest() : nullptr;
     const std::string print = fingerprint(command);
     const std::string finished = recoveryPointName(RecoveryPoint::Finished);
     CheckoutKey key;
@@ -118,9 +117,9 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
         return OrderResponse::fromProblem(failureAnswer(std::current_exception(), problems::checkoutTransientFailure));
     }
     if (!resumed) {
-        crashIf(fault.kind, FaultKind::CrashAfterStarted);
+        notify(observer.get(), recoveryPointName(RecoveryPoint::Started));
     }
-    return advance(std::move(key), fault.kind, resumed);
+    return advance(std::move(key), observer.get(), resumed);
 }
 
 std::variant<CheckoutKey, OrderResponse> CheckoutService::existingKey(SqlTx& db, const Client& client,
@@ -180,7 +179,7 @@ void CheckoutService::releaseLockAfterLostCommit(const CheckoutKey& key)
     }
 }
 
-OrderResponse CheckoutService::advance(CheckoutKey key, FaultKind crashAt, bool resumed)
+OrderResponse CheckoutService::advance(CheckoutKey key, PhaseObserver* observer, bool resumed)
 {
     return m_atomicPhase.guard(key, [&]() -> OrderResponse {
         const CheckoutCommand command = storedCommand(key);
@@ -191,7 +190,7 @@ OrderResponse CheckoutService::advance(CheckoutKey key, FaultKind crashAt, bool 
                                                      [&](SqlTx& db) { return createOrder(db, key, command); })) {
                     return *refused;
                 }
-                crashIf(crashAt, FaultKind::CrashAfterOrderCreated);
+                notify(observer, recoveryPointName(RecoveryPoint::OrderCreated));
                 break;
             case RecoveryPoint::OrderCreated: {
                 // No transaction is open across the external call: it may take long, and it may never return.
@@ -207,17 +206,17 @@ OrderResponse CheckoutService::advance(CheckoutKey key, FaultKind crashAt, bool 
                                                           ? problems::gatewayTimeout(unavailable->detail)
                                                           : problems::gatewayUnavailable(unavailable->detail));
                 }
-                crashIf(crashAt, FaultKind::CrashAfterCharge);
+                notify(observer, PhaseObserver::kCharged);
                 const std::string& chargeId = std::get<ChargeSucceeded>(charged).chargeId;
                 m_atomicPhase.run(key, RecoveryPoint::OrderCreated,
                                   [&](SqlTx& db) { return recordCharge(db, key, command, chargeId); });
-                crashIf(crashAt, FaultKind::CrashAfterPaymentCharged);
+                notify(observer, recoveryPointName(RecoveryPoint::PaymentCharged));
                 break;
             }
             case RecoveryPoint::PaymentCharged: {
                 OrderResponse response = *m_atomicPhase.run(key, RecoveryPoint::PaymentCharged,
                                                             [&](SqlTx& db) { return finish(db, key, command); });
-                crashIf(crashAt, FaultKind::CrashAfterFinished);
+                notify(observer, recoveryPointName(RecoveryPoint::Finished));
                 response.outcome = resumed ? "resumed" : "created";
                 return response;
             }
@@ -305,10 +304,10 @@ std::optional<long long> CheckoutService::runId() const
     return m_lease ? std::optional<long long>(m_lease->runId()) : std::nullopt;
 }
 
-void CheckoutService::crashIf(FaultKind armed, FaultKind point)
+void CheckoutService::notify(PhaseObserver* observer, std::string_view point)
 {
-    if (armed == point) {
-        m_crash();
+    if (observer) {
+        observer->onPhase(point);
     }
 }
 

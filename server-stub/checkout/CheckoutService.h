@@ -18,6 +18,7 @@
 #include "checkout/CheckoutCommand.h"
 #include "checkout/CheckoutKey.h"
 #include "checkout/PaymentGateway.h"
+#include "checkout/PhaseObservers.h"
 #include "orders/OrderService.h"
 #include "storage/SqlTx.h"
 #include "support/Clock.h"
@@ -44,7 +45,7 @@ public:
     OrderResponse checkout(const Client& client, const std::string& idemKey, const CheckoutCommand& command);
 
     // Resumes a key row the completer (CheckoutCompleter) has taken over, after its last committed phase.
-    OrderResponse resume(CheckoutKey key) { return advance(std::move(key), FaultKind::None, true); }
+    OrderResponse resume(CheckoutKey key) { return advance(std::move(key), nullptr, true); }
 
     // This process's run lease (storage/RunLease): every key row it locks names the run in locked_by, and the lock
     // lives as long as the run's lease. Without one (in-process tests), locks are judged by the lock timeout alone.
@@ -60,12 +61,12 @@ public:
     // The key we send to the gateway: this database's instance id and the key row's id, never the client's key.
     std::string gatewayKey(long long rowId) const;
 
-    // What "crash" means at the crash-after-* faults; the default kills the process. Tests throw instead.
-    void setCrashAction(std::function<void()> crash) { m_crash = std::move(crash); }
+    // Who watches each request pass its recovery points (OrderServer: teaching/CrashPoints); none by default.
+    void observePhases(std::unique_ptr<PhaseObservers> observers) { m_observers = std::move(observers); }
 
 private:
     // From wherever the key row stands to its final answer, phase by phase.
-    OrderResponse advance(CheckoutKey key, FaultKind crashAt, bool resumed);
+    OrderResponse advance(CheckoutKey key, PhaseObserver* observer, bool resumed);
     // The phases' own writes, each inside its AtomicPhase.
     AtomicPhase::End createOrder(SqlTx& db, CheckoutKey& key, const CheckoutCommand& command);
     AtomicPhase::End recordCharge(SqlTx& db, const CheckoutKey& key, const CheckoutCommand& command,
@@ -80,7 +81,7 @@ private:
                                                          std::optional<long long> run);
     // After a claim whose COMMIT's answer was lost: lets go of the lock it may have written.
     void releaseLockAfterLostCommit(const CheckoutKey& key);
-    void crashIf(FaultKind armed, FaultKind point);
+    static void notify(PhaseObserver* observer, std::string_view point);
 
     SqlDatabase& m_database;
     std::string m_instanceId;
@@ -90,7 +91,7 @@ private:
     const Clock& m_clock;
     std::chrono::seconds m_keyTtl;
     std::chrono::milliseconds m_lockTimeout;
-    std::function<void()> m_crash;
+    std::unique_ptr<PhaseObservers> m_observers;
     const RunLease* m_lease = nullptr;
 };
 
