@@ -1,6 +1,8 @@
 #include "OrderServer.h"
 
 #include "auth/ApiKeys.h"
+#include "checkout/CheckoutCompleter.h"
+#include "checkout/CheckoutReaper.h"
 #include "checkout/CheckoutService.h"
 #include "checkout/HttpWebhookSink.h"
 #include "checkout/StubPaymentGateway.h"
@@ -13,6 +15,7 @@
 #include "storage/DatabaseFailure.h"
 #include "storage/RunLease.h"
 #include "storage/Standby.h"
+#include "teaching/CrashPoints.h"
 #include "teaching/Replication.h"
 #include "teaching/TeachingLessons.h"
 #include "transport/HttpServer.h"
@@ -113,6 +116,10 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
                                                      m_webhookSecret, options.webhookRedelivery);
     m_checkout = std::make_unique<CheckoutService>(m_database->sql(), m_database->instanceId(), *m_gateway, m_faults,
                                                    clock, options.keyTtl, options.lockTimeout);
+    // The crash-after-* lessons watch each checkout request pass its recovery points.
+    m_checkout->observePhases(std::make_unique<CrashPoints>(m_faults));
+    m_checkoutCompleter = std::make_unique<CheckoutCompleter>(*m_checkout);
+    m_checkoutReaper = std::make_unique<CheckoutReaper>(m_database->sql());
     m_webhooks = std::make_unique<WebhookHandler>(m_database->sql(), m_database->instanceId(), clock, m_webhookSecret);
     if (options.debugEndpoints) {
         if (auto standby = m_database->openStandby()) {
@@ -143,7 +150,7 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
         ioThreads(), [api = m_api.get()](const HttpRequest& head) { return api->checkHeader(head); });
     // Whoever held a checkout's lock before this start and is gone: its request can be resumed at once. On SQLite
     // that is every lock; on PostgreSQL only those whose run's lease has expired (other instances run on).
-    startStep("releasing dead runs' locks", [this] { m_checkout->releaseLocks(); });
+    startStep("releasing dead runs' locks", [this] { m_checkoutReaper->releaseLocks(); });
     m_api->enableCheckout(*m_checkout, *m_webhooks, *m_gateway);
     if (m_replication) {
         m_api->enableReplication(*m_replication);
@@ -231,7 +238,7 @@ int OrderServer::reapExpiredKeys()
     }
     while (true) {
         const int reaped =
-            runOnceMoreIfRerunnable([&] { return m_checkout->reapExpired(m_clock.nowMs(), kReapBatch); });
+            runOnceMoreIfRerunnable([&] { return m_checkoutReaper->reapExpired(m_clock.nowMs(), kReapBatch); });
         total += reaped;
         if (reaped < kReapBatch) {
             break;
@@ -266,7 +273,7 @@ namespace onceorder::server {
 
 int OrderServer::completeAbandonedCheckouts()
 {
-    const auto pass = runOnceMoreIfRerunnable([&] { return m_checkout->completeAbandoned(); });
+    const auto pass = runOnceMoreIfRerunnable([&] { return m_checkoutCompleter->completeAbandoned(); });
     m_metrics.recordCheckoutsCompleted(pass.completed);
     m_metrics.recordCompleterErrors(pass.failed);
     return pass.completed;

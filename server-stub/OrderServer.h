@@ -21,6 +21,8 @@ class OrderService;
 class OrderStore;
 class RunLease;
 class CheckoutService;
+class CheckoutCompleter;
+class CheckoutReaper;
 class StubPaymentGateway;
 class WebhookHandler;
 class HttpApi;
@@ -74,6 +76,10 @@ private:
     std::string m_webhookSecret;
     std::unique_ptr<StubPaymentGateway> m_gateway;
     std::unique_ptr<CheckoutService> m_checkout;
+    // Finishes the checkouts nobody works on (completer thread); lets go of dead runs' locks and deletes expired
+    // finished key rows (at start, and the reaper thread).
+    std::unique_ptr<CheckoutCompleter> m_checkoutCompleter;
+    std::unique_ptr<CheckoutReaper> m_checkoutReaper;
     std::unique_ptr<WebhookHandler> m_webhooks;
     // A SQLite file with --debug-endpoints: the standby of the failover lesson (teaching/Replication.h).
     std::unique_ptr<Replication> m_replication;

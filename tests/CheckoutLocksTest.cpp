@@ -4,6 +4,7 @@
 // clock, so an instance whose clock runs ahead takes over no checkout whose owner is still at the gateway. The
 // lost reply is a decorator around the real database: the COMMIT takes effect, then the driver's exception is thrown,
 // as when the connection drops between COMMIT and its answer.
+#include "checkout/CheckoutCompleter.h"
 #include "checkout/CheckoutService.h"
 #include "checkout/StubPaymentGateway.h"
 #include "storage/SqlTx.h"
@@ -14,6 +15,7 @@
 #include "support/LatchedGateway.h"
 #include "support/PostgresDatabase.h"
 #include "support/ServerProcess.h"
+#include "teaching/CrashPoints.h"
 
 #include <SQLiteCpp/Exception.h>
 #include <gtest/gtest.h>
@@ -218,6 +220,7 @@ protected:
         m_gateway = std::make_unique<StubPaymentGateway>(sqliteGatewayDatabase(m_db->gatewayFile()), faults, clock,
                                                          "whsec_test");
         m_service = std::make_unique<CheckoutService>(*m_lossy, "test", *m_gateway, faults, clock, kTtl, kLockTimeout);
+        m_service->observePhases(std::make_unique<CrashPoints>(faults));
     }
 
     OrderResponse checkout(const std::string& key)
@@ -305,13 +308,15 @@ TEST_P(CheckoutLocksTest, AnInstanceWhoseClockIsAheadTakesOverNoCheckoutStillAtT
     }
     LatchedGateway latched(*m_gateway);
     CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    owner.observePhases(std::make_unique<CrashPoints>(faults));
     ManualClock ahead {clock.nowMs() + kLockTimeout.count() + 1000};
     CheckoutService other(m_db->database(), "test", *m_gateway, faults, ahead, kTtl, kLockTimeout);
+    other.observePhases(std::make_unique<CrashPoints>(faults));
     auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
 
     OwnerAtTheGateway first(owner, latched, a, "k1", command);
     ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
-    const CheckoutService::CompleterPass pass = other.completeAbandoned();
+    const CheckoutCompleter::Pass pass = CheckoutCompleter(other).completeAbandoned();
     const OrderResponse duplicate = other.checkout(a, "k1", command);
     const OrderResponse& owned = first.finish();
 
@@ -334,12 +339,13 @@ TEST_P(CheckoutLocksTest, AnOwnerWhoseClockIsBehindStampsNoLockThatLooksAbandone
     LatchedGateway latched(*m_gateway);
     ManualClock behind {clock.nowMs() - kLockTimeout.count() - 1000};
     CheckoutService owner(m_db->database(), "test", latched, faults, behind, kTtl, kLockTimeout);
+    owner.observePhases(std::make_unique<CrashPoints>(faults));
     CheckoutService other(m_db->database(), "test", *m_gateway, faults, clock, kTtl, kLockTimeout);
     auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
 
     OwnerAtTheGateway first(owner, latched, a, "k1", command);
     ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
-    const CheckoutService::CompleterPass pass = other.completeAbandoned();
+    const CheckoutCompleter::Pass pass = CheckoutCompleter(other).completeAbandoned();
     const OrderResponse duplicate = other.checkout(a, "k1", command);
     const OrderResponse& owned = first.finish();
 
@@ -362,6 +368,7 @@ TEST_P(CheckoutLocksTest, ALockOlderThanTheLockTimeoutIsTakenOverByADuplicate)
 {
     LatchedGateway latched(*m_gateway);
     CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    owner.observePhases(std::make_unique<CrashPoints>(faults));
     auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
 
     OwnerAtTheGateway first(owner, latched, a, "k1", command);
@@ -383,12 +390,13 @@ TEST_P(CheckoutLocksTest, ALockOlderThanTheLockTimeoutIsTakenOverByTheCompleter)
 {
     LatchedGateway latched(*m_gateway);
     CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    owner.observePhases(std::make_unique<CrashPoints>(faults));
     auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
 
     OwnerAtTheGateway first(owner, latched, a, "k1", command);
     ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
     m_db->exec("UPDATE checkout_keys SET locked_at = locked_at - " + std::to_string(kLockTimeout.count() + 1));
-    const CheckoutService::CompleterPass pass = m_service->completeAbandoned();
+    const CheckoutCompleter::Pass pass = CheckoutCompleter(*m_service).completeAbandoned();
     const OrderResponse& owned = first.finish();
 
     EXPECT_EQ(pass.completed, 1) << "a lock 1 ms past the lock timeout is abandoned";
@@ -403,13 +411,14 @@ TEST_P(CheckoutLocksTest, ALockYoungerThanTheLockTimeoutIsNotTakenOver)
 {
     LatchedGateway latched(*m_gateway);
     CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
+    owner.observePhases(std::make_unique<CrashPoints>(faults));
     auto command = std::get<CheckoutCommand>(parseCheckoutCommand(kOne));
 
     OwnerAtTheGateway first(owner, latched, a, "k1", command);
     ASSERT_TRUE(first.atTheGateway()) << "the owner's checkout never reached the gateway: " << first.finish().body;
     const std::string age = std::to_string(kLockTimeout.count() - 1000);
     m_db->exec("UPDATE checkout_keys SET locked_at = locked_at - " + age);
-    const CheckoutService::CompleterPass pass = m_service->completeAbandoned();
+    const CheckoutCompleter::Pass pass = CheckoutCompleter(*m_service).completeAbandoned();
     const OrderResponse duplicate = checkout("k1");
     // The owner knows its lock by its exact stamp: give it back, so that the owner's next phase finds its own lock.
     m_db->exec("UPDATE checkout_keys SET locked_at = locked_at + " + age);

@@ -2,12 +2,15 @@
 // (thrown instead of killing the process), the lock timeout, the completer, the gateway's behaviours and the
 // webhooks, all without sleeping.
 #include "checkout/CheckoutService.h"
+#include "checkout/CheckoutCompleter.h"
+#include "checkout/CheckoutReaper.h"
 #include "checkout/StubPaymentGateway.h"
 #include "checkout/WebhookHandler.h"
 #include "storage/sqlite/SqliteSqlTx.h"
 #include "storage/sqlite/Store.h"
 #include "support/LatchedGateway.h"
 #include "support/ServerProcess.h"
+#include "teaching/CrashPoints.h"
 #include "teaching/TeachingLessons.h"
 
 #include <SQLiteCpp/Database.h>
@@ -41,7 +44,7 @@ class CheckoutServiceTest : public ::testing::Test
 protected:
     CheckoutServiceTest()
     {
-        service.setCrashAction([] { throw SimulatedCrash {}; });
+        service.observePhases(std::make_unique<CrashPoints>(faults, [] { throw SimulatedCrash {}; }));
         gateway.setWebhookSink([this](const std::string& body, const std::string& signature) {
             webhookResults.push_back(webhooks.handle(body, signature).body);
             return true;
@@ -218,11 +221,12 @@ TEST_P(CheckoutCrashTest, TheCompleterFinishesAnAbandonedRequestOnlyAfterTheLock
     EXPECT_THROW(checkout("k1"), SimulatedCrash);
     const bool finished = GetParam().fault == FaultKind::CrashAfterFinished;
 
-    EXPECT_EQ(service.completeAbandoned().completed, 0) << "a fresh lock may belong to a request still running";
+    EXPECT_EQ(CheckoutCompleter(service).completeAbandoned().completed, 0)
+        << "a fresh lock may belong to a request still running";
     clock.advanceMs(kLockTimeout.count());
-    EXPECT_EQ(service.completeAbandoned().completed, finished ? 0 : 1);
+    EXPECT_EQ(CheckoutCompleter(service).completeAbandoned().completed, finished ? 0 : 1);
     EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys"), "finished");
-    EXPECT_EQ(service.completeAbandoned().completed, 0);
+    EXPECT_EQ(CheckoutCompleter(service).completeAbandoned().completed, 0);
 
     const OrderResponse retry = checkout("k1");
     EXPECT_TRUE(retry.replayed) << "the client, coming back, gets what the completer stored";
@@ -238,7 +242,7 @@ TEST_F(CheckoutServiceTest, LocksLeftByADeadProcessAreReleasedAtStart)
     arm(FaultKind::CrashAfterOrderCreated);
     EXPECT_THROW(checkout("k1"), SimulatedCrash);
     EXPECT_EQ(checkout("k1").status, 409);
-    EXPECT_EQ(service.releaseLocks(), 1);
+    EXPECT_EQ(CheckoutReaper(service.database()).releaseLocks(), 1);
     EXPECT_EQ(checkout("k1").status, 201) << "no need to wait for the lock timeout after a restart";
     EXPECT_EQ(gateway.chargeCount(), 1);
 }
@@ -247,6 +251,7 @@ TEST_F(CheckoutServiceTest, ADuplicateWhileTheFirstIsAtTheGatewayGets409ThenTheR
 {
     LatchedGateway latched(gateway);
     CheckoutService slow(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
+    slow.observePhases(std::make_unique<CrashPoints>(faults));
     OrderResponse first;
     std::thread firstRequest([&] { first = checkoutWith(slow, "k1", kOne); });
     latched.waitUntilEntered();
@@ -256,7 +261,8 @@ TEST_F(CheckoutServiceTest, ADuplicateWhileTheFirstIsAtTheGatewayGets409ThenTheR
     EXPECT_EQ(duplicate.outcome, "in-progress");
     EXPECT_EQ(duplicate.retryAfterSeconds, 1);
     EXPECT_NE(duplicate.body.find("/problems/request-in-progress"), std::string::npos);
-    EXPECT_EQ(service.completeAbandoned().completed, 0) << "the completer leaves a live lock alone too";
+    EXPECT_EQ(CheckoutCompleter(service).completeAbandoned().completed, 0)
+        << "the completer leaves a live lock alone too";
 
     latched.release();
     firstRequest.join();
@@ -372,9 +378,9 @@ TEST_F(CheckoutServiceTest, FinishedExpiredKeysAreReapedAndUnfinishedOnesAreKept
     arm(FaultKind::CrashAfterOrderCreated);
     EXPECT_THROW(checkout("abandoned"), SimulatedCrash);
     clock.advanceMs(std::chrono::milliseconds(kTtl).count());
-    EXPECT_EQ(service.reapExpired(clock.nowMs(), 100), 1);
+    EXPECT_EQ(CheckoutReaper(service.database()).reapExpired(clock.nowMs(), 100), 1);
     EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys"), 1) << "the completer still owes this one an answer";
-    EXPECT_EQ(service.completeAbandoned().completed, 1);
+    EXPECT_EQ(CheckoutCompleter(service).completeAbandoned().completed, 1);
 }
 
 TEST_F(CheckoutServiceTest, TheCompleterHoldsTheLockWhileItWorksSoARetryMeanwhileGets409)
@@ -385,8 +391,9 @@ TEST_F(CheckoutServiceTest, TheCompleterHoldsTheLockWhileItWorksSoARetryMeanwhil
 
     LatchedGateway latched(gateway);
     CheckoutService completer(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
+    completer.observePhases(std::make_unique<CrashPoints>(faults));
     int completed = 0;
-    std::thread completing([&] { completed = completer.completeAbandoned().completed; });
+    std::thread completing([&] { completed = CheckoutCompleter(completer).completeAbandoned().completed; });
     latched.waitUntilEntered();
     EXPECT_EQ(checkout("k1").status, 409) << "the completer took the lock over; the retry waits its turn";
     latched.release();
@@ -400,6 +407,7 @@ TEST_F(CheckoutServiceTest, ARequestOvertakenAfterItsLockTimedOutStopsAtItsNextP
 {
     LatchedGateway latched(gateway);
     CheckoutService slow(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
+    slow.observePhases(std::make_unique<CrashPoints>(faults));
     OrderResponse overtaken;
     std::thread first([&] { overtaken = checkoutWith(slow, "k1", kOne); });
     latched.waitUntilEntered();
@@ -512,16 +520,16 @@ TEST_F(CheckoutServiceTest, OneBrokenRowDoesNotStarveTheCompletersPass)
         db->exec("UPDATE checkout_keys SET request_json = '{not json' WHERE idem_key = 'k1'");
     }
     clock.advanceMs(kLockTimeout.count());
-    const auto pass = service.completeAbandoned();
+    const auto pass = CheckoutCompleter(service).completeAbandoned();
     EXPECT_EQ(pass.completed, 1) << "the row after the broken one is finished";
     EXPECT_EQ(pass.failed, 1);
     EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys WHERE idem_key = 'k2'"), "finished");
     EXPECT_EQ(text("SELECT status FROM orders WHERE idem_key = 'k2'"), "paid");
 
-    const auto next = service.completeAbandoned();
+    const auto next = CheckoutCompleter(service).completeAbandoned();
     EXPECT_EQ(next.failed, 0) << "the broken row keeps its lock: not retried before the lock timeout";
     clock.advanceMs(kLockTimeout.count());
-    EXPECT_EQ(service.completeAbandoned().failed, 1);
+    EXPECT_EQ(CheckoutCompleter(service).completeAbandoned().failed, 1);
 }
 
 TEST_F(CheckoutServiceTest, TheCompleterStampsEachRowWhenItTakesItNotWhenThePassBegan)
@@ -534,8 +542,8 @@ TEST_F(CheckoutServiceTest, TheCompleterStampsEachRowWhenItTakesItNotWhenThePass
     // The first row keeps the completer at the gateway for longer than the lock timeout.
     SlowClockGateway slow(gateway, clock, store, kLockTimeout.count() + 1);
     CheckoutService completer(store.sql(), store.instanceId(), slow, faults, clock, kTtl, kLockTimeout);
-    completer.setCrashAction([] { throw SimulatedCrash {}; });
-    EXPECT_EQ(completer.completeAbandoned().completed, 2);
+    completer.observePhases(std::make_unique<CrashPoints>(faults, [] { throw SimulatedCrash {}; }));
+    EXPECT_EQ(CheckoutCompleter(completer).completeAbandoned().completed, 2);
     ASSERT_EQ(slow.stamps.size(), 2u);
     EXPECT_EQ(slow.stamps[1].first, slow.stamps[1].second)
         << "the second row's lock is as young as the moment it was taken, not stale at birth";
@@ -547,15 +555,16 @@ TEST_F(CheckoutServiceTest, ACheckoutFinishedLateKeepsItsAnswerForAWholeTtl)
     EXPECT_THROW(checkout("k1"), SimulatedCrash);
     // A gateway outage longer than the key TTL; then the completer finishes the request.
     clock.advanceMs(std::chrono::milliseconds(kTtl).count() + 1);
-    EXPECT_EQ(service.completeAbandoned().completed, 1);
-    EXPECT_EQ(service.reapExpired(clock.nowMs(), 100), 0) << "the answer was just stored: not reaped at once";
+    EXPECT_EQ(CheckoutCompleter(service).completeAbandoned().completed, 1);
+    EXPECT_EQ(CheckoutReaper(service.database()).reapExpired(clock.nowMs(), 100), 0)
+        << "the answer was just stored: not reaped at once";
 
     const OrderResponse retry = checkout("k1");
     EXPECT_TRUE(retry.replayed) << "the client's retry finds the answer, not a new request";
     EXPECT_EQ(orders(), 1);
     EXPECT_EQ(gateway.chargeCount(), 1);
     clock.advanceMs(std::chrono::milliseconds(kTtl).count());
-    EXPECT_EQ(service.reapExpired(clock.nowMs(), 100), 1);
+    EXPECT_EQ(CheckoutReaper(service.database()).reapExpired(clock.nowMs(), 100), 1);
 }
 
 TEST_F(CheckoutServiceTest, TheChargeOnlyQueuesItsWebhookTheOutboxDeliversIt)
@@ -718,7 +727,7 @@ TEST_F(CheckoutServiceTest, AWebhookForACheckoutTheReaperRemovedIsAcknowledgedAs
     EXPECT_EQ(checkout("k1").status, 201);
     // The webhook is held up (the server was unreachable) until the key row expired and was reaped.
     clock.advanceMs(std::chrono::milliseconds(kTtl).count());
-    EXPECT_EQ(service.reapExpired(clock.nowMs(), 100), 1);
+    EXPECT_EQ(CheckoutReaper(service.database()).reapExpired(clock.nowMs(), 100), 1);
     EXPECT_EQ(deliver(), 1) << (webhookResults.empty() ? "" : webhookResults.back());
     EXPECT_NE(webhookResults.back().find(R"("result":"no-change")"), std::string::npos) << webhookResults.back();
     EXPECT_EQ(gateway.webhooks().pendingCount(), 0) << "no redelivery for days";
@@ -836,11 +845,12 @@ TEST_F(CheckoutServiceTest, TheCompleterDuringAGatewayOutageLeavesTheRowUnlocked
     EXPECT_THROW(checkout("k1"), SimulatedCrash);
     clock.advanceMs(kLockTimeout.count());
     faults.arm(ArmedFault {FaultKind::GatewayFail, 1, 0, 1});
-    EXPECT_EQ(service.completeAbandoned().completed, 0) << "the gateway is down: nothing finished";
+    EXPECT_EQ(CheckoutCompleter(service).completeAbandoned().completed, 0) << "the gateway is down: nothing finished";
     EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys"), "order_created");
     EXPECT_EQ(scalar("SELECT locked_at IS NULL FROM checkout_keys"), 1) << "released, not held for 30 s";
     EXPECT_EQ(gateway.chargeCount(), 0);
-    EXPECT_EQ(service.completeAbandoned().completed, 1) << "the next round, the gateway back, finishes it at once";
+    EXPECT_EQ(CheckoutCompleter(service).completeAbandoned().completed, 1)
+        << "the next round, the gateway back, finishes it at once";
     EXPECT_EQ(gateway.chargeCount(), 1);
     EXPECT_EQ(text("SELECT status FROM orders"), "paid");
 }
@@ -853,7 +863,7 @@ TEST_F(CheckoutServiceTest, ARetryThatTookOverFirstLeavesTheCompleterNothing)
     const OrderResponse retry = checkout("k1");
     EXPECT_EQ(retry.status, 201);
     EXPECT_EQ(retry.outcome, "resumed");
-    EXPECT_EQ(service.completeAbandoned().completed, 0) << "finished by the retry";
+    EXPECT_EQ(CheckoutCompleter(service).completeAbandoned().completed, 0) << "finished by the retry";
     EXPECT_EQ(gateway.chargeCount(), 1);
     EXPECT_EQ(payments(), 1);
 }
@@ -862,6 +872,7 @@ TEST_F(CheckoutServiceTest, ADeclineForAnOrderNoLongerPendingChangesNeitherItsSt
 {
     DeclineAfterTheOrderMoved moving(gateway, store);
     CheckoutService declining(store.sql(), store.instanceId(), moving, faults, clock, kTtl, kLockTimeout);
+    declining.observePhases(std::make_unique<CrashPoints>(faults));
     arm(FaultKind::GatewayDecline);
     const OrderResponse declined = checkoutWith(declining, "k1", kOne);
     EXPECT_EQ(declined.status, 402) << "the gateway's answer is still the stored answer";
@@ -920,7 +931,8 @@ TEST_F(CheckoutServiceTest, AnUnparsableStoredRequestStopsOnlyItsOwnRow)
     clock.advanceMs(kLockTimeout.count());
     EXPECT_THROW(checkout("broken"), std::logic_error) << "a bug, not a transient failure: the HTTP layer says 500";
     clock.advanceMs(kLockTimeout.count());
-    EXPECT_EQ(service.completeAbandoned().completed, 1) << "the completer skips the broken row and finishes the other";
+    EXPECT_EQ(CheckoutCompleter(service).completeAbandoned().completed, 1)
+        << "the completer skips the broken row and finishes the other";
     EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys WHERE idem_key = 'fine'"), "finished");
     EXPECT_EQ(text("SELECT recovery_point FROM checkout_keys WHERE idem_key = 'broken'"), "order_created");
     EXPECT_EQ(gateway.chargeCount(), 1) << "nothing charged for a request we cannot read";

@@ -3,12 +3,14 @@
 // run's lease, and an owner whose lease expired cannot write over the run that took its checkout over. A lease is
 // made to expire by moving its heartbeat into the past in the database, whose clock judges it: no sleeping.
 #include "storage/RunLease.h"
+#include "checkout/CheckoutCompleter.h"
 #include "checkout/CheckoutService.h"
 #include "checkout/StubPaymentGateway.h"
 #include "storage/SqlTx.h"
 #include "storage/sqlite/SqliteSqlTx.h"
 #include "support/LatchedGateway.h"
 #include "support/ServerProcess.h"
+#include "teaching/CrashPoints.h"
 
 #include <SQLiteCpp/Database.h>
 #include <gtest/gtest.h>
@@ -106,6 +108,7 @@ TEST_F(RunLeaseTest, ARunThatMissedItsRenewalsRenewsOrBeginsAgainBeforeItsIdIsUs
 
     // A checkout under it takes its lock and finishes: the instance does not refuse checkouts.
     CheckoutService service(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
+    service.observePhases(std::make_unique<CrashPoints>(faults));
     service.setRunLease(lease);
     EXPECT_EQ(checkoutWith(service, "after-outage").status, 201);
 }
@@ -116,14 +119,15 @@ TEST_F(RunLeaseTest, ALockLivesAsLongAsItsRunsLeaseNotUntilTheLockTimeout)
     lease.begin();
     CheckoutService owner(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
     owner.setRunLease(lease);
-    owner.setCrashAction([] { throw std::runtime_error("crashed"); });
+    owner.observePhases(std::make_unique<CrashPoints>(faults, [] { throw std::runtime_error("crashed"); }));
     faults.arm(ArmedFault {FaultKind::CrashAfterOrderCreated, 1, 0, 1});
     EXPECT_THROW(checkoutWith(owner, "k1"), std::runtime_error);
     EXPECT_EQ(scalar("SELECT locked_by FROM checkout_keys"), 7);
 
     CheckoutService other(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
+    other.observePhases(std::make_unique<CrashPoints>(faults));
     EXPECT_EQ(checkoutWith(other, "k1").status, 409) << "run 7 is alive: its lock holds";
-    EXPECT_EQ(other.completeAbandoned().completed, 0);
+    EXPECT_EQ(CheckoutCompleter(other).completeAbandoned().completed, 0);
 
     expire(7);
     const OrderResponse resumed = checkoutWith(other, "k1");
@@ -138,6 +142,7 @@ TEST_F(RunLeaseTest, AnOwnerWhoseLeaseExpiredCannotWriteOverTheRunThatTookItsChe
     lease.begin();
     LatchedGateway latched(gateway);
     CheckoutService owner(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
+    owner.observePhases(std::make_unique<CrashPoints>(faults));
     owner.setRunLease(lease);
     OrderResponse overtaken;
     std::thread first([&] { overtaken = checkoutWith(owner, "k1"); });
@@ -145,6 +150,7 @@ TEST_F(RunLeaseTest, AnOwnerWhoseLeaseExpiredCannotWriteOverTheRunThatTookItsChe
 
     // While run 1 stands still at the gateway, its lease runs out, and another worker takes the checkout over.
     CheckoutService other(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
+    other.observePhases(std::make_unique<CrashPoints>(faults));
     EXPECT_EQ(checkoutWith(other, "k1").status, 409) << "while run 1 is alive";
     expire(1);
     const OrderResponse takeover = checkoutWith(other, "k1");
@@ -169,6 +175,7 @@ TEST_F(RunLeaseTest, AnOwnerWhoseLeaseExpiredStopsEvenWhenNobodyTookItsCheckoutO
     lease.begin();
     LatchedGateway latched(gateway);
     CheckoutService owner(store.sql(), store.instanceId(), latched, faults, clock, kTtl, kLockTimeout);
+    owner.observePhases(std::make_unique<CrashPoints>(faults));
     owner.setRunLease(lease);
     OrderResponse stopped;
     std::thread first([&] { stopped = checkoutWith(owner, "k1"); });
@@ -183,6 +190,7 @@ TEST_F(RunLeaseTest, AnOwnerWhoseLeaseExpiredStopsEvenWhenNobodyTookItsCheckoutO
     // The process goes on as a new run; the checkout is anybody's now, its own retry's too.
     EXPECT_FALSE(lease.heartbeat());
     CheckoutService again(store.sql(), store.instanceId(), gateway, faults, clock, kTtl, kLockTimeout);
+    again.observePhases(std::make_unique<CrashPoints>(faults));
     again.setRunLease(lease);
     const OrderResponse resumed = checkoutWith(again, "k1");
     EXPECT_EQ(resumed.status, 201);

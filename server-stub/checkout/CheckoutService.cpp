@@ -1,5 +1,6 @@
 #include "checkout/CheckoutService.h"
 
+#include "checkout/CheckoutLockSql.h"
 #include "checkout/CheckoutStateError.h"
 #include "checkout/OrderPayments.h"
 #include "orders/OrderWriter.h"
@@ -11,9 +12,11 @@
 
 #include <cstdio>
 #include <stdexcept>
-#include <vector>
 
 namespace onceorder::server {
+
+using checkoutLockSql::holder;
+using checkoutLockSql::lockNow;
 
 namespace {
 
@@ -31,23 +34,6 @@ long long ms(std::int64_t value)
     return static_cast<long long>(value);
 }
 
-// The clock the key rows' locks are stamped and judged by (SqlDialect::lockNowMs): the database's own wherever several
-// processes share it, so that a lock's age never compares one server's clock with another's stamp. Binds one parameter,
-// this process's clock reading (`ms(now)`): SQLite's stamp; PostgreSQL's statement ignores it.
-std::string lockNow(const SqlTx& db)
-{
-    return std::string(db.sqlDialect().lockNowMs);
-}
-
-// A row of checkout_keys AS k that nobody works on: unlocked, locked for longer than the lock timeout by the lock clock
-// (binds this process's clock reading and the lock timeout), or locked by a run whose lease has expired
-// (RunLease::alive, by the database's clock).
-std::string notHeld(const SqlTx& db)
-{
-    return "(k.locked_at IS NULL OR k.locked_at <= " + lockNow(db) + " - ? OR NOT " +
-        RunLease::alive(db.sqlDialect(), "k.locked_by") + ")";
-}
-
 } // namespace
 
 CheckoutService::CheckoutService(SqlDatabase& database, std::string instanceId, PaymentGateway& gateway, Faults& faults,
@@ -60,7 +46,6 @@ CheckoutService::CheckoutService(SqlDatabase& database, std::string instanceId, 
     , m_clock(clock)
     , m_keyTtl(keyTtl)
     , m_lockTimeout(lockTimeout)
-    , m_crash(crashProcessNow)
 {
 }
 
@@ -77,7 +62,7 @@ std::string CheckoutService::gatewayKey(long long rowId) const
 OrderResponse CheckoutService::checkout(const Client& client, const std::string& idemKey,
                                         const CheckoutCommand& command)
 {
-    const ArmedFault fault = m_faults.take(FaultTarget::Checkout);
+    const std::unique_ptr<PhaseObserver> observer = m_observers ? m_observers->forRequest() : nullptr;
     const std::string print = fingerprint(command);
     const std::string finished = recoveryPointName(RecoveryPoint::Finished);
     CheckoutKey key;
@@ -132,9 +117,9 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
         return OrderResponse::fromProblem(failureAnswer(std::current_exception(), problems::checkoutTransientFailure));
     }
     if (!resumed) {
-        crashIf(fault.kind, FaultKind::CrashAfterStarted);
+        notify(observer.get(), recoveryPointName(RecoveryPoint::Started));
     }
-    return advance(std::move(key), fault.kind, resumed);
+    return advance(std::move(key), observer.get(), resumed);
 }
 
 std::variant<CheckoutKey, OrderResponse> CheckoutService::existingKey(SqlTx& db, const Client& client,
@@ -194,7 +179,7 @@ void CheckoutService::releaseLockAfterLostCommit(const CheckoutKey& key)
     }
 }
 
-OrderResponse CheckoutService::advance(CheckoutKey key, FaultKind crashAt, bool resumed)
+OrderResponse CheckoutService::advance(CheckoutKey key, PhaseObserver* observer, bool resumed)
 {
     return m_atomicPhase.guard(key, [&]() -> OrderResponse {
         const CheckoutCommand command = storedCommand(key);
@@ -205,7 +190,7 @@ OrderResponse CheckoutService::advance(CheckoutKey key, FaultKind crashAt, bool 
                                                      [&](SqlTx& db) { return createOrder(db, key, command); })) {
                     return *refused;
                 }
-                crashIf(crashAt, FaultKind::CrashAfterOrderCreated);
+                notify(observer, recoveryPointName(RecoveryPoint::OrderCreated));
                 break;
             case RecoveryPoint::OrderCreated: {
                 // No transaction is open across the external call: it may take long, and it may never return.
@@ -221,17 +206,17 @@ OrderResponse CheckoutService::advance(CheckoutKey key, FaultKind crashAt, bool 
                                                           ? problems::gatewayTimeout(unavailable->detail)
                                                           : problems::gatewayUnavailable(unavailable->detail));
                 }
-                crashIf(crashAt, FaultKind::CrashAfterCharge);
+                notify(observer, PhaseObserver::kCharged);
                 const std::string& chargeId = std::get<ChargeSucceeded>(charged).chargeId;
                 m_atomicPhase.run(key, RecoveryPoint::OrderCreated,
                                   [&](SqlTx& db) { return recordCharge(db, key, command, chargeId); });
-                crashIf(crashAt, FaultKind::CrashAfterPaymentCharged);
+                notify(observer, recoveryPointName(RecoveryPoint::PaymentCharged));
                 break;
             }
             case RecoveryPoint::PaymentCharged: {
                 OrderResponse response = *m_atomicPhase.run(key, RecoveryPoint::PaymentCharged,
                                                             [&](SqlTx& db) { return finish(db, key, command); });
-                crashIf(crashAt, FaultKind::CrashAfterFinished);
+                notify(observer, recoveryPointName(RecoveryPoint::Finished));
                 response.outcome = resumed ? "resumed" : "created";
                 return response;
             }
@@ -314,120 +299,15 @@ AtomicPhase::End CheckoutService::finish(SqlTx& db, const CheckoutKey& key, cons
     return response;
 }
 
-std::optional<CheckoutKey> CheckoutService::takeOver(long long rowId)
-{
-    auto tx = m_database.write();
-    SqlTx& db = *tx;
-    // After the writer lock, and per row: the rows before this one may have kept the completer for longer than
-    // the lock timeout, and a stamp from the start of the pass would be stale the moment it is written.
-    const std::int64_t now = m_clock.nowMs();
-    const long long lockTimeout = m_lockTimeout.count();
-    const std::optional<long long> run = runId();
-    const std::string finished = recoveryPointName(RecoveryPoint::Finished);
-    // SKIP LOCKED (PostgreSQL): a row another instance's completer (or a retry) is taking over right now is not
-    // waited for but left to it; the conditional UPDATE below is what decides, on every database.
-    if (!db.queryOne(db.forUpdateSkipLocked("SELECT k.id FROM checkout_keys AS k WHERE k.id = ? AND "
-                                            "k.recovery_point <> ? AND " +
-                                            notHeld(db)),
-                     {rowId, finished, ms(now), lockTimeout})) {
-        return std::nullopt;
-    }
-    if (db.exec("UPDATE checkout_keys SET locked_at = " + lockNow(db) +
-                    ", locked_by = ? WHERE id IN (SELECT k.id FROM checkout_keys AS k WHERE k.id = ? AND "
-                    "k.recovery_point <> ? AND " +
-                    notHeld(db) + ")",
-                {ms(now), holder(run), rowId, finished, ms(now), lockTimeout}) != 1) {
-        return std::nullopt;
-    }
-    const auto read = db.queryOne("SELECT client_id, idem_key, recovery_point, request_json, order_id, locked_at FROM "
-                                  "checkout_keys WHERE id = ?",
-                                  {rowId});
-    CheckoutKey key {rowId,         read->text(0),          read->text(1),  recoveryPointFromName(read->text(2)),
-                     read->text(3), read->optionalInt64(4), read->int64(5), run};
-    tx->commit();
-    return key;
-}
-
 std::optional<long long> CheckoutService::runId() const
 {
     return m_lease ? std::optional<long long>(m_lease->runId()) : std::nullopt;
 }
 
-SqlValue CheckoutService::holder(std::optional<long long> run)
+void CheckoutService::notify(PhaseObserver* observer, std::string_view point)
 {
-    return run ? SqlValue(*run) : SqlValue(nullptr);
-}
-
-CheckoutService::CompleterPass CheckoutService::completeAbandoned(int limit)
-{
-    const std::int64_t now = m_clock.nowMs(); // only to pick candidates; takeOver decides with its own reading
-    std::vector<long long> ids;
-    {
-        auto tx = m_database.read();
-        // A lock whose run's lease has expired counts as abandoned now, not after the lock timeout.
-        for (const auto& row :
-             tx->query("SELECT k.id FROM checkout_keys AS k WHERE k.recovery_point <> ? AND " + notHeld(*tx) +
-                           " ORDER BY k.id LIMIT ?",
-                       {std::string(recoveryPointName(RecoveryPoint::Finished)), ms(now),
-                        static_cast<long long>(m_lockTimeout.count()), static_cast<long long>(limit)})) {
-            ids.push_back(row.int64(0));
-        }
-    }
-    CompleterPass pass;
-    for (const long long id : ids) {
-        // One row that cannot be finished (its stored request no longer parses, the database failed while taking
-        // it over) must not starve the rows after it: their orders would stay pending with the stock reserved.
-        // The failed row keeps the lock takeOver gave it, so it is tried again only after the lock timeout.
-        try {
-            // Taking over is atomic: if a retry got there first, it is its request to finish.
-            if (auto key = takeOver(id)) {
-                const OrderResponse response = advance(std::move(*key), FaultKind::None, true);
-                if (response.status != 503 && response.status != 409) {
-                    ++pass.completed;
-                }
-            }
-        } catch (const std::exception& error) {
-            ++pass.failed;
-            std::fprintf(stderr, "completer: checkout row %lld skipped: %s\n", id, error.what());
-        }
-    }
-    return pass;
-}
-
-int CheckoutService::releaseLocks()
-{
-    auto tx = m_database.write();
-    // Skipping rows another instance is working on right now (SKIP LOCKED, PostgreSQL).
-    const auto released = tx->exec(
-        "UPDATE checkout_keys SET locked_at = NULL, locked_by = NULL WHERE id IN (" +
-            tx->forUpdateSkipLocked("SELECT k.id FROM checkout_keys AS k WHERE k.locked_at IS NOT NULL AND (? = 1 OR "
-                                    "NOT " +
-                                    RunLease::alive(tx->sqlDialect(), "k.locked_by") + ")") +
-            ")",
-        {static_cast<long long>(tx->sqlDialect().oneProcess ? 1 : 0)});
-    tx->commit();
-    return static_cast<int>(released);
-}
-
-int CheckoutService::reapExpired(std::int64_t nowMs, int batch)
-{
-    auto tx = m_database.write();
-    // SKIP LOCKED (PostgreSQL), so that reapers on several instances delete different rows instead of queueing on
-    // the same ones (and a row a retry is reading FOR UPDATE is left for the next pass).
-    const auto reaped =
-        tx->exec("DELETE FROM checkout_keys WHERE id IN (" +
-                     tx->forUpdateSkipLocked("SELECT id FROM checkout_keys WHERE expires_at <= ? "
-                                             "AND recovery_point = ? LIMIT ?") +
-                     ")",
-                 {ms(nowMs), std::string(recoveryPointName(RecoveryPoint::Finished)), static_cast<long long>(batch)});
-    tx->commit();
-    return static_cast<int>(reaped);
-}
-
-void CheckoutService::crashIf(FaultKind armed, FaultKind point)
-{
-    if (armed == point) {
-        m_crash();
+    if (observer) {
+        observer->onPhase(point);
     }
 }
 

@@ -4,7 +4,7 @@
 //
 //   started --(order, pending)--> order_created --(charge at the gateway)--> payment_charged --> finished
 //
-// A retry (or the completer, for a client that never comes back) resumes after the last committed phase and
+// A retry (or CheckoutCompleter, for a client that never comes back) resumes after the last committed phase and
 // never starts over; the gateway call is made safe to repeat by the gateway's own idempotency key, derived from
 // our key row's id. While a request works on a row it holds the row's lock (locked_at, and locked_by: this process's
 // run, see storage/RunLease); a duplicate gets 409. A lock older than the lock timeout, or held by a run whose lease
@@ -18,6 +18,7 @@
 #include "checkout/CheckoutCommand.h"
 #include "checkout/CheckoutKey.h"
 #include "checkout/PaymentGateway.h"
+#include "checkout/PhaseObservers.h"
 #include "orders/OrderService.h"
 #include "storage/SqlTx.h"
 #include "support/Clock.h"
@@ -43,37 +44,29 @@ public:
 
     OrderResponse checkout(const Client& client, const std::string& idemKey, const CheckoutCommand& command);
 
-    // What one pass of the completer did: how many requests reached their final answer, and how many rows it had
-    // to skip because of an error (logged; each is tried again after the lock timeout).
-    struct CompleterPass
-    {
-        int completed = 0;
-        int failed = 0;
-    };
-    // The completer: finishes up to `limit` requests nobody works on (unlocked, or locked for longer than the
-    // lock timeout), each on its own: an error on one row is counted and the pass goes on with the next.
-    CompleterPass completeAbandoned(int limit = 100);
-    // At start, before serving: lets go of the locks whose holder is gone; returns how many. On a database one process
-    // has to itself (SQLite) that is every lock; otherwise (PostgreSQL) the locks of runs whose lease has expired,
-    // while another instance's live locks stay.
-    int releaseLocks();
+    // Resumes a key row the completer (CheckoutCompleter) has taken over, after its last committed phase.
+    OrderResponse resume(CheckoutKey key) { return advance(std::move(key), nullptr, true); }
 
     // This process's run lease (storage/RunLease): every key row it locks names the run in locked_by, and the lock
     // lives as long as the run's lease. Without one (in-process tests), locks are judged by the lock timeout alone.
     void setRunLease(const RunLease& lease) { m_lease = &lease; }
-    // Deletes up to `batch` finished key rows that expired at or before nowMs; unfinished ones are the completer's.
-    int reapExpired(std::int64_t nowMs, int batch);
+    // The run that locks rows now (the lease's current run); nothing without a lease.
+    std::optional<long long> runId() const;
+
+    SqlDatabase& database() const { return m_database; }
+    const Clock& clock() const { return m_clock; }
+    std::chrono::milliseconds lockTimeout() const { return m_lockTimeout; }
 
     static std::string fingerprint(const CheckoutCommand& command);
     // The key we send to the gateway: this database's instance id and the key row's id, never the client's key.
     std::string gatewayKey(long long rowId) const;
 
-    // What "crash" means at the crash-after-* faults; the default kills the process. Tests throw instead.
-    void setCrashAction(std::function<void()> crash) { m_crash = std::move(crash); }
+    // Who watches each request pass its recovery points (OrderServer: teaching/CrashPoints); none by default.
+    void observePhases(std::unique_ptr<PhaseObservers> observers) { m_observers = std::move(observers); }
 
 private:
     // From wherever the key row stands to its final answer, phase by phase.
-    OrderResponse advance(CheckoutKey key, FaultKind crashAt, bool resumed);
+    OrderResponse advance(CheckoutKey key, PhaseObserver* observer, bool resumed);
     // The phases' own writes, each inside its AtomicPhase.
     AtomicPhase::End createOrder(SqlTx& db, CheckoutKey& key, const CheckoutCommand& command);
     AtomicPhase::End recordCharge(SqlTx& db, const CheckoutKey& key, const CheckoutCommand& command,
@@ -81,7 +74,6 @@ private:
     AtomicPhase::End decline(SqlTx& db, const CheckoutKey& key, const CheckoutCommand& command,
                              const std::string& reason);
     AtomicPhase::End finish(SqlTx& db, const CheckoutKey& key, const CheckoutCommand& command);
-    std::optional<CheckoutKey> takeOver(long long rowId);
     // Phase 0 met the key row already there: its stored answer, 422 for another payload, 409 while its lock is held;
     // else the row taken over (locked by `run`, in `db`'s transaction), to be resumed.
     std::variant<CheckoutKey, OrderResponse> existingKey(SqlTx& db, const Client& client, const std::string& idemKey,
@@ -89,10 +81,7 @@ private:
                                                          std::optional<long long> run);
     // After a claim whose COMMIT's answer was lost: lets go of the lock it may have written.
     void releaseLockAfterLostCommit(const CheckoutKey& key);
-    // The run that locks rows now (the lease's current run), and the same as a bound value (NULL without a lease).
-    std::optional<long long> runId() const;
-    static SqlValue holder(std::optional<long long> run);
-    void crashIf(FaultKind armed, FaultKind point);
+    static void notify(PhaseObserver* observer, std::string_view point);
 
     SqlDatabase& m_database;
     std::string m_instanceId;
@@ -102,7 +91,7 @@ private:
     const Clock& m_clock;
     std::chrono::seconds m_keyTtl;
     std::chrono::milliseconds m_lockTimeout;
-    std::function<void()> m_crash;
+    std::unique_ptr<PhaseObservers> m_observers;
     const RunLease* m_lease = nullptr;
 };
 

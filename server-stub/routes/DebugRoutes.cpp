@@ -1,5 +1,6 @@
 #include "routes/DebugRoutes.h"
 
+#include "checkout/CheckoutCompleter.h"
 #include "routes/RequestChecks.h"
 #include "support/Problems.h"
 
@@ -207,7 +208,7 @@ void DebugRoutes::postComplete(const HttpRequest& req, HttpResponse& res, Exchan
     if (!checkEmptyDebugPost(req, res, exchange)) {
         return;
     }
-    const auto pass = m_checkout->completeAbandoned();
+    const auto pass = CheckoutCompleter(*m_checkout).completeAbandoned();
     m_metrics.recordCheckoutsCompleted(pass.completed);
     m_metrics.recordCompleterErrors(pass.failed);
     answer(res, 200, JsonObjectWriter().num("completed", pass.completed).num("failed", pass.failed).finish());
