@@ -28,13 +28,19 @@ using namespace onceorder::server;
 
 namespace {
 
+// What PostgreSQL raises behind a transaction pooler when a named prepared statement is missing on the connection the
+// pooler gave the transaction (PgWorkTx meets it and rethrows it as it is).
+pqxx::sql_error statementMissingOnPooler()
+{
+    return pqxx::sql_error("prepared statement \"oo_1\" does not exist", "EXECUTE oo_1", "26000");
+}
+
 TEST(DatabaseFailureTest, WorkThatMetARerunnableFailureRunsOnceMore)
 {
     int runs = 0;
     const int result = runOnceMoreIfRerunnable([&] {
         if (++runs == 1) {
-            noteRerunnableFailure(); // as PgWorkTx does when a named statement was missing on the pooler's connection
-            throw std::runtime_error("prepared statement \"oo_1\" does not exist");
+            throw statementMissingOnPooler();
         }
         return 4;
     });
@@ -53,15 +59,48 @@ TEST(DatabaseFailureTest, AnyOtherFailureIsNotRunAgain)
     EXPECT_EQ(runs, 1);
 }
 
+// The rerun is the failure's own: work B that fails for its own reason is not run again because work A met a
+// rerunnable failure meanwhile (before, a process-wide count did the deciding, so B ran twice).
+TEST(DatabaseFailureTest, AnotherWorksRerunnableFailureDoesNotRerunThisOne)
+{
+    int runsOfA = 0;
+    int runsOfB = 0;
+    EXPECT_THROW(runOnceMoreIfRerunnable([&]() -> int {
+                     ++runsOfB;
+                     runOnceMoreIfRerunnable([&] {
+                         if (++runsOfA == 1) {
+                             throw statementMissingOnPooler();
+                         }
+                     });
+                     throw pqxx::sql_error("terminating connection due to administrator command", "", "57P01");
+                 }),
+                 pqxx::sql_error);
+    EXPECT_EQ(runsOfA, 2);
+    EXPECT_EQ(runsOfB, 1);
+}
+
+TEST(DatabaseFailureTest, ARerunnableFailuresAnswerSaysSoAndNoOtherDoes)
+{
+    const Problem rerun =
+        failureAnswer(std::make_exception_ptr(statementMissingOnPooler()), problems::transientFailure);
+    EXPECT_EQ(rerun.status, 503);
+    EXPECT_TRUE(rerun.rerunnable);
+    EXPECT_TRUE(failureAnswer(std::make_exception_ptr(statementMissingOnPooler())).rerunnable);
+    const Problem other = failureAnswer(std::make_exception_ptr(pqxx::sql_error("terminating connection", "", "57P01")),
+                                        problems::transientFailure);
+    EXPECT_EQ(other.status, 503);
+    EXPECT_FALSE(other.rerunnable);
+    EXPECT_FALSE(failureAnswer(std::make_exception_ptr(pqxx::sql_error("syntax error", "", "42601"))).rerunnable);
+}
+
 TEST(DatabaseFailureTest, TheSecondRunsFailureIsTheCallersAndThereIsNoThird)
 {
     int runs = 0;
     EXPECT_THROW(runOnceMoreIfRerunnable([&]() -> int {
                      ++runs;
-                     noteRerunnableFailure();
-                     throw std::runtime_error("prepared statement \"oo_1\" does not exist");
+                     throw statementMissingOnPooler();
                  }),
-                 std::runtime_error);
+                 pqxx::sql_error);
     EXPECT_EQ(runs, 2);
 }
 

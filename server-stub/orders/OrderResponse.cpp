@@ -12,6 +12,7 @@ OrderResponse OrderResponse::fromProblem(const Problem& problem, std::string out
     response.outcome = std::move(outcome);
     response.retryAfterSeconds = problem.retryAfterSeconds;
     response.orderId = problem.orderId;
+    response.rerunnable = problem.rerunnable;
     return response;
 }
 

@@ -17,6 +17,7 @@ struct OrderResponse
     std::string outcome; // for logs and metrics: created, replayed, mismatch, in-progress, out-of-stock, ...
     std::optional<int> retryAfterSeconds;
     std::optional<long long> orderId;
+    bool rerunnable = false; // Problem::rerunnable: this request runs once more before it is answered
 
     bool isProblem() const { return status >= 400; }
 

@@ -16,6 +16,7 @@ void answer(HttpResponse& res, const Problem& problem, Exchange& exchange)
         res.setHeader("Retry-After", std::to_string(*problem.retryAfterSeconds));
     }
     exchange.outcome = problem.slug;
+    exchange.rerunnable = problem.rerunnable;
 }
 
 } // namespace onceorder::server

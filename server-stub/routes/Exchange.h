@@ -16,6 +16,9 @@ struct Exchange
     std::string client = "-";
     std::string key = "-";
     std::string outcome;
+    // The answer is a 503 for a failure the same work gets past at once (Problem::rerunnable): HttpApi runs this
+    // request once more, with a fresh answer and exchange, before it is answered.
+    bool rerunnable = false;
 };
 
 // A route's handler: answers into the response and tells the exchange what came of it. It may block (SQLite): HttpApi

@@ -23,7 +23,6 @@ void answerFailure(const std::exception_ptr& error, HttpResponse& res, Exchange&
     res = {};
     const Problem problem = failureAnswer(error);
     answer(res, problem, exchange);
-    exchange.outcome = problem.slug;
 }
 
 // Runs a handler with the catch-all: whatever it throws is answered by answerFailure.
@@ -224,9 +223,8 @@ HttpApi::AsyncHandler HttpApi::blocking(Handler handler)
     return [this, handler = std::move(handler)](Call& call, std::function<void()> done) {
         m_workers.post([&call, &handler, done = std::move(done)] {
             call.started = std::chrono::steady_clock::now(); // the log's ms is the handler's own time
-            const std::uint64_t seen = rerunnableFailures();
             runCaught(handler, call.request, call.response, call.exchange);
-            if (runAgain(call, seen)) {
+            if (runAgain(call)) {
                 runCaught(handler, call.request, call.response, call.exchange);
             }
             done();
@@ -234,9 +232,9 @@ HttpApi::AsyncHandler HttpApi::blocking(Handler handler)
     };
 }
 
-bool HttpApi::runAgain(Call& call, std::uint64_t seen)
+bool HttpApi::runAgain(Call& call)
 {
-    if (call.response.status != 503 || rerunnableFailures() == seen) {
+    if (call.response.status != 503 || !call.exchange.rerunnable) {
         return false;
     }
     call.response = {};
@@ -249,19 +247,18 @@ HttpApi::AsyncHandler HttpApi::handedOn(HandOnHandler handler)
     return [this, handler = std::move(handler)](Call& call, std::function<void()> done) {
         m_workers.post([this, &call, &handler, done = std::move(done)] {
             call.started = std::chrono::steady_clock::now();
-            runHandedOn(handler, call, rerunnableFailures(), std::move(done));
+            runHandedOn(handler, call, true, std::move(done));
         });
     };
 }
 
-void HttpApi::runHandedOn(const HandOnHandler& handler, Call& call, std::optional<std::uint64_t> seen,
-                          std::function<void()> done)
+void HttpApi::runHandedOn(const HandOnHandler& handler, Call& call, bool firstRun, std::function<void()> done)
 {
-    // Answered: once more on a worker (the answer may come from a committer thread) if it is a 503 that a failure
-    // counted as rerunnable came with, and this is the first run; else handed to the responder.
-    auto answered = [this, &handler, &call, seen, done] {
-        if (seen && runAgain(call, *seen)) {
-            m_workers.post([this, &handler, &call, done] { runHandedOn(handler, call, std::nullopt, done); });
+    // Answered: once more on a worker (the answer may come from a committer thread) if it is a 503 for a rerunnable
+    // failure this request met itself, and this is the first run; else handed to the responder.
+    auto answered = [this, &handler, &call, firstRun, done] {
+        if (firstRun && runAgain(call)) {
+            m_workers.post([this, &handler, &call, done] { runHandedOn(handler, call, false, done); });
             return;
         }
         done();

@@ -110,13 +110,12 @@ private:
     // answered 500; it must not throw after.
     using HandOnHandler = std::function<void(const HttpRequest&, HttpResponse&, Exchange&, std::function<void()> done)>;
     AsyncHandler handedOn(HandOnHandler handler);
-    // One run of a handed-on handler; `seen`: the count of rerunnable failures when the first run began (nothing:
-    // this is the second run, answered whatever it says).
-    void runHandedOn(const HandOnHandler& handler, Call& call, std::optional<std::uint64_t> seen,
-                     std::function<void()> done);
-    // Whether a call answered 503 runs once more: a failure that the same work gets past at once was met since `seen`
-    // (storage/DatabaseFailure: rerunnableFailures). If so, its answer and exchange are cleared for the second run.
-    static bool runAgain(Call& call, std::uint64_t seen);
+    // One run of a handed-on handler; not `firstRun`: this is the second run, answered whatever it says.
+    void runHandedOn(const HandOnHandler& handler, Call& call, bool firstRun, std::function<void()> done);
+    // Whether a call answered 503 runs once more: its own answer says the failure it met is one the same work gets
+    // past at once (Exchange::rerunnable, from storage/DatabaseFailure's rerunnableFailure), whatever other requests
+    // met meanwhile. If so, its answer and exchange are cleared for the second run.
+    static bool runAgain(Call& call);
     // A handler that only formats what is in memory: run at once, on the I/O thread.
     AsyncHandler immediate(Handler handler);
     Handler debugGate(Handler handler);

@@ -166,6 +166,7 @@ void OrderRoutes::answerOrder(HttpResponse& res, const OrderResponse& response, 
         m_metrics.recordOrderCreated();
     }
     exchange.outcome = response.outcome;
+    exchange.rerunnable = response.rerunnable;
 }
 
 void OrderRoutes::getOrders(const HttpRequest& req, HttpResponse& res, Exchange& exchange)

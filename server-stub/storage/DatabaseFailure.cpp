@@ -3,7 +3,6 @@
 #include "storage/Backend.h"
 #include "support/Problems.h"
 
-#include <atomic>
 #include <cstdio>
 #include <string>
 
@@ -45,22 +44,12 @@ std::string describe(const std::exception_ptr& error)
     }
 }
 
-std::atomic<std::uint64_t>& rerunnableCount()
-{
-    static std::atomic<std::uint64_t> count = 0;
-    return count;
-}
-
 } // namespace
 
-void noteRerunnableFailure()
+bool rerunnableFailure(const std::exception_ptr& error)
 {
-    ++rerunnableCount();
-}
-
-std::uint64_t rerunnableFailures()
-{
-    return rerunnableCount().load();
+    const auto native = readNativeFailure(error);
+    return native && native->rerunnable;
 }
 
 bool commitOutcomeUnknown(const std::exception_ptr& error)
@@ -80,7 +69,10 @@ bool rolledBackFailure(const std::exception_ptr& error)
     }
 }
 
-Problem failureAnswer(const std::exception_ptr& error, const RolledBack& rolledBack)
+namespace {
+
+// failureAnswer's answer, before it says whether the failure is rerunnable.
+Problem answerFor(const std::exception_ptr& error, const RolledBack& rolledBack)
 {
     const auto native = readNativeFailure(error);
     const DatabaseFailure failure = native ? native->kind : DatabaseFailure::None;
@@ -107,6 +99,15 @@ Problem failureAnswer(const std::exception_ptr& error, const RolledBack& rolledB
     }
     return problems::internalError(
         failure == DatabaseFailure::Permanent ? "a database error; the server's log has the details" : describe(error));
+}
+
+} // namespace
+
+Problem failureAnswer(const std::exception_ptr& error, const RolledBack& rolledBack)
+{
+    Problem problem = answerFor(error, rolledBack);
+    problem.rerunnable = problem.status == 503 && rerunnableFailure(error);
+    return problem;
 }
 
 } // namespace onceorder::server

@@ -8,7 +8,6 @@
 
 #include "support/Problem.h"
 
-#include <cstdint>
 #include <exception>
 #include <functional>
 #include <optional>
@@ -35,6 +34,11 @@ struct NativeFailure
     bool commitOutcomeUnknown = false; // see commitOutcomeUnknown() below
     bool lockedByAnotherProcess = false; // another process held the database's one write lock past the busy timeout
     bool rolledBackAsVictim = false; // a deadlock's victim or a serialization failure: the same work may run again
+    // The same work, run again at once, gets past it: behind a transaction pooler a named prepared statement was
+    // missing or already there on the server connection the pooler gave the transaction (PostgreSQL's 26000, 42P05),
+    // and the statements are sent unnamed from then on (storage/postgres/PgWorkTx). The failure says so itself, so
+    // only the work that met it runs again (routes/HttpApi, runOnceMoreIfRerunnable), never another request's.
+    bool rerunnable = false;
 };
 // The registered backends' reading of `error`, or nothing if it is no database's exception.
 std::optional<NativeFailure> readNativeFailure(const std::exception_ptr& error);
@@ -70,13 +74,11 @@ bool rolledBackFailure(const std::exception_ptr& error);
 // serialization failure, a busy database) rolled back: nothing of the transaction is there.
 bool commitOutcomeUnknown(const std::exception_ptr& error);
 
-// Failures that the same work, run again at once, gets past: behind a transaction pooler a named prepared statement
-// was missing or already there on the server connection the pooler gave the transaction (SQLSTATE 26000, 42P05), and
-// the statements are sent unnamed from then on (storage/postgres/PgWorkTx). Counted where they are met, on whatever
-// thread; a request answered 503 while the count moved is run once more before it is answered (routes/HttpApi): its
-// transaction rolled back, so running it again is what the client's retry with the same key would do, a moment sooner.
-void noteRerunnableFailure();
-std::uint64_t rerunnableFailures();
+// Whether `error` is one the same work, run again at once, gets past (NativeFailure::rerunnable). failureAnswer marks
+// its answer so (Problem::rerunnable), and a request answered with such a 503 is run once more before it is answered
+// (routes/HttpApi): its transaction rolled back, so running it again is what the client's retry with the same key
+// would do, a moment sooner.
+bool rerunnableFailure(const std::exception_ptr& error);
 
 // Runs fn() (which opens, does and commits its own transaction, e.g. a reset), at most `attempts` times in all, again
 // only when the database rolled it back as a deadlock's victim or for a serialization failure; the last such failure,
@@ -98,16 +100,15 @@ void rerunWhenRolledBack(Fn&& fn, int attempts = 3)
 }
 
 // For work outside a request that opens, does and commits its own transaction (the reaper's batches, the completer's
-// pass): runs fn(), and once more if it threw while a rerunnable failure was met (the count moved); the second
-// failure is rethrown. A request's rerun is routes/HttpApi's.
+// pass): runs fn(), and once more if what it threw is a rerunnable failure (rerunnableFailure); the second failure is
+// rethrown. A request's rerun is routes/HttpApi's.
 template<typename Fn>
 auto runOnceMoreIfRerunnable(Fn&& fn) -> decltype(fn())
 {
-    const std::uint64_t seen = rerunnableFailures();
     try {
         return fn();
     } catch (...) {
-        if (rerunnableFailures() == seen) {
+        if (!rerunnableFailure(std::current_exception())) {
             throw;
         }
     }

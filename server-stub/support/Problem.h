@@ -15,6 +15,9 @@ struct Problem
     std::string detail; // this occurrence, in words a developer can act on
     std::optional<int> retryAfterSeconds;
     std::optional<long long> orderId; // e.g. the order that already holds a cart id
+    // A 503 for a failure the same work gets past at once (storage/DatabaseFailure: rerunnableFailure): the request
+    // that met it is run once more before it is answered (routes/HttpApi). Not part of the body.
+    bool rerunnable = false;
 
     std::string body() const;
 };

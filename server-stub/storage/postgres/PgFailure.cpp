@@ -22,6 +22,13 @@ bool transientState(const std::string& state)
         state == "25P03" || state == "55P03" || state == "26000" || state == "42P05";
 }
 
+// A named prepared statement missing (26000) or already there (42P05) on the connection a transaction pooler gave
+// this transaction: PgWorkTx sends its statements unnamed from then on, so the same work run at once gets through.
+bool pooledAway(const std::string& state)
+{
+    return state == "26000" || state == "42P05";
+}
+
 NativeFailure transient()
 {
     return NativeFailure {.kind = DatabaseFailure::Transient};
@@ -48,8 +55,10 @@ std::optional<NativeFailure> readPostgresFailure(const std::exception_ptr& error
     } catch (const pqxx::unique_violation&) {
         return NativeFailure {.kind = DatabaseFailure::Permanent, .uniqueViolation = true};
     } catch (const pqxx::sql_error& sql) {
-        return NativeFailure {.kind = transientState(sql.sqlstate()) ? DatabaseFailure::Transient
-                                                                     : DatabaseFailure::Permanent};
+        NativeFailure failure {.kind = transientState(sql.sqlstate()) ? DatabaseFailure::Transient
+                                                                      : DatabaseFailure::Permanent};
+        failure.rerunnable = pooledAway(sql.sqlstate());
+        return failure;
     } catch (const pqxx::failure&) {
         return transient();
     } catch (...) {

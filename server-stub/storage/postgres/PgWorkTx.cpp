@@ -140,7 +140,6 @@ pqxx::result PgWorkTx::run(pqxx::transaction_base& tx, std::string_view sql, con
                                  "its connection (a transaction pooler?): statements are sent unnamed from now "
                                  "on (--db-prepare off says so at start)\n");
                 }
-                noteRerunnableFailure(); // the request that met it runs once more (routes/HttpApi)
             }
             throw;
         }

@@ -14,7 +14,7 @@
 // statement unnamed (parsed and planned each time, as libpq's PQexecParams does), which works behind any pooler. If a
 // named statement is found missing or already there anyway (SQLSTATE 26000, 42P05: a pooler nobody mentioned), this
 // process switches to unnamed statements for good; the statement that found out fails as a transient failure, and the
-// request that met it runs once more (storage/DatabaseFailure: rerunnableFailures; routes/HttpApi).
+// request that met it runs once more (storage/postgres/PgFailure marks the failure rerunnable; routes/HttpApi).
 #pragma once
 
 #include "storage/SqlTx.h"
