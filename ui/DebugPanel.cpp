@@ -150,6 +150,21 @@ QGroupBox* DebugPanel::buildServerSection()
         layout->addWidget(note);
     }
 
+    addFaultParameters(layout);
+    addFaultButtons(layout);
+    addTeachingModes(layout);
+    addLifecycleButtons(layout);
+
+    m_resultLabel = new QLabel;
+    m_resultLabel->setObjectName(QStringLiteral("debugResultLabel"));
+    m_resultLabel->setWordWrap(true);
+    m_resultLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_resultLabel);
+    return box;
+}
+
+void DebugPanel::addFaultParameters(QVBoxLayout* layout)
+{
     m_countSpin = new QSpinBox;
     m_countSpin->setObjectName(QStringLiteral("faultCountSpin"));
     m_countSpin->setAccessibleName(tr("Fault: number of requests hit"));
@@ -182,7 +197,10 @@ QGroupBox* DebugPanel::buildServerSection()
     }
     parameters->setColumnStretch(column, 1);
     layout->addLayout(parameters);
+}
 
+void DebugPanel::addFaultButtons(QVBoxLayout* layout)
+{
     auto* faults = explainedGrid();
     const struct
     {
@@ -215,7 +233,10 @@ QGroupBox* DebugPanel::buildServerSection()
     m_armedLabel->setObjectName(QStringLiteral("armedFaultLabel"));
     m_armedLabel->setWordWrap(true);
     layout->addWidget(m_armedLabel);
+}
 
+void DebugPanel::addTeachingModes(QVBoxLayout* layout)
+{
     auto* modesTitle = new QLabel(tr("<b>Teaching modes</b> — the article's mistakes, made on purpose:"));
     modesTitle->setWordWrap(true); // on one line it was the panel's widest row: 750 px at 200 %
     layout->addWidget(modesTitle);
@@ -244,7 +265,10 @@ QGroupBox* DebugPanel::buildServerSection()
         addExplained(modes, check, mode.text);
     }
     layout->addLayout(modes);
+}
 
+void DebugPanel::addLifecycleButtons(QVBoxLayout* layout)
+{
     auto* lifecycle = explainedGrid();
     auto* reset = new QPushButton(tr("Reset the server"));
     reset->setObjectName(QStringLiteral("resetServerButton"));
@@ -259,13 +283,6 @@ QGroupBox* DebugPanel::buildServerSection()
                      ? tr("kill -9 the bundled server: requests fail until it restarts by itself.")
                      : tr("Only the bundled server can be killed from here."));
     layout->addLayout(lifecycle);
-
-    m_resultLabel = new QLabel;
-    m_resultLabel->setObjectName(QStringLiteral("debugResultLabel"));
-    m_resultLabel->setWordWrap(true);
-    m_resultLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_resultLabel);
-    return box;
 }
 
 void DebugPanel::addCheckoutCrashRow(QVBoxLayout* layout)

@@ -55,6 +55,12 @@ private:
     void addCheckoutCrashRow(QVBoxLayout* layout);
     void holdCrashPointsWidth();
     QGroupBox* buildServerSection();
+    // buildServerSection's parts, top to bottom: the fault's requests, delay and Retry-After; a button per fault and
+    // what is armed; the teaching modes; reset and kill.
+    void addFaultParameters(QVBoxLayout* layout);
+    void addFaultButtons(QVBoxLayout* layout);
+    void addTeachingModes(QVBoxLayout* layout);
+    void addLifecycleButtons(QVBoxLayout* layout);
     QGroupBox* buildGatewaySection();
     QGroupBox* buildNetworkSection();
     QGroupBox* buildClientSection();

@@ -122,6 +122,20 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     const QString client = clientName(session->options().apiKey);
     setWindowTitle(tr("OnceOrder — client %1").arg(client));
 
+    buildCentral();
+    buildMenus();
+    buildStatusBar();
+    restorePlacement();
+    connectSession();
+    connectMonitor();
+    connectControls();
+    m_wheelGuard->guardChildrenOf(this); // the cart's quantities are guarded as the cart makes them
+    m_cart->refresh();
+    setFocusOrder();
+}
+
+void MainWindow::buildCentral()
+{
     auto* timelineBox = new QGroupBox(m_timeline->headline());
     timelineBox->setObjectName(QStringLiteral("timelineBox"));
     auto* timelineLayout = new QVBoxLayout(timelineBox);
@@ -144,6 +158,10 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     addDockWidget(Qt::RightDockWidgetArea, m_debugPanel);
     resizeDocks({m_tablesDock}, {230}, Qt::Vertical);
     resizeDocks({m_debugPanel}, {470}, Qt::Horizontal);
+}
+
+void MainWindow::buildMenus()
+{
     auto* file = menuBar()->addMenu(tr("&File"));
     file->setObjectName(QStringLiteral("fileMenu"));
     QAction* quit = file->addAction(tr("&Quit"));
@@ -187,7 +205,10 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
         fitToScreen();
     });
     menuBar()->addMenu(help);
+}
 
+void MainWindow::buildStatusBar()
+{
     m_serverLabel->setObjectName(QStringLiteral("serverStatusLabel"));
     m_conditionerLabel->setObjectName(QStringLiteral("conditionerLabel"));
     m_pendingLabel->setObjectName(QStringLiteral("pendingLabel"));
@@ -199,6 +220,10 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     statusBar()->addPermanentWidget(m_pendingLabel);
     setConditionerMode(QStringLiteral("pass"));
     setPendingCounts(0, 0);
+}
+
+void MainWindow::restorePlacement()
+{
     resize(1400, 900);
     // Where the window was closed last time; fitToScreen keeps it on this screen (a remembered size or place from a
     // bigger screen, or from a monitor that is gone, comes back whole on the one there is).
@@ -213,30 +238,37 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
         }
     }
     fitToScreen();
+}
 
+void MainWindow::connectSession()
+{
     connect(m_catalogue, &CataloguePanel::addRequested, m_cart, &CartPanel::add);
     // The engine answers with submissionChanged for this cart (which makes it the current one) or submitRefused.
-    connect(m_cart, &CartPanel::orderRequested, session, &core::ClientSession::submit);
-    connect(session, &core::ClientSession::serverReady, this, &MainWindow::onServerReady);
-    if (auto* bundled = session->bundledServer()) {
+    connect(m_cart, &CartPanel::orderRequested, m_session, &core::ClientSession::submit);
+    connect(m_session, &core::ClientSession::serverReady, this, &MainWindow::onServerReady);
+    if (auto* bundled = m_session->bundledServer()) {
         connect(bundled, &core::BundledServer::down, this, &MainWindow::onServerDown);
     }
-    connect(session, &core::ClientSession::serverFailed, this, [this](const QString& reason) {
+    connect(m_session, &core::ClientSession::serverFailed, this, [this](const QString& reason) {
         m_serverLabel->setText(tr("● Server failed: %1").arg(reason));
         PresentationZoom::setStyleSheetKeepingZoom(
             m_serverLabel, StatusColours::labelSheet(StatusColours::Status::Bad, m_serverLabel->palette(), true));
     });
     // The engine may run on the session's worker thread: its signals arrive queued, carrying copies, and the window
     // asks it nothing synchronously (no outbox read or write on this thread).
-    connect(session->engine(), &core::SubmissionEngine::submissionChanged, this, &MainWindow::showSubmission);
-    connect(session->engine(), &core::SubmissionEngine::pendingCountsChanged, this, &MainWindow::setPendingCounts);
-    connect(session->engine(), &core::SubmissionEngine::submitRefused, this, &MainWindow::showRefusal);
-    connect(session->engine(), &core::SubmissionEngine::storageBroken, this, &MainWindow::showStorageBroken);
-    connect(session->engine(), &core::SubmissionEngine::storageFailed, this, [this](const QString& reason) {
+    connect(m_session->engine(), &core::SubmissionEngine::submissionChanged, this, &MainWindow::showSubmission);
+    connect(m_session->engine(), &core::SubmissionEngine::pendingCountsChanged, this, &MainWindow::setPendingCounts);
+    connect(m_session->engine(), &core::SubmissionEngine::submitRefused, this, &MainWindow::showRefusal);
+    connect(m_session->engine(), &core::SubmissionEngine::storageBroken, this, &MainWindow::showStorageBroken);
+    connect(m_session->engine(), &core::SubmissionEngine::storageFailed, this, [this](const QString& reason) {
         if (!m_cart->resultLine()->isStorageBroken()) { // once broken, the status bar keeps saying why
             statusBar()->showMessage(reason, 10'000);
         }
     });
+}
+
+void MainWindow::connectMonitor()
+{
     connect(m_monitor, &core::ServerMonitor::productsReceived, this, &MainWindow::showProducts);
     connect(m_monitor, &core::ServerMonitor::notOnceOrder, this, &MainWindow::showNotOnceOrder);
     connect(m_monitor, &core::ServerMonitor::ordersChanged, m_orders, &MyOrdersPanel::showOrders);
@@ -248,8 +280,11 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
                 // left the deleted orders listed until the next order.
                 m_monitor->scheduleRefresh();
             });
+}
 
-    auto* engine = session->engine();
+void MainWindow::connectControls()
+{
+    auto* engine = m_session->engine();
     connect(m_timeline, &SubmissionTimelineWidget::retryNowRequested, engine, &core::SubmissionEngine::retryNow);
     connect(m_timeline, &SubmissionTimelineWidget::abandonRequested, engine, &core::SubmissionEngine::abandon);
     connect(m_timeline, &SubmissionTimelineWidget::reconcileRequested, engine, &core::SubmissionEngine::reconcile);
@@ -257,9 +292,6 @@ MainWindow::MainWindow(core::ClientSession* session, QWidget* parent)
     // The timeline describes the strategy in use before its attempts show it (a key per attempt from the first one).
     connect(m_debugPanel, &DebugPanel::keyStrategyChanged, m_timeline, &SubmissionTimelineWidget::setKeyStrategy);
     connect(m_debugControls, &core::DebugControls::networkModeChanged, this, &MainWindow::setConditionerMode);
-    m_wheelGuard->guardChildrenOf(this); // the cart's quantities are guarded as the cart makes them
-    m_cart->refresh();
-    setFocusOrder();
 }
 
 void MainWindow::fitToScreen()

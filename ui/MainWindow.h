@@ -73,6 +73,17 @@ private:
     // header moves into the menu bar, so the cart, the Order button, the timeline's attempts and the live tables are
     // all in view at once. Otherwise the debug panel is a column on the right and the header is above the cart.
     void setCompact(bool compact);
+    // The constructor's steps, in this order: the middle and the docks; the menus and the zoom (after every widget
+    // of the middle, so that it scales them); the status bar; the size and place remembered from the last run; the
+    // session's and the engine's signals; the server monitor's and the debug controls'; the timeline's and the debug
+    // panel's requests to the engine.
+    void buildCentral();
+    void buildMenus();
+    void buildStatusBar();
+    void restorePlacement();
+    void connectSession();
+    void connectMonitor();
+    void connectControls();
     QWidget* buildHeader();
     void setFocusOrder();
     void onServerReady();

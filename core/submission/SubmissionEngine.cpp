@@ -367,19 +367,7 @@ void SubmissionEngine::giveUpBeforeSending(Submission submission)
 
 void SubmissionEngine::sendAttempt(qint64 id, Send how)
 {
-    if (!m_api) {
-        return;
-    }
-    if (how != Send::Now && m_offline) {
-        m_waitingForNetwork.append(id);
-        return;
-    }
-    if (how == Send::Scheduled && (m_budget.hasWaiters() || m_budget.take() > 0)) {
-        // The shared budget is spent: queue behind the earlier waiters, no database read until it is our turn.
-        m_budget.enqueue(id);
-        if (!m_budgetTimer->isActive()) {
-            m_budgetTimer->start(static_cast<int>(std::clamp<qint64>(m_budget.nextAdmissionInMs(), 1, 60'000)));
-        }
+    if (!admitted(id, how)) {
         return;
     }
     guarded(id, [&] {
@@ -395,73 +383,119 @@ void SubmissionEngine::sendAttempt(qint64 id, Send how)
             return; // bound to another server or client: never sent from here
         }
         const qint64 now = defendedNow(*stored);
-        if (!RetryPolicy::maySend(*stored, now)) {
-            // Checked before every send, not only after a failure: a timer that fired late (a laptop's sleep), a
-            // resume, a click or coming back online must not send a key the server may have forgotten.
-            cancelTimer(id);
-            if (!rules::mayGiveUp(true, m_inFlight.contains(id))) {
-                return; // an attempt of ours is on the wire: its answer (or its end) decides, never the clock
-            }
-            giveUpBeforeSending(*stored);
+        if (!withinRetryWindow(*stored, now) || !earlierSubmissionsSettled(*stored, now)) {
             return;
         }
-        if (stored->attempts.isEmpty() && !m_readBackDone.contains(id)) {
-            const QList<Submission> earlier = m_outbox.unknownOutcomes(stored->cartId, stored->apiKey, id);
-            if (std::any_of(earlier.begin(), earlier.end(),
-                            [&](const Submission& e) { return earlierAttemptOnWire(e, now); })) {
-                // An abandoned attempt of this cart may still reach the server: a read-back now would not see its
-                // order, so the new key waits until that attempt has ended (CartMachineTest found this).
-                schedule(id, kLeaseRecheckMaxMs);
-                return;
-            }
-            if (!earlier.isEmpty()) {
-                // A new key for a cart whose last answer never came: a server without UNIQUE(cart_id) would take it
-                // for a new order, so the cart's orders are read back first.
-                readBackBeforeFirstSend(*stored);
-                return;
-            }
+        if (const std::optional<Submission> submission = claimAttempt(*stored, now)) {
+            postAttempt(*submission, now);
         }
-        std::optional<QString> changedKey;
-        if (m_config.keys == KeyStrategy::PerClick && !stored->attempts.isEmpty()) {
-            // The teaching mistake: a retry that looks like a brand-new request to the server.
-            changedKey = newKey();
-        }
-        const qint64 monoNow = m_mono.nowMs();
-        const Outbox::AttemptStart start = m_outbox.startAttempt(
-            id, monoNow, leaseUntil(monoNow, 0), tr("interrupted: the client stopped before the answer arrived"),
-            changedKey, !m_inFlight.contains(id), now);
-        switch (start.claim) {
-        case Outbox::Claim::Missing:
-            return;
-        case Outbox::Claim::NotPending:
-            noticeSettledElsewhere(start.submission);
-            return;
-        case Outbox::Claim::LeasedElsewhere:
-            // Another process is sending it now: look again when its lease ends (or sooner, if it settles).
-            recheckLease(id, start.leaseUntilMs);
-            return;
-        case Outbox::Claim::Started:
-            break;
-        }
-        Submission submission = start.submission;
-        Q_EMIT submissionChanged(submission);
-
-        CrashPoint::reached("after-persist");
-        ++m_inFlight[id];
-        const int number = submission.attempts.last().number;
-        const qint64 attemptMs = RetryPolicy::attemptBudgetMs(submission, now, m_config.policy.attemptTimeoutMs);
-        m_api->postOrder(
-            submission.path, submission.key, submission.body,
-            CallLimits {m_config.policy.transferTimeoutMs, static_cast<int>(attemptMs)},
-            [] { CrashPoint::reached("after-send"); },
-            [self = QPointer(this), id, number](const HttpReply& answer) {
-                // The engine may be gone (shutdown aborts replies): then the attempt stays in flight in the outbox,
-                // and resume settles it.
-                if (self) {
-                    self->guarded(id, [&] { self->onReply(id, number, answer); });
-                }
-            });
     });
+}
+
+bool SubmissionEngine::admitted(qint64 id, Send how)
+{
+    if (!m_api) {
+        return false;
+    }
+    if (how != Send::Now && m_offline) {
+        m_waitingForNetwork.append(id);
+        return false;
+    }
+    if (how == Send::Scheduled && (m_budget.hasWaiters() || m_budget.take() > 0)) {
+        // The shared budget is spent: queue behind the earlier waiters, no database read until it is our turn.
+        m_budget.enqueue(id);
+        if (!m_budgetTimer->isActive()) {
+            m_budgetTimer->start(static_cast<int>(std::clamp<qint64>(m_budget.nextAdmissionInMs(), 1, 60'000)));
+        }
+        return false;
+    }
+    return true;
+}
+
+bool SubmissionEngine::withinRetryWindow(const Submission& stored, qint64 now)
+{
+    if (RetryPolicy::maySend(stored, now)) {
+        return true;
+    }
+    // Checked before every send, not only after a failure: a timer that fired late (a laptop's sleep), a resume, a
+    // click or coming back online must not send a key the server may have forgotten.
+    cancelTimer(stored.id);
+    if (!rules::mayGiveUp(true, m_inFlight.contains(stored.id))) {
+        return false; // an attempt of ours is on the wire: its answer (or its end) decides, never the clock
+    }
+    giveUpBeforeSending(stored);
+    return false;
+}
+
+bool SubmissionEngine::earlierSubmissionsSettled(const Submission& stored, qint64 now)
+{
+    if (!stored.attempts.isEmpty() || m_readBackDone.contains(stored.id)) {
+        return true;
+    }
+    const QList<Submission> earlier = m_outbox.unknownOutcomes(stored.cartId, stored.apiKey, stored.id);
+    if (std::any_of(earlier.begin(), earlier.end(),
+                    [&](const Submission& e) { return earlierAttemptOnWire(e, now); })) {
+        // An abandoned attempt of this cart may still reach the server: a read-back now would not see its order,
+        // so the new key waits until that attempt has ended (CartMachineTest found this).
+        schedule(stored.id, kLeaseRecheckMaxMs);
+        return false;
+    }
+    if (!earlier.isEmpty()) {
+        // A new key for a cart whose last answer never came: a server without UNIQUE(cart_id) would take it for a
+        // new order, so the cart's orders are read back first.
+        readBackBeforeFirstSend(stored);
+        return false;
+    }
+    return true;
+}
+
+std::optional<Submission> SubmissionEngine::claimAttempt(const Submission& stored, qint64 now)
+{
+    const qint64 id = stored.id;
+    std::optional<QString> changedKey;
+    if (m_config.keys == KeyStrategy::PerClick && !stored.attempts.isEmpty()) {
+        // The teaching mistake: a retry that looks like a brand-new request to the server.
+        changedKey = newKey();
+    }
+    const qint64 monoNow = m_mono.nowMs();
+    const Outbox::AttemptStart start = m_outbox.startAttempt(
+        id, monoNow, leaseUntil(monoNow, 0), tr("interrupted: the client stopped before the answer arrived"),
+        changedKey, !m_inFlight.contains(id), now);
+    switch (start.claim) {
+    case Outbox::Claim::Missing:
+        return std::nullopt;
+    case Outbox::Claim::NotPending:
+        noticeSettledElsewhere(start.submission);
+        return std::nullopt;
+    case Outbox::Claim::LeasedElsewhere:
+        // Another process is sending it now: look again when its lease ends (or sooner, if it settles).
+        recheckLease(id, start.leaseUntilMs);
+        return std::nullopt;
+    case Outbox::Claim::Started:
+        break;
+    }
+    Q_EMIT submissionChanged(start.submission);
+    return start.submission;
+}
+
+void SubmissionEngine::postAttempt(const Submission& submission, qint64 now)
+{
+    const qint64 id = submission.id;
+    CrashPoint::reached("after-persist");
+    ++m_inFlight[id];
+    const int number = submission.attempts.last().number;
+    const qint64 attemptMs = RetryPolicy::attemptBudgetMs(submission, now, m_config.policy.attemptTimeoutMs);
+    m_api->postOrder(
+        submission.path, submission.key, submission.body,
+        CallLimits {m_config.policy.transferTimeoutMs, static_cast<int>(attemptMs)},
+        [] { CrashPoint::reached("after-send"); },
+        [self = QPointer(this), id, number](const HttpReply& answer) {
+            // The engine may be gone (shutdown aborts replies): then the attempt stays in flight in the outbox, and
+            // resume settles it.
+            if (self) {
+                self->guarded(id, [&] { self->onReply(id, number, answer); });
+            }
+        });
 }
 
 bool SubmissionEngine::earlierAttemptOnWire(const Submission& earlier, qint64 nowMs) const

@@ -131,6 +131,15 @@ private:
         Admitted, // the retry budget let it through
     };
     void sendAttempt(qint64 id, Send how);
+    // sendAttempt's steps: past the network and the retry budget (false: queued, or no API); still inside the retry
+    // window (false: given up, or left to the attempt on the wire); no earlier submission of the cart with an unknown
+    // outcome in the way (false: waits, or reads the cart back first); the attempt started in the outbox and announced
+    // (nullopt: gone, settled or leased elsewhere); and the POST sent.
+    bool admitted(qint64 id, Send how);
+    bool withinRetryWindow(const Submission& stored, qint64 now);
+    bool earlierSubmissionsSettled(const Submission& stored, qint64 now);
+    std::optional<Submission> claimAttempt(const Submission& stored, qint64 now);
+    void postAttempt(const Submission& submission, qint64 now);
     // What an attempt's answer does (SubmissionAnswer.cpp, with placedAfterAll() and endAttempt()): settles the
     // submission, or schedules the next attempt.
     void onReply(qint64 id, int attemptNumber, const HttpReply& reply);
