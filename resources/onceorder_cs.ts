@@ -3088,6 +3088,11 @@ Příkazy:
         <source>The last finished phase (%1): a retry or the completer resumes after it</source>
         <translation>Poslední dokončená fáze (%1): opakovaný pokus nebo dokončovač pokračuje po ní</translation>
     </message>
+    <message>
+        <source>Order</source>
+        <comment>a column of order ids</comment>
+        <translation>Č. obj.</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ServerTablesDock</name>

@@ -3076,6 +3076,11 @@ Commands:
         <source>The last finished phase (%1): a retry or the completer resumes after it</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Order</source>
+        <comment>a column of order ids</comment>
+        <translation type="unfinished">Order</translation>
+    </message>
 </context>
 <context>
     <name>onceorder::ui::ServerTablesDock</name>

@@ -450,8 +450,27 @@ QStringList classProblems(QWidget* window, const Setting& setting)
         }
         // The newest row is the one the lesson is about (the order just placed, its key): in view, not below.
         const int last = view && view->model() ? view->model()->rowCount() - 1 : -1;
-        if (last >= 0 && !view->viewport()->rect().contains(view->visualRect(view->model()->index(last, 0)))) {
+        const int first = view ? view->horizontalHeader()->logicalIndex(0) : 0; // the column shown first
+        if (last >= 0 && !view->viewport()->rect().contains(view->visualRect(view->model()->index(last, first)))) {
             problems << QStringLiteral("%1: the newest row (%2) is out of view").arg(table.name).arg(last + 1);
+        }
+    }
+    // The columns the lesson reads in the live tables, whole without a sideways scroll: a key's status, stored code
+    // and order; an order's id, items, status and key (at 150 % and 200 % the keys' order ids sat past the right edge).
+    if (!smallest) {
+        const QList<std::pair<QString, QList<int>>> columns {{QStringLiteral("keysView"), {1, 2, 4, 5}},
+                                                             {QStringLiteral("ordersView"), {0, 2, 3, 5}}};
+        for (const auto& [name, wanted] : columns) {
+            auto* view = window->findChild<QTableView*>(name);
+            for (int column : wanted) {
+                const int left = view ? view->columnViewportPosition(column) : -1;
+                if (!view || left < 0 || left + view->columnWidth(column) > view->viewport()->width()) {
+                    problems << QStringLiteral("%1: column \"%2\" is not whole in view")
+                                    .arg(name,
+                                         view ? view->model()->headerData(column, Qt::Horizontal).toString()
+                                              : QString());
+                }
+            }
         }
     }
     for (QTableView* view : window->findChildren<QTableView*>()) {

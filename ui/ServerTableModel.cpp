@@ -281,13 +281,19 @@ QVariant ServerTableModel::headerData(int section, Qt::Orientation orientation, 
     }
     switch (m_table) {
     case Table::Keys: {
-        const QStringList headers {tr("Client"),      tr("Key"),   tr("Status"), tr("Fingerprint"),
-                                   tr("Stored code"), tr("Order"), tr("Expires")};
+        const QStringList headers {tr("Client"),      tr("Key"),         tr("Status"),
+                                   tr("Fingerprint"), tr("Stored code"), tr("Order", "a column of order ids"),
+                                   tr("Expires")};
         return headers.value(section);
     }
     case Table::Orders: {
-        const QStringList headers {tr("Order"), tr("Client"), tr("Items"),  tr("Status"),
-                                   tr("Cart"),  tr("Key"),    tr("Created")};
+        const QStringList headers {tr("Order", "a column of order ids"),
+                                   tr("Client"),
+                                   tr("Items"),
+                                   tr("Status"),
+                                   tr("Cart"),
+                                   tr("Key"),
+                                   tr("Created")};
         return headers.value(section);
     }
     case Table::Stock: {

@@ -52,12 +52,15 @@ QTableView* makeView(const QString& objectName, const QString& accessibleName, S
 }
 
 // What the lesson points at comes first, the rest may need the sideways scroll at 1366 px: a key's stored code and its
-// order before its fingerprint, an order's key before its cart (the view's order only: the model's columns stay).
+// order before its fingerprint, an order's key before its cart, the client last (first, it pushed the keys' order ids
+// past the right edge at 150 % and 200 %). The view's order only: the model's columns stay.
 void putTheLessonsColumnsFirst(QTableView* keys, QTableView* orders)
 {
     keys->horizontalHeader()->moveSection(4, 3); // Stored code
     keys->horizontalHeader()->moveSection(5, 4); // Order
+    keys->horizontalHeader()->moveSection(0, 6); // Client, last: one letter the row already tells
     orders->horizontalHeader()->moveSection(5, 4); // Key, before Cart
+    orders->horizontalHeader()->moveSection(1, 6); // Client, last
 }
 
 } // namespace
