@@ -58,7 +58,7 @@ void putTheLessonsColumnsFirst(QTableView* keys, QTableView* orders)
 {
     keys->horizontalHeader()->moveSection(4, 3); // Stored code
     keys->horizontalHeader()->moveSection(5, 4); // Order
-    keys->horizontalHeader()->moveSection(0, 6); // Client, last: one letter the row already tells
+    keys->horizontalHeader()->moveSection(0, 6); // Client, last: one letter, A in a one-window lesson
     orders->horizontalHeader()->moveSection(5, 4); // Key, before Cart
     orders->horizontalHeader()->moveSection(1, 6); // Client, last
 }
