@@ -115,6 +115,11 @@ QString withoutNames(QString text)
     static const QRegularExpression quoted(QStringLiteral("„[^“]*“"));
     static const QRegularExpression recoveryPoint(
         QStringLiteral(R"(\((started|order_created|payment_charged|finished)\))"));
+    // A whole key first: the hex below would take its first and last groups and leave "-be41-4be7-a4bb-", whose "be"
+    // read as English (a clean clone's sanitize run met key 46c66eef-be41-4be7-a4bb-60abc5cb0ff9).
+    static const QRegularExpression uuid(
+        QStringLiteral(R"(\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)"));
+    text.remove(uuid);
     text.remove(fields);
     text.remove(capitals);
     text.remove(quoted);
@@ -312,11 +317,13 @@ void CzechCompleteTest::theDetectorFindsEnglish()
                                 "retry window of 3 s is over; the key must not outlive the server's memory of it"}) {
         QVERIFY2(!englishIn(QString::fromUtf8(english)).isEmpty(), english);
     }
-    for (const char* czech : {"Objednat", "Pokus 1 byl odeslán, ale odpověď nepřišla: server mohl objednávku vytvořit.",
-                              "Idempotency-Key: 3f1c9a52-8d7e-4d8e-9a53-0d4b7e3c2f10", "HTTP 503 · SQLite",
-                              "422 /problems/idempotency-key-reused", "<code>Empty reply from server</code>",
-                              "`check_then_insert`", "to je on, a do toho let", "9be45c70a728",
-                              "9be45c70a728e485da14b07a053bb8220cdf3e407aff4512be4d53e7496b6d7b"}) {
+    for (const char* czech :
+         {"Objednat", "Pokus 1 byl odeslán, ale odpověď nepřišla: server mohl objednávku vytvořit.",
+          "Idempotency-Key: 3f1c9a52-8d7e-4d8e-9a53-0d4b7e3c2f10", "HTTP 503 · SQLite",
+          "422 /problems/idempotency-key-reused", "<code>Empty reply from server</code>", "`check_then_insert`",
+          "to je on, a do toho let", "9be45c70a728", "46c66eef-be41-4be7-a4bb-60abc5cb0ff9",
+          "Idempotency-Key košíku 46c66eef-be41-4be7-a4bb-60abc5cb0ff9, stejný při každém pokusu",
+          "9be45c70a728e485da14b07a053bb8220cdf3e407aff4512be4d53e7496b6d7b"}) {
         QVERIFY2(englishIn(QString::fromUtf8(czech)).isEmpty(), czech);
     }
 }
