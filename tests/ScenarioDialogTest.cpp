@@ -1,6 +1,7 @@
 // The Scenarios menu's dialog on a real widget (offscreen): it plays a scenario on its own fresh server and shows
 // the verdict table.
 #include "ScenarioDialog.h"
+#include "support/SvgPixels.h"
 #include "teaching/ScenarioRunner.h"
 
 #include <QAbstractSeries>
@@ -25,34 +26,6 @@
 #include <cstdlib>
 
 using namespace onceorder;
-
-namespace {
-
-// The pixels of `png` that differ (by more than a rounding step in any channel) from the SVG drawn by QSvgRenderer
-// onto white at the PNG's size.
-int differingPixels(const QImage& png, QSvgRenderer& svg)
-{
-    QImage drawn(png.size(), QImage::Format_ARGB32_Premultiplied);
-    drawn.fill(Qt::white);
-    {
-        QPainter painter(&drawn);
-        svg.render(&painter, QRectF(QPointF(0, 0), QSizeF(drawn.size())));
-    }
-    const QImage picture = png.convertToFormat(QImage::Format_ARGB32_Premultiplied);
-    int differing = 0;
-    for (int y = 0; y < drawn.height(); ++y) {
-        const auto* a = reinterpret_cast<const QRgb*>(drawn.constScanLine(y));
-        const auto* b = reinterpret_cast<const QRgb*>(picture.constScanLine(y));
-        for (int x = 0; x < drawn.width(); ++x) {
-            const bool same = std::abs(qRed(a[x]) - qRed(b[x])) <= 2 && std::abs(qGreen(a[x]) - qGreen(b[x])) <= 2 &&
-                std::abs(qBlue(a[x]) - qBlue(b[x])) <= 2 && std::abs(qAlpha(a[x]) - qAlpha(b[x])) <= 2;
-            differing += same ? 0 : 1;
-        }
-    }
-    return differing;
-}
-
-} // namespace
 
 class ScenarioDialogTest : public QObject
 {
@@ -243,7 +216,7 @@ private Q_SLOTS:
         QSvgRenderer renderer(bytes);
         QVERIFY(renderer.isValid());
         QCOMPARE(png.size(), renderer.defaultSize()); // the SVG's size, so its aspect too
-        QCOMPARE(differingPixels(png, renderer), 0);
+        QCOMPARE(test::differingPixels(png, renderer), 0);
     }
 };
 

@@ -2,6 +2,8 @@
 // herd's SVG readable on a projector (text of 16 px or more at 1920 wide, the title centred, every line coming down
 // to the axis), tables without raw JSON, CSV a Czech spreadsheet opens in columns with its letters intact, and the
 // herd of 100 carts within the test's time budget; the PNG is the SVG drawn (issue 40).
+#include "support/SvgPixels.h"
+
 #include <QDir>
 #include <QFile>
 #include <QGuiApplication>
@@ -181,24 +183,7 @@ int pixelsUnlikeTheSvg(const QImage& png, const QByteArray& svg)
     if (!renderer.isValid() || renderer.defaultSize() != png.size()) {
         return -1;
     }
-    QImage drawn(png.size(), QImage::Format_ARGB32_Premultiplied);
-    drawn.fill(Qt::white);
-    {
-        QPainter painter(&drawn);
-        renderer.render(&painter, QRectF(QPointF(0, 0), QSizeF(drawn.size())));
-    }
-    const QImage picture = png.convertToFormat(QImage::Format_ARGB32_Premultiplied);
-    int differing = 0;
-    for (int y = 0; y < drawn.height(); ++y) {
-        const auto* a = reinterpret_cast<const QRgb*>(drawn.constScanLine(y));
-        const auto* b = reinterpret_cast<const QRgb*>(picture.constScanLine(y));
-        for (int x = 0; x < drawn.width(); ++x) {
-            const bool same = std::abs(qRed(a[x]) - qRed(b[x])) <= 2 && std::abs(qGreen(a[x]) - qGreen(b[x])) <= 2 &&
-                std::abs(qBlue(a[x]) - qBlue(b[x])) <= 2 && std::abs(qAlpha(a[x]) - qAlpha(b[x])) <= 2;
-            differing += same ? 0 : 1;
-        }
-    }
-    return differing;
+    return onceorder::test::differingPixels(png, renderer);
 }
 
 } // namespace
