@@ -15,6 +15,7 @@
 #include "OrderServer.h"
 #include "support/FuzzCheck.h"
 #include "support/RawHttp.h"
+#include "support/ServedInProcess.h"
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -25,8 +26,6 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -40,52 +39,14 @@ constexpr std::size_t kBudget = 1024 * 1024;
 constexpr std::size_t kAnswerAllowance = 8 * 1024; // per connection: one problem answer and its headers
 constexpr std::size_t kMostPerConnection = 512 * 1024;
 
-std::filesystem::path& fixtureFolder()
+// Never destroyed (support/ServedInProcess.h).
+onceorder::fuzz::ServedInProcess& fixture()
 {
-    static auto* folder = new std::filesystem::path();
-    return *folder;
-}
-
-class Fixture
-{
-public:
-    Fixture()
-    {
-        std::string pattern = (std::filesystem::temp_directory_path() / "onceorder-framing-XXXXXX").string();
-        require(mkdtemp(pattern.data()) != nullptr, "a temporary folder can be made");
-        fixtureFolder() = pattern;
-        std::atexit([] {
-            std::error_code ignored;
-            std::filesystem::remove_all(fixtureFolder(), ignored);
-        });
-        m_options.port = 0;
-        m_options.dbPath = (fixtureFolder() / "server.db").string();
-        m_options.threads = 2;
-        m_options.completerInterval = std::chrono::milliseconds(0);
-        m_options.reapInterval = std::chrono::hours(24);
-        m_options.headerTimeout = std::chrono::milliseconds(200); // a fragment left unfinished is given up soon
-        m_options.synchronous = Synchronous::Normal;
-        m_options.memoryBudgetMiB = kBudget / (1024 * 1024);
-        m_server = std::make_unique<OrderServer>(m_options, m_clock);
-        m_port = m_server->bind();
-        require(m_port > 0, "the server binds a free port");
-        m_serving = std::thread([this] { m_server->run(); });
-    }
-
-    int port() const { return m_port; }
-    OrderServer& server() { return *m_server; }
-
-private:
-    SystemClock m_clock;
-    ServerOptions m_options;
-    std::unique_ptr<OrderServer> m_server;
-    int m_port = -1;
-    std::thread m_serving;
-};
-
-Fixture& fixture()
-{
-    static Fixture* instance = new Fixture();
+    static auto* instance = new onceorder::fuzz::ServedInProcess("framing", [](ServerOptions& options) {
+        options.threads = 2;
+        options.headerTimeout = std::chrono::milliseconds(200); // a fragment left unfinished is given up soon
+        options.memoryBudgetMiB = kBudget / (1024 * 1024);
+    });
     return *instance;
 }
 
@@ -156,7 +117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size < 4) {
         return 0;
     }
-    Fixture& f = fixture();
+    auto& f = fixture();
     const std::string head = headOf(data[0]);
     const std::size_t connections = 1 + data[1] % 4;
     const std::size_t repeat = 1 + data[2];
