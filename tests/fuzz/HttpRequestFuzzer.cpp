@@ -1,6 +1,6 @@
 // Fuzzes whole HTTP requests: raw bytes on a socket to an OrderServer running in this process on a real SQLite
 // file (no debug endpoints, so no fault can be armed; no background completer or reaper, so the database changes
-// only through requests).
+// only through requests and the webhooks a checkout's charge sends, which are waited for after each input).
 //
 // Properties: the server never crashes and always answers with whole HTTP responses; it never answers 5xx; a JSON
 // answer is whole JSON; every error is application/problem+json, valid JSON, with one of the documented problem
@@ -10,11 +10,11 @@
 #include "support/FuzzCheck.h"
 #include "support/Json.h"
 #include "support/RawHttp.h"
+#include "support/ServedInProcess.h"
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <filesystem>
 #include <set>
 #include <string>
 #include <thread>
@@ -65,62 +65,77 @@ const std::set<std::string> kDocumentedTypes = {"/problems/unauthenticated",
 const std::set<std::string> kStoredTypes = {"/problems/out-of-stock", "/problems/cart-already-ordered",
                                             "/problems/payment-declined"};
 
-// The fixture's folder, removed when the process exits (the fixture itself is never destroyed, see fixture()).
-std::filesystem::path& fixtureFolder()
+// The lines of one snapshot that the other lacks, "-" before and "+" after: which rows a refused request changed.
+std::string changedLines(const std::string& before, const std::string& after)
 {
-    static auto* folder = new std::filesystem::path();
-    return *folder;
+    const auto lines = [](const std::string& text) {
+        std::set<std::string> set;
+        std::size_t start = 0;
+        for (std::size_t end = text.find('\n'); end != std::string::npos; end = text.find('\n', start)) {
+            set.insert(text.substr(start, end - start));
+            start = end + 1;
+        }
+        return set;
+    };
+    const auto was = lines(before);
+    const auto is = lines(after);
+    std::string changed;
+    for (const auto& line : was) {
+        changed += is.count(line) ? "" : "  - " + line + "\n";
+    }
+    for (const auto& line : is) {
+        changed += was.count(line) ? "" : "  + " + line + "\n";
+    }
+    return changed;
 }
 
 class Fixture
 {
 public:
     Fixture()
+        : m_served("fuzz", [](ServerOptions& options) {
+            options.threads = 4; // a checkout's webhook needs a second worker
+            options.headerTimeout = std::chrono::milliseconds(5); // all bytes are sent before the server reads
+        })
     {
-        std::string pattern = (std::filesystem::temp_directory_path() / "onceorder-fuzz-XXXXXX").string();
-        require(mkdtemp(pattern.data()) != nullptr, "a temporary folder can be made");
-        m_dir = pattern;
-        fixtureFolder() = m_dir;
-        std::atexit([] {
-            std::error_code ignored;
-            std::filesystem::remove_all(fixtureFolder(), ignored);
-        });
-        m_options.port = 0;
-        m_options.dbPath = (m_dir / "server.db").string();
-        m_options.threads = 4; // a checkout's webhook needs a second worker
-        m_options.completerInterval = std::chrono::milliseconds(0);
-        m_options.reapInterval = std::chrono::hours(24);
-        m_options.headerTimeout = std::chrono::milliseconds(5); // all bytes are sent before the server reads
-        m_options.synchronous = Synchronous::Normal; // durability across power loss is not what is fuzzed
-        m_server = std::make_unique<OrderServer>(m_options, m_clock);
-        m_port = m_server->bind();
-        require(m_port > 0, "the server binds a free port");
-        m_serving = std::thread([this] { m_server->run(); });
         m_last = snapshot();
     }
 
-    int port() const { return m_port; }
+    int port() const { return m_served.port(); }
     std::string snapshot() const
     {
-        return onceorder::fuzz::databaseSnapshot(m_options.dbPath) +
-            onceorder::fuzz::databaseSnapshot((m_dir / "server.gateway.db").string());
+        return onceorder::fuzz::databaseSnapshot(m_served.options().dbPath) +
+            onceorder::fuzz::databaseSnapshot((m_served.folder() / "server.gateway.db").string());
+    }
+
+    // Waits (at most 5 s) until the gateway has no webhook left to deliver; false if one is still pending then.
+    bool webhooksDelivered() const
+    {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (onceorder::fuzz::pendingWebhooks((m_served.folder() / "server.gateway.db").string()) > 0) {
+            if (std::chrono::steady_clock::now() > deadline) {
+                return false;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        return true;
     }
 
     const std::string& lastSnapshot() const { return m_last; }
-    void setLastSnapshot(std::string snapshot) { m_last = std::move(snapshot); }
+    bool lastSnapshotSettled() const { return m_lastSettled; }
+    void setLastSnapshot(std::string snapshot, bool settled)
+    {
+        m_last = std::move(snapshot);
+        m_lastSettled = settled;
+    }
 
 private:
-    std::filesystem::path m_dir;
-    SystemClock m_clock;
-    ServerOptions m_options;
-    std::unique_ptr<OrderServer> m_server;
-    int m_port = -1;
-    std::thread m_serving;
+    onceorder::fuzz::ServedInProcess m_served;
     std::string m_last;
+    bool m_lastSettled = true;
 };
 
-// Never destroyed: libFuzzer ends the process with exit(), and the server's threads must not run on into a
-// destroyed fixture.
+// Never destroyed (support/ServedInProcess.h).
 Fixture& fixture()
 {
     static Fixture* instance = new Fixture();
@@ -167,13 +182,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         require(kDocumentedTypes.count(typeText) == 1, "every problem type is documented", typeText);
         accepted = accepted || kStoredTypes.count(typeText) == 1;
     }
-    // Nothing but requests changes the files (no completer, no reaper, no faults), so the state after the last input
-    // is the state before this one: one snapshot per input instead of two.
+    // Nothing but requests changes the files (no completer, no reaper, no faults) and the webhooks a checkout's charge
+    // sends, which the gateway's own thread delivers after the checkout was answered: once they are delivered, the
+    // state after the last input is the state before this one (one snapshot per input instead of two). If they are
+    // not delivered in time, the next input is not judged.
+    const bool settled = server.webhooksDelivered();
     const std::string after = server.snapshot();
-    if (!accepted) {
+    if (!accepted && server.lastSnapshotSettled()) {
         require(after == server.lastSnapshot(), "a refused request leaves the database unchanged",
-                std::string(request.substr(0, 200)));
+                std::string(request.substr(0, 200)) + "\n  rows changed:\n" +
+                    changedLines(server.lastSnapshot(), after));
     }
-    server.setLastSnapshot(after);
+    server.setLastSnapshot(after, settled);
     return 0;
 }

@@ -42,4 +42,15 @@ std::string databaseSnapshot(const std::string& path)
     return snapshot;
 }
 
+long long pendingWebhooks(const std::string& gatewayPath)
+{
+    try {
+        SQLite::Database db(gatewayPath, SQLite::OPEN_READONLY, 10'000);
+        SQLite::Statement pending(db, "SELECT count(*) FROM gateway_deliveries WHERE next_attempt_at IS NOT NULL");
+        return pending.executeStep() ? pending.getColumn(0).getInt64() : 0;
+    } catch (const SQLite::Exception&) {
+        return 0; // no gateway file or table yet: nothing was charged
+    }
+}
+
 } // namespace onceorder::fuzz
