@@ -65,6 +65,62 @@ TEST_P(ClientLimitsTest, AClientsKeyRowsIn24HoursAreBoundedByTheQuotaTheOperator
     EXPECT_EQ(server->stop(), 0);
 }
 
+TEST_P(ClientLimitsTest, AClientAtItsQuotaStillGetsItsStoredAnswersBack)
+{
+    // A retry of an acknowledged order is answered from its key row, never refused: the quota counts new rows only.
+    const std::string key = addClient("shop", "--key-rows 2");
+    ASSERT_FALSE(key.empty());
+    auto server = startServer();
+    auto http = server->client();
+    ASSERT_EQ(postOrder(*http, key, "k1", kOrder).status, 201);
+    ASSERT_EQ(postOrder(*http, key, "k2", R"({"product":"hrnek","quantity":99})").status, 422);
+    ASSERT_EQ(postOrder(*http, key, "k3", kOrder).status, 429);
+    for (int retry = 0; retry < 3; ++retry) {
+        const Reply replay = postOrder(*http, key, "k1", kOrder);
+        EXPECT_EQ(replay.status, 201) << replay.body;
+        EXPECT_TRUE(replay.replayed()) << replay.body;
+        const Reply stored422 = postOrder(*http, key, "k2", R"({"product":"hrnek","quantity":99})");
+        EXPECT_EQ(stored422.status, 422) << stored422.body;
+        EXPECT_TRUE(stored422.replayed()) << stored422.body;
+    }
+    // A reused key with another body is the 422 it always was, not a 429.
+    const Reply mismatch = postOrder(*http, key, "k1", R"({"product":"kniha","quantity":2})");
+    EXPECT_EQ(mismatch.status, 422) << mismatch.body;
+    EXPECT_NE(mismatch.problemType(), "/problems/key-quota-exceeded") << mismatch.body;
+    // The new key refused made nothing: no key row, no order.
+    EXPECT_EQ(postOrder(*http, key, "k3", kOrder).status, 429);
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys WHERE client_id = 'shop'"), 2);
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE client_id = 'shop'"), 1);
+    EXPECT_EQ(server->stop(), 0);
+}
+
+TEST_P(ClientLimitsTest, ARestartedServerCountsTheKeyRowsTheDatabaseHolds)
+{
+    // The count is the database's: a restart does not forget the rows of the last 24 hours.
+    const std::string key = addClient("shop", "--key-rows 2");
+    ASSERT_FALSE(key.empty());
+    {
+        auto first = startServer();
+        auto http = first->client();
+        ASSERT_EQ(postOrder(*http, key, "k1", kOrder).status, 201);
+        ASSERT_EQ(postOrder(*http, key, "k2", kOrder).status, 201);
+        EXPECT_EQ(first->stop(), 0);
+    }
+    auto second = startServer();
+    auto http = second->client();
+    const Reply refused = postOrder(*http, key, "k3", kOrder);
+    EXPECT_EQ(refused.status, 429) << refused.body;
+    EXPECT_EQ(refused.problemType(), "/problems/key-quota-exceeded") << refused.body;
+    const long long retryAfter = std::atoll(refused.header("Retry-After").c_str());
+    EXPECT_GE(retryAfter, 23 * 3600) << "the oldest row was made just now: it leaves the window in about 24 h";
+    EXPECT_LE(retryAfter, 25 * 3600);
+    const Reply replay = postOrder(*http, key, "k2", kOrder);
+    EXPECT_EQ(replay.status, 201) << replay.body;
+    EXPECT_TRUE(replay.replayed());
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys WHERE client_id = 'shop'"), 2);
+    EXPECT_EQ(second->stop(), 0);
+}
+
 TEST_P(ClientLimitsTest, AClientsOwnRateIsKeptWhereTheServerHasNone)
 {
     const std::string key = addClient("slow-shop", "--rate 1");
