@@ -10,6 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <mutex>
+#include <thread>
+#include <vector>
+
 using namespace onceorder::test;
 
 namespace {
@@ -119,6 +123,72 @@ TEST_P(ClientLimitsTest, ARestartedServerCountsTheKeyRowsTheDatabaseHolds)
     EXPECT_TRUE(replay.replayed());
     EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys WHERE client_id = 'shop'"), 2);
     EXPECT_EQ(second->stop(), 0);
+}
+
+TEST_P(ClientLimitsTest, AClientAtItsQuotaStillGetsItsStoredCheckoutBack)
+{
+    const std::string key = addClient("shop", "--key-rows 1");
+    ASSERT_FALSE(key.empty());
+    auto server = startServer();
+    auto http = server->client();
+    auto checkout = [&](const std::string& idemKey) {
+        return toReply(http->Post("/checkout",
+                                  {{"Authorization", "Bearer " + key}, {"Idempotency-Key", "\"" + idemKey + "\""}},
+                                  R"({"product":"kniha","quantity":1,"payment_method":"card"})", "application/json"));
+    };
+    const Reply paid = checkout("c1");
+    ASSERT_LT(paid.status, 300) << paid.body;
+    const Reply replay = checkout("c1");
+    EXPECT_EQ(replay.status, paid.status) << replay.body;
+    EXPECT_EQ(replay.body, paid.body);
+    const Reply refused = checkout("c2");
+    EXPECT_EQ(refused.status, 429) << refused.body;
+    EXPECT_EQ(refused.problemType(), "/problems/key-quota-exceeded") << refused.body;
+    EXPECT_FALSE(refused.header("Retry-After").empty());
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE client_id = 'shop'"), 1);
+    EXPECT_EQ(server->stop(), 0);
+}
+
+TEST_P(ClientLimitsTest, ManyNewKeysAtOnceMakeNoMoreRowsThanTheQuota)
+{
+    // Eight connections at once, forty new keys: the group commit writes them in shared transactions, and the quota
+    // is counted inside them; exactly the quota is stored, every other key is refused and stores nothing.
+    const std::string key = addClient("shop", "--key-rows 5");
+    ASSERT_FALSE(key.empty());
+    auto server = startServer({"--client-rate", "0"});
+    std::vector<std::thread> senders;
+    std::mutex lock;
+    std::vector<std::string> placed;
+    int refused = 0;
+    for (int sender = 0; sender < 8; ++sender) {
+        senders.emplace_back([&, sender] {
+            auto http = server->client();
+            for (int i = 0; i < 5; ++i) {
+                const std::string idemKey = "s" + std::to_string(sender) + "-" + std::to_string(i);
+                const Reply reply = postOrder(*http, key, idemKey, kOrder);
+                std::lock_guard guard(lock);
+                if (reply.status == 201) {
+                    placed.push_back(idemKey);
+                } else if (reply.status == 429 && reply.problemType() == "/problems/key-quota-exceeded") {
+                    ++refused;
+                } else {
+                    ADD_FAILURE() << reply.status << " " << reply.body;
+                }
+            }
+        });
+    }
+    for (auto& sender : senders) {
+        sender.join();
+    }
+    EXPECT_EQ(placed.size(), 5U);
+    EXPECT_EQ(refused, 35);
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys WHERE client_id = 'shop'"), 5);
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE client_id = 'shop'"), 5);
+    auto http = server->client();
+    for (const auto& idemKey : placed) {
+        EXPECT_TRUE(postOrder(*http, key, idemKey, kOrder).replayed()) << idemKey;
+    }
+    EXPECT_EQ(server->stop(), 0);
 }
 
 TEST_P(ClientLimitsTest, AClientsOwnRateIsKeptWhereTheServerHasNone)
