@@ -10,6 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <mutex>
+#include <thread>
+#include <vector>
+
 using namespace onceorder::test;
 
 namespace {
@@ -62,6 +66,128 @@ TEST_P(ClientLimitsTest, AClientsKeyRowsIn24HoursAreBoundedByTheQuotaTheOperator
     EXPECT_NE(metrics.body.find("onceorder_key_quota_exceeded_total{client=\"shop\"} 2"), std::string::npos)
         << metrics.body;
     EXPECT_EQ(metrics.body.find("onceorder_key_quota_exceeded_total{client=\"B\"}"), std::string::npos);
+    EXPECT_EQ(server->stop(), 0);
+}
+
+TEST_P(ClientLimitsTest, AClientAtItsQuotaStillGetsItsStoredAnswersBack)
+{
+    // A retry of an acknowledged order is answered from its key row, never refused: the quota counts new rows only.
+    const std::string key = addClient("shop", "--key-rows 2");
+    ASSERT_FALSE(key.empty());
+    auto server = startServer();
+    auto http = server->client();
+    ASSERT_EQ(postOrder(*http, key, "k1", kOrder).status, 201);
+    ASSERT_EQ(postOrder(*http, key, "k2", R"({"product":"hrnek","quantity":99})").status, 422);
+    ASSERT_EQ(postOrder(*http, key, "k3", kOrder).status, 429);
+    for (int retry = 0; retry < 3; ++retry) {
+        const Reply replay = postOrder(*http, key, "k1", kOrder);
+        EXPECT_EQ(replay.status, 201) << replay.body;
+        EXPECT_TRUE(replay.replayed()) << replay.body;
+        const Reply stored422 = postOrder(*http, key, "k2", R"({"product":"hrnek","quantity":99})");
+        EXPECT_EQ(stored422.status, 422) << stored422.body;
+        EXPECT_TRUE(stored422.replayed()) << stored422.body;
+    }
+    // A reused key with another body is the 422 it always was, not a 429.
+    const Reply mismatch = postOrder(*http, key, "k1", R"({"product":"kniha","quantity":2})");
+    EXPECT_EQ(mismatch.status, 422) << mismatch.body;
+    EXPECT_NE(mismatch.problemType(), "/problems/key-quota-exceeded") << mismatch.body;
+    // The new key refused made nothing: no key row, no order.
+    EXPECT_EQ(postOrder(*http, key, "k3", kOrder).status, 429);
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys WHERE client_id = 'shop'"), 2);
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE client_id = 'shop'"), 1);
+    EXPECT_EQ(server->stop(), 0);
+}
+
+TEST_P(ClientLimitsTest, ARestartedServerCountsTheKeyRowsTheDatabaseHolds)
+{
+    // The count is the database's: a restart does not forget the rows of the last 24 hours.
+    const std::string key = addClient("shop", "--key-rows 2");
+    ASSERT_FALSE(key.empty());
+    {
+        auto first = startServer();
+        auto http = first->client();
+        ASSERT_EQ(postOrder(*http, key, "k1", kOrder).status, 201);
+        ASSERT_EQ(postOrder(*http, key, "k2", kOrder).status, 201);
+        EXPECT_EQ(first->stop(), 0);
+    }
+    auto second = startServer();
+    auto http = second->client();
+    const Reply refused = postOrder(*http, key, "k3", kOrder);
+    EXPECT_EQ(refused.status, 429) << refused.body;
+    EXPECT_EQ(refused.problemType(), "/problems/key-quota-exceeded") << refused.body;
+    const long long retryAfter = std::atoll(refused.header("Retry-After").c_str());
+    EXPECT_GE(retryAfter, 23 * 3600) << "the oldest row was made just now: it leaves the window in about 24 h";
+    EXPECT_LE(retryAfter, 25 * 3600);
+    const Reply replay = postOrder(*http, key, "k2", kOrder);
+    EXPECT_EQ(replay.status, 201) << replay.body;
+    EXPECT_TRUE(replay.replayed());
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys WHERE client_id = 'shop'"), 2);
+    EXPECT_EQ(second->stop(), 0);
+}
+
+TEST_P(ClientLimitsTest, AClientAtItsQuotaStillGetsItsStoredCheckoutBack)
+{
+    const std::string key = addClient("shop", "--key-rows 1");
+    ASSERT_FALSE(key.empty());
+    auto server = startServer();
+    auto http = server->client();
+    auto checkout = [&](const std::string& idemKey) {
+        return toReply(http->Post("/checkout",
+                                  {{"Authorization", "Bearer " + key}, {"Idempotency-Key", "\"" + idemKey + "\""}},
+                                  R"({"product":"kniha","quantity":1,"payment_method":"card"})", "application/json"));
+    };
+    const Reply paid = checkout("c1");
+    ASSERT_LT(paid.status, 300) << paid.body;
+    const Reply replay = checkout("c1");
+    EXPECT_EQ(replay.status, paid.status) << replay.body;
+    EXPECT_EQ(replay.body, paid.body);
+    const Reply refused = checkout("c2");
+    EXPECT_EQ(refused.status, 429) << refused.body;
+    EXPECT_EQ(refused.problemType(), "/problems/key-quota-exceeded") << refused.body;
+    EXPECT_FALSE(refused.header("Retry-After").empty());
+    EXPECT_EQ(scalar("SELECT count(*) FROM checkout_keys WHERE client_id = 'shop'"), 1);
+    EXPECT_EQ(server->stop(), 0);
+}
+
+TEST_P(ClientLimitsTest, ManyNewKeysAtOnceMakeNoMoreRowsThanTheQuota)
+{
+    // Eight connections at once, forty new keys: the group commit writes them in shared transactions, and the quota
+    // is counted inside them; exactly the quota is stored, every other key is refused and stores nothing.
+    const std::string key = addClient("shop", "--key-rows 5");
+    ASSERT_FALSE(key.empty());
+    auto server = startServer({"--client-rate", "0"});
+    std::vector<std::thread> senders;
+    std::mutex lock;
+    std::vector<std::string> placed;
+    int refused = 0;
+    for (int sender = 0; sender < 8; ++sender) {
+        senders.emplace_back([&, sender] {
+            auto http = server->client();
+            for (int i = 0; i < 5; ++i) {
+                const std::string idemKey = "s" + std::to_string(sender) + "-" + std::to_string(i);
+                const Reply reply = postOrder(*http, key, idemKey, kOrder);
+                std::lock_guard guard(lock);
+                if (reply.status == 201) {
+                    placed.push_back(idemKey);
+                } else if (reply.status == 429 && reply.problemType() == "/problems/key-quota-exceeded") {
+                    ++refused;
+                } else {
+                    ADD_FAILURE() << reply.status << " " << reply.body;
+                }
+            }
+        });
+    }
+    for (auto& sender : senders) {
+        sender.join();
+    }
+    EXPECT_EQ(placed.size(), 5U);
+    EXPECT_EQ(refused, 35);
+    EXPECT_EQ(scalar("SELECT count(*) FROM idempotency_keys WHERE client_id = 'shop'"), 5);
+    EXPECT_EQ(scalar("SELECT count(*) FROM orders WHERE client_id = 'shop'"), 5);
+    auto http = server->client();
+    for (const auto& idemKey : placed) {
+        EXPECT_TRUE(postOrder(*http, key, idemKey, kOrder).replayed()) << idemKey;
+    }
     EXPECT_EQ(server->stop(), 0);
 }
 

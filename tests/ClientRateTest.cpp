@@ -3,7 +3,7 @@
 // next; one client's spending takes nothing from another's.
 #include "routes/ClientRate.h"
 #include "ServerOptions.h"
-#include "routes/KeyRowQuota.h"
+#include "auth/KeyRowQuota.h"
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@ struct ClientLimits
 {
     // POST /orders and POST /checkout a second (routes/ClientRate).
     std::optional<int> ratePerSecond;
-    // Key rows (idempotency_keys, checkout_keys) this client may make in any 24 hours (routes/KeyRowQuota).
+    // Key rows (idempotency_keys, checkout_keys) this client may make in any 24 hours (auth/KeyRowQuota).
     std::optional<long long> keyRowsPerDay;
 };
 

@@ -69,6 +69,7 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
     bool resumed = false;
     bool stamped = false; // the claim has written our lock (not yet committed)
     bool committing = false; // the claim's COMMIT has been sent
+    std::optional<std::int64_t> rowHour; // the hour slot the quota counted a new key row in
     try {
         auto tx = m_database.write();
         SqlTx& db = *tx;
@@ -93,6 +94,10 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
             {client.id, idemKey, print, command.canonical(), std::string(recoveryPointName(RecoveryPoint::Started)),
              ms(now), ms(now + std::chrono::milliseconds(m_keyTtl).count()), ms(now), holder(run)});
         if (claimed) {
+            // A new key row: counted against the client's quota, or refused and rolled back (no row).
+            if (auto refused = m_quota ? m_quota->take(client, rowHour) : std::nullopt) {
+                return OrderResponse::fromProblem(*refused);
+            }
             key = CheckoutKey {claimed->int64(0),   client.id, idemKey,           RecoveryPoint::Started,
                                command.canonical(), {},        claimed->int64(1), run};
             stamped = true;
@@ -108,6 +113,9 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
         committing = true;
         tx->commit();
     } catch (...) {
+        if (rowHour && !(committing && commitOutcomeUnknown(std::current_exception()))) { // else it may be stored
+            m_quota->giveBack(client.id, *rowHour);
+        }
         if (!rolledBackFailure(std::current_exception())) {
             throw;
         }

@@ -14,6 +14,7 @@
 // OrderService::placeOrder is the single-transaction version of the same idea; compare the two side by side.
 #pragma once
 
+#include "auth/KeyRowQuota.h"
 #include "checkout/AtomicPhase.h"
 #include "checkout/CheckoutCommand.h"
 #include "checkout/CheckoutKey.h"
@@ -43,6 +44,10 @@ public:
                     const Clock& clock, std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout);
 
     OrderResponse checkout(const Client& client, const std::string& idemKey, const CheckoutCommand& command);
+
+    // Counts each new key row against its client's quota in the transaction that inserts it (auth/KeyRowQuota); over
+    // it, nothing is stored and the answer is 429. Unset: no quota.
+    void countKeyRows(KeyRowQuota& quota) { m_quota = &quota; }
 
     // Resumes a key row the completer (CheckoutCompleter) has taken over, after its last committed phase.
     OrderResponse resume(CheckoutKey key) { return advance(std::move(key), nullptr, true); }
@@ -92,6 +97,7 @@ private:
     std::chrono::seconds m_keyTtl;
     std::chrono::milliseconds m_lockTimeout;
     std::unique_ptr<PhaseObservers> m_observers;
+    KeyRowQuota* m_quota = nullptr;
     const RunLease* m_lease = nullptr;
 };
 

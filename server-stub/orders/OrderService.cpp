@@ -50,6 +50,11 @@ struct OrderService::Request
     OrderCommand command;
     std::shared_ptr<const OrderLesson> lesson;
     OrderResponse response;
+    KeyRowQuota* quota = nullptr;
+    // The hour slot the client's quota counted this request's new key row in, and whether the pass of the batch that
+    // runs now made it (a pass may be undone and run again: the row is counted once).
+    mutable std::optional<std::int64_t> rowHour;
+    mutable bool rowThisPass = false;
 };
 
 void OrderService::placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,
@@ -65,11 +70,15 @@ void OrderService::placeOrderAsync(const Client& client, const std::string& idem
                  orderSteps::claim(lesson->keyScope(client), idemKey, command, m_clock.nowMs(), m_keyTtl),
                  command,
                  lesson,
-                 {}});
+                 {},
+                 m_quota,
+                 {},
+                 false});
     std::optional<OrderResponse> now;
     try {
         now = answerWithoutBatch(*request);
     } catch (...) {
+        settleKeyRow(*request, false);
         now = failureResponse(std::current_exception());
     }
     if (now) {
@@ -80,6 +89,7 @@ void OrderService::placeOrderAsync(const Client& client, const std::string& idem
         [request](SqlTx& tx, const WriteBatcher::Pass& pass) { request->response = writeOrder(tx, *request, pass); },
         [request] { request->lesson->afterCommit(); },
         [request, answered = std::move(answered)](std::exception_ptr error) {
+            settleKeyRow(*request, !error);
             answered(error ? failureResponse(error) : std::move(request->response));
         });
 }
@@ -97,10 +107,13 @@ std::optional<OrderResponse> OrderService::answerWithoutBatch(Request& request)
                                                     [&request](SqlTx& tx) { return createOrder(tx, request); })) {
         return instead;
     }
-    if (!m_batcher || request.lesson->ownTransaction()) {
+    // A client at its key-row quota writes alone: a new key of its is refused inside the transaction, and a batch
+    // would have to undo it.
+    if (!m_batcher || request.lesson->ownTransaction() || (m_quota && m_quota->full(request.client))) {
         auto tx = m_db.write();
         OrderResponse response = writeOrder(*tx, request, {.oneByOne = true});
         tx->commit();
+        settleKeyRow(request, true);
         request.lesson->afterCommit();
         return response;
     }
@@ -109,11 +122,18 @@ std::optional<OrderResponse> OrderService::answerWithoutBatch(Request& request)
 
 OrderResponse OrderService::failureResponse(const std::exception_ptr& error)
 {
+    try {
+        std::rethrow_exception(error);
+    } catch (const KeyRowQuota::Exceeded& exceeded) {
+        return OrderResponse::fromProblem(exceeded.problem);
+    } catch (...) { // NOLINT(bugprone-empty-catch): every other failure is failureAnswer's
+    }
     return OrderResponse::fromProblem(failureAnswer(error, problems::transientFailure));
 }
 
 OrderResponse OrderService::writeOrder(SqlTx& tx, const Request& request, const WriteBatcher::Pass& pass)
 {
+    request.rowThisPass = false;
     // 1. to 3. of a plain new order in one statement, where the database has it and the batch takes the stock.
     if (!pass.oneByOne && pass.stockAtCommit) {
         if (auto placed = claimAndPlaceAtOnce(tx, request, *pass.stockAtCommit)) {
@@ -129,6 +149,7 @@ OrderResponse OrderService::writeOrder(SqlTx& tx, const Request& request, const 
         }
         throw TransientFailure("the idempotency key row vanished between insert and read");
     }
+    countNewKeyRow(request);
 
     // 2. and 3. of a plain new order at once, where the database has the statements for it.
     if (!pass.oneByOne) {
@@ -170,6 +191,30 @@ bool OrderService::claimKey(SqlTx& tx, const KeyClaim& key, const OrderLesson& l
                    {key.fingerprint, key.now, key.expiresAt, key.now, key.scope, key.idemKey, key.now}) == 1;
 }
 
+void OrderService::countNewKeyRow(const Request& request)
+{
+    if (!request.quota) {
+        return;
+    }
+    if (!request.rowHour) { // else counted in an earlier pass of this request
+        if (auto refused = request.quota->take(request.client, request.rowHour)) {
+            throw KeyRowQuota::Exceeded {std::move(*refused)};
+        }
+    }
+    request.rowThisPass = true;
+}
+
+void OrderService::settleKeyRow(const Request& request, bool committed)
+{
+    if (!request.rowHour) {
+        return;
+    }
+    if (!committed || !request.rowThisPass) { // rolled back, or a copy's row found in the last pass: none was made
+        request.quota->giveBack(request.client.id, *request.rowHour);
+    }
+    request.rowHour.reset();
+}
+
 OrderResponse OrderService::createOrder(SqlTx& tx, const Request& request)
 {
     OrderWriter writer(tx, request.lesson->writerRules());
@@ -209,6 +254,7 @@ std::optional<OrderResponse> OrderService::claimAndPlaceAtOnce(SqlTx& tx, const 
     if (!row || row->int64(0) == 0) {
         return std::nullopt; // the key is there: nothing was written, the steps as written say what it holds
     }
+    countNewKeyRow(request); // over the quota: thrown, and the batch undoes this statement's writes
     if (row->isNull(1) || row->int64(2) != static_cast<long long>(command.lines.size())) {
         throw WriteBatcher::Undo {}; // a cart already ordered: the steps one by one say by which order
     }

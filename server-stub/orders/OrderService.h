@@ -13,6 +13,7 @@
 // it about).
 #pragma once
 
+#include "auth/KeyRowQuota.h"
 #include "orders/OrderCommand.h"
 #include "orders/OrderLesson.h"
 #include "orders/OrderResponse.h"
@@ -50,6 +51,10 @@ public:
     void placeOrderAsync(const Client& client, const std::string& idemKey, const OrderCommand& command,
                          Answer answered);
 
+    // Counts each new key row against its client's quota inside the order's transaction (auth/KeyRowQuota); over it,
+    // the order is rolled back (no key row, no order) and answered 429. Unset: no quota.
+    void countKeyRows(KeyRowQuota& quota) { m_quota = &quota; }
+
     // SHA-256 over method, path and the canonical command: equal for a retry, different for another payload.
     static std::string fingerprint(const OrderCommand& command);
 
@@ -63,6 +68,10 @@ private:
     // to the batch where the pass says so.
     static OrderResponse writeOrder(SqlTx& tx, const Request& request, const WriteBatcher::Pass& pass);
     static bool claimKey(SqlTx& tx, const KeyClaim& key, const OrderLesson& lesson);
+    // The key row's INSERT made a row: counted against the client's quota, or KeyRowQuota::Exceeded thrown.
+    static void countNewKeyRow(const Request& request);
+    // Once the request's transaction has ended: the row counted stays counted only if this pass made it and committed.
+    static void settleKeyRow(const Request& request, bool committed);
     static OrderResponse createOrder(SqlTx& tx, const Request& request);
     // The 201's body of a plain new order before and after its id, for the statements that store it around the id
     // they get (SqlDialect::claimAndPlaceAtOnce, placeOrderAtOnce); nothing where `statement` is empty (the database
@@ -89,6 +98,7 @@ private:
     const Clock& m_clock;
     std::chrono::seconds m_keyTtl;
     WriteBatcher* m_batcher;
+    KeyRowQuota* m_quota = nullptr;
 };
 
 } // namespace onceorder::server

@@ -58,7 +58,7 @@ void HttpApi::limitClients(int perSecond, long long keyRowsPerDay, const Clock& 
 {
     m_rate = std::make_unique<ClientRate>(perSecond, clock);
     m_quota = std::make_unique<KeyRowQuota>(keyRowsPerDay, clock);
-    m_orderRoutes.limitClients(*m_rate, *m_quota);
+    m_orderRoutes.limitClients(*m_rate);
 }
 
 void HttpApi::registerRoutes()

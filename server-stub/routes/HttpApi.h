@@ -5,6 +5,7 @@
 // through the completion callback.
 #pragma once
 
+#include "auth/KeyRowQuota.h"
 #include "checkout/CheckoutService.h"
 #include "checkout/StubPaymentGateway.h"
 #include "checkout/WebhookHandler.h"
@@ -12,7 +13,6 @@
 #include "routes/ClientRate.h"
 #include "routes/DebugRoutes.h"
 #include "routes/Exchange.h"
-#include "routes/KeyRowQuota.h"
 #include "routes/Metrics.h"
 #include "routes/OrderRoutes.h"
 #include "routes/RoutePattern.h"
@@ -41,9 +41,11 @@ public:
     void enableReplication(Replication& replication) { m_debugRoutes.enableReplication(replication); }
 
     // Each client may send its rate of POST /orders and POST /checkout a second (routes/ClientRate) and make its quota
-    // of key rows in any 24 hours (routes/KeyRowQuota): its own (Client::limits) or else these defaults (0: no
+    // of key rows in any 24 hours (auth/KeyRowQuota): its own (Client::limits) or else these defaults (0: no
     // limit); before the server runs. Not called: no limits at all (the in-process tests).
     void limitClients(int perSecond, long long keyRowsPerDay, const Clock& clock);
+    // The key-row quota limitClients() made (nullptr before), which POST /orders's service counts in.
+    KeyRowQuota* keyRowQuota() { return m_quota.get(); }
 
     void registerRoutes();
 

@@ -25,7 +25,7 @@ public:
     void recordCompleterErrors(int count);
     // A request refused 429 because its client was over its rate (routes/ClientRate).
     void recordRateLimited(const std::string& client);
-    // A request refused 429 because its client had used its key rows for the day (routes/KeyRowQuota).
+    // A request refused 429 because its client had used its key rows for the day (auth/KeyRowQuota).
     void recordKeyQuotaExceeded(const std::string& client);
     std::string render() const;
 

@@ -13,6 +13,9 @@ namespace onceorder::server {
 
 namespace {
 
+// OrderResponse::outcome of a new key refused by its client's key-row quota (the problem's slug).
+constexpr std::string_view kKeyQuotaExceeded = "key-quota-exceeded";
+
 // The order lines whose products must exist, in either command.
 const OrderCommand& orderOf(const OrderCommand& command)
 {
@@ -51,13 +54,13 @@ void OrderRoutes::postIdempotent(const HttpRequest& req, HttpResponse& res, Exch
         answer(res, *problem, exchange);
         return;
     }
-    std::optional<std::int64_t> reserved;
-    if (!productsExist(m_orders, orderOf(std::get<Command>(command)), res, exchange) ||
-        !reserveKeyRow(*client, res, exchange, reserved)) {
+    if (!productsExist(m_orders, orderOf(std::get<Command>(command)), res, exchange)) {
         return;
     }
     const OrderResponse response = place(*client, exchange.key, std::get<Command>(command));
-    settleKeyRow(*client, reserved, response);
+    if (response.outcome == kKeyQuotaExceeded) { // the service's refusal, decided where the key row was new
+        m_metrics.recordKeyQuotaExceeded(client->id);
+    }
     answerOrder(res, response, exchange);
 }
 
@@ -75,19 +78,18 @@ void OrderRoutes::postOrder(const HttpRequest& req, HttpResponse& res, Exchange&
         done();
         return;
     }
-    std::optional<std::int64_t> reserved;
-    if (!productsExist(m_orders, orderOf(std::get<OrderCommand>(command)), res, exchange) ||
-        !reserveKeyRow(*client, res, exchange, reserved)) {
+    if (!productsExist(m_orders, orderOf(std::get<OrderCommand>(command)), res, exchange)) {
         done();
         return;
     }
-    m_orders.placeOrderAsync(
-        *client, exchange.key, std::get<OrderCommand>(command),
-        [this, &res, &exchange, id = client->id, reserved, done = std::move(done)](OrderResponse response) {
-            settleKeyRow(Client {.id = id}, reserved, response);
-            answerOrder(res, response, exchange);
-            done();
-        });
+    m_orders.placeOrderAsync(*client, exchange.key, std::get<OrderCommand>(command),
+                             [this, &res, &exchange, id = client->id, done = std::move(done)](OrderResponse response) {
+                                 if (response.outcome == kKeyQuotaExceeded) { // as in postIdempotent
+                                     m_metrics.recordKeyQuotaExceeded(id);
+                                 }
+                                 answerOrder(res, response, exchange);
+                                 done();
+                             });
 }
 
 void OrderRoutes::postCheckout(const HttpRequest& req, HttpResponse& res, Exchange& exchange)
@@ -120,36 +122,6 @@ bool OrderRoutes::withinRate(const Client& client, HttpResponse& res, Exchange& 
     answer(res, problems::rateLimited(perSecond, *retryAfter), exchange);
     m_metrics.recordRateLimited(client.id);
     return false;
-}
-
-bool OrderRoutes::reserveKeyRow(const Client& client, HttpResponse& res, Exchange& exchange,
-                                std::optional<std::int64_t>& reserved)
-{
-    const long long perDay = m_quota ? client.limits.keyRowsPerDay.value_or(m_quota->perDay()) : 0;
-    if (perDay <= 0) {
-        return true;
-    }
-    const std::int64_t hour = m_quota->currentHour();
-    const std::optional<long long> retryAfter = m_quota->reserve(client.id, perDay);
-    if (!retryAfter) {
-        reserved = hour;
-        return true;
-    }
-    answer(res, problems::keyQuotaExceeded(perDay, static_cast<int>(std::min<long long>(*retryAfter, 1'000'000))),
-           exchange);
-    m_metrics.recordKeyQuotaExceeded(client.id);
-    return false;
-}
-
-void OrderRoutes::settleKeyRow(const Client& client, std::optional<std::int64_t> reserved,
-                               const OrderResponse& response)
-{
-    // Every other answer may have stored a key row (a 201, a stored 4xx; a 5xx too, to be safe): the row stays counted.
-    const bool madeNone = response.replayed || response.outcome == "mismatch" || response.outcome == "in-progress" ||
-        response.outcome == "resumed";
-    if (reserved && madeNone) {
-        m_quota->giveBack(client.id, *reserved);
-    }
 }
 
 void OrderRoutes::answerOrder(HttpResponse& res, const OrderResponse& response, Exchange& exchange)

@@ -8,7 +8,6 @@
 #include "orders/OrderStore.h"
 #include "routes/ClientRate.h"
 #include "routes/Exchange.h"
-#include "routes/KeyRowQuota.h"
 #include "routes/Metrics.h"
 
 #include <cstdint>
@@ -25,13 +24,10 @@ class OrderRoutes
 public:
     OrderRoutes(OrderStore& orders, Metrics& metrics);
     void enableCheckout(CheckoutService& checkout, WebhookHandler& webhooks);
-    // POST /orders and POST /checkout take a token of the client's from `rate` and reserve a key row of its from
-    // `quota` (none set: no limits).
-    void limitClients(ClientRate& rate, KeyRowQuota& quota)
-    {
-        m_rate = &rate;
-        m_quota = &quota;
-    }
+    // POST /orders and POST /checkout take a token of the client's from `rate` (none set: no limit). The key-row
+    // quota is counted by the services, inside the transaction that makes a new key row (auth/KeyRowQuota); a 429 of
+    // theirs is counted in the metrics here.
+    void limitClients(ClientRate& rate) { m_rate = &rate; }
 
     // Answers through `done` (from the group committer's thread when the order waited for a batch), so that no
     // request worker waits for a commit.
@@ -49,18 +45,13 @@ private:
     template<typename Command>
     using Place = std::function<OrderResponse(const Client&, const std::string& idemKey, const Command&)>;
 
-    // POST /orders and POST /checkout: the request checks, the command, its products, then the service's answer.
+    // POST /checkout (POST /orders the same, answered through a callback): the request checks, the command, its
+    // products, then the service's answer.
     template<typename Command>
     void postIdempotent(const HttpRequest& req, HttpResponse& res, Exchange& exchange, Parse<Command> parse,
                         const Place<Command>& place);
     // Whether the client has a token left; if not, answered 429 with Retry-After and counted.
     bool withinRate(const Client& client, HttpResponse& res, Exchange& exchange);
-    // Reserves one of the client's key rows for the day (`reserved`: the hour slot, unset without a quota); if none is
-    // left, answered 429 with Retry-After and counted, and false.
-    bool reserveKeyRow(const Client& client, HttpResponse& res, Exchange& exchange,
-                       std::optional<std::int64_t>& reserved);
-    // Gives the reserved row back if the answer made none (a replay, a mismatch, a key in progress, a resumption).
-    void settleKeyRow(const Client& client, std::optional<std::int64_t> reserved, const OrderResponse& response);
     // The service's answer as it is (a replay byte for byte), with Retry-After and Idempotent-Replayed.
     void answerOrder(HttpResponse& res, const OrderResponse& response, Exchange& exchange);
 
@@ -69,7 +60,6 @@ private:
     CheckoutService* m_checkout = nullptr;
     WebhookHandler* m_webhooks = nullptr;
     ClientRate* m_rate = nullptr;
-    KeyRowQuota* m_quota = nullptr;
 };
 
 } // namespace onceorder::server

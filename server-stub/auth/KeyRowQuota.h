@@ -1,0 +1,80 @@
+// KeyRowQuota: how many key rows (idempotency_keys, checkout_keys) each client may make in any 24 hours, counted in
+// this instance's memory in whole hours and seeded at start from the rows the database holds (countStored), so a
+// restart forgets nothing. POST /orders counts a row inside its transaction, once its key row's INSERT made one
+// (orders/OrderService): a replay, a mismatch or a key in progress never reaches the quota, and a new key over it is
+// rolled back with everything else. POST /checkout reserves a row before it runs and gives it back when it made none.
+// Either way, however many requests run at once, the rows counted never pass the quota. The count looks back over the
+// last 25 hour slots (the current one and the 24 before it), which hold every row made in the last 24 hours: in any 24
+// hours a client makes at most its quota of rows through this instance, plus what other instances on the same
+// database make after this one started (docs/security.md). Over it, the answer is 429 with Retry-After: the seconds
+// until the oldest slot that holds a row leaves the window. The clock is injected, so a test lets hours pass without
+// sleeping.
+#pragma once
+
+#include "auth/Client.h"
+#include "storage/SqlTx.h"
+#include "support/Clock.h"
+#include "support/Problem.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace onceorder::server {
+
+class KeyRowQuota
+{
+public:
+    // The quota of a client the operator stored none for (--client-key-rows); 0: no limit.
+    KeyRowQuota(long long perDay, const Clock& clock);
+
+    // Thrown from inside a transaction whose new key row is over its client's quota: the work is undone, and the
+    // problem (429 key-quota-exceeded with Retry-After) is the answer.
+    struct Exceeded
+    {
+        Problem problem;
+    };
+
+    // Reserves one row of `client`'s at quota `perDay` (0: no limit, nothing reserved): nothing if it fitted, else the
+    // seconds (>= 1) until one does. `reservedHour`: the slot it was counted in (what giveBack() wants back).
+    std::optional<long long> reserve(const std::string& client, long long perDay, std::int64_t* reservedHour = nullptr);
+    // The same at the client's own quota or this server's default: nothing if it fitted (`reservedHour` set, unless
+    // the client has no quota), else the 429 to answer.
+    std::optional<Problem> take(const Client& client, std::optional<std::int64_t>& reservedHour);
+    // Whether a new row of `client`'s would be refused now (nothing is reserved).
+    bool full(const Client& client);
+    // Counts the key rows of the last 25 hour slots that `tx`'s database holds (idempotency_keys and checkout_keys,
+    // by created_at), once at start before any request.
+    void countStored(SqlTx& tx);
+    long long perDayOf(const Client& client) const { return client.limits.keyRowsPerDay.value_or(m_perDay); }
+    // Gives back a row reserve() took in the slot `reservedHour`, when the request made none.
+    void giveBack(const std::string& client, std::int64_t reservedHour);
+    // The hour slot a reservation made now falls in (what giveBack() wants back).
+    std::int64_t currentHour() const;
+    long long perDay() const { return m_perDay; }
+
+    static constexpr int kSlots = 25;
+
+private:
+    struct Window
+    {
+        std::array<std::int64_t, kSlots> hours {}; // the hour each slot counts, slot = hour % kSlots
+        std::array<long long, kSlots> rows {};
+    };
+
+    // The rows counted in the 25 hours up to `hour`, with slots older than that cleared.
+    static long long rowsUpTo(Window& window, std::int64_t hour);
+    // The seconds until the oldest slot holding a row leaves the window.
+    static long long secondsUntilFreed(const Window& window, std::int64_t now);
+
+    const long long m_perDay;
+    const Clock& m_clock;
+    std::mutex m_lock;
+    // One window per client that has made a row (clients are the operator's, so their number is bounded).
+    std::map<std::string, Window, std::less<>> m_windows;
+};
+
+} // namespace onceorder::server
