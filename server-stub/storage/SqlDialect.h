@@ -1,17 +1,12 @@
 // SqlDialect: what differs in the SQL text between the databases, as data. The code above SqlTx never asks which
-// database it runs on; it asks its transaction for the fragment (SqlTx::forUpdate(), …), and a new database brings
-// its own row here.
+// database it runs on; it asks its transaction for the fragment (SqlTx::sqlDialect(), SqlTx::forUpdate(), …), and a
+// new database brings its own row in its folder (storage/sqlite/SqliteDialect.cpp, storage/postgres/PgDialect.cpp),
+// which its SqlTx returns.
 #pragma once
 
 #include <string_view>
 
 namespace onceorder::server {
-
-enum class Dialect
-{
-    Sqlite,
-    Postgres
-};
 
 struct SqlDialect
 {
@@ -97,17 +92,6 @@ struct SqlDialect
     std::string_view restartEveryIssuedKey;
     std::string_view emptyTable;
     std::string_view forgetIssuedKeys;
-
-    static const SqlDialect& of(Dialect dialect);
 };
-
-// Each database's differences, in its own folder: storage/sqlite/SqliteDialect.cpp, storage/postgres/PgDialect.cpp.
-const SqlDialect& sqliteDialect();
-const SqlDialect& postgresDialect();
-
-inline const SqlDialect& SqlDialect::of(Dialect dialect)
-{
-    return dialect == Dialect::Postgres ? postgresDialect() : sqliteDialect();
-}
 
 } // namespace onceorder::server

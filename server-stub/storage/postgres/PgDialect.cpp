@@ -1,6 +1,6 @@
 // PostgreSQL's differences as data (storage/SqlDialect.h), among them its statements that place an order in one round
 // trip (placeOrderAtOnce, claimAndPlaceAtOnce) and take a batch's stock at once (takeStockAtOnce).
-#include "storage/SqlDialect.h"
+#include "storage/postgres/PgDialect.h"
 
 namespace onceorder::server {
 

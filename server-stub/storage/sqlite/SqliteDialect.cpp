@@ -1,5 +1,5 @@
 // SQLite's differences as data (storage/SqlDialect.h).
-#include "storage/SqlDialect.h"
+#include "storage/sqlite/SqliteDialect.h"
 
 namespace onceorder::server {
 
