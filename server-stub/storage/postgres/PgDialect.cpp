@@ -16,7 +16,7 @@ const SqlDialect& postgresDialect()
         .nowMs = "CAST(extract(epoch FROM statement_timestamp()) * 1000 AS BIGINT)",
         // Never NULL: the bound reading is not used.
         .lockNowMs = "coalesce(CAST(extract(epoch FROM statement_timestamp()) * 1000 AS BIGINT), CAST(? AS BIGINT))",
-        .oneProcess = false,
+        .earlierRunsEnded = "1 = 0",
         // The conditional UPDATE of OrderWriter for all lines at once: a row another transaction holds is waited
         // for, and checked again against what it committed.
         .takeStockAtOnce = "UPDATE products AS p SET stock = p.stock - l.quantity "
