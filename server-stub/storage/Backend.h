@@ -2,8 +2,8 @@
 // (sqlite/, postgres/) registers one in storage/Backends.cpp; OrderServer, the admin commands and the option parser
 // ask backendFor(db) and never which database it is. A backend is a leaf: it builds no service; OrderServer builds the
 // order path (OrderService, OrderQueries, orders/SqlOrderStore), the checkout and the gateway over what it opens. A new
-// database is one folder with its Backend, one line in Backends.cpp and one test parameter
-// (tests/support/PostgresDatabase.h's kBothDatabases).
+// database is one folder (its Backend, SqlTx, SqlDialect row, failure reader and its own CMakeLists.txt), one line in
+// Backends.cpp and one entry in the tests' backend list (docs/architecture.md, "Adding a database").
 #pragma once
 
 #include "auth/Client.h"
