@@ -2,7 +2,7 @@
 #pragma once
 
 #include "checkout/WebhookOutbox.h"
-#include "storage/Synchronous.h"
+#include "storage/DatabaseOptions.h"
 
 #include <chrono>
 #include <cstddef>
@@ -24,13 +24,13 @@ inline constexpr long long kMaxClientKeyRows = 1'000'000'000;
 // Whether HOST (as given to --listen) is a loopback address: 127.x.x.x, ::1 or localhost.
 bool listensOnLoopback(const std::string& host);
 
-struct ServerOptions
+// The database's part (storage/DatabaseOptions.h: --db, --threads, --synchronous, --db-*, the group commit's
+// settings) is what a backend opens the database with; the rest is the server's.
+struct ServerOptions : DatabaseOptions
 {
     std::string host = "127.0.0.1";
     int port = 8080;
-    std::string dbPath; // empty: the platform's app-data folder
     std::chrono::seconds keyTtl {86400};
-    int threads = 8;
     // A request's header must arrive within this, or the connection is closed (a client that lost its signal
     // mid-request costs a socket for this long, never a thread); its body, and the taking of its answer, within as
     // long again. --header-timeout in whole seconds; the request fuzzer shortens it to milliseconds, so a request
@@ -53,24 +53,6 @@ struct ServerOptions
     bool debugEndpoints = false;
     // Beyond loopback, accept the published demo client keys (--allow-demo-keys); SPEC §3.
     bool allowDemoKeys = false;
-    Synchronous synchronous = Synchronous::Full;
-    // PostgreSQL's connections (storage/postgres/PgPool.h): at most --db-pool-size (0: --threads + 5); a request
-    // waits up to --db-wait-ms for one, then is answered 503; one unused for --db-idle-ms is closed.
-    int dbPoolSize = 0;
-    std::chrono::milliseconds dbWait {5'000};
-    std::chrono::milliseconds dbIdle {30'000};
-    // PostgreSQL: the time budget of every database call (--db-timeout-ms): past it the request is answered 503 with
-    // Retry-After and the connection closed (storage/postgres/PgPool.h says how). SQLite keeps its busy timeout.
-    // ONCEORDER_DB_TIMEOUT_MS in the environment is the default of the flag (the test suites set a generous one, so
-    // that a storm on a loaded machine tests what it was written for; the budget's own tests pass the flag).
-    std::chrono::milliseconds dbTimeout {3'000};
-    // PostgreSQL with pg_auto_failover: the monitor's URI (--db-monitor); a transaction then starts only on the node it
-    // names the primary now (storage/postgres/PgPrimaryCheck.h). Empty: none.
-    std::string dbMonitor;
-    // PostgreSQL: named prepared statements (--db-prepare on, unset: on) or unnamed ones (off: behind a transaction
-    // pooler); storage/postgres/PgWorkTx.h. ONCEORDER_DB_PREPARE=off in the environment is the default of the flag,
-    // for the servers that tests start behind PgBouncer (scripts/lib/with-pgbouncer); the flag overrides it.
-    std::optional<bool> dbPrepare;
     std::chrono::seconds reapInterval {60};
     // POST /checkout: a key row locked for longer than this is abandoned and may be taken over.
     std::chrono::milliseconds lockTimeout {30'000};
@@ -82,12 +64,6 @@ struct ServerOptions
 
     // Settings from the environment, not the command line (benchmarks and tests set them around a server they
     // start). parseServerOptions reads them with the flags, so the server itself never looks at its environment.
-    // ONCEORDER_GROUP_COMMIT=0: on SQLite each POST /orders commits on its own instead of in a group
-    // (storage/sqlite/GroupCommitter.h), for side-by-side benchmarks; any other value, or none, keeps group commit.
-    bool groupCommit = true;
-    // ONCEORDER_GROUP_COMMIT_GATHER=N: every group commit waits until N orders are queued (0 and 1: no waiting), the
-    // tests' hook for putting a known set of requests into one batch without sleeping.
-    std::size_t groupCommitGather = 1;
     // ONCEORDER_WEBHOOK_SECRET: what the stub gateway signs its webhooks with; empty (unset or set empty): the secret
     // made for this database.
     std::string webhookSecret;

@@ -106,7 +106,7 @@ public:
         , m_commit(commit)
     {
     }
-    Dialect dialect() const override { return m_real->dialect(); }
+    const SqlDialect& sqlDialect() const override { return m_real->sqlDialect(); }
     long long exec(std::string_view sql, const SqlParams& params) override { return m_real->exec(sql, params); }
     std::vector<SqlRow> query(std::string_view sql, const SqlParams& params) override
     {
@@ -119,7 +119,7 @@ public:
     void commit() override
     {
         if (m_commit == Commit::Refused) {
-            if (dialect() == Dialect::Postgres) {
+            if (sqlDialect().name == "postgresql") {
                 throw pqxx::serialization_failure("could not serialize access due to concurrent update");
             }
             throw SQLite::Exception("database is locked", SQLITE_BUSY);
@@ -128,7 +128,7 @@ public:
         if (m_commit == Commit::Normal) {
             return;
         }
-        if (dialect() == Dialect::Postgres) {
+        if (sqlDialect().name == "postgresql") {
             throw pqxx::in_doubt_error("connection lost while committing: the transaction's outcome is unknown");
         }
         throw SQLite::Exception("disk I/O error", SQLITE_IOERR);
@@ -152,7 +152,6 @@ public:
     void refuseNextCommit() { m_next = CommitLostTx::Commit::Refused; }
     // How many write transactions have been begun.
     int writes() const { return m_writes; }
-    Dialect dialect() const override { return m_real.dialect(); }
     std::unique_ptr<SqlTx> write() override
     {
         ++m_writes;

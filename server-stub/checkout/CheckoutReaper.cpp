@@ -15,14 +15,14 @@ CheckoutReaper::CheckoutReaper(SqlDatabase& database)
 int CheckoutReaper::releaseLocks()
 {
     auto tx = m_database.write();
-    // Skipping rows another instance is working on right now (SKIP LOCKED, PostgreSQL).
-    const auto released = tx->exec(
-        "UPDATE checkout_keys SET locked_at = NULL, locked_by = NULL WHERE id IN (" +
-            tx->forUpdateSkipLocked("SELECT k.id FROM checkout_keys AS k WHERE k.locked_at IS NOT NULL AND (? = 1 OR "
-                                    "NOT " +
-                                    RunLease::alive(tx->sqlDialect(), "k.locked_by") + ")") +
-            ")",
-        {static_cast<long long>(tx->sqlDialect().oneProcess ? 1 : 0)});
+    // Every lock where this process has the database to itself (SqlDialect::earlierRunsEnded), else those of dead
+    // runs, skipping rows another instance is working on right now (SKIP LOCKED, PostgreSQL).
+    const auto released =
+        tx->exec("UPDATE checkout_keys SET locked_at = NULL, locked_by = NULL WHERE id IN (" +
+                 tx->forUpdateSkipLocked("SELECT k.id FROM checkout_keys AS k WHERE k.locked_at IS NOT NULL AND (" +
+                                         std::string(tx->sqlDialect().earlierRunsEnded) + " OR NOT " +
+                                         RunLease::alive(tx->sqlDialect(), "k.locked_by") + ")") +
+                 ")");
     tx->commit();
     return static_cast<int>(released);
 }

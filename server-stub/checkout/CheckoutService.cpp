@@ -36,13 +36,14 @@ long long ms(std::int64_t value)
 
 } // namespace
 
-CheckoutService::CheckoutService(SqlDatabase& database, std::string instanceId, PaymentGateway& gateway, Faults& faults,
-                                 const Clock& clock, std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout)
+CheckoutService::CheckoutService(SqlDatabase& database, std::string instanceId, PaymentGateway& gateway,
+                                 const OrderWriterRulesSource& writerRules, const Clock& clock,
+                                 std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout)
     : m_database(database)
     , m_instanceId(std::move(instanceId))
     , m_atomicPhase(m_database, clock, keyTtl)
     , m_gateway(gateway)
-    , m_faults(faults)
+    , m_writerRules(writerRules)
     , m_clock(clock)
     , m_keyTtl(keyTtl)
     , m_lockTimeout(lockTimeout)
@@ -239,7 +240,7 @@ OrderResponse CheckoutService::advance(CheckoutKey key, PhaseObserver* observer,
 AtomicPhase::End CheckoutService::createOrder(SqlTx& db, CheckoutKey& key, const CheckoutCommand& command)
 {
     // As in OrderService: a business refusal undoes the partial order but is itself the stored answer.
-    OrderWriter writer(db, m_faults.modes());
+    OrderWriter writer(db, m_writerRules.writerRules());
     const auto written = writer.write(key.clientId, key.idemKey, command.order, "pending", m_clock.nowMs());
     if (const auto* refusal = std::get_if<Problem>(&written)) {
         return OrderResponse::fromProblem(*refusal);

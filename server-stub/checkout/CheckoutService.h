@@ -21,9 +21,9 @@
 #include "checkout/PaymentGateway.h"
 #include "checkout/PhaseObservers.h"
 #include "orders/OrderService.h"
+#include "orders/OrderWriterRulesSource.h"
 #include "storage/SqlTx.h"
 #include "support/Clock.h"
-#include "teaching/Faults.h"
 
 #include <chrono>
 #include <functional>
@@ -39,9 +39,11 @@ class RunLease;
 class CheckoutService
 {
 public:
-    // On any database; instanceId names it at the gateway (server_meta, name 'instance').
-    CheckoutService(SqlDatabase& database, std::string instanceId, PaymentGateway& gateway, Faults& faults,
-                    const Clock& clock, std::chrono::seconds keyTtl, std::chrono::milliseconds lockTimeout);
+    // On any database; instanceId names it at the gateway (server_meta, name 'instance'). writerRules: how its
+    // orders are written now (the teaching mode business_key_off, teaching/Faults).
+    CheckoutService(SqlDatabase& database, std::string instanceId, PaymentGateway& gateway,
+                    const OrderWriterRulesSource& writerRules, const Clock& clock, std::chrono::seconds keyTtl,
+                    std::chrono::milliseconds lockTimeout);
 
     OrderResponse checkout(const Client& client, const std::string& idemKey, const CheckoutCommand& command);
 
@@ -92,7 +94,7 @@ private:
     std::string m_instanceId;
     AtomicPhase m_atomicPhase;
     PaymentGateway& m_gateway;
-    Faults& m_faults;
+    const OrderWriterRulesSource& m_writerRules;
     const Clock& m_clock;
     std::chrono::seconds m_keyTtl;
     std::chrono::milliseconds m_lockTimeout;

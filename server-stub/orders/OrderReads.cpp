@@ -3,6 +3,7 @@
 #include "orders/OrderRows.h"
 #include "support/Json.h"
 
+#include <optional>
 #include <string_view>
 
 namespace onceorder::server::orderReads {
@@ -33,10 +34,10 @@ long long countOf(SqlTx& tx, std::string_view sql)
     return tx.queryOne(sql)->int64(0);
 }
 
-// The rows of a list the dialect may not have (an empty statement): then none.
-std::vector<SqlRow> rowsIfAny(SqlTx& tx, std::string_view sql)
+// The rows of a list the dialect may not have (no statement): then none.
+std::vector<SqlRow> rowsIfAny(SqlTx& tx, const std::optional<std::string_view>& sql)
 {
-    return sql.empty() ? std::vector<SqlRow>() : tx.query(sql);
+    return sql ? tx.query(*sql) : std::vector<SqlRow>();
 }
 
 std::string productsOn(SqlTx& tx)

@@ -1,6 +1,7 @@
 #include "orders/OrderService.h"
 
 #include "orders/OrderWriter.h"
+#include "orders/StockAtCommit.h"
 #include "storage/DatabaseFailure.h"
 #include "support/Problems.h"
 #include "support/Sha256.h"
@@ -135,8 +136,8 @@ OrderResponse OrderService::writeOrder(SqlTx& tx, const Request& request, const 
 {
     request.rowThisPass = false;
     // 1. to 3. of a plain new order in one statement, where the database has it and the batch takes the stock.
-    if (!pass.oneByOne && pass.stockAtCommit) {
-        if (auto placed = claimAndPlaceAtOnce(tx, request, *pass.stockAtCommit)) {
+    if (!pass.oneByOne && pass.atCommit) {
+        if (auto placed = claimAndPlaceAtOnce(tx, request, *pass.atCommit)) {
             return *placed;
         }
     }
@@ -153,7 +154,7 @@ OrderResponse OrderService::writeOrder(SqlTx& tx, const Request& request, const 
 
     // 2. and 3. of a plain new order at once, where the database has the statements for it.
     if (!pass.oneByOne) {
-        if (auto placed = placeOrderAtOnce(tx, request, pass.stockAtCommit)) {
+        if (auto placed = placeOrderAtOnce(tx, request, pass.atCommit)) {
             return *placed;
         }
     }
@@ -223,31 +224,31 @@ OrderResponse OrderService::createOrder(SqlTx& tx, const Request& request)
     return request.lesson->settle(writer, written, request.command, request.key.now);
 }
 
-std::optional<OrderService::Body201> OrderService::body201AroundId(const Request& request, std::string_view statement)
+std::optional<OrderService::Body201> OrderService::body201AroundId(const Request& request)
 {
     // The 201 this order answers if it is placed, its id left out: the statement stores these bytes around the id it
     // gets, and the answer returned is the same function's with that id.
     static constexpr std::string_view kBefore = R"({"order_id":)";
     const std::string blank = orderSteps::created(0, request.command, request.key.now).body;
-    if (statement.empty() || !request.lesson->atOnce() || !blank.starts_with(std::string(kBefore) + "0,")) {
+    if (!request.lesson->atOnce() || !blank.starts_with(std::string(kBefore) + "0,")) {
         return std::nullopt;
     }
     return Body201 {std::string(kBefore), blank.substr(kBefore.size() + 1)};
 }
 
 std::optional<OrderResponse> OrderService::claimAndPlaceAtOnce(SqlTx& tx, const Request& request,
-                                                               WriteBatcher::StockLines& stockAtCommit)
+                                                               WriteBatcher::AtCommits& atCommit)
 {
-    const SqlDialect& dialect = tx.sqlDialect();
-    const auto body = body201AroundId(request, dialect.claimAndPlaceAtOnce);
+    const auto& statement = tx.sqlDialect().claimAndPlaceAtOnce;
+    const auto body = statement ? body201AroundId(request) : std::nullopt;
     if (!body) {
-        return std::nullopt;
+        return std::nullopt; // the database has no such statement, or the order is not the plain pattern
     }
     const KeyClaim& key = request.key;
     const OrderCommand& command = request.command;
     const SqlValue cartId = command.cartId ? SqlValue(*command.cartId) : SqlValue(nullptr);
     const bool businessKey = request.lesson->writerRules().businessKey;
-    const auto row = tx.queryOne(dialect.claimAndPlaceAtOnce,
+    const auto row = tx.queryOne(*statement,
                                  {key.scope, key.idemKey, key.fingerprint, key.now, key.expiresAt, body->before,
                                   body->after, request.client.id, cartId, businessKey ? cartId : SqlValue(nullptr),
                                   key.idemKey, key.now, command.itemsJson()});
@@ -258,36 +259,32 @@ std::optional<OrderResponse> OrderService::claimAndPlaceAtOnce(SqlTx& tx, const 
     if (row->isNull(1) || row->int64(2) != static_cast<long long>(command.lines.size())) {
         throw WriteBatcher::Undo {}; // a cart already ordered: the steps one by one say by which order
     }
-    for (const auto& line : command.lines) {
-        stockAtCommit[line.product] += line.quantity;
-    }
+    atCommit.of<StockAtCommit>().add(command);
     request.lesson->beforeCommit();
     return orderSteps::created(row->int64(1), command, key.now);
 }
 
 std::optional<OrderResponse> OrderService::placeOrderAtOnce(SqlTx& tx, const Request& request,
-                                                            WriteBatcher::StockLines* stockAtCommit)
+                                                            WriteBatcher::AtCommits* atCommit)
 {
     const SqlDialect& dialect = tx.sqlDialect();
-    const auto body = body201AroundId(request, dialect.placeOrderAtOnce);
+    const auto body = dialect.placeOrderAtOnce ? body201AroundId(request) : std::nullopt;
     if (!body) {
-        return std::nullopt;
+        return std::nullopt; // the database has no such statement, or the order is not the plain pattern
     }
     const KeyClaim& key = request.key;
     const OrderCommand& command = request.command;
     // The stock in a statement of its own (an order waiting on a product's row waits in `UPDATE products`): now, or
     // for the whole batch just before its COMMIT.
     const std::string items = command.itemsJson();
-    if (stockAtCommit) {
-        for (const auto& line : command.lines) {
-            (*stockAtCommit)[line.product] += line.quantity;
-        }
-    } else if (tx.exec(dialect.takeStockAtOnce, {items}) != static_cast<long long>(command.lines.size())) {
+    if (atCommit) {
+        atCommit->of<StockAtCommit>().add(command);
+    } else if (tx.exec(dialect.takeStockAtOnce.value(), {items}) != static_cast<long long>(command.lines.size())) {
         throw WriteBatcher::Undo {}; // not enough stock: the steps one by one say of which product
     }
     const SqlValue cartId = command.cartId ? SqlValue(*command.cartId) : SqlValue(nullptr);
     const bool businessKey = request.lesson->writerRules().businessKey;
-    const auto row = tx.queryOne(dialect.placeOrderAtOnce,
+    const auto row = tx.queryOne(*dialect.placeOrderAtOnce,
                                  {request.client.id, cartId, businessKey ? cartId : SqlValue(nullptr), key.idemKey,
                                   key.now, items, body->before, body->after, key.scope, key.idemKey});
     if (!row || row->isNull(0) || row->int64(1) != static_cast<long long>(command.lines.size()) || row->int64(2) != 1) {

@@ -74,20 +74,20 @@ private:
     static void settleKeyRow(const Request& request, bool committed);
     static OrderResponse createOrder(SqlTx& tx, const Request& request);
     // The 201's body of a plain new order before and after its id, for the statements that store it around the id
-    // they get (SqlDialect::claimAndPlaceAtOnce, placeOrderAtOnce); nothing where `statement` is empty (the database
-    // has none) or the request is not the plain pattern.
+    // they get (SqlDialect::claimAndPlaceAtOnce, placeOrderAtOnce); nothing where the request is not the plain pattern
+    // (its lesson says no, OrderLesson::atOnce). The callers ask first whether the database has the statement.
     struct Body201
     {
         std::string before;
         std::string after;
     };
-    static std::optional<Body201> body201AroundId(const Request& request, std::string_view statement);
-    // Steps 1-3 in one statement, the stock added to `stockAtCommit`: the 201, or nothing if the key is there (the
-    // steps then go on as written); throws WriteBatcher::Undo if the key was claimed but the order is not plain.
+    static std::optional<Body201> body201AroundId(const Request& request);
+    // Steps 1-3 in one statement, the stock left to the batch (StockAtCommit): the 201, or nothing if the key is there
+    // (the steps then go on as written); throws WriteBatcher::Undo if the key was claimed but the order is not plain.
     static std::optional<OrderResponse> claimAndPlaceAtOnce(SqlTx& tx, const Request& request,
-                                                            WriteBatcher::StockLines& stockAtCommit);
+                                                            WriteBatcher::AtCommits& atCommit);
     static std::optional<OrderResponse> placeOrderAtOnce(SqlTx& tx, const Request& request,
-                                                         WriteBatcher::StockLines* stockAtCommit);
+                                                         WriteBatcher::AtCommits* atCommit);
     static void storeResponse(SqlTx& tx, const KeyClaim& key, const OrderResponse& response);
     // What the unexpired key row says to a request with this fingerprint: the stored answer (replayed), 422 for
     // another payload, 409 while unfinished; nothing if there is no such row.

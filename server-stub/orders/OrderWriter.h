@@ -10,7 +10,6 @@
 #include "orders/OrderCommand.h"
 #include "storage/SqlTx.h"
 #include "support/Problem.h"
-#include "teaching/Faults.h"
 
 #include <cstdint>
 #include <string>
@@ -29,11 +28,6 @@ class OrderWriter
 public:
     using Rules = OrderWriterRules;
     explicit OrderWriter(SqlTx& db, Rules rules = {});
-    // The teaching mode business_key_off as its rules (the checkout).
-    OrderWriter(SqlTx& db, const TeachingModes& modes)
-        : OrderWriter(db, Rules {.businessKey = !modes.businessKeyOff})
-    {
-    }
 
     // The new order's id, or the refusal (with the partial order already undone). `status` is the new order's:
     // "placed" for POST /orders, "pending" for a checkout until it is paid.

@@ -2,12 +2,13 @@
 // (sqlite/, postgres/) registers one in storage/Backends.cpp; OrderServer, the admin commands and the option parser
 // ask backendFor(db) and never which database it is. A backend is a leaf: it builds no service; OrderServer builds the
 // order path (OrderService, OrderQueries, orders/SqlOrderStore), the checkout and the gateway over what it opens. A new
-// database is one folder with its Backend, one line in Backends.cpp and one test parameter
-// (tests/support/PostgresDatabase.h's kBothDatabases).
+// database is one folder (its Backend, SqlTx, SqlDialect row, failure reader and its own CMakeLists.txt), one line in
+// Backends.cpp and one entry in the tests' backend list (docs/architecture.md, "Adding a database").
 #pragma once
 
 #include "auth/Client.h"
 #include "storage/DatabaseFailure.h"
+#include "storage/DatabaseOptions.h"
 
 #include <exception>
 #include <memory>
@@ -22,7 +23,6 @@ class ClientKeys;
 class SqlDatabase;
 class Standby;
 class WriteBatcher;
-struct ServerOptions;
 
 // One database opened for serving: what OrderServer assembles the server from.
 class OpenedDatabase
@@ -72,7 +72,7 @@ struct Backend
     // --db as the server opens it (a SQLite path as given; PostgreSQL's URI as given).
     std::string (*normalise)(const std::string& db);
     // Opens (and creates or migrates) the database for serving; throws with the reason if it cannot.
-    std::unique_ptr<OpenedDatabase> (*open)(const ServerOptions& options, bool seedDemoClients);
+    std::unique_ptr<OpenedDatabase> (*open)(const DatabaseOptions& options, bool seedDemoClients);
     // `clients add`: stores a client's key hash and its limits (schema::addClient); false if the name is taken. Throws
     // if the database cannot be opened.
     bool (*addClient)(const std::string& db, const std::string& name, const std::string& keyHash,

@@ -125,9 +125,8 @@ void RunLease::forgetVanishedNeighbours(SqlTx& tx) const
 void RunLease::begin()
 {
     auto tx = m_database.write();
-    if (tx->sqlDialect().oneProcess) {
-        tx->exec("DELETE FROM server_runs");
-    }
+    // Where one process has the database to itself, the rows of earlier runs: their processes are gone.
+    tx->exec("DELETE FROM server_runs WHERE " + std::string(tx->sqlDialect().earlierRunsEnded));
     forgetVanishedNeighbours(*tx);
     // A clash of two random 63-bit ids is next to impossible; a few tries make it impossible in practice.
     for (int attempt = 0; attempt < 8; ++attempt) {

@@ -46,8 +46,8 @@ public:
     RunLease(SqlDatabase& database, std::function<long long()> newRunId,
              std::chrono::milliseconds leaseTime = kLeaseTime, SteadyNow steadyNow = {});
 
-    // Inserts this run's row. On a database one process has to itself (SqlDialect::oneProcess), the rows of earlier
-    // runs go first: their processes are gone.
+    // Inserts this run's row. On a database one process has to itself (SqlDialect::earlierRunsEnded), the rows of
+    // earlier runs go first: their processes are gone.
     void begin();
     // Renews this run's lease; if it had expired (or its row is gone), begins a new run instead and returns false.
     // Then deletes the rows of dead runs. Throws what the database throws (the lease then simply ages).

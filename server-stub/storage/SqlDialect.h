@@ -1,17 +1,13 @@
 // SqlDialect: what differs in the SQL text between the databases, as data. The code above SqlTx never asks which
-// database it runs on; it asks its transaction for the fragment (SqlTx::forUpdate(), …), and a new database brings
-// its own row here.
+// database it runs on; it asks its transaction for the fragment (SqlTx::sqlDialect(), SqlTx::forUpdate(), …), and a
+// new database brings its own row in its folder (storage/sqlite/SqliteDialect.cpp, storage/postgres/PgDialect.cpp),
+// which its SqlTx returns.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 namespace onceorder::server {
-
-enum class Dialect
-{
-    Sqlite,
-    Postgres
-};
 
 struct SqlDialect
 {
@@ -38,22 +34,25 @@ struct SqlDialect
     // statement serves both databases. SQLite: the reading itself, since the one process that has the file stamps and
     // judges every lock in it (and the tests step that clock instead of waiting out the lock timeout).
     std::string_view lockNowMs;
-    // Whether one server process has the database to itself (SQLite): then whatever an earlier process held is gone
-    // when a process starts, and every lock it finds is let go at once. PostgreSQL: other instances may be running.
-    bool oneProcess;
+    // An SQL condition that binds nothing, true of every run a server process finds when it starts where one process
+    // has the database to itself (SQLite: `1 = 1`): whatever an earlier process held is gone then, so its runs' rows
+    // are deleted (RunLease::begin) and every checkout lock it finds is let go at once (CheckoutReaper::releaseLocks).
+    // False where other instances may be running (PostgreSQL: `1 = 0`): their rows stay, and a lock is let go only once
+    // its run is dead (RunLease::alive).
+    std::string_view earlierRunsEnded;
     // POST /orders' steps 2 and 3 after the key is claimed, for a database where every statement is a round trip to
-    // another process while the order holds its products' rows until COMMIT (PostgreSQL); empty where the steps one by
-    // one cost no more (SQLite, in process). Two statements. takeStockAtOnce: every line's conditional stock change in
-    // one UPDATE (it keeps the text `UPDATE products`, which the window's live dock shows an order waiting in);
-    // parameter: the items as OrderCommand::itemsJson(), or a whole batch's sum per product (PgOrderBatch runs it
-    // once for the batch, just before COMMIT); a row per product whose stock it took. placeOrderAtOnce: the
-    // order, its lines and the 201 stored in the key row, as data-modifying CTEs; parameters: client, cart, cart_key,
-    // key, now (the order), the items again, the 201 body before and after the order id, scope, key (the claimed key
-    // row); one row: the new order's id (NULL if none), the lines inserted, the key rows completed. Anything but every
-    // line's stock, then (id, one per line, 1), is not a plain new order (not enough stock, a cart already ordered),
-    // and what was written must be undone.
-    std::string_view takeStockAtOnce;
-    std::string_view placeOrderAtOnce;
+    // another process while the order holds its products' rows until COMMIT (PostgreSQL); none (std::nullopt) where the
+    // steps one by one cost no more (SQLite, in process): the order path then takes them one by one. Two statements.
+    // takeStockAtOnce: every line's conditional stock change in one UPDATE (it keeps the text `UPDATE products`, which
+    // the window's live dock shows an order waiting in); parameter: the items as OrderCommand::itemsJson(), or a whole
+    // batch's sum per product (PgOrderBatch runs it once for the batch, just before COMMIT); a row per product whose
+    // stock it took. placeOrderAtOnce: the order, its lines and the 201 stored in the key row, as data-modifying CTEs;
+    // parameters: client, cart, cart_key, key, now (the order), the items again, the 201 body before and after the
+    // order id, scope, key (the claimed key row); one row: the new order's id (NULL if none), the lines inserted, the
+    // key rows completed. Anything but every line's stock, then (id, one per line, 1), is not a plain new order (not
+    // enough stock, a cart already ordered), and what was written must be undone.
+    std::optional<std::string_view> takeStockAtOnce;
+    std::optional<std::string_view> placeOrderAtOnce;
     // Steps 1 to 3 of a plain new order whose stock the batch takes (PgOrderBatch's first pass) in one statement: the
     // key row inserted already completed, with the order id taken from the orders' identity ahead, the order and its
     // lines only if that insert claimed the key. It begins with the claim (`WITH k AS (INSERT INTO idempotency_keys`),
@@ -61,8 +60,9 @@ struct SqlDialect
     // key, fingerprint, now, expires (the key row), the 201 body before and after the order id, client, cart,
     // cart_key, key, now (the order), the items. One row: the key rows inserted (0: the key is there, nothing else was
     // written), the new order's id (NULL if none), the lines inserted. A claimed key without (id, one per line) is not
-    // a plain new order (a cart already ordered) and what was written must be undone.
-    std::string_view claimAndPlaceAtOnce;
+    // a plain new order (a cart already ordered) and what was written must be undone. None where there are none of
+    // the two above.
+    std::optional<std::string_view> claimAndPlaceAtOnce;
 
     // The name GET /debug/state gives the database ("database").
     std::string_view name;
@@ -78,11 +78,11 @@ struct SqlDialect
     std::string_view keysArrival;
     std::string_view paymentsArrival;
     std::string_view webhookEventsArrival;
-    // The debug state's lists of what the database's other sessions are doing now, or empty where it cannot say
+    // The debug state's lists of what the database's other sessions are doing now, or none where it cannot say
     // (SQLite's writers queue on an in-process lock instead): those waiting on a lock (pid, lock, query, waiting_ms,
     // blocked_by as a JSON array), and those inside an open transaction (pid, state, open_ms, query).
-    std::string_view lockWaits;
-    std::string_view openTransactions;
+    std::optional<std::string_view> lockWaits;
+    std::optional<std::string_view> openTransactions;
     // Emptying tables and starting their issued keys again (SqlTx::emptyTables), in up to four kinds of statement,
     // each left out where empty: `checkReferencesAtEnd` once, so that tables which reference each other can be
     // emptied in the caller's order (SQLite: foreign keys checked at COMMIT, when all of them are empty); then
@@ -97,17 +97,6 @@ struct SqlDialect
     std::string_view restartEveryIssuedKey;
     std::string_view emptyTable;
     std::string_view forgetIssuedKeys;
-
-    static const SqlDialect& of(Dialect dialect);
 };
-
-// Each database's differences, in its own folder: storage/sqlite/SqliteDialect.cpp, storage/postgres/PgDialect.cpp.
-const SqlDialect& sqliteDialect();
-const SqlDialect& postgresDialect();
-
-inline const SqlDialect& SqlDialect::of(Dialect dialect)
-{
-    return dialect == Dialect::Postgres ? postgresDialect() : sqliteDialect();
-}
 
 } // namespace onceorder::server

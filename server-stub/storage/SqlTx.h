@@ -52,8 +52,8 @@ class SqlTx
 public:
     virtual ~SqlTx() = default;
 
-    virtual Dialect dialect() const = 0;
-    const SqlDialect& sqlDialect() const { return SqlDialect::of(dialect()); }
+    // The database's differences as data: its folder's row (storage/sqlite/SqliteDialect.cpp, …).
+    virtual const SqlDialect& sqlDialect() const = 0;
 
     // `select` holding the rows it reads until the transaction ends (see SqlDialect::forUpdate).
     std::string forUpdate(std::string_view select) const { return std::string(select).append(sqlDialect().forUpdate); }
@@ -91,7 +91,6 @@ class SqlDatabase
 {
 public:
     virtual ~SqlDatabase() = default;
-    virtual Dialect dialect() const = 0;
     // A write transaction (SQLite: the writer lock and BEGIN IMMEDIATE; PostgreSQL: READ COMMITTED).
     virtual std::unique_ptr<SqlTx> write() = 0;
     // For reads only (SQLite: no transaction, each statement its own; PostgreSQL: one READ COMMITTED transaction).

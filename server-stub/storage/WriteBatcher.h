@@ -15,8 +15,11 @@
 
 #include <exception>
 #include <functional>
-#include <map>
-#include <string>
+#include <memory>
+#include <typeindex>
+#include <typeinfo>
+#include <utility>
+#include <vector>
 
 namespace onceorder::server {
 
@@ -30,20 +33,58 @@ public:
     struct Undo
     {
     };
-    // Stock to take, per product id: the sum of the lines of every work that left its stock to the batch.
-    using StockLines = std::map<std::string, long long, std::less<>>;
+    // What a pass leaves to its end: work that several works of the batch want done once, together, in the batch's
+    // transaction just before its COMMIT (orders/StockAtCommit: every order's stock in one UPDATE, so a product's row
+    // is held from there to the COMMIT only). The batcher runs it without knowing what it does.
+    class AtCommit
+    {
+    public:
+        virtual ~AtCommit() = default;
+        // False: it fell short, and nothing of the pass may be kept (the batch then runs again with Pass::atCommit
+        // null, each work doing all of its own writes).
+        virtual bool run(SqlTx& tx) = 0;
+    };
+    // A pass's AtCommit works: one of each kind, made when a work first asks for it, run in that order.
+    class AtCommits
+    {
+    public:
+        template<class Kind>
+        Kind& of()
+        {
+            for (const auto& [kind, work] : m_works) {
+                if (kind == std::type_index(typeid(Kind))) {
+                    return static_cast<Kind&>(*work);
+                }
+            }
+            auto made = std::make_unique<Kind>();
+            Kind& kept = *made;
+            m_works.emplace_back(std::type_index(typeid(Kind)), std::move(made));
+            return kept;
+        }
+        // Runs each; false at the first that falls short.
+        bool run(SqlTx& tx) const
+        {
+            for (const auto& [kind, work] : m_works) {
+                if (!work->run(tx)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+    private:
+        std::vector<std::pair<std::type_index, std::unique_ptr<AtCommit>>> m_works;
+    };
     // How a work runs in this pass of its batch.
     struct Pass
     {
         // The steps one by one (the work threw Undo in an earlier pass); false: the work may first try itself in
         // fewer statements (SqlDialect's data) and throw Undo.
         bool oneByOne = false;
-        // Not null: the work adds the stock its lines take here instead of taking it, and the batch takes the stock
-        // of all its works in one conditional UPDATE just before COMMIT (SqlDialect::takeStockAtOnce): a product's
-        // row is held from there to the COMMIT only, not while the rest of the batch is written, so the next batch
-        // (another instance's) writes its key rows and orders meanwhile. If that UPDATE falls short, nothing of the
-        // pass is kept and the batch runs again with each work taking its own stock.
-        StockLines* stockAtCommit = nullptr;
+        // Not null: the work may leave part of its writes to the end of the pass (AtCommit), where the batcher runs
+        // them just before COMMIT. If one falls short, nothing of the pass is kept and the batch runs again with this
+        // null.
+        AtCommits* atCommit = nullptr;
     };
     // Writes in the batch's transaction (commits nothing).
     using Work = std::function<void(SqlTx& tx, const Pass& pass)>;

@@ -145,6 +145,11 @@ TeachingModes Faults::modes() const
     return m_modes;
 }
 
+OrderWriterRules Faults::writerRules() const
+{
+    return {.businessKey = !modes().businessKeyOff};
+}
+
 void Faults::clear()
 {
     std::lock_guard lock(m_lock);

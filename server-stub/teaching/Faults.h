@@ -3,6 +3,8 @@
 // mistakes on purpose. Thread-safe; all off by default.
 #pragma once
 
+#include "orders/OrderWriterRulesSource.h"
+
 #include <mutex>
 #include <optional>
 #include <string>
@@ -73,7 +75,7 @@ struct TeachingModes
 // As abrupt as a power cut or kill -9: no destructors, no rollback; what was committed is all that is left.
 [[noreturn]] void crashProcessNow();
 
-class Faults
+class Faults final : public OrderWriterRulesSource
 {
 public:
     // Arms the fault in its target's slot; "none" disarms every slot.
@@ -85,6 +87,8 @@ public:
 
     void setModes(const TeachingModes& modes);
     TeachingModes modes() const;
+    // The mode business_key_off as OrderWriter's rules (the checkout's order).
+    OrderWriterRules writerRules() const override;
 
     void clear();
 

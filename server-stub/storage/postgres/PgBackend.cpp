@@ -1,6 +1,5 @@
 #include "storage/postgres/PgBackend.h"
 
-#include "ServerOptions.h"
 #include "storage/Schema.h"
 #include "storage/SqlTx.h"
 #include "storage/postgres/PgFailure.h"
@@ -64,7 +63,7 @@ bool accepts(const std::string& db)
     return db.rfind("postgresql://", 0) == 0 || db.rfind("postgres://", 0) == 0;
 }
 
-std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, bool seedDemoClients)
+std::unique_ptr<OpenedDatabase> open(const DatabaseOptions& options, bool seedDemoClients)
 {
     // Unnamed statements only if asked: behind a transaction pooler (--db-prepare off).
     PgWorkTx::usePreparedStatements(options.dbPrepare.value_or(true));

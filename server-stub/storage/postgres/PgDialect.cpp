@@ -1,6 +1,6 @@
 // PostgreSQL's differences as data (storage/SqlDialect.h), among them its statements that place an order in one round
 // trip (placeOrderAtOnce, claimAndPlaceAtOnce) and take a batch's stock at once (takeStockAtOnce).
-#include "storage/SqlDialect.h"
+#include "storage/postgres/PgDialect.h"
 
 namespace onceorder::server {
 
@@ -16,7 +16,7 @@ const SqlDialect& postgresDialect()
         .nowMs = "CAST(extract(epoch FROM statement_timestamp()) * 1000 AS BIGINT)",
         // Never NULL: the bound reading is not used.
         .lockNowMs = "coalesce(CAST(extract(epoch FROM statement_timestamp()) * 1000 AS BIGINT), CAST(? AS BIGINT))",
-        .oneProcess = false,
+        .earlierRunsEnded = "1 = 0",
         // The conditional UPDATE of OrderWriter for all lines at once: a row another transaction holds is waited
         // for, and checked again against what it committed.
         .takeStockAtOnce = "UPDATE products AS p SET stock = p.stock - l.quantity "

@@ -1,9 +1,7 @@
 #include "storage/postgres/PgOrderBatch.h"
 
 #include "storage/DatabaseFailure.h"
-#include "storage/SqlDialect.h"
 #include "storage/postgres/PgWorkTx.h"
-#include "support/Json.h"
 
 #include <pqxx/except>
 #include <pqxx/transaction>
@@ -100,10 +98,10 @@ bool PgOrderBatch::runWithoutSavepoints(pqxx::connection& connection, const Batc
 {
     pqxx::work tx(connection);
     PgWorkTx sql(tx);
-    WriteBatcher::StockLines stock;
+    AtCommits atCommit;
     for (const auto& job : batch) {
         try {
-            job->work(sql, {.oneByOne = job->oneByOne, .stockAtCommit = &stock});
+            job->work(sql, {.oneByOne = job->oneByOne, .atCommit = &atCommit});
         } catch (const pqxx::broken_connection&) {
             throw; // the whole batch
         } catch (const Undo&) {
@@ -113,24 +111,16 @@ bool PgOrderBatch::runWithoutSavepoints(pqxx::connection& connection, const Batc
             return false; // the order's failure, as the pass with savepoints finds it again
         }
     }
-    // The stock of every order at once, the products' rows held from here to the COMMIT only. Short of any product:
-    // the pass with savepoints finds out whose order it is.
-    if (!stock.empty()) {
-        std::string items = "[";
-        for (const auto& [product, quantity] : stock) {
-            items += (items.size() > 1 ? "," : "") +
-                JsonObjectWriter().str("product", product).num("quantity", quantity).finish();
-        }
-        items += "]";
-        try {
-            if (sql.exec(sql.sqlDialect().takeStockAtOnce, {items}) != static_cast<long long>(stock.size())) {
-                return false;
-            }
-        } catch (const pqxx::broken_connection&) {
-            throw;
-        } catch (...) {
+    // What the orders left to the end (the stock of every order at once, the products' rows held from here to the
+    // COMMIT only). Short of anything: the pass with savepoints finds out whose order it is.
+    try {
+        if (!atCommit.run(sql)) {
             return false;
         }
+    } catch (const pqxx::broken_connection&) {
+        throw;
+    } catch (...) {
+        return false;
     }
     tx.commit();
     return true;

@@ -79,9 +79,9 @@ private:
     void loop();
     // Runs the batch; true if its transaction committed (the jobs without an error and not to run again are kept).
     bool run(const Batch& batch);
-    // The batch in one transaction without savepoints, the stock of all its orders taken last: committed, or false
-    // (rolled back) when an order failed or threw Undo or the stock fell short; throws what ends the whole batch (a
-    // broken connection, a failed COMMIT).
+    // The batch in one transaction without savepoints, what its orders left to the end (WriteBatcher::AtCommit: their
+    // stock) run last: committed, or false (rolled back) when an order failed or threw Undo or that fell short; throws
+    // what ends the whole batch (a broken connection, a failed COMMIT).
     static bool runWithoutSavepoints(pqxx::connection& connection, const Batch& batch);
     static void failAll(const Batch& batch, const std::exception_ptr& error);
     // Answers 503 (and takes out) the orders that waited in the queue longer than the time budget; true if none is

@@ -15,7 +15,6 @@ public:
         , m_writes(postgresDatabase(pool))
     {
     }
-    Dialect dialect() const override { return Dialect::Postgres; }
     std::unique_ptr<SqlTx> write() override { return m_writes->write(); }
     std::unique_ptr<SqlTx> read() override { return postgresAutocommit(m_pool); }
     std::unique_ptr<SqlTx> snapshot() override { return postgresSnapshot(m_pool); }

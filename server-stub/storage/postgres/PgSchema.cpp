@@ -2,7 +2,7 @@
 
 #include "storage/RunLease.h"
 #include "storage/Schema.h"
-#include "storage/SqlDialect.h"
+#include "storage/postgres/PgDialect.h"
 #include "storage/postgres/PgWorkTx.h"
 
 #include <pqxx/except>
@@ -22,7 +22,7 @@ constexpr long long kSchemaLock = 0x4F6E63654F7264;
 
 const SqlDialect& postgres()
 {
-    return SqlDialect::of(Dialect::Postgres);
+    return postgresDialect();
 }
 
 } // namespace

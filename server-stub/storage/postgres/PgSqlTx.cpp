@@ -1,5 +1,6 @@
 #include "storage/postgres/PgSqlTx.h"
 
+#include "storage/postgres/PgDialect.h"
 #include "storage/postgres/PgPool.h"
 #include "storage/postgres/PgWorkTx.h"
 
@@ -25,7 +26,7 @@ public:
         , m_tx(*m_lease)
     {
     }
-    Dialect dialect() const override { return Dialect::Postgres; }
+    const SqlDialect& sqlDialect() const override { return postgresDialect(); }
     long long exec(std::string_view sql, const SqlParams& params) override
     {
         return static_cast<long long>(run(sql, params).affected_rows());
@@ -71,7 +72,6 @@ public:
         : m_pool(pool)
     {
     }
-    Dialect dialect() const override { return Dialect::Postgres; }
     std::unique_ptr<SqlTx> write() override { return std::make_unique<PostgresTx>(m_pool); }
     std::unique_ptr<SqlTx> read() override { return std::make_unique<PostgresTx>(m_pool); }
     std::unique_ptr<SqlTx> snapshot() override { return postgresSnapshot(m_pool); }

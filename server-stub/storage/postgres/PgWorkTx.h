@@ -18,6 +18,7 @@
 #pragma once
 
 #include "storage/SqlTx.h"
+#include "storage/postgres/PgDialect.h"
 
 #include <pqxx/result>
 #include <pqxx/transaction_base>
@@ -40,7 +41,7 @@ public:
     {
     }
 
-    Dialect dialect() const override { return Dialect::Postgres; }
+    const SqlDialect& sqlDialect() const override { return postgresDialect(); }
     long long exec(std::string_view sql, const SqlParams& params = {}) override;
     std::vector<SqlRow> query(std::string_view sql, const SqlParams& params = {}) override;
     std::optional<long long> insertReturningId(std::string_view insertSql, const SqlParams& params) override;

@@ -1,6 +1,5 @@
 #include "storage/sqlite/SqliteBackend.h"
 
-#include "ServerOptions.h"
 #include "storage/Schema.h"
 #include "storage/SqlTx.h"
 #include "storage/sqlite/GroupCommitter.h"
@@ -29,7 +28,7 @@ void makeFolderFor(const std::string& path)
 }
 
 // Group commit for POST /orders unless it is off (ONCEORDER_GROUP_COMMIT=0, for side-by-side benchmarks).
-std::unique_ptr<GroupCommitter> groupCommitter(Store& store, const ServerOptions& options)
+std::unique_ptr<GroupCommitter> groupCommitter(Store& store, const DatabaseOptions& options)
 {
     if (!options.groupCommit) {
         return nullptr;
@@ -42,7 +41,7 @@ std::unique_ptr<GroupCommitter> groupCommitter(Store& store, const ServerOptions
 class OpenedSqlite final : public OpenedDatabase
 {
 public:
-    OpenedSqlite(const ServerOptions& options, bool seedDemoClients)
+    OpenedSqlite(const DatabaseOptions& options, bool seedDemoClients)
         : m_path(options.dbPath)
         , m_store(options.dbPath, options.synchronous, options.threads + 2, seedDemoClients)
         , m_committer(groupCommitter(m_store, options))
@@ -91,7 +90,7 @@ std::string normalise(const std::string& db)
     return db;
 }
 
-std::unique_ptr<OpenedDatabase> open(const ServerOptions& options, bool seedDemoClients)
+std::unique_ptr<OpenedDatabase> open(const DatabaseOptions& options, bool seedDemoClients)
 {
     makeFolderFor(options.dbPath);
     return std::make_unique<OpenedSqlite>(options, seedDemoClients);

@@ -1,5 +1,5 @@
 // SQLite's differences as data (storage/SqlDialect.h).
-#include "storage/SqlDialect.h"
+#include "storage/sqlite/SqliteDialect.h"
 
 namespace onceorder::server {
 
@@ -14,10 +14,10 @@ const SqlDialect& sqliteDialect()
         // 'now' stays the same within one statement.
         .nowMs = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
         .lockNowMs = "CAST(? AS INTEGER)",
-        .oneProcess = true,
-        .takeStockAtOnce = "",
-        .placeOrderAtOnce = "",
-        .claimAndPlaceAtOnce = "",
+        .earlierRunsEnded = "1 = 1",
+        .takeStockAtOnce = std::nullopt,
+        .placeOrderAtOnce = std::nullopt,
+        .claimAndPlaceAtOnce = std::nullopt,
         .name = "sqlite",
         .bigInteger = "INTEGER",
         .issuedKey = "INTEGER PRIMARY KEY AUTOINCREMENT",
@@ -25,8 +25,8 @@ const SqlDialect& sqliteDialect()
         .keysArrival = "rowid",
         .paymentsArrival = "rowid",
         .webhookEventsArrival = "rowid",
-        .lockWaits = "",
-        .openTransactions = "",
+        .lockWaits = std::nullopt,
+        .openTransactions = std::nullopt,
         .checkReferencesAtEnd = "PRAGMA defer_foreign_keys = ON",
         .emptyTables = "",
         .restartEveryIssuedKey = "",

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "storage/SqlTx.h"
+#include "storage/sqlite/SqliteDialect.h"
 #include "storage/sqlite/Store.h"
 
 #include <SQLiteCpp/Statement.h>
@@ -18,7 +19,7 @@ public:
     {
     }
 
-    Dialect dialect() const override { return Dialect::Sqlite; }
+    const SqlDialect& sqlDialect() const override { return sqliteDialect(); }
     long long exec(std::string_view sql, const SqlParams& params = {}) override;
     std::vector<SqlRow> query(std::string_view sql, const SqlParams& params = {}) override;
     std::optional<long long> insertReturningId(std::string_view insertSql, const SqlParams& params) override;

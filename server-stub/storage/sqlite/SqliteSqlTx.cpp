@@ -1,6 +1,7 @@
 #include "storage/sqlite/SqliteSqlTx.h"
 
 #include "storage/Schema.h"
+#include "storage/sqlite/SqliteDialect.h"
 #include "storage/sqlite/SqliteLeaseTx.h"
 #include "storage/sqlite/WriteTransaction.h"
 
@@ -39,7 +40,7 @@ public:
             }
         }
     }
-    Dialect dialect() const override { return Dialect::Sqlite; }
+    const SqlDialect& sqlDialect() const override { return sqliteDialect(); }
     long long exec(std::string_view sql, const SqlParams& params) override
     {
         return SqliteLeaseTx(lease()).exec(sql, params);
@@ -74,7 +75,6 @@ public:
         : m_store(store)
     {
     }
-    Dialect dialect() const override { return Dialect::Sqlite; }
     std::unique_ptr<SqlTx> write() override
     {
         return std::make_unique<SqliteStoreTx>(m_store, SqliteStoreTx::Kind::Write);
@@ -104,7 +104,7 @@ public:
             m_transaction.emplace(m_db, SQLite::TransactionBehavior::IMMEDIATE);
         }
     }
-    Dialect dialect() const override { return Dialect::Sqlite; }
+    const SqlDialect& sqlDialect() const override { return sqliteDialect(); }
     long long exec(std::string_view sql, const SqlParams& params) override
     {
         SQLite::Statement statement(m_db, std::string(sql));
@@ -143,7 +143,7 @@ SQLite::Database openGatewayFile(const std::string& path)
     db.setBusyTimeout(10'000);
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = FULL");
-    db.exec(schema::gatewayTables(SqlDialect::of(Dialect::Sqlite)));
+    db.exec(schema::gatewayTables(sqliteDialect()));
     return db;
 }
 
@@ -155,7 +155,6 @@ public:
         : m_db(openGatewayFile(path))
     {
     }
-    Dialect dialect() const override { return Dialect::Sqlite; }
     std::unique_ptr<SqlTx> write() override { return std::make_unique<SqliteConnectionTx>(m_db, m_lock, true); }
     std::unique_ptr<SqlTx> read() override { return std::make_unique<SqliteConnectionTx>(m_db, m_lock, false); }
 

@@ -4,6 +4,7 @@
 
 #include "storage/RunLease.h"
 #include "storage/Schema.h"
+#include "storage/sqlite/SqliteDialect.h"
 #include "storage/sqlite/SqliteLeaseTx.h"
 #include "storage/sqlite/SqliteSqlTx.h"
 #include "storage/sqlite/WriteTransaction.h"
@@ -82,7 +83,7 @@ void Store::createSchema(Lease& lease, bool seedDemoClients)
             }
         }
     }
-    const SqlDialect& dialect = SqlDialect::of(Dialect::Sqlite);
+    const SqlDialect& dialect = sqliteDialect();
     db.exec(schema::serverTables(dialect));
     db.exec(RunLease::createTable(dialect));
     // Checkout rows locked before run leases: locked_by names the run that holds a row's lock.
