@@ -336,4 +336,4 @@ TEST_P(CheckoutEndToEndTest, AsManyCheckoutsAsWorkersDoNotWaitForTheirOwnWebhook
     EXPECT_EQ(payments(), 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(Databases, CheckoutEndToEndTest, kBothDatabases, databaseName);
+INSTANTIATE_TEST_SUITE_P(Databases, CheckoutEndToEndTest, kEveryDatabase, backendName);

@@ -4,24 +4,17 @@
 // clock, so an instance whose clock runs ahead takes over no checkout whose owner is still at the gateway. The
 // lost reply is a decorator around the real database: the COMMIT takes effect, then the driver's exception is thrown,
 // as when the connection drops between COMMIT and its answer.
+#include "ServerOptions.h"
 #include "checkout/CheckoutCompleter.h"
 #include "checkout/CheckoutService.h"
 #include "checkout/StubPaymentGateway.h"
+#include "storage/Backend.h"
 #include "storage/SqlTx.h"
-#include "storage/postgres/PgPool.h"
-#include "storage/postgres/PgSchema.h"
-#include "storage/postgres/PgSqlTx.h"
-#include "storage/sqlite/SqliteSqlTx.h"
 #include "support/LatchedGateway.h"
-#include "support/PostgresDatabase.h"
-#include "support/ServerProcess.h"
+#include "support/TestBackends.h"
 #include "teaching/CrashPoints.h"
 
-#include <SQLiteCpp/Exception.h>
 #include <gtest/gtest.h>
-#include <pqxx/except>
-
-#include <sqlite3.h>
 
 #include <atomic>
 #include <chrono>
@@ -31,10 +24,9 @@
 #include <thread>
 
 using namespace onceorder::server;
-using onceorder::test::Backend;
+using onceorder::test::BackendDatabase;
 using onceorder::test::LatchedGateway;
-using onceorder::test::TempDir;
-using onceorder::test::TestDatabase;
+using onceorder::test::TestBackend;
 
 namespace {
 
@@ -91,7 +83,7 @@ private:
 };
 
 // A write transaction whose COMMIT, when armed, takes effect and then fails as the driver fails when the reply to
-// COMMIT never arrives: libpqxx's in_doubt_error (the outcome is unknown), SQLite's I/O error.
+// COMMIT never arrives (TestBackend::commitLost: libpqxx's in_doubt_error, SQLite's I/O error).
 class CommitLostTx final : public SqlTx
 {
 public:
@@ -101,9 +93,10 @@ public:
         Lost, // it takes effect, then the driver's in-doubt failure
         Refused, // it does not take effect: a definite transient failure (a serialization failure, a busy database)
     };
-    CommitLostTx(std::unique_ptr<SqlTx> real, Commit commit)
+    CommitLostTx(std::unique_ptr<SqlTx> real, Commit commit, const TestBackend& backend)
         : m_real(std::move(real))
         , m_commit(commit)
+        , m_backend(backend)
     {
     }
     const SqlDialect& sqlDialect() const override { return m_real->sqlDialect(); }
@@ -119,31 +112,27 @@ public:
     void commit() override
     {
         if (m_commit == Commit::Refused) {
-            if (sqlDialect().name == "postgresql") {
-                throw pqxx::serialization_failure("could not serialize access due to concurrent update");
-            }
-            throw SQLite::Exception("database is locked", SQLITE_BUSY);
+            std::rethrow_exception(m_backend.commitRefused());
         }
         m_real->commit();
         if (m_commit == Commit::Normal) {
             return;
         }
-        if (sqlDialect().name == "postgresql") {
-            throw pqxx::in_doubt_error("connection lost while committing: the transaction's outcome is unknown");
-        }
-        throw SQLite::Exception("disk I/O error", SQLITE_IOERR);
+        std::rethrow_exception(m_backend.commitLost());
     }
 
 private:
     std::unique_ptr<SqlTx> m_real;
     Commit m_commit;
+    const TestBackend& m_backend;
 };
 
 class CommitLostDatabase final : public SqlDatabase
 {
 public:
-    explicit CommitLostDatabase(SqlDatabase& real)
+    CommitLostDatabase(SqlDatabase& real, const TestBackend& backend)
         : m_real(real)
+        , m_backend(backend)
     {
     }
     // The next write transaction's COMMIT is lost.
@@ -155,69 +144,65 @@ public:
     std::unique_ptr<SqlTx> write() override
     {
         ++m_writes;
-        return std::make_unique<CommitLostTx>(m_real.write(), m_next.exchange(CommitLostTx::Commit::Normal));
+        return std::make_unique<CommitLostTx>(m_real.write(), m_next.exchange(CommitLostTx::Commit::Normal), m_backend);
     }
     std::unique_ptr<SqlTx> read() override { return m_real.read(); }
 
 private:
     SqlDatabase& m_real;
+    const TestBackend& m_backend;
     std::atomic<CommitLostTx::Commit> m_next {CommitLostTx::Commit::Normal};
     std::atomic<int> m_writes {0};
 };
 
-// One database of either kind, with the server's schema and demo data (kniha: 100 in stock).
+// A fresh database of the parameter's backend, opened in process as the server opens it (the backend registry,
+// storage/Backend.h), with the server's schema and demo data (kniha: 100 in stock). No time budget: the tests are not
+// about a slow database.
 class LockDatabase
 {
 public:
-    explicit LockDatabase(Backend backend)
+    explicit LockDatabase(const TestBackend& backend)
+        : m_fresh(backend.fresh())
+        , m_opened(openForServing(m_fresh->db()))
     {
-        if (backend == Backend::Sqlite) {
-            m_store = std::make_unique<Store>(m_dir.file("server.db"), Synchronous::Full, 4);
-            m_database = sqliteStoreDatabase(*m_store);
-            return;
-        }
-        m_postgres = std::make_unique<TestDatabase>();
-        m_pool = std::make_unique<PgPool>(m_postgres->uri(), PgPool::Settings {});
-        {
-            auto connection = m_pool->lease();
-            pgschema::create(*connection);
-        }
-        m_database = postgresDatabase(*m_pool);
     }
-    SqlDatabase& database() { return *m_database; }
+    SqlDatabase& database() { return m_opened->sql(); }
     long long scalar(const std::string& sql)
     {
-        auto tx = m_database->read();
+        auto tx = database().read();
         return tx->queryOne(sql)->int64(0);
     }
     void exec(const std::string& sql)
     {
-        auto tx = m_database->write();
+        auto tx = database().write();
         tx->exec(sql, {});
         tx->commit();
     }
-    std::string gatewayFile() const { return m_dir.file("server.gateway.db"); }
+    // The stub gateway's books where the server keeps them on this database.
+    std::unique_ptr<SqlDatabase> openGatewayDatabase() { return m_opened->openGatewayDatabase(); }
 
 private:
-    TempDir m_dir;
-    std::unique_ptr<Store> m_store;
-    std::unique_ptr<TestDatabase> m_postgres;
-    std::unique_ptr<PgPool> m_pool;
-    std::unique_ptr<SqlDatabase> m_database;
+    static std::unique_ptr<OpenedDatabase> openForServing(const std::string& db)
+    {
+        ServerOptions options;
+        options.dbPath = db;
+        options.dbTimeout = std::chrono::milliseconds {0};
+        return backendFor(db).open(options, true);
+    }
+
+    std::unique_ptr<BackendDatabase> m_fresh;
+    std::unique_ptr<OpenedDatabase> m_opened;
 };
 
-class CheckoutLocksTest : public ::testing::TestWithParam<Backend>
+class CheckoutLocksTest : public ::testing::TestWithParam<const TestBackend*>
 {
 protected:
     void SetUp() override
     {
-        if (GetParam() == Backend::Postgres) {
-            ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
-        }
-        m_db = std::make_unique<LockDatabase>(GetParam());
-        m_lossy = std::make_unique<CommitLostDatabase>(m_db->database());
-        m_gateway = std::make_unique<StubPaymentGateway>(sqliteGatewayDatabase(m_db->gatewayFile()), faults, clock,
-                                                         "whsec_test");
+        ONCEORDER_REQUIRE_BACKEND_OR_SKIP(*GetParam());
+        m_db = std::make_unique<LockDatabase>(*GetParam());
+        m_lossy = std::make_unique<CommitLostDatabase>(m_db->database(), *GetParam());
+        m_gateway = std::make_unique<StubPaymentGateway>(m_db->openGatewayDatabase(), faults, clock, "whsec_test");
         m_service = std::make_unique<CheckoutService>(*m_lossy, "test", *m_gateway, faults, clock, kTtl, kLockTimeout);
         m_service->observePhases(std::make_unique<CrashPoints>(faults));
     }
@@ -241,7 +226,7 @@ protected:
 
 } // namespace
 
-INSTANTIATE_TEST_SUITE_P(Databases, CheckoutLocksTest, onceorder::test::kBothDatabases, onceorder::test::databaseName);
+INSTANTIATE_TEST_SUITE_P(Databases, CheckoutLocksTest, onceorder::test::kEveryDatabase, onceorder::test::backendName);
 
 TEST_P(CheckoutLocksTest, AClaimWhoseCommitReplyIsLostLeavesTheKeyFreeForTheRetry)
 {
@@ -302,8 +287,8 @@ TEST_P(CheckoutLocksTest, ATakeOverWhoseCommitReplyIsLostLeavesTheKeyFreeForTheN
 // The lock timeout is 30 s: judged by the second's own clock, the first's fresh lock already looks abandoned.
 TEST_P(CheckoutLocksTest, AnInstanceWhoseClockIsAheadTakesOverNoCheckoutStillAtTheGateway)
 {
-    if (GetParam() == Backend::Sqlite) {
-        GTEST_SKIP() << "one process has a SQLite file to itself: its own clock is the only one that stamps locks";
+    if (!GetParam()->capabilities().sharedByProcesses) {
+        GTEST_SKIP() << "one process has this database to itself: its own clock is the only one that stamps locks";
     }
     LatchedGateway latched(*m_gateway);
     CheckoutService owner(m_db->database(), "test", latched, faults, clock, kTtl, kLockTimeout);
@@ -332,8 +317,8 @@ TEST_P(CheckoutLocksTest, AnInstanceWhoseClockIsAheadTakesOverNoCheckoutStillAtT
 // Stamped with the owner's own clock, the lock would be born 31 s old and look abandoned to every other instance.
 TEST_P(CheckoutLocksTest, AnOwnerWhoseClockIsBehindStampsNoLockThatLooksAbandoned)
 {
-    if (GetParam() == Backend::Sqlite) {
-        GTEST_SKIP() << "one process has a SQLite file to itself: its own clock is the only one that stamps locks";
+    if (!GetParam()->capabilities().sharedByProcesses) {
+        GTEST_SKIP() << "one process has this database to itself: its own clock is the only one that stamps locks";
     }
     LatchedGateway latched(*m_gateway);
     ManualClock behind {clock.nowMs() - kLockTimeout.count() - 1000};

@@ -237,4 +237,4 @@ TEST_P(ClientLimitsTest, BadLimitsAreUsageErrorsAndStoreNothing)
     EXPECT_EQ(scalar("SELECT count(*) FROM client_limits WHERE client_id = 'plain'"), 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Databases, ClientLimitsTest, kBothDatabases, databaseName);
+INSTANTIATE_TEST_SUITE_P(Databases, ClientLimitsTest, kEveryDatabase, backendName);

@@ -113,4 +113,4 @@ TEST_P(OrderServerTest, AnExpiredKeyIsTakenOverBeforeTheReaperDeletesIt)
     EXPECT_EQ(replay.body, again.body);
 }
 
-INSTANTIATE_TEST_SUITE_P(Databases, OrderServerTest, kBothDatabases, databaseName);
+INSTANTIATE_TEST_SUITE_P(Databases, OrderServerTest, kEveryDatabase, backendName);

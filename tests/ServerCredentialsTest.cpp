@@ -24,7 +24,6 @@
 #include <set>
 #include <string>
 
-using onceorder::test::Backend;
 using onceorder::test::CommandRun;
 using onceorder::test::runServerCommand;
 using onceorder::test::ServerProcess;

@@ -107,13 +107,10 @@ Reply postCheckout(httplib::Client& client, const std::string& key)
 class ServerListingLimitTest : public EndToEndFixture
 {
 protected:
+    // These tests place hundreds of orders and are not about durability (on SQLite: --synchronous normal).
     std::unique_ptr<ServerProcess> startServer() const
     {
-        if (pg) {
-            return EndToEndFixture::startServer();
-        }
-        // synchronous=normal: these tests place hundreds of orders and are not about durability.
-        return EndToEndFixture::startServer({"--synchronous", "normal"});
+        return EndToEndFixture::startServer(capabilities().fastWriteFlags);
     }
 
     long long count(const std::string& table) const { return scalar("SELECT count(*) FROM " + table); }
@@ -283,4 +280,4 @@ TEST_P(ServerListingLimitTest, DebugStateLimitKeepsTheNewestRowsOfEachListAndTot
     EXPECT_EQ(total(reset, "gateway_charges"), 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Databases, ServerListingLimitTest, kBothDatabases, databaseName);
+INSTANTIATE_TEST_SUITE_P(Databases, ServerListingLimitTest, kEveryDatabase, backendName);

@@ -1,11 +1,11 @@
-// EndToEndFixture: the fixture of the suites that run every case on both databases (INSTANTIATE_TEST_SUITE_P with
-// kBothDatabases): a SQLite file in a fresh folder or a fresh PostgreSQL database (skipped without PGHOST, see
-// PostgresDatabase.h), the real server started on it, and reads straight from it as a second process would.
+// EndToEndFixture: the fixture of the suites that run every case on every database of TestBackends.h
+// (INSTANTIATE_TEST_SUITE_P(Databases, Suite, kEveryDatabase, backendName)): a fresh database of the parameter's
+// backend (skipped where it cannot run, see missing() in TestBackend.h), the real server started on it, and reads
+// straight from it as a second process would. It never asks which database it has; a case asks capabilities().
 #pragma once
 
-#include "support/PostgresDatabase.h"
 #include "support/ServerProcess.h"
-#include "support/SqliteReads.h"
+#include "support/TestBackends.h"
 
 #include <gtest/gtest.h>
 
@@ -15,20 +15,21 @@
 
 namespace onceorder::test {
 
-class EndToEndFixture : public ::testing::TestWithParam<Backend>
+class EndToEndFixture : public ::testing::TestWithParam<const TestBackend*>
 {
 protected:
     // A suite with more to set up calls this first and stops there if IsSkipped() or HasFatalFailure().
     void SetUp() override
     {
-        if (GetParam() == Backend::Postgres) {
-            ONCEORDER_REQUIRE_POSTGRES_OR_SKIP();
-            pg = std::make_unique<TestDatabase>();
-        }
+        ONCEORDER_REQUIRE_BACKEND_OR_SKIP(backend());
+        m_database = backend().fresh();
     }
 
-    // What the server's --db names: the SQLite file or the PostgreSQL database's URI.
-    std::string database() const { return pg ? pg->uri() : dbPath; }
+    const TestBackend& backend() const { return *GetParam(); }
+    BackendCapabilities capabilities() const { return backend().capabilities(); }
+
+    // What the server's --db names for this database.
+    std::string database() const { return m_database->db(); }
 
     // The real onceorder-server on this database with the debug endpoints (the tests arm faults through them).
     std::unique_ptr<ServerProcess> startServer(std::vector<std::string> extra = {}) const
@@ -38,22 +39,15 @@ protected:
         return std::make_unique<ServerProcess>(args);
     }
 
-    long long scalar(const std::string& sql) const { return pg ? pg->scalar(sql) : sqliteScalar(dbPath, sql); }
-    std::string text(const std::string& sql) const { return pg ? pg->text(sql) : sqliteText(dbPath, sql); }
+    long long scalar(const std::string& sql) const { return m_database->scalar(sql); }
+    std::string text(const std::string& sql) const { return m_database->text(sql); }
+    // The stub gateway's books, wherever the server keeps them on this database.
+    long long gatewayScalar(const std::string& sql) const { return m_database->gatewayScalar(sql); }
+    std::string gatewayText(const std::string& sql) const { return m_database->gatewayText(sql); }
+    long long tablesNamed(const std::string& table) const { return m_database->tablesNamed(table); }
 
-    // The stub gateway's books: its own SQLite file beside the server's, or its tables in the one PostgreSQL database.
-    long long gatewayScalar(const std::string& sql) const
-    {
-        return pg ? pg->scalar(sql) : sqliteScalar(dir.file("server.gateway.db"), sql);
-    }
-    std::string gatewayText(const std::string& sql) const
-    {
-        return pg ? pg->text(sql) : sqliteText(dir.file("server.gateway.db"), sql);
-    }
-
-    TempDir dir;
-    std::string dbPath = dir.file("server.db");
-    std::unique_ptr<TestDatabase> pg; // only on Backend::Postgres
+private:
+    std::unique_ptr<BackendDatabase> m_database;
 };
 
 } // namespace onceorder::test

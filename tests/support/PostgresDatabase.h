@@ -42,19 +42,6 @@ inline std::optional<std::string> postgresMissing()
         }                                                                                                              \
     } while (false)
 
-// The two databases an end-to-end suite runs on, as a test parameter: INSTANTIATE_TEST_SUITE_P(Databases, Suite,
-// kBothDatabases, databaseName) names the cases …/sqlite and …/postgresql.
-enum class Backend
-{
-    Sqlite,
-    Postgres
-};
-inline const auto kBothDatabases = ::testing::Values(Backend::Sqlite, Backend::Postgres);
-inline std::string databaseName(const ::testing::TestParamInfo<Backend>& param)
-{
-    return param.param == Backend::Sqlite ? "sqlite" : "postgresql";
-}
-
 class TestDatabase
 {
 public:
