@@ -3,7 +3,8 @@
 // ask backendFor(db) and never which database it is. A backend is a leaf: it builds no service; OrderServer builds the
 // order path (OrderService, OrderQueries, orders/SqlOrderStore), the checkout and the gateway over what it opens. A new
 // database is one folder (its Backend, SqlTx, SqlDialect row, failure reader and its own CMakeLists.txt), one line in
-// Backends.cpp and one entry in the tests' backend list (docs/architecture.md, "Adding a database").
+// Backends.cpp and one entry in the tests' list (testBackends() in tests/support/TestBackends.h); docs/architecture.md,
+// "Adding a database".
 #pragma once
 
 #include "auth/Client.h"
