@@ -3,6 +3,7 @@
 #include "submission/SubmissionEngine.h"
 
 #include "submission/CrashPoint.h"
+#include "submission/OneKeyPerCart.h"
 #include "submission/SubmissionRules.h"
 
 #include <SQLiteCpp/Exception.h>
@@ -10,7 +11,6 @@
 
 #include <QDateTime>
 #include <QTimer>
-#include <QUuid>
 
 #include <algorithm>
 
@@ -35,19 +35,6 @@ bool passesWithTime(const std::exception& error)
 
 } // namespace
 
-QString keyStrategyName(KeyStrategy strategy)
-{
-    switch (strategy) {
-    case KeyStrategy::PerCart:
-        return QStringLiteral("per-cart");
-    case KeyStrategy::PerClick:
-        return QStringLiteral("per-click");
-    case KeyStrategy::None:
-        return QStringLiteral("none");
-    }
-    return QStringLiteral("per-cart");
-}
-
 SubmissionEngine::SubmissionEngine(Outbox& outbox, ServerCalls* api, QString target, const Clock& clock,
                                    RandomSource& random, EngineConfig config, QObject* parent)
     : QObject(parent)
@@ -63,6 +50,7 @@ SubmissionEngine::SubmissionEngine(Outbox& outbox, ServerCalls* api, QString tar
     , m_budgetTimer(new QTimer(this))
     , m_countTimer(new QTimer(this))
 {
+    setKeyStrategy(std::move(m_config.keys));
     m_budgetTimer->setSingleShot(true);
     m_budgetTimer->setTimerType(Qt::PreciseTimer);
     connect(m_budgetTimer, &QTimer::timeout, this, &SubmissionEngine::admitFromBudget);
@@ -118,9 +106,9 @@ void SubmissionEngine::guarded(qint64 id, const std::function<void()>& step)
     }
 }
 
-QString SubmissionEngine::newKey() const
+void SubmissionEngine::setKeyStrategy(std::shared_ptr<const KeySource> keys)
 {
-    return m_config.keys == KeyStrategy::None ? QString() : QUuid::createUuid().toString(QUuid::WithoutBraces);
+    m_config.keys = keys ? std::move(keys) : std::make_shared<OneKeyPerCart>();
 }
 
 qint64 SubmissionEngine::defendedNow(const Submission& submission) const
@@ -155,7 +143,7 @@ SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
     }
     try {
         Submission submission;
-        submission.key = newKey();
+        submission.key = m_config.keys->keyForNewSubmission();
         submission.cartId = cart.cartId();
         submission.body = cart.toRequestBody();
         submission.path = cart.requestPath();
@@ -452,11 +440,8 @@ bool SubmissionEngine::earlierSubmissionsSettled(const Submission& stored, qint6
 std::optional<Submission> SubmissionEngine::claimAttempt(const Submission& stored, qint64 now)
 {
     const qint64 id = stored.id;
-    std::optional<QString> changedKey;
-    if (m_config.keys == KeyStrategy::PerClick && !stored.attempts.isEmpty()) {
-        // The teaching mistake: a retry that looks like a brand-new request to the server.
-        changedKey = newKey();
-    }
+    // OneKeyPerCart keeps the stored key; a teaching source (KeyPerClick) may hand this attempt a new one.
+    const std::optional<QString> changedKey = m_config.keys->keyForNextAttempt(stored);
     const qint64 monoNow = m_mono.nowMs();
     const Outbox::AttemptStart start = m_outbox.startAttempt(
         id, monoNow, leaseUntil(monoNow, 0), tr("interrupted: the client stopped before the answer arrived"),

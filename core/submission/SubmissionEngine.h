@@ -14,7 +14,7 @@
 #include "retry/RetryBudget.h"
 #include "retry/RetryPolicy.h"
 #include "submission/Cart.h"
-#include "submission/KeyStrategy.h"
+#include "submission/KeySource.h"
 #include "submission/Outbox.h"
 #include "submission/Submission.h"
 
@@ -25,6 +25,7 @@
 #include <QSet>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QTimer;
@@ -53,7 +54,8 @@ struct EngineConfig
 {
     RetryPolicyConfig policy;
     RetryBudgetConfig budget;
-    KeyStrategy keys = KeyStrategy::PerCart;
+    // Where the submissions' Idempotency-Keys come from; null: OneKeyPerCart (the correct one).
+    std::shared_ptr<const KeySource> keys;
     qint64 resumeSpreadMs = 1000; // pending submissions found at start are spread over this much time
     // The machine's monotonic clock (leases, a submission's true age); null: BootClock. A test injects one shared by
     // its engines, as every process on a machine shares the real one.
@@ -96,8 +98,9 @@ public:
     // Pending submissions of this client bound to other servers: shown, never sent from here.
     int pendingElsewhereCount() const;
     int inFlightCount() const;
-    void setKeyStrategy(KeyStrategy strategy) { m_config.keys = strategy; }
-    KeyStrategy keyStrategy() const { return m_config.keys; }
+    // Installs where keys come from (the debug panel's choice); null: OneKeyPerCart. Used from the next key on.
+    void setKeyStrategy(std::shared_ptr<const KeySource> keys);
+    KeyStrategy keyStrategy() const { return m_config.keys->strategy(); }
     // Offline (from reachability): timers that fire meanwhile wait; going online retries promptly, with jitter.
     void setOffline(bool offline);
     const RetryPolicy& policy() const { return m_policy; }
@@ -204,7 +207,6 @@ private:
     // Ends an attempt in one commit; if another process settled the row meanwhile, reports that instead.
     void endAttempt(Submission& submission, const Attempt& attempt, bool announce = true);
     qint64 leaseUntil(qint64 nowMs, qint64 dueInMs) const;
-    QString newKey() const;
     // Runs one step of the engine; a storage error never leaves it (nor reaches the event loop): it is reported,
     // and the submission's next step is scheduled again if the error passes with time (a lock), or the engine stops
     // (storageBroken) if it does not. Once stopped, no step runs.
@@ -234,7 +236,5 @@ private:
     bool m_offline = false;
     bool m_storageBroken = false;
 };
-
-QString keyStrategyName(KeyStrategy strategy);
 
 } // namespace onceorder::core
