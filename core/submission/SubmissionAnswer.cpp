@@ -91,8 +91,7 @@ void SubmissionEngine::placedAfterAll(Submission stored, qint64 orderId, const H
         return;
     }
     stored.overruled = from;
-    cancelTimer(stored.id);
-    m_budget.remove(stored.id);
+    m_scheduler->forget(stored.id);
     Q_EMIT submissionChanged(stored);
     Q_EMIT settled(stored);
 }
@@ -283,7 +282,7 @@ void SubmissionEngine::retryOrGiveUp(Submission& submission, Attempt& attempt, c
     submission.nextAttemptMs = now + decision.delayMs;
     endAttempt(submission, attempt);
     if (submission.state == SubmissionState::Pending) {
-        schedule(submission.id, decision.delayMs);
+        m_scheduler->schedule(submission.id, decision.delayMs);
     }
 }
 

@@ -46,14 +46,11 @@ SubmissionEngine::SubmissionEngine(Outbox& outbox, ServerCalls* api, QString tar
     , m_random(random)
     , m_config(config)
     , m_policy(config.policy)
-    , m_budget(SteadyClock::instance(), config.budget)
-    , m_budgetTimer(new QTimer(this))
+    , m_scheduler(new AttemptScheduler(
+          config.budget, random, config.resumeSpreadMs, [this](qint64 id, Send how) { sendAttempt(id, how); }, this))
     , m_countTimer(new QTimer(this))
 {
     setKeyStrategy(std::move(m_config.keys));
-    m_budgetTimer->setSingleShot(true);
-    m_budgetTimer->setTimerType(Qt::PreciseTimer);
-    connect(m_budgetTimer, &QTimer::timeout, this, &SubmissionEngine::admitFromBudget);
     m_countTimer->setSingleShot(true);
     m_countTimer->setInterval(0);
     connect(m_countTimer, &QTimer::timeout, this, &SubmissionEngine::countPending);
@@ -89,7 +86,7 @@ void SubmissionEngine::guarded(qint64 id, const std::function<void()>& step)
         if (passesWithTime(error)) {
             Q_EMIT storageFailed(reason);
             if (id > 0) {
-                schedule(id, kStorageRetryMs);
+                m_scheduler->schedule(id, kStorageRetryMs);
             }
             return;
         }
@@ -97,10 +94,7 @@ void SubmissionEngine::guarded(qint64 id, const std::function<void()>& step)
         // ever, and some writes may still succeed between failures (a page reused in place), leaving the outbox
         // half-written: a give-up committed where the 201 before it was not. So the engine stops here.
         m_storageBroken = true;
-        for (const qint64 timed : m_timers.keys()) {
-            cancelTimer(timed);
-        }
-        m_budgetTimer->stop();
+        m_scheduler->stop();
         Q_EMIT storageBroken(reason);
         Q_EMIT storageFailed(reason);
     }
@@ -118,7 +112,8 @@ qint64 SubmissionEngine::defendedNow(const Submission& submission) const
 
 void SubmissionEngine::recheckLease(qint64 id, qint64 leaseUntilMs)
 {
-    schedule(id, std::clamp<qint64>(leaseUntilMs - m_mono.nowMs(), kLeaseRecheckMinMs, kLeaseRecheckMaxMs));
+    m_scheduler->schedule(id,
+                          std::clamp<qint64>(leaseUntilMs - m_mono.nowMs(), kLeaseRecheckMinMs, kLeaseRecheckMaxMs));
 }
 
 void SubmissionEngine::recheckLeaseSoon(qint64 id)
@@ -191,8 +186,7 @@ SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
                 return result;
             }
             // Clicking Order again: the same submission, the same key, sent again at once.
-            cancelTimer(existing->id);
-            m_budget.remove(existing->id);
+            m_scheduler->forget(existing->id);
             sendAttempt(existing->id, Send::Now);
             result.id = existing->id;
             return result;
@@ -227,7 +221,7 @@ std::optional<QList<qint64>> SubmissionEngine::resumePending()
             // is checked when the timer fires, as before every send.
             const qint64 jitter =
                 static_cast<qint64>(m_random.uniform() * static_cast<double>(m_config.resumeSpreadMs));
-            schedule(submission.id, m_policy.resumeDelayMs(submission, now) + jitter);
+            m_scheduler->schedule(submission.id, m_policy.resumeDelayMs(submission, now) + jitter);
             Q_EMIT submissionChanged(submission);
         }
         readBackGivenUp();
@@ -238,8 +232,7 @@ std::optional<QList<qint64>> SubmissionEngine::resumePending()
 
 void SubmissionEngine::retryNow(qint64 id)
 {
-    cancelTimer(id);
-    m_budget.remove(id);
+    m_scheduler->forget(id);
     sendAttempt(id, Send::Now);
 }
 
@@ -250,8 +243,7 @@ void SubmissionEngine::abandon(qint64 id)
         if (!submission || submission->state != SubmissionState::Pending) {
             return;
         }
-        cancelTimer(id);
-        m_budget.remove(id);
+        m_scheduler->forget(id);
         submission->state = SubmissionState::Abandoned;
         submission->nextAttemptMs = 0;
         submission->problemDetail = tr("abandoned by the user; the order may exist on the server (reconcile to know)");
@@ -291,35 +283,9 @@ int SubmissionEngine::inFlightCount() const
     return count;
 }
 
-void SubmissionEngine::setOffline(bool offline)
-{
-    if (m_offline == offline) {
-        return;
-    }
-    m_offline = offline;
-    if (!offline) {
-        // Back online: retry promptly, but with jitter so every client does not come back at the same instant.
-        const QList<qint64> waiting = std::exchange(m_waitingForNetwork, {});
-        for (const qint64 id : waiting) {
-            schedule(id, static_cast<qint64>(m_random.uniform() * static_cast<double>(m_config.resumeSpreadMs)));
-        }
-    }
-}
-
-void SubmissionEngine::admitFromBudget()
-{
-    for (const qint64 id : m_budget.admit()) {
-        sendAttempt(id, Send::Admitted);
-    }
-    if (const qint64 next = m_budget.nextAdmissionInMs(); next >= 0) {
-        m_budgetTimer->start(static_cast<int>(std::clamp<qint64>(next, 1, 60'000)));
-    }
-}
-
 void SubmissionEngine::noticeSettledElsewhere(const Submission& submission)
 {
-    cancelTimer(submission.id);
-    m_budget.remove(submission.id);
+    m_scheduler->forget(submission.id);
     if (submission.state == SubmissionState::Pending) {
         return;
     }
@@ -355,8 +321,8 @@ void SubmissionEngine::giveUpBeforeSending(Submission submission)
 
 void SubmissionEngine::sendAttempt(qint64 id, Send how)
 {
-    if (!admitted(id, how)) {
-        return;
+    if (!m_api || !m_scheduler->admit(id, how)) {
+        return; // no API, or queued: for the network, or behind the retry budget
     }
     guarded(id, [&] {
         auto stored = m_outbox.find(id);
@@ -380,26 +346,6 @@ void SubmissionEngine::sendAttempt(qint64 id, Send how)
     });
 }
 
-bool SubmissionEngine::admitted(qint64 id, Send how)
-{
-    if (!m_api) {
-        return false;
-    }
-    if (how != Send::Now && m_offline) {
-        m_waitingForNetwork.append(id);
-        return false;
-    }
-    if (how == Send::Scheduled && (m_budget.hasWaiters() || m_budget.take() > 0)) {
-        // The shared budget is spent: queue behind the earlier waiters, no database read until it is our turn.
-        m_budget.enqueue(id);
-        if (!m_budgetTimer->isActive()) {
-            m_budgetTimer->start(static_cast<int>(std::clamp<qint64>(m_budget.nextAdmissionInMs(), 1, 60'000)));
-        }
-        return false;
-    }
-    return true;
-}
-
 bool SubmissionEngine::withinRetryWindow(const Submission& stored, qint64 now)
 {
     if (RetryPolicy::maySend(stored, now)) {
@@ -407,7 +353,7 @@ bool SubmissionEngine::withinRetryWindow(const Submission& stored, qint64 now)
     }
     // Checked before every send, not only after a failure: a timer that fired late (a laptop's sleep), a resume, a
     // click or coming back online must not send a key the server may have forgotten.
-    cancelTimer(stored.id);
+    m_scheduler->cancel(stored.id);
     if (!rules::mayGiveUp(true, m_inFlight.contains(stored.id))) {
         return false; // an attempt of ours is on the wire: its answer (or its end) decides, never the clock
     }
@@ -425,7 +371,7 @@ bool SubmissionEngine::earlierSubmissionsSettled(const Submission& stored, qint6
                     [&](const Submission& e) { return earlierAttemptOnWire(e, now); })) {
         // An abandoned attempt of this cart may still reach the server: a read-back now would not see its order,
         // so the new key waits until that attempt has ended (CartMachineTest found this).
-        schedule(stored.id, kLeaseRecheckMaxMs);
+        m_scheduler->schedule(stored.id, kLeaseRecheckMaxMs);
         return false;
     }
     if (!earlier.isEmpty()) {
@@ -493,28 +439,6 @@ bool SubmissionEngine::earlierAttemptOnWire(const Submission& earlier, qint64 no
         return attempt.outcome == AttemptOutcome::InFlight &&
             attempt.startedMs + m_config.policy.attemptTimeoutMs > nowMs;
     });
-}
-
-void SubmissionEngine::schedule(qint64 id, qint64 delayMs)
-{
-    cancelTimer(id);
-    auto* timer = new QTimer(this);
-    timer->setSingleShot(true);
-    timer->setTimerType(Qt::PreciseTimer);
-    connect(timer, &QTimer::timeout, this, [this, id] {
-        cancelTimer(id);
-        sendAttempt(id, Send::Scheduled);
-    });
-    m_timers.insert(id, timer);
-    timer->start(static_cast<int>(std::clamp<qint64>(delayMs, 0, std::numeric_limits<int>::max())));
-}
-
-void SubmissionEngine::cancelTimer(qint64 id)
-{
-    if (QTimer* timer = m_timers.take(id)) {
-        timer->stop();
-        timer->deleteLater();
-    }
 }
 
 } // namespace onceorder::core

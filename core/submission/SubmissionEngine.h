@@ -11,8 +11,8 @@
 
 #include "net/ServerCalls.h"
 #include "retry/Clock.h"
-#include "retry/RetryBudget.h"
 #include "retry/RetryPolicy.h"
+#include "submission/AttemptScheduler.h"
 #include "submission/Cart.h"
 #include "submission/KeySource.h"
 #include "submission/Outbox.h"
@@ -102,7 +102,7 @@ public:
     void setKeyStrategy(std::shared_ptr<const KeySource> keys);
     KeyStrategy keyStrategy() const { return m_config.keys->strategy(); }
     // Offline (from reachability): timers that fire meanwhile wait; going online retries promptly, with jitter.
-    void setOffline(bool offline);
+    void setOffline(bool offline) { m_scheduler->setOffline(offline); }
     const RetryPolicy& policy() const { return m_policy; }
     // Whether storageBroken() was emitted: the engine has stopped.
     bool isStorageBroken() const { return m_storageBroken; }
@@ -127,18 +127,12 @@ Q_SIGNALS:
     void givenUpReadBackDone(qint64 id);
 
 private:
-    enum class Send
-    {
-        Now, // a click, Retry now, a first attempt
-        Scheduled, // a timer: waits for the network and the retry budget
-        Admitted, // the retry budget let it through
-    };
+    using Send = AttemptScheduler::Send;
     void sendAttempt(qint64 id, Send how);
-    // sendAttempt's steps: past the network and the retry budget (false: queued, or no API); still inside the retry
+    // sendAttempt's steps, once past the network and the retry budget (AttemptScheduler::admit): still inside the retry
     // window (false: given up, or left to the attempt on the wire); no earlier submission of the cart with an unknown
     // outcome in the way (false: waits, or reads the cart back first); the attempt started in the outbox and announced
     // (nullopt: gone, settled or leased elsewhere); and the POST sent.
-    bool admitted(qint64 id, Send how);
     bool withinRetryWindow(const Submission& stored, qint64 now);
     bool earlierSubmissionsSettled(const Submission& stored, qint64 now);
     std::optional<Submission> claimAttempt(const Submission& stored, qint64 now);
@@ -200,9 +194,6 @@ private:
     // GET /orders?cart_id=… for this submission's cart, answered to `done` while this engine lives.
     void askForCartOrders(const Submission& submission, std::function<void(SubmissionEngine&, const HttpReply&)> done);
     void noticeSettledElsewhere(const Submission& submission);
-    void schedule(qint64 id, qint64 delayMs);
-    void cancelTimer(qint64 id);
-    void admitFromBudget();
     void finish(Submission& submission);
     // Ends an attempt in one commit; if another process settled the row meanwhile, reports that instead.
     void endAttempt(Submission& submission, const Attempt& attempt, bool announce = true);
@@ -221,9 +212,7 @@ private:
     RandomSource& m_random;
     EngineConfig m_config;
     RetryPolicy m_policy;
-    RetryBudget m_budget;
-    QHash<qint64, QTimer*> m_timers;
-    QTimer* m_budgetTimer;
+    AttemptScheduler* m_scheduler; // a child: timers, the retry budget, the network
     QTimer* m_countTimer; // coalesces the counts after submissionChanged
     int m_countedPending = -1;
     int m_countedElsewhere = -1;
@@ -231,9 +220,7 @@ private:
     QHash<qint64, int> m_readBackTries; // read-backs before a first send that got no answer, per submission
     QSet<qint64> m_readBackDone; // the server held no order for their cart: their first POST may go
     QSet<qint64> m_givenUpReadBacks; // asked at the start, not answered yet
-    QList<qint64> m_waitingForNetwork;
     QSet<qint64> m_announced; // settled() was emitted for these
-    bool m_offline = false;
     bool m_storageBroken = false;
 };
 

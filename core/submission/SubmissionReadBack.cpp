@@ -146,8 +146,7 @@ bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool 
         // server, so "no order yet" is not "nothing was placed"; it stays given up until reconciled by hand.
         return false;
     }
-    cancelTimer(id);
-    m_budget.remove(id);
+    m_scheduler->forget(id);
     current->nextAttemptMs = 0;
     if (!m_outbox.settle(*current, from)) {
         return false;
@@ -186,8 +185,7 @@ bool SubmissionEngine::settleDuplicated(Submission& current, const QList<QJsonOb
                                 .arg(current.duplicateOrderId)
                                 .arg(current.cartId);
     current.nextAttemptMs = 0;
-    cancelTimer(current.id);
-    m_budget.remove(current.id);
+    m_scheduler->forget(current.id);
     if (!m_outbox.settle(current, from)) {
         return false;
     }
@@ -236,7 +234,7 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
         }
         current->nextAttemptMs = now + decision.delayMs;
         m_outbox.update(*current);
-        schedule(id, decision.delayMs);
+        m_scheduler->schedule(id, decision.delayMs);
         return;
     }
     m_readBackTries.remove(id);
@@ -269,8 +267,7 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
         current->problemDetail =
             tr("cart %1 was already ordered as order %2 with other lines").arg(current->cartId).arg(current->orderId);
     }
-    cancelTimer(id);
-    m_budget.remove(id);
+    m_scheduler->forget(id);
     if (!m_outbox.settle(*current, SubmissionState::Pending)) {
         return;
     }
@@ -413,7 +410,7 @@ void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64
     submission->nextAttemptMs = now + decision.delayMs;
     endAttempt(*submission, *attempt);
     if (submission->state == SubmissionState::Pending) {
-        schedule(id, decision.delayMs);
+        m_scheduler->schedule(id, decision.delayMs);
     }
 }
 
