@@ -1,6 +1,8 @@
-// SubmissionEngine: turns carts into submissions and drives each to a final state. Persists first, sends the
-// same key and bytes on every attempt, asks RetryPolicy when to try again, spends the shared RetryBudget, and
-// resumes what a crashed run left pending. Emits typed signals; the window and the CLI only listen.
+// SubmissionEngine: turns carts into submissions and drives each to a final state. Persists first (Outbox), sends
+// the key its KeySource gave and the same bytes on every attempt, reads each answer through ReplyInterpreter, asks
+// RetryPolicy when to try again and AttemptScheduler to run that wait (the shared RetryBudget, the network), reads the
+// cart back from the server when an answer leaves it unknown, and resumes what a crashed run left pending. Emits typed
+// signals; the window and the CLI only listen.
 //
 // It talks to the server only through ServerCalls (ServerApi in the client; a scripted fake in the tests, which drive
 // it with no server process). It works on whichever thread it lives on, with its Outbox connection, its timers and its
@@ -140,21 +142,13 @@ private:
     // What an attempt's answer does (SubmissionAnswer.cpp, with placedAfterAll() and endAttempt()): settles the
     // submission, or schedules the next attempt.
     void onReply(qint64 id, int attemptNumber, const HttpReply& reply);
-    // onReply's steps: the answer classified into its attempt; an answer for a submission settled meanwhile (placed
-    // after all, duplicated, or history); a 201, a rejection or a 422 that settles it (false: none of those); and
-    // RetryPolicy's decision for the rest.
-    void recordAnswer(const Submission& submission, Attempt& attempt, const HttpReply& reply, qint64 now) const;
+    // onReply's steps, once ReplyInterpreter has recorded the answer on its attempt: an answer for a submission settled
+    // meanwhile (placed after all, duplicated, or history); a 201, a rejection or a 422 that settles it (false: none of
+    // those); and RetryPolicy's decision for the rest.
     void onReplyAfterSettled(Submission& submission, const Attempt& attempt, const HttpReply& reply);
     bool settleFromAnswer(Submission& submission, Attempt& attempt, const HttpReply& reply);
     void retryOrGiveUp(Submission& submission, Attempt& attempt, const HttpReply& reply, qint64 now);
     void giveUpBeforeSending(Submission submission);
-    // Whether any attempt may have reached the server: answered at all, or ended in a way that does not rule it out.
-    static bool mayHaveReachedServer(const Submission& submission);
-    // Whether an attempt other than `attemptNumber` may have been acted on by the server without our hearing its
-    // answer (cut, lost, timed out, interrupted; a page that is not the server's): a rejection or a fresh 201 after
-    // one may be a server that forgot the key, so the cart is read back before either is final. An attempt still in
-    // flight is not one: its answer comes (a second order it names makes the cart duplicated).
-    static bool earlierAnswerMissing(const Submission& submission, int attemptNumber);
     // Evidence of the order (a 201, a replay) for a submission already settled otherwise (gave up, abandoned,
     // rejected, here or in another process): it is placed after all.
     void placedAfterAll(Submission stored, qint64 orderId, const HttpReply& reply);

@@ -4,6 +4,7 @@
 #include "submission/SubmissionEngine.h"
 
 #include "net/OrderAnswers.h"
+#include "submission/ReplyInterpreter.h"
 #include "submission/SubmissionRules.h"
 
 #include <QJsonArray>
@@ -19,21 +20,6 @@ namespace {
 
 // A read-back whose bounds are (nearly) spent still gets this long: it may end at once as "no answer", never hang.
 constexpr qint64 kShortestReadBackMs = 100;
-
-// The same lines, whatever their order: the server stores them sorted by product.
-bool sameLines(const QJsonArray& ours, const QJsonArray& theirs)
-{
-    const auto lines = [](const QJsonArray& items) {
-        QList<QPair<QString, qint64>> result;
-        for (const auto& item : items) {
-            const QJsonObject line = item.toObject();
-            result.append({line.value("product").toString(), line.value("quantity").toInteger()});
-        }
-        std::sort(result.begin(), result.end());
-        return result;
-    };
-    return !ours.isEmpty() && lines(ours) == lines(theirs);
-}
 
 } // namespace
 
@@ -252,7 +238,7 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
     const QJsonObject ours = QJsonDocument::fromJson(current->body).object();
     current->orderId = order.value("order_id").toInteger();
     current->nextAttemptMs = 0;
-    if (sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
+    if (ReplyInterpreter::sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
         current->state = SubmissionState::Placed;
         current->problemDetail = status == u"pending"
             ? tr("already placed: the server holds order %1 for this cart from an earlier submission whose answer "
@@ -328,7 +314,7 @@ void SubmissionEngine::settleByNamedOrder(Submission& submission, const Attempt&
                                           const QJsonObject& order)
 {
     const QJsonObject ours = QJsonDocument::fromJson(submission.body).object();
-    if (sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
+    if (ReplyInterpreter::sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
         submission.state =
             order.value("status").toString() == u"payment_failed" ? SubmissionState::Rejected : SubmissionState::Placed;
         submission.orderId = orderId;
@@ -349,7 +335,7 @@ void SubmissionEngine::settleByNamedOrder(Submission& submission, const Attempt&
     // the cart's orders are read back before it is reported, as after a fresh 201.
     const bool check = submission.state == SubmissionState::Placed &&
         rules::answerNeedsReadBack(AttemptOutcome::AlreadyPlaced, false,
-                                   earlierAnswerMissing(submission, attempt.number));
+                                   rules::answerMissing(submission, attempt.number, false));
     endAttempt(submission, attempt, !check);
     if (check && submission.state == SubmissionState::Placed) {
         reconcileAutomatically(submission.id); // settled() follows with what the server says
