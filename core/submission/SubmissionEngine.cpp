@@ -10,7 +10,6 @@
 #include <sqlite3.h>
 
 #include <QDateTime>
-#include <QTimer>
 
 #include <algorithm>
 
@@ -48,29 +47,16 @@ SubmissionEngine::SubmissionEngine(Outbox& outbox, ServerCalls* api, QString tar
     , m_policy(config.policy)
     , m_scheduler(new AttemptScheduler(
           config.budget, random, config.resumeSpreadMs, [this](qint64 id, Send how) { sendAttempt(id, how); }, this))
-    , m_countTimer(new QTimer(this))
+    , m_counts(new PendingCounts(
+          [this] {
+              return std::pair {pendingCount(), pendingElsewhereCount()};
+          },
+          this))
 {
     setKeyStrategy(std::move(m_config.keys));
-    m_countTimer->setSingleShot(true);
-    m_countTimer->setInterval(0);
-    connect(m_countTimer, &QTimer::timeout, this, &SubmissionEngine::countPending);
+    connect(m_counts, &PendingCounts::counted, this, &SubmissionEngine::pendingCountsChanged);
     connect(this, &SubmissionEngine::settled, this, [this](const Submission& s) { m_announced.insert(s.id); });
-    connect(this, &SubmissionEngine::submissionChanged, m_countTimer, [this] {
-        if (!m_countTimer->isActive()) {
-            m_countTimer->start();
-        }
-    });
-}
-
-void SubmissionEngine::countPending()
-{
-    const int pending = pendingCount();
-    const int elsewhere = pendingElsewhereCount();
-    if (pending != m_countedPending || elsewhere != m_countedElsewhere) {
-        m_countedPending = pending;
-        m_countedElsewhere = elsewhere;
-        Q_EMIT pendingCountsChanged(pending, elsewhere);
-    }
+    connect(this, &SubmissionEngine::submissionChanged, m_counts, &PendingCounts::recount);
 }
 
 void SubmissionEngine::guarded(qint64 id, const std::function<void()>& step)
@@ -226,7 +212,7 @@ std::optional<QList<qint64>> SubmissionEngine::resumePending()
         }
         readBackGivenUp();
     });
-    m_countTimer->start(); // also when nothing here is pending: the counts include the other servers' carts
+    m_counts->recount(); // also when nothing here is pending: the counts include the other servers' carts
     return resumed;
 }
 

@@ -18,6 +18,7 @@
 #include "submission/Cart.h"
 #include "submission/KeySource.h"
 #include "submission/Outbox.h"
+#include "submission/PendingCounts.h"
 #include "submission/Submission.h"
 
 #include <QHash>
@@ -29,8 +30,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-
-class QTimer;
 
 namespace onceorder::core {
 
@@ -196,7 +195,6 @@ private:
     // and the submission's next step is scheduled again if the error passes with time (a lock), or the engine stops
     // (storageBroken) if it does not. Once stopped, no step runs.
     void guarded(qint64 id, const std::function<void()>& step);
-    void countPending();
 
     Outbox& m_outbox;
     QPointer<ServerCalls> m_api;
@@ -207,9 +205,7 @@ private:
     EngineConfig m_config;
     RetryPolicy m_policy;
     AttemptScheduler* m_scheduler; // a child: timers, the retry budget, the network
-    QTimer* m_countTimer; // coalesces the counts after submissionChanged
-    int m_countedPending = -1;
-    int m_countedElsewhere = -1;
+    PendingCounts* m_counts; // a child: pendingCountsChanged after a burst of submissionChanged
     QHash<qint64, int> m_inFlight;
     QHash<qint64, int> m_readBackTries; // read-backs before a first send that got no answer, per submission
     QSet<qint64> m_readBackDone; // the server held no order for their cart: their first POST may go
