@@ -505,6 +505,17 @@ Příkazy:
     </message>
 </context>
 <context>
+    <name>ReplyInterpreter</name>
+    <message>
+        <source>HTTP %1 without an order of this cart in its body: what the server did is unknown</source>
+        <translation>HTTP %1 bez objednávky tohoto košíku v těle odpovědi: co server udělal, není známo</translation>
+    </message>
+    <message>
+        <source>HTTP %1 that is not the server&apos;s problem answer (a proxy&apos;s page?): what the server did is unknown</source>
+        <translation>HTTP %1, které není odpovědí serveru s popisem problému (stránka proxy?): co server udělal, není známo</translation>
+    </message>
+</context>
+<context>
     <name>StateFolderLock</name>
     <message>
         <source>Cannot create the state folder %1.</source>
@@ -2027,16 +2038,8 @@ Příkazy:
         <translation>už objednáno: server má pro tento košík objednávku %1 z dřívějšího odeslání, jehož odpověď nikdy nepřišla; znovu se neodesílá</translation>
     </message>
     <message>
-        <source>HTTP %1 without an order of this cart in its body: what the server did is unknown</source>
-        <translation>HTTP %1 bez objednávky tohoto košíku v těle odpovědi: co server udělal, není známo</translation>
-    </message>
-    <message>
         <source>the client&apos;s state database failed earlier; nothing is sent until it works again</source>
         <translation>databáze stavu klienta dříve selhala; dokud zase nebude fungovat, nic se neodešle</translation>
-    </message>
-    <message>
-        <source>HTTP %1 that is not the server&apos;s problem answer (a proxy&apos;s page?): what the server did is unknown</source>
-        <translation>HTTP %1, které není odpovědí serveru s popisem problému (stránka proxy?): co server udělal, není známo</translation>
     </message>
     <message>
         <source>placed after all: the server&apos;s answer (order %1) came after the cart was given up</source>

@@ -499,6 +499,17 @@ Commands:
     </message>
 </context>
 <context>
+    <name>ReplyInterpreter</name>
+    <message>
+        <source>HTTP %1 without an order of this cart in its body: what the server did is unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP %1 that is not the server&apos;s problem answer (a proxy&apos;s page?): what the server did is unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>StateFolderLock</name>
     <message>
         <source>Cannot create the state folder %1.</source>
@@ -2019,15 +2030,7 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>HTTP %1 without an order of this cart in its body: what the server did is unknown</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>the client&apos;s state database failed earlier; nothing is sent until it works again</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>HTTP %1 that is not the server&apos;s problem answer (a proxy&apos;s page?): what the server did is unknown</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

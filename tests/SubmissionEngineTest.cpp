@@ -6,6 +6,7 @@
 #include "net/ServerApi.h"
 #include "support/Http.h"
 #include "support/ServerProcess.h"
+#include "teaching/KeyStrategies.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -267,7 +268,7 @@ TEST_F(SubmissionEngineTest, RepeatedClicksResendTheSameKeyAndPlaceOneOrder)
 TEST_F(SubmissionEngineTest, ANewKeyPerRetryDuplicatesWithoutABusinessKey)
 {
     setServerMode(R"({"business_key_off":true})");
-    engine->setKeyStrategy(KeyStrategy::PerClick);
+    engine->setKeyStrategy(keySourceFor(KeyStrategy::PerClick));
     conditioner.setMode(ConditionerMode::DropResponse);
     onChange = passAfterFirstAttempt(conditioner);
     const Submission s = placeAndWait(cartOf(QStringLiteral("kniha"), 1));
@@ -282,7 +283,7 @@ TEST_F(SubmissionEngineTest, ANewKeyPerRetryDuplicatesWithoutABusinessKey)
 
 TEST_F(SubmissionEngineTest, ANewKeyPerRetryIsCaughtByTheBusinessKey)
 {
-    engine->setKeyStrategy(KeyStrategy::PerClick);
+    engine->setKeyStrategy(keySourceFor(KeyStrategy::PerClick));
     conditioner.setMode(ConditionerMode::DropResponse);
     onChange = passAfterFirstAttempt(conditioner);
     const Submission s = placeAndWait(cartOf(QStringLiteral("kniha"), 1));
@@ -865,7 +866,7 @@ TEST_F(SubmissionEngineTest, ReconcilingAPendingCheckoutSaysTheServerStillComple
 TEST_F(SubmissionEngineTest, WithoutAKeyTheServerRefusesAndNothingIsPlaced)
 {
     EngineConfig config = fastConfig();
-    config.keys = KeyStrategy::None;
+    config.keys = keySourceFor(KeyStrategy::None);
     makeEngine(config);
     const Submission s = placeAndWait(cartOf(QStringLiteral("kniha"), 1));
     EXPECT_TRUE(s.key.isEmpty());
@@ -928,7 +929,7 @@ TEST_F(SubmissionEngineTest, ANewKeyPerAttemptIsStoredSoARestartKnowsTheLastKeyS
 {
     setServerMode(R"({"business_key_off":true})");
     EngineConfig config = fastConfig();
-    config.keys = KeyStrategy::PerClick;
+    config.keys = keySourceFor(KeyStrategy::PerClick);
     makeEngine(config);
     conditioner.setMode(ConditionerMode::DropResponse);
     onChange = passAfterFirstAttempt(conditioner);

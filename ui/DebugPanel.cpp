@@ -5,6 +5,7 @@
 
 #include "server/DebugControls.h"
 #include "server/ServerState.h"
+#include "teaching/KeyStrategies.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -478,7 +479,8 @@ QGroupBox* DebugPanel::buildClientSection()
     connect(m_keyStrategyCombo, &QComboBox::currentIndexChanged, this, [this, explain](int index) {
         explain(index);
         explainNetworkMode(); // what the network mode does depends on the keys
-        Q_EMIT keyStrategyChanged(static_cast<core::KeyStrategy>(m_keyStrategyCombo->itemData(index).toInt()));
+        Q_EMIT keyStrategyChanged(
+            core::keySourceFor(static_cast<core::KeyStrategy>(m_keyStrategyCombo->itemData(index).toInt())));
     });
     return box;
 }

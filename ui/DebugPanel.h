@@ -1,14 +1,17 @@
 // DebugPanel: breaks things on purpose so a class can watch the order still be placed once: the server's faults
 // and teaching modes, the payment gateway in the middle of a checkout, the network between client and server, and
 // the client itself. Every control says in one line what it will show. Commands to the server, the network and this
-// client go through core::DebugControls; the key strategy is a signal for the submission engine.
+// client go through core::DebugControls; the key strategy chosen is a KeySource object the window installs in the
+// submission engine (SubmissionEngine::setKeyStrategy).
 #pragma once
 
-#include "submission/KeyStrategy.h"
+#include "submission/KeySource.h"
 
 #include <QDockWidget>
 #include <QHash>
 #include <QMap>
+
+#include <memory>
 
 class QCheckBox;
 class QComboBox;
@@ -43,7 +46,8 @@ public:
     static QString networkModeLabel(const QString& mode);
 
 Q_SIGNALS:
-    void keyStrategyChanged(onceorder::core::KeyStrategy strategy);
+    // The key source chosen (OneKeyPerCart, or a teaching one), for the engine to install.
+    void keyStrategyChanged(std::shared_ptr<const onceorder::core::KeySource> keys);
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -290,7 +290,10 @@ void MainWindow::connectControls()
     connect(m_timeline, &SubmissionTimelineWidget::reconcileRequested, engine, &core::SubmissionEngine::reconcile);
     connect(m_debugPanel, &DebugPanel::keyStrategyChanged, engine, &core::SubmissionEngine::setKeyStrategy);
     // The timeline describes the strategy in use before its attempts show it (a key per attempt from the first one).
-    connect(m_debugPanel, &DebugPanel::keyStrategyChanged, m_timeline, &SubmissionTimelineWidget::setKeyStrategy);
+    connect(m_debugPanel, &DebugPanel::keyStrategyChanged, m_timeline,
+            [timeline = m_timeline](const std::shared_ptr<const core::KeySource>& keys) {
+                timeline->setKeyStrategy(keys->strategy());
+            });
     connect(m_debugControls, &core::DebugControls::networkModeChanged, this, &MainWindow::setConditionerMode);
 }
 

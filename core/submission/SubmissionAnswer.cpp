@@ -5,53 +5,15 @@
 
 #include "net/OrderAnswers.h"
 #include "submission/CrashPoint.h"
+#include "submission/ReplyInterpreter.h"
 #include "submission/SubmissionRules.h"
 
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
 #include <algorithm>
 
 namespace onceorder::core {
-
-namespace {
-
-QString problemTitle(const HttpReply& reply)
-{
-    const QJsonObject problem = QJsonDocument::fromJson(reply.body).object();
-    const QString title = problem.value("title").toString();
-    return title.isEmpty() ? QStringLiteral("HTTP %1").arg(reply.status) : title;
-}
-
-} // namespace
-
-bool SubmissionEngine::mayHaveReachedServer(const Submission& submission)
-{
-    return rules::mayHaveReachedServer(submission);
-}
-
-namespace {
-
-// Two orders of one cart, as a read-back would list them: what two 201s naming different orders prove.
-HttpReply pairOfOrders(qint64 first, qint64 second, const QString& cartId)
-{
-    QJsonArray orders;
-    for (const qint64 orderId : {first, second}) {
-        orders.append(QJsonObject {{"order_id", orderId}, {"cart_id", cartId}, {"status", "placed"}});
-    }
-    HttpReply reply;
-    reply.status = 200;
-    reply.body = QJsonDocument(orders).toJson(QJsonDocument::Compact);
-    return reply;
-}
-
-} // namespace
-
-bool SubmissionEngine::earlierAnswerMissing(const Submission& submission, int attemptNumber)
-{
-    return rules::answerMissing(submission, attemptNumber, false);
-}
 
 void SubmissionEngine::placedAfterAll(Submission stored, qint64 orderId, const HttpReply& reply)
 {
@@ -91,8 +53,7 @@ void SubmissionEngine::placedAfterAll(Submission stored, qint64 orderId, const H
         return;
     }
     stored.overruled = from;
-    cancelTimer(stored.id);
-    m_budget.remove(stored.id);
+    m_scheduler->forget(stored.id);
     Q_EMIT submissionChanged(stored);
     Q_EMIT settled(stored);
 }
@@ -151,7 +112,7 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
     }
     const qint64 now = defendedNow(*submission);
     Attempt& attempt = *std::find_if(submission->attempts.begin(), submission->attempts.end(), numbered);
-    recordAnswer(*submission, attempt, reply, now);
+    ReplyInterpreter::recordAnswer(*submission, attempt, reply, now);
     if (submission->state != SubmissionState::Pending) {
         onReplyAfterSettled(*submission, attempt, reply);
         return;
@@ -168,24 +129,6 @@ void SubmissionEngine::onReply(qint64 id, int attemptNumber, const HttpReply& re
     retryOrGiveUp(*submission, attempt, reply, now);
 }
 
-void SubmissionEngine::recordAnswer(const Submission& submission, Attempt& attempt, const HttpReply& reply,
-                                    qint64 now) const
-{
-    attempt.endedMs = now;
-    attempt.outcome = RetryPolicy::classifyOrderAnswer(reply, submission.cartId);
-    attempt.httpStatus = reply.status;
-    attempt.replayed = reply.replayed;
-    attempt.error = reply.status == 0 ? reply.errorString : reply.status >= 300 ? problemTitle(reply) : QString();
-    if (reply.status >= 200 && reply.status < 300 && attempt.outcome != AttemptOutcome::Placed) {
-        attempt.error =
-            tr("HTTP %1 without an order of this cart in its body: what the server did is unknown").arg(reply.status);
-    } else if (reply.status >= 400 && reply.status < 500 && attempt.outcome == AttemptOutcome::Failed) {
-        attempt.error = tr("HTTP %1 that is not the server's problem answer (a proxy's page?): what the server did "
-                           "is unknown")
-                            .arg(reply.status);
-    }
-}
-
 void SubmissionEngine::onReplyAfterSettled(Submission& submission, const Attempt& attempt, const HttpReply& reply)
 {
     const qint64 id = submission.id;
@@ -194,7 +137,7 @@ void SubmissionEngine::onReplyAfterSettled(Submission& submission, const Attempt
     if (attempt.outcome == AttemptOutcome::Placed && submission.state == SubmissionState::Placed && named > 0 &&
         named != submission.orderId) {
         // Two attempts of one key, two orders: the server forgot the key between them.
-        const HttpReply pair = pairOfOrders(submission.orderId, named, submission.cartId);
+        const HttpReply pair = ReplyInterpreter::pairOfOrders(submission.orderId, named, submission.cartId);
         static_cast<void>(settleFromOrders(id, pair, true));
         return;
     }
@@ -247,8 +190,8 @@ bool SubmissionEngine::settleFromAnswer(Submission& submission, Attempt& attempt
     // the cart is read back (placed after all, or duplicated). A restart reads it back as well (readBackGivenUp),
     // should this process end first.
     const SubmissionState committed = submission.state;
-    const bool check =
-        rules::answerNeedsReadBack(attempt.outcome, reply.replayed, earlierAnswerMissing(submission, attempt.number));
+    const bool check = rules::answerNeedsReadBack(attempt.outcome, reply.replayed,
+                                                  rules::answerMissing(submission, attempt.number, false));
     endAttempt(submission, attempt, !check);
     if (check && submission.state == committed) {
         reconcileAutomatically(id); // settled() follows with what the server says
@@ -271,7 +214,7 @@ void SubmissionEngine::retryOrGiveUp(Submission& submission, Attempt& attempt, c
         submission.nextAttemptMs = 0;
         // Whenever an attempt may have reached the server (a redirect is an answer too: something took the
         // request), the cart's orders are asked for: never a silent give-up on an order that may exist.
-        const bool reconcile = attempt.outcome != AttemptOutcome::Failed || mayHaveReachedServer(submission);
+        const bool reconcile = attempt.outcome != AttemptOutcome::Failed || rules::mayHaveReachedServer(submission);
         endAttempt(submission, attempt, !reconcile);
         if (reconcile && submission.state == SubmissionState::GaveUp) {
             reconcileAutomatically(submission.id); // settled() follows with what the server says
@@ -283,7 +226,7 @@ void SubmissionEngine::retryOrGiveUp(Submission& submission, Attempt& attempt, c
     submission.nextAttemptMs = now + decision.delayMs;
     endAttempt(submission, attempt);
     if (submission.state == SubmissionState::Pending) {
-        schedule(submission.id, decision.delayMs);
+        m_scheduler->schedule(submission.id, decision.delayMs);
     }
 }
 

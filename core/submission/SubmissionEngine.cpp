@@ -3,14 +3,13 @@
 #include "submission/SubmissionEngine.h"
 
 #include "submission/CrashPoint.h"
+#include "submission/OneKeyPerCart.h"
 #include "submission/SubmissionRules.h"
 
 #include <SQLiteCpp/Exception.h>
 #include <sqlite3.h>
 
 #include <QDateTime>
-#include <QTimer>
-#include <QUuid>
 
 #include <algorithm>
 
@@ -35,19 +34,6 @@ bool passesWithTime(const std::exception& error)
 
 } // namespace
 
-QString keyStrategyName(KeyStrategy strategy)
-{
-    switch (strategy) {
-    case KeyStrategy::PerCart:
-        return QStringLiteral("per-cart");
-    case KeyStrategy::PerClick:
-        return QStringLiteral("per-click");
-    case KeyStrategy::None:
-        return QStringLiteral("none");
-    }
-    return QStringLiteral("per-cart");
-}
-
 SubmissionEngine::SubmissionEngine(Outbox& outbox, ServerCalls* api, QString target, const Clock& clock,
                                    RandomSource& random, EngineConfig config, QObject* parent)
     : QObject(parent)
@@ -59,33 +45,18 @@ SubmissionEngine::SubmissionEngine(Outbox& outbox, ServerCalls* api, QString tar
     , m_random(random)
     , m_config(config)
     , m_policy(config.policy)
-    , m_budget(SteadyClock::instance(), config.budget)
-    , m_budgetTimer(new QTimer(this))
-    , m_countTimer(new QTimer(this))
+    , m_scheduler(new AttemptScheduler(
+          config.budget, random, config.resumeSpreadMs, [this](qint64 id, Send how) { sendAttempt(id, how); }, this))
+    , m_counts(new PendingCounts(
+          [this] {
+              return std::pair {pendingCount(), pendingElsewhereCount()};
+          },
+          this))
 {
-    m_budgetTimer->setSingleShot(true);
-    m_budgetTimer->setTimerType(Qt::PreciseTimer);
-    connect(m_budgetTimer, &QTimer::timeout, this, &SubmissionEngine::admitFromBudget);
-    m_countTimer->setSingleShot(true);
-    m_countTimer->setInterval(0);
-    connect(m_countTimer, &QTimer::timeout, this, &SubmissionEngine::countPending);
+    setKeyStrategy(std::move(m_config.keys));
+    connect(m_counts, &PendingCounts::counted, this, &SubmissionEngine::pendingCountsChanged);
     connect(this, &SubmissionEngine::settled, this, [this](const Submission& s) { m_announced.insert(s.id); });
-    connect(this, &SubmissionEngine::submissionChanged, m_countTimer, [this] {
-        if (!m_countTimer->isActive()) {
-            m_countTimer->start();
-        }
-    });
-}
-
-void SubmissionEngine::countPending()
-{
-    const int pending = pendingCount();
-    const int elsewhere = pendingElsewhereCount();
-    if (pending != m_countedPending || elsewhere != m_countedElsewhere) {
-        m_countedPending = pending;
-        m_countedElsewhere = elsewhere;
-        Q_EMIT pendingCountsChanged(pending, elsewhere);
-    }
+    connect(this, &SubmissionEngine::submissionChanged, m_counts, &PendingCounts::recount);
 }
 
 void SubmissionEngine::guarded(qint64 id, const std::function<void()>& step)
@@ -101,7 +72,7 @@ void SubmissionEngine::guarded(qint64 id, const std::function<void()>& step)
         if (passesWithTime(error)) {
             Q_EMIT storageFailed(reason);
             if (id > 0) {
-                schedule(id, kStorageRetryMs);
+                m_scheduler->schedule(id, kStorageRetryMs);
             }
             return;
         }
@@ -109,18 +80,15 @@ void SubmissionEngine::guarded(qint64 id, const std::function<void()>& step)
         // ever, and some writes may still succeed between failures (a page reused in place), leaving the outbox
         // half-written: a give-up committed where the 201 before it was not. So the engine stops here.
         m_storageBroken = true;
-        for (const qint64 timed : m_timers.keys()) {
-            cancelTimer(timed);
-        }
-        m_budgetTimer->stop();
+        m_scheduler->stop();
         Q_EMIT storageBroken(reason);
         Q_EMIT storageFailed(reason);
     }
 }
 
-QString SubmissionEngine::newKey() const
+void SubmissionEngine::setKeyStrategy(std::shared_ptr<const KeySource> keys)
 {
-    return m_config.keys == KeyStrategy::None ? QString() : QUuid::createUuid().toString(QUuid::WithoutBraces);
+    m_config.keys = keys ? std::move(keys) : std::make_shared<OneKeyPerCart>();
 }
 
 qint64 SubmissionEngine::defendedNow(const Submission& submission) const
@@ -130,7 +98,8 @@ qint64 SubmissionEngine::defendedNow(const Submission& submission) const
 
 void SubmissionEngine::recheckLease(qint64 id, qint64 leaseUntilMs)
 {
-    schedule(id, std::clamp<qint64>(leaseUntilMs - m_mono.nowMs(), kLeaseRecheckMinMs, kLeaseRecheckMaxMs));
+    m_scheduler->schedule(id,
+                          std::clamp<qint64>(leaseUntilMs - m_mono.nowMs(), kLeaseRecheckMinMs, kLeaseRecheckMaxMs));
 }
 
 void SubmissionEngine::recheckLeaseSoon(qint64 id)
@@ -155,7 +124,7 @@ SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
     }
     try {
         Submission submission;
-        submission.key = newKey();
+        submission.key = m_config.keys->keyForNewSubmission();
         submission.cartId = cart.cartId();
         submission.body = cart.toRequestBody();
         submission.path = cart.requestPath();
@@ -203,8 +172,7 @@ SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
                 return result;
             }
             // Clicking Order again: the same submission, the same key, sent again at once.
-            cancelTimer(existing->id);
-            m_budget.remove(existing->id);
+            m_scheduler->forget(existing->id);
             sendAttempt(existing->id, Send::Now);
             result.id = existing->id;
             return result;
@@ -239,19 +207,18 @@ std::optional<QList<qint64>> SubmissionEngine::resumePending()
             // is checked when the timer fires, as before every send.
             const qint64 jitter =
                 static_cast<qint64>(m_random.uniform() * static_cast<double>(m_config.resumeSpreadMs));
-            schedule(submission.id, m_policy.resumeDelayMs(submission, now) + jitter);
+            m_scheduler->schedule(submission.id, m_policy.resumeDelayMs(submission, now) + jitter);
             Q_EMIT submissionChanged(submission);
         }
         readBackGivenUp();
     });
-    m_countTimer->start(); // also when nothing here is pending: the counts include the other servers' carts
+    m_counts->recount(); // also when nothing here is pending: the counts include the other servers' carts
     return resumed;
 }
 
 void SubmissionEngine::retryNow(qint64 id)
 {
-    cancelTimer(id);
-    m_budget.remove(id);
+    m_scheduler->forget(id);
     sendAttempt(id, Send::Now);
 }
 
@@ -262,8 +229,7 @@ void SubmissionEngine::abandon(qint64 id)
         if (!submission || submission->state != SubmissionState::Pending) {
             return;
         }
-        cancelTimer(id);
-        m_budget.remove(id);
+        m_scheduler->forget(id);
         submission->state = SubmissionState::Abandoned;
         submission->nextAttemptMs = 0;
         submission->problemDetail = tr("abandoned by the user; the order may exist on the server (reconcile to know)");
@@ -303,35 +269,9 @@ int SubmissionEngine::inFlightCount() const
     return count;
 }
 
-void SubmissionEngine::setOffline(bool offline)
-{
-    if (m_offline == offline) {
-        return;
-    }
-    m_offline = offline;
-    if (!offline) {
-        // Back online: retry promptly, but with jitter so every client does not come back at the same instant.
-        const QList<qint64> waiting = std::exchange(m_waitingForNetwork, {});
-        for (const qint64 id : waiting) {
-            schedule(id, static_cast<qint64>(m_random.uniform() * static_cast<double>(m_config.resumeSpreadMs)));
-        }
-    }
-}
-
-void SubmissionEngine::admitFromBudget()
-{
-    for (const qint64 id : m_budget.admit()) {
-        sendAttempt(id, Send::Admitted);
-    }
-    if (const qint64 next = m_budget.nextAdmissionInMs(); next >= 0) {
-        m_budgetTimer->start(static_cast<int>(std::clamp<qint64>(next, 1, 60'000)));
-    }
-}
-
 void SubmissionEngine::noticeSettledElsewhere(const Submission& submission)
 {
-    cancelTimer(submission.id);
-    m_budget.remove(submission.id);
+    m_scheduler->forget(submission.id);
     if (submission.state == SubmissionState::Pending) {
         return;
     }
@@ -367,8 +307,8 @@ void SubmissionEngine::giveUpBeforeSending(Submission submission)
 
 void SubmissionEngine::sendAttempt(qint64 id, Send how)
 {
-    if (!admitted(id, how)) {
-        return;
+    if (!m_api || !m_scheduler->admit(id, how)) {
+        return; // no API, or queued: for the network, or behind the retry budget
     }
     guarded(id, [&] {
         auto stored = m_outbox.find(id);
@@ -392,26 +332,6 @@ void SubmissionEngine::sendAttempt(qint64 id, Send how)
     });
 }
 
-bool SubmissionEngine::admitted(qint64 id, Send how)
-{
-    if (!m_api) {
-        return false;
-    }
-    if (how != Send::Now && m_offline) {
-        m_waitingForNetwork.append(id);
-        return false;
-    }
-    if (how == Send::Scheduled && (m_budget.hasWaiters() || m_budget.take() > 0)) {
-        // The shared budget is spent: queue behind the earlier waiters, no database read until it is our turn.
-        m_budget.enqueue(id);
-        if (!m_budgetTimer->isActive()) {
-            m_budgetTimer->start(static_cast<int>(std::clamp<qint64>(m_budget.nextAdmissionInMs(), 1, 60'000)));
-        }
-        return false;
-    }
-    return true;
-}
-
 bool SubmissionEngine::withinRetryWindow(const Submission& stored, qint64 now)
 {
     if (RetryPolicy::maySend(stored, now)) {
@@ -419,7 +339,7 @@ bool SubmissionEngine::withinRetryWindow(const Submission& stored, qint64 now)
     }
     // Checked before every send, not only after a failure: a timer that fired late (a laptop's sleep), a resume, a
     // click or coming back online must not send a key the server may have forgotten.
-    cancelTimer(stored.id);
+    m_scheduler->cancel(stored.id);
     if (!rules::mayGiveUp(true, m_inFlight.contains(stored.id))) {
         return false; // an attempt of ours is on the wire: its answer (or its end) decides, never the clock
     }
@@ -437,7 +357,7 @@ bool SubmissionEngine::earlierSubmissionsSettled(const Submission& stored, qint6
                     [&](const Submission& e) { return earlierAttemptOnWire(e, now); })) {
         // An abandoned attempt of this cart may still reach the server: a read-back now would not see its order,
         // so the new key waits until that attempt has ended (CartMachineTest found this).
-        schedule(stored.id, kLeaseRecheckMaxMs);
+        m_scheduler->schedule(stored.id, kLeaseRecheckMaxMs);
         return false;
     }
     if (!earlier.isEmpty()) {
@@ -452,11 +372,8 @@ bool SubmissionEngine::earlierSubmissionsSettled(const Submission& stored, qint6
 std::optional<Submission> SubmissionEngine::claimAttempt(const Submission& stored, qint64 now)
 {
     const qint64 id = stored.id;
-    std::optional<QString> changedKey;
-    if (m_config.keys == KeyStrategy::PerClick && !stored.attempts.isEmpty()) {
-        // The teaching mistake: a retry that looks like a brand-new request to the server.
-        changedKey = newKey();
-    }
+    // OneKeyPerCart keeps the stored key; a teaching source (KeyPerClick) may hand this attempt a new one.
+    const std::optional<QString> changedKey = m_config.keys->keyForNextAttempt(stored);
     const qint64 monoNow = m_mono.nowMs();
     const Outbox::AttemptStart start = m_outbox.startAttempt(
         id, monoNow, leaseUntil(monoNow, 0), tr("interrupted: the client stopped before the answer arrived"),
@@ -508,28 +425,6 @@ bool SubmissionEngine::earlierAttemptOnWire(const Submission& earlier, qint64 no
         return attempt.outcome == AttemptOutcome::InFlight &&
             attempt.startedMs + m_config.policy.attemptTimeoutMs > nowMs;
     });
-}
-
-void SubmissionEngine::schedule(qint64 id, qint64 delayMs)
-{
-    cancelTimer(id);
-    auto* timer = new QTimer(this);
-    timer->setSingleShot(true);
-    timer->setTimerType(Qt::PreciseTimer);
-    connect(timer, &QTimer::timeout, this, [this, id] {
-        cancelTimer(id);
-        sendAttempt(id, Send::Scheduled);
-    });
-    m_timers.insert(id, timer);
-    timer->start(static_cast<int>(std::clamp<qint64>(delayMs, 0, std::numeric_limits<int>::max())));
-}
-
-void SubmissionEngine::cancelTimer(qint64 id)
-{
-    if (QTimer* timer = m_timers.take(id)) {
-        timer->stop();
-        timer->deleteLater();
-    }
 }
 
 } // namespace onceorder::core

@@ -1,6 +1,8 @@
-// SubmissionEngine: turns carts into submissions and drives each to a final state. Persists first, sends the
-// same key and bytes on every attempt, asks RetryPolicy when to try again, spends the shared RetryBudget, and
-// resumes what a crashed run left pending. Emits typed signals; the window and the CLI only listen.
+// SubmissionEngine: turns carts into submissions and drives each to a final state. Persists first (Outbox), sends
+// the key its KeySource gave and the same bytes on every attempt, reads each answer through ReplyInterpreter, asks
+// RetryPolicy when to try again and AttemptScheduler to run that wait (the shared RetryBudget, the network), reads the
+// cart back from the server when an answer leaves it unknown, and resumes what a crashed run left pending. Emits typed
+// signals; the window and the CLI only listen.
 //
 // It talks to the server only through ServerCalls (ServerApi in the client; a scripted fake in the tests, which drive
 // it with no server process). It works on whichever thread it lives on, with its Outbox connection, its timers and its
@@ -11,11 +13,12 @@
 
 #include "net/ServerCalls.h"
 #include "retry/Clock.h"
-#include "retry/RetryBudget.h"
 #include "retry/RetryPolicy.h"
+#include "submission/AttemptScheduler.h"
 #include "submission/Cart.h"
-#include "submission/KeyStrategy.h"
+#include "submission/KeySource.h"
 #include "submission/Outbox.h"
+#include "submission/PendingCounts.h"
 #include "submission/Submission.h"
 
 #include <QHash>
@@ -25,9 +28,8 @@
 #include <QSet>
 
 #include <functional>
+#include <memory>
 #include <optional>
-
-class QTimer;
 
 namespace onceorder::core {
 
@@ -53,7 +55,8 @@ struct EngineConfig
 {
     RetryPolicyConfig policy;
     RetryBudgetConfig budget;
-    KeyStrategy keys = KeyStrategy::PerCart;
+    // Where the submissions' Idempotency-Keys come from; null: OneKeyPerCart (the correct one).
+    std::shared_ptr<const KeySource> keys;
     qint64 resumeSpreadMs = 1000; // pending submissions found at start are spread over this much time
     // The machine's monotonic clock (leases, a submission's true age); null: BootClock. A test injects one shared by
     // its engines, as every process on a machine shares the real one.
@@ -96,10 +99,11 @@ public:
     // Pending submissions of this client bound to other servers: shown, never sent from here.
     int pendingElsewhereCount() const;
     int inFlightCount() const;
-    void setKeyStrategy(KeyStrategy strategy) { m_config.keys = strategy; }
-    KeyStrategy keyStrategy() const { return m_config.keys; }
+    // Installs where keys come from (the debug panel's choice); null: OneKeyPerCart. Used from the next key on.
+    void setKeyStrategy(std::shared_ptr<const KeySource> keys);
+    KeyStrategy keyStrategy() const { return m_config.keys->strategy(); }
     // Offline (from reachability): timers that fire meanwhile wait; going online retries promptly, with jitter.
-    void setOffline(bool offline);
+    void setOffline(bool offline) { m_scheduler->setOffline(offline); }
     const RetryPolicy& policy() const { return m_policy; }
     // Whether storageBroken() was emitted: the engine has stopped.
     bool isStorageBroken() const { return m_storageBroken; }
@@ -124,18 +128,12 @@ Q_SIGNALS:
     void givenUpReadBackDone(qint64 id);
 
 private:
-    enum class Send
-    {
-        Now, // a click, Retry now, a first attempt
-        Scheduled, // a timer: waits for the network and the retry budget
-        Admitted, // the retry budget let it through
-    };
+    using Send = AttemptScheduler::Send;
     void sendAttempt(qint64 id, Send how);
-    // sendAttempt's steps: past the network and the retry budget (false: queued, or no API); still inside the retry
+    // sendAttempt's steps, once past the network and the retry budget (AttemptScheduler::admit): still inside the retry
     // window (false: given up, or left to the attempt on the wire); no earlier submission of the cart with an unknown
     // outcome in the way (false: waits, or reads the cart back first); the attempt started in the outbox and announced
     // (nullopt: gone, settled or leased elsewhere); and the POST sent.
-    bool admitted(qint64 id, Send how);
     bool withinRetryWindow(const Submission& stored, qint64 now);
     bool earlierSubmissionsSettled(const Submission& stored, qint64 now);
     std::optional<Submission> claimAttempt(const Submission& stored, qint64 now);
@@ -143,21 +141,13 @@ private:
     // What an attempt's answer does (SubmissionAnswer.cpp, with placedAfterAll() and endAttempt()): settles the
     // submission, or schedules the next attempt.
     void onReply(qint64 id, int attemptNumber, const HttpReply& reply);
-    // onReply's steps: the answer classified into its attempt; an answer for a submission settled meanwhile (placed
-    // after all, duplicated, or history); a 201, a rejection or a 422 that settles it (false: none of those); and
-    // RetryPolicy's decision for the rest.
-    void recordAnswer(const Submission& submission, Attempt& attempt, const HttpReply& reply, qint64 now) const;
+    // onReply's steps, once ReplyInterpreter has recorded the answer on its attempt: an answer for a submission settled
+    // meanwhile (placed after all, duplicated, or history); a 201, a rejection or a 422 that settles it (false: none of
+    // those); and RetryPolicy's decision for the rest.
     void onReplyAfterSettled(Submission& submission, const Attempt& attempt, const HttpReply& reply);
     bool settleFromAnswer(Submission& submission, Attempt& attempt, const HttpReply& reply);
     void retryOrGiveUp(Submission& submission, Attempt& attempt, const HttpReply& reply, qint64 now);
     void giveUpBeforeSending(Submission submission);
-    // Whether any attempt may have reached the server: answered at all, or ended in a way that does not rule it out.
-    static bool mayHaveReachedServer(const Submission& submission);
-    // Whether an attempt other than `attemptNumber` may have been acted on by the server without our hearing its
-    // answer (cut, lost, timed out, interrupted; a page that is not the server's): a rejection or a fresh 201 after
-    // one may be a server that forgot the key, so the cart is read back before either is final. An attempt still in
-    // flight is not one: its answer comes (a second order it names makes the cart duplicated).
-    static bool earlierAnswerMissing(const Submission& submission, int attemptNumber);
     // Evidence of the order (a 201, a replay) for a submission already settled otherwise (gave up, abandoned,
     // rejected, here or in another process): it is placed after all.
     void placedAfterAll(Submission stored, qint64 orderId, const HttpReply& reply);
@@ -197,19 +187,14 @@ private:
     // GET /orders?cart_id=… for this submission's cart, answered to `done` while this engine lives.
     void askForCartOrders(const Submission& submission, std::function<void(SubmissionEngine&, const HttpReply&)> done);
     void noticeSettledElsewhere(const Submission& submission);
-    void schedule(qint64 id, qint64 delayMs);
-    void cancelTimer(qint64 id);
-    void admitFromBudget();
     void finish(Submission& submission);
     // Ends an attempt in one commit; if another process settled the row meanwhile, reports that instead.
     void endAttempt(Submission& submission, const Attempt& attempt, bool announce = true);
     qint64 leaseUntil(qint64 nowMs, qint64 dueInMs) const;
-    QString newKey() const;
     // Runs one step of the engine; a storage error never leaves it (nor reaches the event loop): it is reported,
     // and the submission's next step is scheduled again if the error passes with time (a lock), or the engine stops
     // (storageBroken) if it does not. Once stopped, no step runs.
     void guarded(qint64 id, const std::function<void()>& step);
-    void countPending();
 
     Outbox& m_outbox;
     QPointer<ServerCalls> m_api;
@@ -219,22 +204,14 @@ private:
     RandomSource& m_random;
     EngineConfig m_config;
     RetryPolicy m_policy;
-    RetryBudget m_budget;
-    QHash<qint64, QTimer*> m_timers;
-    QTimer* m_budgetTimer;
-    QTimer* m_countTimer; // coalesces the counts after submissionChanged
-    int m_countedPending = -1;
-    int m_countedElsewhere = -1;
+    AttemptScheduler* m_scheduler; // a child: timers, the retry budget, the network
+    PendingCounts* m_counts; // a child: pendingCountsChanged after a burst of submissionChanged
     QHash<qint64, int> m_inFlight;
     QHash<qint64, int> m_readBackTries; // read-backs before a first send that got no answer, per submission
     QSet<qint64> m_readBackDone; // the server held no order for their cart: their first POST may go
     QSet<qint64> m_givenUpReadBacks; // asked at the start, not answered yet
-    QList<qint64> m_waitingForNetwork;
     QSet<qint64> m_announced; // settled() was emitted for these
-    bool m_offline = false;
     bool m_storageBroken = false;
 };
-
-QString keyStrategyName(KeyStrategy strategy);
 
 } // namespace onceorder::core

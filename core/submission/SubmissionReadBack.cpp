@@ -4,6 +4,7 @@
 #include "submission/SubmissionEngine.h"
 
 #include "net/OrderAnswers.h"
+#include "submission/ReplyInterpreter.h"
 #include "submission/SubmissionRules.h"
 
 #include <QJsonArray>
@@ -19,21 +20,6 @@ namespace {
 
 // A read-back whose bounds are (nearly) spent still gets this long: it may end at once as "no answer", never hang.
 constexpr qint64 kShortestReadBackMs = 100;
-
-// The same lines, whatever their order: the server stores them sorted by product.
-bool sameLines(const QJsonArray& ours, const QJsonArray& theirs)
-{
-    const auto lines = [](const QJsonArray& items) {
-        QList<QPair<QString, qint64>> result;
-        for (const auto& item : items) {
-            const QJsonObject line = item.toObject();
-            result.append({line.value("product").toString(), line.value("quantity").toInteger()});
-        }
-        std::sort(result.begin(), result.end());
-        return result;
-    };
-    return !ours.isEmpty() && lines(ours) == lines(theirs);
-}
 
 } // namespace
 
@@ -146,8 +132,7 @@ bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool 
         // server, so "no order yet" is not "nothing was placed"; it stays given up until reconciled by hand.
         return false;
     }
-    cancelTimer(id);
-    m_budget.remove(id);
+    m_scheduler->forget(id);
     current->nextAttemptMs = 0;
     if (!m_outbox.settle(*current, from)) {
         return false;
@@ -186,8 +171,7 @@ bool SubmissionEngine::settleDuplicated(Submission& current, const QList<QJsonOb
                                 .arg(current.duplicateOrderId)
                                 .arg(current.cartId);
     current.nextAttemptMs = 0;
-    cancelTimer(current.id);
-    m_budget.remove(current.id);
+    m_scheduler->forget(current.id);
     if (!m_outbox.settle(current, from)) {
         return false;
     }
@@ -236,7 +220,7 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
         }
         current->nextAttemptMs = now + decision.delayMs;
         m_outbox.update(*current);
-        schedule(id, decision.delayMs);
+        m_scheduler->schedule(id, decision.delayMs);
         return;
     }
     m_readBackTries.remove(id);
@@ -254,7 +238,7 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
     const QJsonObject ours = QJsonDocument::fromJson(current->body).object();
     current->orderId = order.value("order_id").toInteger();
     current->nextAttemptMs = 0;
-    if (sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
+    if (ReplyInterpreter::sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
         current->state = SubmissionState::Placed;
         current->problemDetail = status == u"pending"
             ? tr("already placed: the server holds order %1 for this cart from an earlier submission whose answer "
@@ -269,8 +253,7 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
         current->problemDetail =
             tr("cart %1 was already ordered as order %2 with other lines").arg(current->cartId).arg(current->orderId);
     }
-    cancelTimer(id);
-    m_budget.remove(id);
+    m_scheduler->forget(id);
     if (!m_outbox.settle(*current, SubmissionState::Pending)) {
         return;
     }
@@ -331,7 +314,7 @@ void SubmissionEngine::settleByNamedOrder(Submission& submission, const Attempt&
                                           const QJsonObject& order)
 {
     const QJsonObject ours = QJsonDocument::fromJson(submission.body).object();
-    if (sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
+    if (ReplyInterpreter::sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
         submission.state =
             order.value("status").toString() == u"payment_failed" ? SubmissionState::Rejected : SubmissionState::Placed;
         submission.orderId = orderId;
@@ -352,7 +335,7 @@ void SubmissionEngine::settleByNamedOrder(Submission& submission, const Attempt&
     // the cart's orders are read back before it is reported, as after a fresh 201.
     const bool check = submission.state == SubmissionState::Placed &&
         rules::answerNeedsReadBack(AttemptOutcome::AlreadyPlaced, false,
-                                   earlierAnswerMissing(submission, attempt.number));
+                                   rules::answerMissing(submission, attempt.number, false));
     endAttempt(submission, attempt, !check);
     if (check && submission.state == SubmissionState::Placed) {
         reconcileAutomatically(submission.id); // settled() follows with what the server says
@@ -413,7 +396,7 @@ void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64
     submission->nextAttemptMs = now + decision.delayMs;
     endAttempt(*submission, *attempt);
     if (submission->state == SubmissionState::Pending) {
-        schedule(id, decision.delayMs);
+        m_scheduler->schedule(id, decision.delayMs);
     }
 }
 

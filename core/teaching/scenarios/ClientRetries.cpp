@@ -4,6 +4,7 @@
 #include "teaching/scenarios/Scenarios.h"
 
 #include "net/NetworkConditioner.h"
+#include "teaching/KeyPerClick.h"
 
 #include <QDateTime>
 #include <QLocale>
@@ -18,7 +19,7 @@ namespace {
 EngineConfig perClickConfig()
 {
     EngineConfig config = fastEngineConfig();
-    config.keys = KeyStrategy::PerClick;
+    config.keys = std::make_shared<KeyPerClick>();
     return config;
 }
 
