@@ -2,7 +2,9 @@
 // processes on a real PostgreSQL database. Every database call keeps to --db-timeout-ms: an order that waits on a
 // table an administrator locked, or on a database behind a partition (a relay that stops moving bytes, so neither
 // side's TCP notices), is answered 503 with Retry-After instead of waiting for the trouble to end; once it ends,
-// orders go through again. GET /readyz says 503 in each case, and on a read-only database, and 200 again after.
+// orders go through again. GET /readyz says 503 in each case, on a read-only database and on a full data disk (the
+// key table's tablespace on a small tmpfs, filled with a file; needs root to mount, skipped otherwise), and 200 again
+// after.
 //
 // No timing is asserted: the HTTP client's own read timeout (far above the budget) is what a hung request would meet,
 // and then the reply has no status and the test fails.
@@ -17,7 +19,16 @@
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>
 
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -106,6 +117,74 @@ protected:
         }
         return reply;
     }
+    // A small disk (tmpfs, 8 MB) the cluster's own user may write, as the tablespace `name`; the test's database's
+    // key table is moved onto it. Undone in the destructor: the table back, the tablespace dropped, the disk gone.
+    // Mounting needs root: `skipReason` says why not otherwise.
+    struct SmallDisk
+    {
+        SmallDisk(const PgTimeBudgetEndToEndTest& fixture, const std::string& tablespace)
+            : test(fixture)
+            , name(tablespace)
+        {
+            if (geteuid() != 0) {
+                skipReason = "mounting a small disk needs root";
+                return;
+            }
+            path = std::filesystem::temp_directory_path() / ("onceorder-disk-" + std::to_string(getpid()));
+            std::filesystem::create_directories(path);
+            if (mount("tmpfs", path.c_str(), "tmpfs", 0, "size=8m") != 0) {
+                skipReason = std::string("cannot mount a tmpfs: ") + std::strerror(errno);
+                return;
+            }
+            mounted = true;
+            pqxx::connection connection(test.clusterUri());
+            pqxx::nontransaction admin(connection);
+            struct stat data
+            {
+            };
+            if (stat(admin.exec("SHOW data_directory")[0][0].c_str(), &data) != 0 ||
+                chown(path.c_str(), data.st_uid, data.st_gid) != 0) {
+                skipReason = "the cluster's data directory cannot be read here (another machine?)";
+                return;
+            }
+            admin.exec("CREATE TABLESPACE " + admin.quote_name(name) + " LOCATION " + admin.quote(path.string()));
+            created = true;
+            admin.exec("ALTER TABLE idempotency_keys SET TABLESPACE " + admin.quote_name(name));
+        }
+        ~SmallDisk()
+        {
+            std::error_code ignored;
+            std::filesystem::remove(path / "fill", ignored);
+            if (created) {
+                pqxx::connection connection(test.clusterUri());
+                pqxx::nontransaction admin(connection);
+                admin.exec("ALTER TABLE idempotency_keys SET TABLESPACE pg_default");
+                admin.exec("DROP TABLESPACE " + admin.quote_name(name));
+            }
+            if (mounted) {
+                umount2(path.c_str(), MNT_DETACH);
+            }
+            std::filesystem::remove(path, ignored);
+        }
+        // Writes a file until the disk has no room left.
+        void fill() const
+        {
+            std::FILE* file = std::fopen((path / "fill").c_str(), "wb");
+            ASSERT_NE(file, nullptr);
+            const std::string block(64 * 1024, 'x');
+            while (std::fwrite(block.data(), 1, block.size(), file) == block.size() && std::fflush(file) == 0) { }
+            std::fclose(file);
+        }
+        void makeRoom() const { std::filesystem::remove(path / "fill"); }
+
+        const PgTimeBudgetEndToEndTest& test;
+        std::string name;
+        std::filesystem::path path;
+        std::string skipReason;
+        bool mounted = false;
+        bool created = false;
+    };
+
     static bool readyzSays(httplib::Client& http, int status)
     {
         return waitUntil([&] { return get(http, "/readyz").status == status; }, std::chrono::seconds(30));
@@ -215,6 +294,27 @@ TEST_F(PgTimeBudgetEndToEndTest, ReadyzIs503OnAReadOnlyDatabaseAnd200Again)
     EXPECT_EQ(order.status, 503) << order.body;
     EXPECT_TRUE(readyzSays(*http, 200));
     EXPECT_EQ(placeOnceItWorks(*http, "read-only").status, 201);
+}
+
+TEST_F(PgTimeBudgetEndToEndTest, ReadyzIs503WhileTheKeyTablesDiskIsFullAnd200Again)
+{
+    auto& server = startServer(kBudget);
+    auto http = clientOf(server);
+    const SmallDisk disk(*this, "onceorder_small_" + std::to_string(getpid()));
+    if (!disk.skipReason.empty()) {
+        GTEST_SKIP() << disk.skipReason;
+    }
+    ASSERT_EQ(postOrder(*http, kA, "before", kOne).status, 201);
+    ASSERT_TRUE(readyzSays(*http, 200));
+
+    disk.fill();
+    // A key row still fits in the table's last page, but the next page cannot be had: an order that needs it fails.
+    const bool readyzFailed = readyzSays(*http, 503);
+    disk.makeRoom();
+
+    EXPECT_TRUE(readyzFailed) << "the key table's disk is full, and /readyz said 200 throughout";
+    EXPECT_TRUE(readyzSays(*http, 200));
+    EXPECT_EQ(placeOnceItWorks(*http, "after").status, 201);
 }
 
 TEST_F(PgTimeBudgetEndToEndTest, AfterTheDatabaseEndedEverySessionOneRequestAtMostMeetsAStaleConnection)

@@ -2,10 +2,11 @@
 // PostgreSQL refuses the server's connections, every route that needs it answers 503 with Retry-After and a problem
 // that names no host, port or SQL (they answered 500 with libpq's words before); GET /healthz stays 200 (the process
 // is alive) and GET /readyz says 503 (send the traffic elsewhere); once the database is back, both serve again with
-// no restart.
+// no restart. On SQLite, a full disk: GET /readyz says 503 while no order can be written, and 200 once there is room.
 #include "ServerOptions.h"
 #include "storage/postgres/PgPool.h"
 #include "storage/postgres/PgPrimaryCheck.h"
+#include "support/Http.h"
 #include "support/PostgresDatabase.h"
 #include "support/ServerProcess.h"
 
@@ -20,15 +21,21 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <string>
 #include <thread>
 
 using onceorder::test::ServerProcess;
+using onceorder::test::TempDir;
 using onceorder::test::TestDatabase;
 
 namespace {
@@ -222,4 +229,39 @@ TEST(ServerOutageTest, SigtermEndsAServerWaitingForADatabaseThatNeverAnswers)
     ::close(listener);
     EXPECT_EQ(ended, pid) << "SIGTERM was ignored while the server waited for its database";
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+TEST(ServerOutageTest, OnSqliteReadyzIs503WhileTheDiskIsFullAnd200Again)
+{
+    if (geteuid() != 0) {
+        GTEST_SKIP() << "mounting a small disk needs root";
+    }
+    TempDir disk;
+    if (mount("tmpfs", disk.path().c_str(), "tmpfs", 0, "size=4m") != 0) {
+        GTEST_SKIP() << "cannot mount a tmpfs: " << std::strerror(errno);
+    }
+    struct Unmount
+    {
+        ~Unmount() { umount2(path.c_str(), MNT_DETACH); }
+        std::filesystem::path path;
+    } unmount {disk.path()};
+    const std::string fill = disk.file("fill");
+    {
+        ServerProcess server({"--db", disk.file("orders.db")});
+        ASSERT_EQ(get(server, "/readyz").status, 200);
+
+        std::FILE* file = std::fopen(fill.c_str(), "wb");
+        ASSERT_NE(file, nullptr);
+        const std::string block(64 * 1024, 'x');
+        while (std::fwrite(block.data(), 1, block.size(), file) == block.size() && std::fflush(file) == 0) { }
+        std::fclose(file);
+        // The next commit needs room in the WAL file, which the disk no longer has: orders are answered 503.
+        const bool readyzFailed =
+            onceorder::test::waitUntil([&] { return get(server, "/readyz").status == 503; }, std::chrono::seconds(30));
+        std::filesystem::remove(fill);
+
+        EXPECT_TRUE(readyzFailed) << "the disk is full, and /readyz said 200 throughout";
+        EXPECT_TRUE(
+            onceorder::test::waitUntil([&] { return get(server, "/readyz").status == 200; }, std::chrono::seconds(30)));
+    }
 }

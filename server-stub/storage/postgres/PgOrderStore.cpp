@@ -42,6 +42,22 @@ WriteBatcher& PgOrderStore::batch()
     return *m_batch;
 }
 
+namespace {
+
+// A row written to a new page on the key table's disk, rolled back. A full data disk lets an UPDATE that fits its page
+// and a rolled-back write that needs no page pass; only a new page (a relation extended, "could not extend file",
+// 53100) meets it, so the probe makes one: a temporary table of its own (no other session waits on it, and any role
+// may) in the key table's tablespace when this role may create there, else in the database's, the key table's by
+// default. The first row extends it, with a write to the disk at once.
+constexpr const char* kDiskProbe = R"sql(
+SELECT set_config('temp_tablespaces', coalesce((
+    SELECT t.spcname FROM pg_class c JOIN pg_tablespace t ON t.oid = c.reltablespace
+    WHERE c.oid = 'idempotency_keys'::regclass AND has_tablespace_privilege(t.oid, 'CREATE')), ''), true);
+CREATE TEMPORARY TABLE onceorder_readiness (n integer) ON COMMIT DROP;
+INSERT INTO onceorder_readiness VALUES (1))sql";
+
+} // namespace
+
 bool PgOrderStore::ready()
 {
     std::unique_lock probing(m_readyLock, std::try_to_lock);
@@ -75,6 +91,7 @@ bool PgOrderStore::probeReady()
                 return false;
             }
             probe.exec("LOCK TABLE idempotency_keys IN ROW EXCLUSIVE MODE");
+            probe.exec(kDiskProbe);
             probe.abort();
             return true;
         } catch (const pqxx::broken_connection&) {

@@ -63,8 +63,9 @@ private:
     static constexpr std::chrono::milliseconds kReadyFor {1'000};
     // In one transaction, rolled back, bounded by the time budget: the schema is this server's, the database is a
     // primary that takes writes (not in recovery, not default_transaction_read_only), and the key table can be
-    // written now (a ROW EXCLUSIVE lock on idempotency_keys, as every order takes, within the lock timeout). A
-    // connection that does not answer in time is shut (PgWatchdog) and the probe fails.
+    // written now (a ROW EXCLUSIVE lock on idempotency_keys, as every order takes, within the lock timeout), and its
+    // disk has room for a new page (a temporary table's first row, in the key table's tablespace: a full data disk
+    // fails it with 53100). A connection that does not answer in time is shut (PgWatchdog) and the probe fails.
     bool probeReady();
 
     PgPool m_pool;

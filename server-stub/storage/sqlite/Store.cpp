@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace onceorder::server {
 
@@ -140,10 +141,31 @@ void Store::release(std::unique_ptr<Connection> connection)
 
 bool Store::ready()
 {
+    std::unique_lock probing(m_readyLock, std::try_to_lock);
+    if (!probing.owns_lock()) {
+        return m_ready; // another probe runs: its answer is as fresh as this one's would be
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (!m_readyKnown || now - m_readyAt >= kReadyFor) {
+        m_ready = probeReady();
+        m_readyAt = std::chrono::steady_clock::now();
+        m_readyKnown = true;
+    }
+    return m_ready;
+}
+
+bool Store::probeReady()
+{
     try {
-        auto db = lease();
-        return db->execAndGet("SELECT count(*) FROM clients").getInt() >= 0;
-    } catch (const std::exception&) {
+        // A row that really changes (SQLite writes no page for a value set to itself), committed as an order is: the
+        // commit appends to the WAL file, which on a full disk fails as the orders' commits do (SQLITE_FULL).
+        WriteTransaction write(*this);
+        write.db()->exec("INSERT INTO server_meta (name, value) VALUES ('readiness', '1') ON CONFLICT (name) DO UPDATE "
+                         "SET value = CAST(CAST(server_meta.value AS INTEGER) % 1000000 + 1 AS TEXT)");
+        write.commit();
+        return true;
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "readiness: not ready: %s\n", error.what());
         return false;
     }
 }

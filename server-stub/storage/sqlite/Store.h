@@ -13,6 +13,8 @@
 
 #include <SQLiteCpp/Database.h>
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -79,7 +81,8 @@ public:
     // Puts the demo data back: stock to its initial values, no orders, no keys.
     void resetDemoData();
 
-    // The database answers (a file that went away, a full or read-only disk show here); it migrated itself at start.
+    // GET /readyz: an order could be committed now (probeReady), asked at most once per kReadyFor; a probe storm
+    // meanwhile, or while a probe runs, gets the last answer at once.
     bool ready();
 
     // Teaching (teaching/Replication): `listener` runs after every commit on any of the store's connections, on the
@@ -87,6 +90,10 @@ public:
     void onCommit(std::function<void()> listener);
 
 private:
+    static constexpr std::chrono::milliseconds kReadyFor {1'000};
+    // A committed write of one row of server_meta ('readiness', a counter), under the writer lock as every order's:
+    // a file that went away, a read-only or a full disk fail it.
+    bool probeReady();
     std::unique_ptr<Connection> open() const;
     // The tables (storage/Schema) and the migrations of files written by older servers, then the rows every database
     // starts with.
@@ -104,6 +111,10 @@ private:
     std::string m_instance;
     std::string m_webhookSecret;
     std::function<void()> m_commitListener;
+    std::mutex m_readyLock; // held by the one probe running
+    std::atomic<bool> m_ready {false};
+    std::chrono::steady_clock::time_point m_readyAt; // when m_ready was found; under m_readyLock
+    bool m_readyKnown = false; // under m_readyLock
     std::unique_ptr<SqlDatabase> m_sql; // over this store (storage/sqlite/SqliteSqlTx)
 };
 
