@@ -10,6 +10,8 @@
 #include "support/PostgresDatabase.h"
 #include "support/ServerProcess.h"
 
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Exception.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <pqxx/pqxx>
@@ -127,6 +129,43 @@ TEST(ServerOutageTest, ReadyzIsReadyOnSqlite)
     EXPECT_EQ(get(server, "/readyz").status, 200);
     EXPECT_NE(get(server, "/readyz").body.find("ready"), std::string::npos);
     EXPECT_EQ(server.stop(), 0);
+}
+
+// Whether another writer holds the SQLite file's write lock (an IMMEDIATE transaction open): a BEGIN IMMEDIATE of
+// our own, without waiting, is refused.
+bool writerBusy(const std::string& path)
+{
+    SQLite::Database db(path, SQLite::OPEN_READWRITE);
+    try {
+        db.exec("BEGIN IMMEDIATE");
+    } catch (const SQLite::Exception&) {
+        return true;
+    }
+    db.exec("ROLLBACK");
+    return false;
+}
+
+TEST(ServerOutageTest, OnSqliteReadyzAnswersWhileALongOrderHoldsTheWriter)
+{
+    TempDir dir;
+    const std::string path = dir.file("server.db");
+    ServerProcess server({"--db", path, "--debug-endpoints"});
+    auto http = server.client();
+    http->set_read_timeout(std::chrono::seconds(120));
+    // The order holds the writer (its transaction open) for a minute: far longer than /readyz may take.
+    ASSERT_EQ(onceorder::test::postJson(*http, "/_debug/faults", R"({"fault":"delay","delay_ms":60000})").status, 200);
+    std::thread order(
+        [&] { onceorder::test::postOrder(*http, "demo-key-A", "slow", R"({"product":"kniha","quantity":1})"); });
+    ASSERT_TRUE(onceorder::test::waitUntil([&] { return writerBusy(path); }, std::chrono::seconds(30)));
+    // The first probe of this server (no earlier answer to repeat): the writer is busy for the next minute.
+    const Answer ready = get(server, "/readyz");
+    const bool orderStillWriting = writerBusy(path);
+    server.kill(); // the order's minute is not waited out
+    order.join();
+
+    EXPECT_EQ(ready.status, 200) << "a long order means the database is in use, not that it is away";
+    EXPECT_TRUE(orderStillWriting) << "/readyz answered only after the order's transaction ended: it waited for the "
+                                      "writer without a bound";
 }
 
 TEST(ServerOutageTest, APostgresUriGetsTheTimeBudgetsNetworkBoundsUnlessItNamesThem)

@@ -44,7 +44,7 @@ std::unique_ptr<Connection> Store::open() const
 {
     auto db = std::make_unique<SQLite::Database>(m_path,
                                                  SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_FULLMUTEX);
-    db->setBusyTimeout(10'000); // another process on the same file (a second server, the sqlite3 shell)
+    db->setBusyTimeout(kBusyTimeoutMs); // another process on the same file (a second server, the sqlite3 shell)
     db->exec("PRAGMA journal_mode = WAL");
     db->exec(m_synchronous == Synchronous::Full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
     db->exec("PRAGMA foreign_keys = ON");
@@ -130,6 +130,17 @@ Store::Lease Store::lease()
     return Lease(*this, std::move(connection));
 }
 
+std::optional<Store::Lease> Store::tryLease(std::chrono::steady_clock::time_point deadline)
+{
+    std::unique_lock lock(m_poolLock);
+    if (!m_poolAvailable.wait_until(lock, deadline, [this] { return !m_pool.empty(); })) {
+        return std::nullopt;
+    }
+    auto connection = std::move(m_pool.back());
+    m_pool.pop_back();
+    return Lease(*this, std::move(connection));
+}
+
 void Store::release(std::unique_ptr<Connection> connection)
 {
     {
@@ -147,23 +158,62 @@ bool Store::ready()
     }
     const auto now = std::chrono::steady_clock::now();
     if (!m_readyKnown || now - m_readyAt >= kReadyFor) {
-        m_ready = probeReady();
+        // A busy writer: an order is being written, so the database is in use; the last answer stands.
+        m_ready = probeReady().value_or(m_readyKnown ? m_ready.load() : true);
         m_readyAt = std::chrono::steady_clock::now();
         m_readyKnown = true;
     }
     return m_ready;
 }
 
-bool Store::probeReady()
+namespace {
+
+// The probe's connection waits on another process's write lock for `wait` at most, and the usual again after.
+class ShortBusyTimeout
 {
+public:
+    ShortBusyTimeout(SQLite::Database& db, std::chrono::milliseconds wait)
+        : m_db(db)
+    {
+        m_db.setBusyTimeout(static_cast<int>(wait.count()));
+    }
+    ~ShortBusyTimeout() { m_db.setBusyTimeout(Store::kBusyTimeoutMs); }
+    ShortBusyTimeout(const ShortBusyTimeout&) = delete;
+    ShortBusyTimeout& operator=(const ShortBusyTimeout&) = delete;
+
+private:
+    SQLite::Database& m_db;
+};
+
+} // namespace
+
+std::optional<bool> Store::probeReady()
+{
+    const auto deadline = std::chrono::steady_clock::now() + kProbeWait;
     try {
         // A row that really changes (SQLite writes no page for a value set to itself), committed as an order is: the
-        // commit appends to the WAL file, which on a full disk fails as the orders' commits do (SQLITE_FULL).
-        WriteTransaction write(*this);
-        write.db()->exec("INSERT INTO server_meta (name, value) VALUES ('readiness', '1') ON CONFLICT (name) DO UPDATE "
-                         "SET value = CAST(CAST(server_meta.value AS INTEGER) % 1000000 + 1 AS TEXT)");
+        // commit appends to the WAL file, which on a full disk fails as the orders' commits do (SQLITE_FULL). Taken in
+        // WriteTransaction's order (connection, writer lock, transaction), each within the bound.
+        auto db = tryLease(deadline);
+        if (!db) {
+            return std::nullopt;
+        }
+        std::unique_lock writer(m_writerLock, deadline);
+        if (!writer.owns_lock()) {
+            return std::nullopt;
+        }
+        const ShortBusyTimeout shortWait(**db, kProbeWait);
+        SQLite::Transaction write(**db, SQLite::TransactionBehavior::IMMEDIATE);
+        (*db)->exec("INSERT INTO server_meta (name, value) VALUES ('readiness', '1') ON CONFLICT (name) DO UPDATE "
+                    "SET value = CAST(CAST(server_meta.value AS INTEGER) % 1000000 + 1 AS TEXT)");
         write.commit();
         return true;
+    } catch (const SQLite::Exception& error) {
+        if (error.getErrorCode() == SQLITE_BUSY) {
+            return std::nullopt; // another process writes the file
+        }
+        std::fprintf(stderr, "readiness: not ready: %s\n", error.what());
+        return false;
     } catch (const std::exception& error) {
         std::fprintf(stderr, "readiness: not ready: %s\n", error.what());
         return false;

@@ -32,6 +32,8 @@ class SqlDatabase;
 class Store
 {
 public:
+    // How long a connection waits on another process's write lock on the file (a second server, the sqlite3 shell).
+    static constexpr int kBusyTimeoutMs = 10'000;
     // `seedDemoClients`: a new database gets the published demo keys (SPEC §3: on loopback, or when told so).
     Store(const std::string& path, Synchronous synchronous, int connections, bool seedDemoClients = true);
     ~Store();
@@ -63,8 +65,9 @@ public:
     Lease lease();
     // The store as the core's SqlDatabase (storage/SqlTx.h): what the order, checkout and webhook services run on.
     SqlDatabase& sql() { return *m_sql; }
-    // Held by every writer (see WriteTransaction, the one place that takes it with a transaction).
-    std::mutex& writerLock() { return m_writerLock; }
+    // Held by every writer (see WriteTransaction, the one place that takes it with a transaction); timed, so that the
+    // readiness probe waits for it within a bound.
+    std::timed_mutex& writerLock() { return m_writerLock; }
 
     std::optional<Client> clientForApiKey(const std::string& apiKey) const { return m_clients.find(apiKey); }
     // The clients as loaded at start; the server may narrow them before it serves (ClientKeys).
@@ -82,7 +85,9 @@ public:
     void resetDemoData();
 
     // GET /readyz: an order could be committed now (probeReady), asked at most once per kReadyFor; a probe storm
-    // meanwhile, or while a probe runs, gets the last answer at once.
+    // meanwhile, or while a probe runs, gets the last answer at once. Bounded: a probe that finds the writer busy for
+    // kProbeWait (a long order, another process writing the file) answers the last answer, or ready if none (the
+    // database is in use, not away).
     bool ready();
 
     // Teaching (teaching/Replication): `listener` runs after every commit on any of the store's connections, on the
@@ -91,9 +96,13 @@ public:
 
 private:
     static constexpr std::chrono::milliseconds kReadyFor {1'000};
+    // How long the probe waits for a connection, the writer lock and the file's own write lock, each.
+    static constexpr std::chrono::milliseconds kProbeWait {1'000};
     // A committed write of one row of server_meta ('readiness', a counter), under the writer lock as every order's:
-    // a file that went away, a read-only or a full disk fail it.
-    bool probeReady();
+    // a file that went away, a read-only or a full disk fail it. Nothing when it found the writer busy (kProbeWait).
+    std::optional<bool> probeReady();
+    // A connection from the pool, or nothing if none came back by `deadline`.
+    std::optional<Lease> tryLease(std::chrono::steady_clock::time_point deadline);
     std::unique_ptr<Connection> open() const;
     // The tables (storage/Schema) and the migrations of files written by older servers, then the rows every database
     // starts with.
@@ -105,7 +114,7 @@ private:
     std::mutex m_poolLock;
     std::condition_variable m_poolAvailable;
     std::vector<std::unique_ptr<Connection>> m_pool;
-    std::mutex m_writerLock;
+    std::timed_mutex m_writerLock;
     ClientKeys m_clients; // fixed once the server serves
     std::vector<std::string> m_products; // product ids; fixed after start
     std::string m_instance;

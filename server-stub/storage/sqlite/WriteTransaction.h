@@ -29,7 +29,7 @@ private:
     // Destroyed in reverse: the rollback (if any), then the writer lock, then the connection goes back.
     std::optional<Store::Lease> m_ownLease;
     Store::Lease& m_db;
-    std::lock_guard<std::mutex> m_writer;
+    std::lock_guard<std::timed_mutex> m_writer;
     SQLite::Transaction m_transaction;
 };
 
