@@ -48,10 +48,11 @@ namespace {
 // and a rolled-back write that needs no page pass; only a new page (a relation extended, "could not extend file",
 // 53100) meets it, so the probe makes one: a temporary table of its own (no other session waits on it, and any role
 // may) in the key table's tablespace when this role may create there, else in the database's, the key table's by
-// default. The first row extends it, with a write to the disk at once.
+// default. The first row extends it, with a write to the disk at once. The tablespace's name goes in quoted: the
+// setting is a list of identifiers, and an unquoted "FullDisk" would be looked up as fulldisk.
 constexpr const char* kDiskProbe = R"sql(
 SELECT set_config('temp_tablespaces', coalesce((
-    SELECT t.spcname FROM pg_class c JOIN pg_tablespace t ON t.oid = c.reltablespace
+    SELECT quote_ident(t.spcname) FROM pg_class c JOIN pg_tablespace t ON t.oid = c.reltablespace
     WHERE c.oid = 'idempotency_keys'::regclass AND has_tablespace_privilege(t.oid, 'CREATE')), ''), true);
 CREATE TEMPORARY TABLE onceorder_readiness (n integer) ON COMMIT DROP;
 INSERT INTO onceorder_readiness VALUES (1))sql";
@@ -85,13 +86,23 @@ bool PgOrderStore::probeReady()
             probe.exec("SET LOCAL lock_timeout = " + std::to_string(std::max<long long>(1, budget.count() / 2)));
             const auto state =
                 probe.exec("SELECT (SELECT value FROM server_meta WHERE name = 'schema_version'), pg_is_in_recovery(), "
-                           "current_setting('transaction_read_only') = 'on'");
+                           "current_setting('transaction_read_only') = 'on', "
+                           "has_database_privilege(current_database(), 'TEMPORARY')");
             if (state.empty() || state[0][0].is_null() || state[0][0].as<std::string>() != pgschema::kSchemaVersion ||
                 state[0][1].as<bool>() || state[0][2].as<bool>()) {
                 return false;
             }
             probe.exec("LOCK TABLE idempotency_keys IN ROW EXCLUSIVE MODE");
-            probe.exec(kDiskProbe);
+            if (state[0][3].as<bool>()) {
+                probe.exec(kDiskProbe);
+            } else if (!m_saidNoTemporary) {
+                m_saidNoTemporary = true;
+                // A hardened database (REVOKE TEMPORARY … FROM PUBLIC): no temporary table, so no disk step; orders
+                // need no such right, and readiness must not fail for ever over it (docs/postgresql.md).
+                std::fprintf(stderr,
+                             "readiness: this role may not create temporary tables (the database's TEMPORARY "
+                             "right): a full disk is not seen by /readyz\n");
+            }
             probe.abort();
             return true;
         } catch (const pqxx::broken_connection&) {

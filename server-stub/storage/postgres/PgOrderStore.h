@@ -73,6 +73,7 @@ private:
     std::atomic<bool> m_ready {false};
     std::chrono::steady_clock::time_point m_readyAt; // when m_ready was found; under m_readyLock
     bool m_readyKnown = false; // under m_readyLock
+    bool m_saidNoTemporary = false; // the log line that the disk step is skipped, once; under m_readyLock
     ClientKeys m_clients; // fixed once the server serves
     std::vector<std::string> m_products; // product ids; fixed after start
     std::string m_instance;
