@@ -2,7 +2,8 @@
 // PostgreSQL refuses the server's connections, every route that needs it answers 503 with Retry-After and a problem
 // that names no host, port or SQL (they answered 500 with libpq's words before); GET /healthz stays 200 (the process
 // is alive) and GET /readyz says 503 (send the traffic elsewhere); once the database is back, both serve again with
-// no restart. On SQLite, a full disk: GET /readyz says 503 while no order can be written, and 200 once there is room.
+// no restart. On SQLite, a full disk: GET /readyz says 503 while no order can be written, and 200 once there is room;
+// behind an order that holds the writer for a minute, GET /readyz still answers (200) while that order is written.
 #include "ServerOptions.h"
 #include "storage/postgres/PgPool.h"
 #include "storage/postgres/PgPrimaryCheck.h"
