@@ -1,5 +1,5 @@
 // SubmissionEngine: submitting, resuming, sending and scheduling attempts, giving up, the storage guard. What an
-// attempt's answer does is in SubmissionAnswer.cpp, reading back what the server holds in SubmissionReadBack.cpp.
+// attempt's answer does is in SubmissionAnswer.cpp; reading back what the server holds is CartReadBack's.
 #include "submission/SubmissionEngine.h"
 
 #include "submission/CrashPoint.h"
@@ -52,9 +52,11 @@ SubmissionEngine::SubmissionEngine(Outbox& outbox, ServerCalls* api, QString tar
               return std::pair {pendingCount(), pendingElsewhereCount()};
           },
           this))
+    , m_readBack(new CartReadBack(*this, outbox, api, m_target, clock, m_policy, random, *m_scheduler, this))
 {
     setKeyStrategy(std::move(m_config.keys));
     connect(m_counts, &PendingCounts::counted, this, &SubmissionEngine::pendingCountsChanged);
+    connect(m_readBack, &CartReadBack::givenUpReadBackDone, this, &SubmissionEngine::givenUpReadBackDone);
     connect(this, &SubmissionEngine::settled, this, [this](const Submission& s) { m_announced.insert(s.id); });
     connect(this, &SubmissionEngine::submissionChanged, m_counts, &PendingCounts::recount);
 }
@@ -210,7 +212,7 @@ std::optional<QList<qint64>> SubmissionEngine::resumePending()
             m_scheduler->schedule(submission.id, m_policy.resumeDelayMs(submission, now) + jitter);
             Q_EMIT submissionChanged(submission);
         }
-        readBackGivenUp();
+        m_readBack->readBackGivenUp();
     });
     m_counts->recount(); // also when nothing here is pending: the counts include the other servers' carts
     return resumed;
@@ -302,7 +304,7 @@ void SubmissionEngine::giveUpBeforeSending(Submission submission)
         return;
     }
     Q_EMIT submissionChanged(submission);
-    reconcileAutomatically(submission.id); // settled() follows with what the server says
+    m_readBack->reconcileAutomatically(submission.id); // settled() follows with what the server says
 }
 
 void SubmissionEngine::sendAttempt(qint64 id, Send how)
@@ -349,7 +351,7 @@ bool SubmissionEngine::withinRetryWindow(const Submission& stored, qint64 now)
 
 bool SubmissionEngine::earlierSubmissionsSettled(const Submission& stored, qint64 now)
 {
-    if (!stored.attempts.isEmpty() || m_readBackDone.contains(stored.id)) {
+    if (!stored.attempts.isEmpty() || m_readBack->firstSendCleared(stored.id)) {
         return true;
     }
     const QList<Submission> earlier = m_outbox.unknownOutcomes(stored.cartId, stored.apiKey, stored.id);
@@ -363,7 +365,7 @@ bool SubmissionEngine::earlierSubmissionsSettled(const Submission& stored, qint6
     if (!earlier.isEmpty()) {
         // A new key for a cart whose last answer never came: a server without UNIQUE(cart_id) would take it for a
         // new order, so the cart's orders are read back first.
-        readBackBeforeFirstSend(stored);
+        m_readBack->readBackBeforeFirstSend(stored);
         return false;
     }
     return true;
