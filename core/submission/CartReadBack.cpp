@@ -6,6 +6,7 @@
 #include "submission/AttemptScheduler.h"
 #include "submission/ReadBackHost.h"
 #include "submission/ReplyInterpreter.h"
+#include "submission/StorageGuard.h"
 #include "submission/SubmissionRules.h"
 
 #include <QJsonArray>
@@ -24,11 +25,12 @@ constexpr qint64 kShortestReadBackMs = 100;
 
 } // namespace
 
-CartReadBack::CartReadBack(ReadBackHost& host, Outbox& outbox, ServerCalls* api, QString target, const Clock& clock,
-                           const RetryPolicy& policy, RandomSource& random, AttemptScheduler& scheduler,
-                           QObject* parent)
+CartReadBack::CartReadBack(ReadBackHost& host, StorageGuard& guard, Outbox& outbox, ServerCalls* api, QString target,
+                           const Clock& clock, const RetryPolicy& policy, RandomSource& random,
+                           AttemptScheduler& scheduler, QObject* parent)
     : QObject(parent)
     , m_host(host)
+    , m_guard(guard)
     , m_outbox(outbox)
     , m_api(api)
     , m_target(std::move(target))
@@ -46,7 +48,7 @@ void CartReadBack::reconcile(qint64 id)
         return;
     }
     askForCartOrders(*submission, [id](CartReadBack& self, const HttpReply& reply) {
-        self.m_host.guarded(0, [&] { static_cast<void>(self.settleFromOrders(id, reply, false)); });
+        self.m_guard.run(0, [&] { static_cast<void>(self.settleFromOrders(id, reply, false)); });
     });
 }
 
@@ -61,7 +63,7 @@ void CartReadBack::reconcileAutomatically(qint64 id)
         return;
     }
     askForCartOrders(*submission, [id](CartReadBack& self, const HttpReply& reply) {
-        self.m_host.guarded(0, [&] {
+        self.m_guard.run(0, [&] {
             if (!self.settleFromOrders(id, reply, true)) {
                 // Nothing to settle from (no order yet, only ours, or no answer): the row stays as it is (given up,
                 // rejected, or placed as its 201 said), and whoever waits hears that now.
@@ -87,7 +89,7 @@ void CartReadBack::readBackGivenUp()
         }
         m_givenUpReadBacks.insert(submission.id);
         askForCartOrders(submission, [id = submission.id](CartReadBack& self, const HttpReply& reply) {
-            self.m_host.guarded(0, [&] { static_cast<void>(self.settleFromOrders(id, reply, true)); });
+            self.m_guard.run(0, [&] { static_cast<void>(self.settleFromOrders(id, reply, true)); });
             self.m_givenUpReadBacks.remove(id);
             Q_EMIT self.givenUpReadBackDone(id);
         });
@@ -199,7 +201,7 @@ bool CartReadBack::settleDuplicated(Submission& current, const QList<QJsonObject
 void CartReadBack::readBackBeforeFirstSend(const Submission& submission)
 {
     askForCartOrders(submission, [id = submission.id](CartReadBack& self, const HttpReply& reply) {
-        self.m_host.guarded(id, [&] { self.onReadBackBeforeFirstSend(id, reply); });
+        self.m_guard.run(id, [&] { self.onReadBackBeforeFirstSend(id, reply); });
     });
 }
 
@@ -321,8 +323,8 @@ void CartReadBack::confirmAlreadyPlaced(const Submission& submission, int attemp
     m_api->getOrders(QStringLiteral("/orders/%1").arg(orderId), readBackLimits(submission, startedMs),
                      [self = QPointer(this), id, attemptNumber, orderId](const HttpReply& reply) {
                          if (self) {
-                             self->m_host.guarded(
-                                 id, [&] { self->onAlreadyPlacedOrder(id, attemptNumber, orderId, reply); });
+                             self->m_guard.run(id,
+                                               [&] { self->onAlreadyPlacedOrder(id, attemptNumber, orderId, reply); });
                          }
                      });
 }

@@ -23,6 +23,7 @@ namespace onceorder::core {
 
 class AttemptScheduler;
 class ReadBackHost;
+class StorageGuard;
 
 class CartReadBack : public QObject
 {
@@ -30,9 +31,10 @@ class CartReadBack : public QObject
 
 public:
     // `target` names the server the engine's submissions belong to; `api` asks it (it may go away: then nothing is
-    // asked). Every reference must outlive this object.
-    CartReadBack(ReadBackHost& host, Outbox& outbox, ServerCalls* api, QString target, const Clock& clock,
-                 const RetryPolicy& policy, RandomSource& random, AttemptScheduler& scheduler, QObject* parent);
+    // asked). Each answer is settled from under `guard`. Every reference must outlive this object.
+    CartReadBack(ReadBackHost& host, StorageGuard& guard, Outbox& outbox, ServerCalls* api, QString target,
+                 const Clock& clock, const RetryPolicy& policy, RandomSource& random, AttemptScheduler& scheduler,
+                 QObject* parent);
 
     // By hand: asks the server whether an order exists for the submission's cart and settles the state from it.
     void reconcile(qint64 id);
@@ -74,6 +76,7 @@ private:
     void askForCartOrders(const Submission& submission, std::function<void(CartReadBack&, const HttpReply&)> done);
 
     ReadBackHost& m_host;
+    StorageGuard& m_guard;
     Outbox& m_outbox;
     QPointer<ServerCalls> m_api;
     QString m_target;

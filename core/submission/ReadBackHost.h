@@ -1,13 +1,11 @@
 // ReadBackHost: what CartReadBack asks of the engine it reads back for. Settling a submission from what the server
 // holds is announced through the engine's signals, and a read-back that lets a first POST go (or gives it up) hands
-// the submission back to the engine's sending path; the storage guard and the defended clock are the engine's too.
+// the submission back to the engine's sending path; the defended clock is the engine's too.
 // SubmissionEngine implements it privately.
 #pragma once
 
 #include "submission/AttemptScheduler.h"
 #include "submission/Submission.h"
-
-#include <functional>
 
 namespace onceorder::core {
 
@@ -25,8 +23,6 @@ public:
     virtual void giveUpBeforeSending(Submission submission) = 0;
     // Ends an attempt in one commit, announced unless `announce` is false (a read-back follows).
     virtual void endAttempt(Submission& submission, const Attempt& attempt, bool announce) = 0;
-    // Runs a step under the engine's storage guard (see SubmissionEngine::guarded).
-    virtual void guarded(qint64 id, const std::function<void()>& step) = 0;
     // The time the submission's deadline is judged by (RetryPolicy::defendedNowMs).
     virtual qint64 defendedNow(const Submission& submission) const = 0;
 };

@@ -22,6 +22,7 @@
 #include "submission/Outbox.h"
 #include "submission/PendingCounts.h"
 #include "submission/ReadBackHost.h"
+#include "submission/StorageGuard.h"
 #include "submission/Submission.h"
 
 #include <QHash>
@@ -108,7 +109,7 @@ public:
     void setOffline(bool offline) { m_scheduler->setOffline(offline); }
     const RetryPolicy& policy() const { return m_policy; }
     // Whether storageBroken() was emitted: the engine has stopped.
-    bool isStorageBroken() const { return m_storageBroken; }
+    bool isStorageBroken() const { return m_guard->isBroken(); }
 
 Q_SIGNALS:
     void submissionChanged(const onceorder::core::Submission& submission);
@@ -169,10 +170,6 @@ private:
     // Ends an attempt in one commit; if another process settled the row meanwhile, reports that instead.
     void endAttempt(Submission& submission, const Attempt& attempt, bool announce) override;
     qint64 leaseUntil(qint64 nowMs, qint64 dueInMs) const;
-    // Runs one step of the engine; a storage error never leaves it (nor reaches the event loop): it is reported,
-    // and the submission's next step is scheduled again if the error passes with time (a lock), or the engine stops
-    // (storageBroken) if it does not. Once stopped, no step runs.
-    void guarded(qint64 id, const std::function<void()>& step) override;
 
     Outbox& m_outbox;
     QPointer<ServerCalls> m_api;
@@ -183,11 +180,11 @@ private:
     EngineConfig m_config;
     RetryPolicy m_policy;
     AttemptScheduler* m_scheduler; // a child: timers, the retry budget, the network
+    StorageGuard* m_guard; // a child: every step runs under it; storageFailed/storageBroken are its signals
     PendingCounts* m_counts; // a child: pendingCountsChanged after a burst of submissionChanged
     CartReadBack* m_readBack; // a child: reading the cart back from the server and settling from it
     QHash<qint64, int> m_inFlight;
     QSet<qint64> m_announced; // settled() was emitted for these
-    bool m_storageBroken = false;
 };
 
 } // namespace onceorder::core
