@@ -2027,6 +2027,13 @@ Příkazy:
     </message>
 </context>
 <context>
+    <name>onceorder::core::StorageGuard</name>
+    <message>
+        <source>the client&apos;s state database failed: %1</source>
+        <translation>databáze stavu klienta selhala: %1</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::SubmissionEngine</name>
     <message>
         <source>interrupted: the client stopped before the answer arrived</source>
@@ -2035,10 +2042,6 @@ Příkazy:
     <message>
         <source>abandoned by the user; the order may exist on the server (reconcile to know)</source>
         <translation>opuštěno uživatelem; objednávka na serveru může existovat (ověřte ji)</translation>
-    </message>
-    <message>
-        <source>the client&apos;s state database failed: %1</source>
-        <translation>databáze stavu klienta selhala: %1</translation>
     </message>
     <message>
         <source>cart %1 is still pending for %2 with the key that server knows; finish it there (resume with that server) before ordering it here</source>

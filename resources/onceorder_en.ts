@@ -2019,6 +2019,13 @@ Commands:
     </message>
 </context>
 <context>
+    <name>onceorder::core::StorageGuard</name>
+    <message>
+        <source>the client&apos;s state database failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::SubmissionEngine</name>
     <message>
         <source>interrupted: the client stopped before the answer arrived</source>
@@ -2027,10 +2034,6 @@ Commands:
     <message>
         <source>abandoned by the user; the order may exist on the server (reconcile to know)</source>
         <translation>abandoned by the user; the order may exist on the server (reconcile to know)</translation>
-    </message>
-    <message>
-        <source>the client&apos;s state database failed: %1</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>cart %1 is still pending for %2 with the key that server knows; finish it there (resume with that server) before ordering it here</source>
