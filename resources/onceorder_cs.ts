@@ -552,6 +552,57 @@ Příkazy:
     </message>
 </context>
 <context>
+    <name>onceorder::core::CartReadBack</name>
+    <message>
+        <source>reconciled: the server has order %1, its payment not finished yet; the server completes it, reconcile again in a few seconds</source>
+        <translation>ověřeno: server má objednávku %1, její platba ještě není dokončená; server ji dokončí, ověřte znovu za pár sekund</translation>
+    </message>
+    <message>
+        <source>reconciled: the server has order %1, cancelled because the payment failed</source>
+        <translation>ověřeno: server má objednávku %1, zrušenou, protože platba selhala</translation>
+    </message>
+    <message>
+        <source>reconciled: the server has order %1 for this cart</source>
+        <translation>ověřeno: server má pro tento košík objednávku %1</translation>
+    </message>
+    <message>
+        <source>reconciled, placed after all: the server has order %1 for this cart</source>
+        <translation>ověřeno, nakonec přijata: server má pro tento košík objednávku %1</translation>
+    </message>
+    <message>
+        <source>reconciled: the server has no order for this cart; nothing was placed</source>
+        <translation>ověřeno: server pro tento košík žádnou objednávku nemá; nic nebylo objednáno</translation>
+    </message>
+    <message>
+        <source>the server duplicated this cart: it holds orders %1 and %2 for cart %3, which this client submitted as one order; cancel one of them with the shop</source>
+        <translation>server tento košík zdvojil: má objednávky %1 a %2 pro košík %3, který tento klient odeslal jako jednu objednávku; jednu z nich zrušte u obchodu</translation>
+    </message>
+    <message>
+        <source>already placed: the server holds order %1 for this cart from an earlier submission whose answer never came; its payment is not finished yet, the server completes it</source>
+        <translation>už objednáno: server má pro tento košík objednávku %1 z dřívějšího odeslání, jehož odpověď nikdy nepřišla; její platba ještě není dokončená, server ji dokončí</translation>
+    </message>
+    <message>
+        <source>already placed: the server holds order %1 for this cart from an earlier submission whose answer never came; not sent again</source>
+        <translation>už objednáno: server má pro tento košík objednávku %1 z dřívějšího odeslání, jehož odpověď nikdy nepřišla; znovu se neodesílá</translation>
+    </message>
+    <message>
+        <source>cart %1 was already ordered as order %2 with other lines</source>
+        <translation>košík %1 už byl objednán jako objednávka %2 s jinými položkami</translation>
+    </message>
+    <message>
+        <source>already placed: the server holds order %1 for this cart, placed under an earlier key</source>
+        <translation>už objednáno: server má pro tento košík objednávku %1, vytvořenou pod dřívějším klíčem</translation>
+    </message>
+    <message>
+        <source>the order the server named (%1) is not an order of this cart</source>
+        <translation>objednávka, kterou server jmenoval (%1), nepatří tomuto košíku</translation>
+    </message>
+    <message>
+        <source>the order the server named (%1) could not be read back: %2</source>
+        <translation>objednávku, kterou server uvedl (%1), se nepodařilo načíst: %2</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::CliProgress</name>
     <message>
         <source>no order (%1) after %2 s; attempts made: %3</source>
@@ -1976,6 +2027,13 @@ Příkazy:
     </message>
 </context>
 <context>
+    <name>onceorder::core::StorageGuard</name>
+    <message>
+        <source>the client&apos;s state database failed: %1</source>
+        <translation>databáze stavu klienta selhala: %1</translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::SubmissionEngine</name>
     <message>
         <source>interrupted: the client stopped before the answer arrived</source>
@@ -1984,26 +2042,6 @@ Příkazy:
     <message>
         <source>abandoned by the user; the order may exist on the server (reconcile to know)</source>
         <translation>opuštěno uživatelem; objednávka na serveru může existovat (ověřte ji)</translation>
-    </message>
-    <message>
-        <source>reconciled: the server has order %1 for this cart</source>
-        <translation>ověřeno: server má pro tento košík objednávku %1</translation>
-    </message>
-    <message>
-        <source>reconciled: the server has no order for this cart; nothing was placed</source>
-        <translation>ověřeno: server pro tento košík žádnou objednávku nemá; nic nebylo objednáno</translation>
-    </message>
-    <message>
-        <source>reconciled: the server has order %1, its payment not finished yet; the server completes it, reconcile again in a few seconds</source>
-        <translation>ověřeno: server má objednávku %1, její platba ještě není dokončená; server ji dokončí, ověřte znovu za pár sekund</translation>
-    </message>
-    <message>
-        <source>reconciled: the server has order %1, cancelled because the payment failed</source>
-        <translation>ověřeno: server má objednávku %1, zrušenou, protože platba selhala</translation>
-    </message>
-    <message>
-        <source>the client&apos;s state database failed: %1</source>
-        <translation>databáze stavu klienta selhala: %1</translation>
     </message>
     <message>
         <source>cart %1 is still pending for %2 with the key that server knows; finish it there (resume with that server) before ordering it here</source>
@@ -2016,26 +2054,6 @@ Příkazy:
     <message>
         <source>the retry window ended before the next attempt (deadline %1): the server may have forgotten the key, so it is not sent again; asking the server for the cart instead</source>
         <translation>okno pro opakování skončilo před dalším pokusem (termín %1): server už mohl klíč zapomenout, proto se znovu neposílá; místo toho se ptáme serveru na košík</translation>
-    </message>
-    <message>
-        <source>already placed: the server holds order %1 for this cart, placed under an earlier key</source>
-        <translation>už objednáno: server má pro tento košík objednávku %1, vytvořenou pod dřívějším klíčem</translation>
-    </message>
-    <message>
-        <source>cart %1 was already ordered as order %2 with other lines</source>
-        <translation>košík %1 už byl objednán jako objednávka %2 s jinými položkami</translation>
-    </message>
-    <message>
-        <source>the order the server named (%1) could not be read back: %2</source>
-        <translation>objednávku, kterou server uvedl (%1), se nepodařilo načíst: %2</translation>
-    </message>
-    <message>
-        <source>already placed: the server holds order %1 for this cart from an earlier submission whose answer never came; its payment is not finished yet, the server completes it</source>
-        <translation>už objednáno: server má pro tento košík objednávku %1 z dřívějšího odeslání, jehož odpověď nikdy nepřišla; její platba ještě není dokončená, server ji dokončí</translation>
-    </message>
-    <message>
-        <source>already placed: the server holds order %1 for this cart from an earlier submission whose answer never came; not sent again</source>
-        <translation>už objednáno: server má pro tento košík objednávku %1 z dřívějšího odeslání, jehož odpověď nikdy nepřišla; znovu se neodesílá</translation>
     </message>
     <message>
         <source>the client&apos;s state database failed earlier; nothing is sent until it works again</source>
@@ -2054,24 +2072,12 @@ Příkazy:
         <translation>nakonec přijata: server pro tento košík s tímto klíčem přece jen vytvořil objednávku %1</translation>
     </message>
     <message>
-        <source>reconciled, placed after all: the server has order %1 for this cart</source>
-        <translation>ověřeno, nakonec přijata: server má pro tento košík objednávku %1</translation>
-    </message>
-    <message>
         <source>cart %1 already has order %2 with other lines; a cart id names one order, so nothing is sent: order the new lines as a new cart</source>
         <translation>košík %1 už má objednávku %2 s jinými položkami; id košíku označuje jednu objednávku, proto se nic neodesílá: nové položky objednejte jako nový košík</translation>
     </message>
     <message>
         <source>cart %1 is already placed as order %2; nothing was sent</source>
         <translation>košík %1 je již objednán jako objednávka %2; nic nebylo odesláno</translation>
-    </message>
-    <message>
-        <source>the server duplicated this cart: it holds orders %1 and %2 for cart %3, which this client submitted as one order; cancel one of them with the shop</source>
-        <translation>server tento košík zdvojil: má objednávky %1 a %2 pro košík %3, který tento klient odeslal jako jednu objednávku; jednu z nich zrušte u obchodu</translation>
-    </message>
-    <message>
-        <source>the order the server named (%1) is not an order of this cart</source>
-        <translation>objednávka, kterou server jmenoval (%1), nepatří tomuto košíku</translation>
     </message>
 </context>
 <context>

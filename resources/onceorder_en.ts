@@ -546,6 +546,57 @@ Commands:
     </message>
 </context>
 <context>
+    <name>onceorder::core::CartReadBack</name>
+    <message>
+        <source>reconciled: the server has order %1, its payment not finished yet; the server completes it, reconcile again in a few seconds</source>
+        <translation>reconciled: the server has order %1, its payment not finished yet; the server completes it, reconcile again in a few seconds</translation>
+    </message>
+    <message>
+        <source>reconciled: the server has order %1, cancelled because the payment failed</source>
+        <translation>reconciled: the server has order %1, cancelled because the payment failed</translation>
+    </message>
+    <message>
+        <source>reconciled: the server has order %1 for this cart</source>
+        <translation>reconciled: the server has order %1 for this cart</translation>
+    </message>
+    <message>
+        <source>reconciled, placed after all: the server has order %1 for this cart</source>
+        <translation>reconciled, placed after all: the server has order %1 for this cart</translation>
+    </message>
+    <message>
+        <source>reconciled: the server has no order for this cart; nothing was placed</source>
+        <translation>reconciled: the server has no order for this cart; nothing was placed</translation>
+    </message>
+    <message>
+        <source>the server duplicated this cart: it holds orders %1 and %2 for cart %3, which this client submitted as one order; cancel one of them with the shop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already placed: the server holds order %1 for this cart from an earlier submission whose answer never came; its payment is not finished yet, the server completes it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already placed: the server holds order %1 for this cart from an earlier submission whose answer never came; not sent again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cart %1 was already ordered as order %2 with other lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already placed: the server holds order %1 for this cart, placed under an earlier key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the order the server named (%1) is not an order of this cart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the order the server named (%1) could not be read back: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::CliProgress</name>
     <message>
         <source>no order (%1) after %2 s; attempts made: %3</source>
@@ -1968,6 +2019,13 @@ Commands:
     </message>
 </context>
 <context>
+    <name>onceorder::core::StorageGuard</name>
+    <message>
+        <source>the client&apos;s state database failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>onceorder::core::SubmissionEngine</name>
     <message>
         <source>interrupted: the client stopped before the answer arrived</source>
@@ -1976,26 +2034,6 @@ Commands:
     <message>
         <source>abandoned by the user; the order may exist on the server (reconcile to know)</source>
         <translation>abandoned by the user; the order may exist on the server (reconcile to know)</translation>
-    </message>
-    <message>
-        <source>reconciled: the server has order %1 for this cart</source>
-        <translation>reconciled: the server has order %1 for this cart</translation>
-    </message>
-    <message>
-        <source>reconciled: the server has no order for this cart; nothing was placed</source>
-        <translation>reconciled: the server has no order for this cart; nothing was placed</translation>
-    </message>
-    <message>
-        <source>reconciled: the server has order %1, its payment not finished yet; the server completes it, reconcile again in a few seconds</source>
-        <translation>reconciled: the server has order %1, its payment not finished yet; the server completes it, reconcile again in a few seconds</translation>
-    </message>
-    <message>
-        <source>reconciled: the server has order %1, cancelled because the payment failed</source>
-        <translation>reconciled: the server has order %1, cancelled because the payment failed</translation>
-    </message>
-    <message>
-        <source>the client&apos;s state database failed: %1</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>cart %1 is still pending for %2 with the key that server knows; finish it there (resume with that server) before ordering it here</source>
@@ -2007,26 +2045,6 @@ Commands:
     </message>
     <message>
         <source>the retry window ended before the next attempt (deadline %1): the server may have forgotten the key, so it is not sent again; asking the server for the cart instead</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>already placed: the server holds order %1 for this cart, placed under an earlier key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cart %1 was already ordered as order %2 with other lines</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the order the server named (%1) could not be read back: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>already placed: the server holds order %1 for this cart from an earlier submission whose answer never came; its payment is not finished yet, the server completes it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>already placed: the server holds order %1 for this cart from an earlier submission whose answer never came; not sent again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2046,23 +2064,11 @@ Commands:
         <translation>placed after all: the server placed order %1 for this cart with this key after all</translation>
     </message>
     <message>
-        <source>reconciled, placed after all: the server has order %1 for this cart</source>
-        <translation>reconciled, placed after all: the server has order %1 for this cart</translation>
-    </message>
-    <message>
         <source>cart %1 already has order %2 with other lines; a cart id names one order, so nothing is sent: order the new lines as a new cart</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>cart %1 is already placed as order %2; nothing was sent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the server duplicated this cart: it holds orders %1 and %2 for cart %3, which this client submitted as one order; cancel one of them with the shop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the order the server named (%1) is not an order of this cart</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1,6 +1,6 @@
 // SubmissionEngine, what an attempt's answer does: placed, rejected, read back (a 422 naming our cart's order), or
 // tried again when RetryPolicy says so, else given up and read back; a 201 for a cart settled otherwise meanwhile
-// makes it placed after all. Sending is in SubmissionEngine.cpp, reading back in SubmissionReadBack.cpp.
+// makes it placed after all. Sending is in SubmissionEngine.cpp, reading back in CartReadBack.cpp.
 #include "submission/SubmissionEngine.h"
 
 #include "net/OrderAnswers.h"
@@ -138,7 +138,7 @@ void SubmissionEngine::onReplyAfterSettled(Submission& submission, const Attempt
         named != submission.orderId) {
         // Two attempts of one key, two orders: the server forgot the key between them.
         const HttpReply pair = ReplyInterpreter::pairOfOrders(submission.orderId, named, submission.cartId);
-        static_cast<void>(settleFromOrders(id, pair, true));
+        static_cast<void>(m_readBack->settleFromOrders(id, pair, true));
         return;
     }
     if (attempt.outcome == AttemptOutcome::Placed && submission.state != SubmissionState::Placed) {
@@ -178,7 +178,7 @@ bool SubmissionEngine::settleFromAnswer(Submission& submission, Attempt& attempt
         // server had placed it): read the order back before calling it ours.
         m_outbox.recordAttemptEnd(id, attempt);
         Q_EMIT submissionChanged(submission); // the attempt is over: no one waits for its answer any more
-        confirmAlreadyPlaced(submission, attempt.number, body.value("order_id").toInteger());
+        m_readBack->confirmAlreadyPlaced(submission, attempt.number, body.value("order_id").toInteger());
         return true;
     default:
         return false;
@@ -194,7 +194,7 @@ bool SubmissionEngine::settleFromAnswer(Submission& submission, Attempt& attempt
                                                   rules::answerMissing(submission, attempt.number, false));
     endAttempt(submission, attempt, !check);
     if (check && submission.state == committed) {
-        reconcileAutomatically(id); // settled() follows with what the server says
+        m_readBack->reconcileAutomatically(id); // settled() follows with what the server says
     }
     return true;
 }
@@ -217,14 +217,14 @@ void SubmissionEngine::retryOrGiveUp(Submission& submission, Attempt& attempt, c
         const bool reconcile = attempt.outcome != AttemptOutcome::Failed || rules::mayHaveReachedServer(submission);
         endAttempt(submission, attempt, !reconcile);
         if (reconcile && submission.state == SubmissionState::GaveUp) {
-            reconcileAutomatically(submission.id); // settled() follows with what the server says
+            m_readBack->reconcileAutomatically(submission.id); // settled() follows with what the server says
         }
         return;
     }
     attempt.delayAfterMs = decision.delayMs;
     attempt.delayReason = decision.reason;
     submission.nextAttemptMs = now + decision.delayMs;
-    endAttempt(submission, attempt);
+    endAttempt(submission, attempt, true);
     if (submission.state == SubmissionState::Pending) {
         m_scheduler->schedule(submission.id, decision.delayMs);
     }

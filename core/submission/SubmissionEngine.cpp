@@ -1,13 +1,10 @@
-// SubmissionEngine: submitting, resuming, sending and scheduling attempts, giving up, the storage guard. What an
-// attempt's answer does is in SubmissionAnswer.cpp, reading back what the server holds in SubmissionReadBack.cpp.
+// SubmissionEngine: submitting, resuming, sending and scheduling attempts, giving up, leases. What an
+// attempt's answer does is in SubmissionAnswer.cpp; reading back what the server holds is CartReadBack's.
 #include "submission/SubmissionEngine.h"
 
 #include "submission/CrashPoint.h"
 #include "submission/OneKeyPerCart.h"
 #include "submission/SubmissionRules.h"
-
-#include <SQLiteCpp/Exception.h>
-#include <sqlite3.h>
 
 #include <QDateTime>
 
@@ -17,20 +14,11 @@ namespace onceorder::core {
 
 namespace {
 
-// How often a storage step that failed (the outbox locked too long) is tried again.
-constexpr qint64 kStorageRetryMs = 1000;
 // A lease outlives the attempt it covers by this much (the answer's commit).
 constexpr qint64 kLeaseSlackMs = 5000;
 // A submission another process is sending is looked at again this often, so a settlement made there is noticed.
 constexpr qint64 kLeaseRecheckMinMs = 200;
 constexpr qint64 kLeaseRecheckMaxMs = 1000;
-
-// A storage failure that waiting mends: the outbox locked by another process for longer than the busy timeout.
-bool passesWithTime(const std::exception& error)
-{
-    const auto* sqlite = dynamic_cast<const SQLite::Exception*>(&error);
-    return sqlite && (sqlite->getErrorCode() == SQLITE_BUSY || sqlite->getErrorCode() == SQLITE_LOCKED);
-}
 
 } // namespace
 
@@ -47,43 +35,21 @@ SubmissionEngine::SubmissionEngine(Outbox& outbox, ServerCalls* api, QString tar
     , m_policy(config.policy)
     , m_scheduler(new AttemptScheduler(
           config.budget, random, config.resumeSpreadMs, [this](qint64 id, Send how) { sendAttempt(id, how); }, this))
+    , m_guard(new StorageGuard(*m_scheduler, this))
     , m_counts(new PendingCounts(
           [this] {
               return std::pair {pendingCount(), pendingElsewhereCount()};
           },
           this))
+    , m_readBack(new CartReadBack(*this, *m_guard, outbox, api, m_target, clock, m_policy, random, *m_scheduler, this))
 {
     setKeyStrategy(std::move(m_config.keys));
     connect(m_counts, &PendingCounts::counted, this, &SubmissionEngine::pendingCountsChanged);
+    connect(m_guard, &StorageGuard::broken, this, &SubmissionEngine::storageBroken);
+    connect(m_guard, &StorageGuard::failed, this, &SubmissionEngine::storageFailed);
+    connect(m_readBack, &CartReadBack::givenUpReadBackDone, this, &SubmissionEngine::givenUpReadBackDone);
     connect(this, &SubmissionEngine::settled, this, [this](const Submission& s) { m_announced.insert(s.id); });
     connect(this, &SubmissionEngine::submissionChanged, m_counts, &PendingCounts::recount);
-}
-
-void SubmissionEngine::guarded(qint64 id, const std::function<void()>& step)
-{
-    if (m_storageBroken) {
-        return; // fail closed: nothing sent, nothing given up, nothing written after the outbox failed
-    }
-    try {
-        step();
-    } catch (const std::exception& error) {
-        const QString reason = tr("the client's state database failed: %1").arg(QString::fromUtf8(error.what()));
-        qWarning("onceorder: %s", qPrintable(reason));
-        if (passesWithTime(error)) {
-            Q_EMIT storageFailed(reason);
-            if (id > 0) {
-                m_scheduler->schedule(id, kStorageRetryMs);
-            }
-            return;
-        }
-        // A full disk, a file size limit, a read-only or damaged file: trying again every second would loop for
-        // ever, and some writes may still succeed between failures (a page reused in place), leaving the outbox
-        // half-written: a give-up committed where the 201 before it was not. So the engine stops here.
-        m_storageBroken = true;
-        m_scheduler->stop();
-        Q_EMIT storageBroken(reason);
-        Q_EMIT storageFailed(reason);
-    }
 }
 
 void SubmissionEngine::setKeyStrategy(std::shared_ptr<const KeySource> keys)
@@ -116,7 +82,7 @@ qint64 SubmissionEngine::leaseUntil(qint64 nowMs, qint64 dueInMs) const
 SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
 {
     SubmitResult result;
-    if (m_storageBroken) {
+    if (m_guard->isBroken()) {
         result.refusal = SubmitResult::Refusal::Storage;
         result.message = tr("the client's state database failed earlier; nothing is sent until it works again");
         Q_EMIT submitRefused(cart.cartId(), result.message);
@@ -183,12 +149,7 @@ SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
     } catch (const std::exception& error) {
         result.id = 0;
         result.refusal = SubmitResult::Refusal::Storage;
-        result.message = tr("the client's state database failed: %1").arg(QString::fromUtf8(error.what()));
-        if (!passesWithTime(error)) {
-            m_storageBroken = true; // as in guarded(): nothing more is sent from an outbox that cannot record it
-            Q_EMIT storageBroken(result.message);
-        }
-        Q_EMIT storageFailed(result.message);
+        result.message = m_guard->report(error); // storageBroken() unless it passes with time, storageFailed()
         Q_EMIT submitRefused(cart.cartId(), result.message);
     }
     return result;
@@ -197,7 +158,7 @@ SubmitResult SubmissionEngine::trySubmit(const Cart& cart)
 std::optional<QList<qint64>> SubmissionEngine::resumePending()
 {
     std::optional<QList<qint64>> resumed;
-    guarded(0, [&] {
+    m_guard->run(0, [&] {
         const QList<Submission> pending = m_outbox.pending(m_target, m_api->apiKey());
         resumed.emplace();
         for (const Submission& submission : pending) {
@@ -210,7 +171,7 @@ std::optional<QList<qint64>> SubmissionEngine::resumePending()
             m_scheduler->schedule(submission.id, m_policy.resumeDelayMs(submission, now) + jitter);
             Q_EMIT submissionChanged(submission);
         }
-        readBackGivenUp();
+        m_readBack->readBackGivenUp();
     });
     m_counts->recount(); // also when nothing here is pending: the counts include the other servers' carts
     return resumed;
@@ -224,7 +185,7 @@ void SubmissionEngine::retryNow(qint64 id)
 
 void SubmissionEngine::abandon(qint64 id)
 {
-    guarded(0, [&] {
+    m_guard->run(0, [&] {
         auto submission = m_outbox.find(id);
         if (!submission || submission->state != SubmissionState::Pending) {
             return;
@@ -302,7 +263,7 @@ void SubmissionEngine::giveUpBeforeSending(Submission submission)
         return;
     }
     Q_EMIT submissionChanged(submission);
-    reconcileAutomatically(submission.id); // settled() follows with what the server says
+    m_readBack->reconcileAutomatically(submission.id); // settled() follows with what the server says
 }
 
 void SubmissionEngine::sendAttempt(qint64 id, Send how)
@@ -310,7 +271,7 @@ void SubmissionEngine::sendAttempt(qint64 id, Send how)
     if (!m_api || !m_scheduler->admit(id, how)) {
         return; // no API, or queued: for the network, or behind the retry budget
     }
-    guarded(id, [&] {
+    m_guard->run(id, [&] {
         auto stored = m_outbox.find(id);
         if (!stored) {
             return;
@@ -349,7 +310,7 @@ bool SubmissionEngine::withinRetryWindow(const Submission& stored, qint64 now)
 
 bool SubmissionEngine::earlierSubmissionsSettled(const Submission& stored, qint64 now)
 {
-    if (!stored.attempts.isEmpty() || m_readBackDone.contains(stored.id)) {
+    if (!stored.attempts.isEmpty() || m_readBack->firstSendCleared(stored.id)) {
         return true;
     }
     const QList<Submission> earlier = m_outbox.unknownOutcomes(stored.cartId, stored.apiKey, stored.id);
@@ -363,7 +324,7 @@ bool SubmissionEngine::earlierSubmissionsSettled(const Submission& stored, qint6
     if (!earlier.isEmpty()) {
         // A new key for a cart whose last answer never came: a server without UNIQUE(cart_id) would take it for a
         // new order, so the cart's orders are read back first.
-        readBackBeforeFirstSend(stored);
+        m_readBack->readBackBeforeFirstSend(stored);
         return false;
     }
     return true;
@@ -410,7 +371,7 @@ void SubmissionEngine::postAttempt(const Submission& submission, qint64 now)
             // The engine may be gone (shutdown aborts replies): then the attempt stays in flight in the outbox, and
             // resume settles it.
             if (self) {
-                self->guarded(id, [&] { self->onReply(id, number, answer); });
+                self->m_guard->run(id, [&] { self->onReply(id, number, answer); });
             }
         });
 }

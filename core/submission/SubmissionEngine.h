@@ -1,8 +1,9 @@
 // SubmissionEngine: turns carts into submissions and drives each to a final state. Persists first (Outbox), sends
 // the key its KeySource gave and the same bytes on every attempt, reads each answer through ReplyInterpreter, asks
-// RetryPolicy when to try again and AttemptScheduler to run that wait (the shared RetryBudget, the network), reads the
-// cart back from the server when an answer leaves it unknown, and resumes what a crashed run left pending. Emits typed
-// signals; the window and the CLI only listen.
+// RetryPolicy when to try again and AttemptScheduler to run that wait (the shared RetryBudget, the network), has
+// CartReadBack read the cart back from the server when an answer leaves it unknown (what that settles is announced
+// through the engine, its ReadBackHost), and resumes what a crashed run left pending. Emits typed signals; the window
+// and the CLI only listen.
 //
 // It talks to the server only through ServerCalls (ServerApi in the client; a scripted fake in the tests, which drive
 // it with no server process). It works on whichever thread it lives on, with its Outbox connection, its timers and its
@@ -16,13 +17,15 @@
 #include "retry/RetryPolicy.h"
 #include "submission/AttemptScheduler.h"
 #include "submission/Cart.h"
+#include "submission/CartReadBack.h"
 #include "submission/KeySource.h"
 #include "submission/Outbox.h"
 #include "submission/PendingCounts.h"
+#include "submission/ReadBackHost.h"
+#include "submission/StorageGuard.h"
 #include "submission/Submission.h"
 
 #include <QHash>
-#include <QJsonObject>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
@@ -63,7 +66,7 @@ struct EngineConfig
     const Clock* monotonicClock = nullptr;
 };
 
-class SubmissionEngine : public QObject
+class SubmissionEngine : public QObject, private ReadBackHost
 {
     Q_OBJECT
 
@@ -87,12 +90,12 @@ public:
     std::optional<QList<qint64>> resumePending();
     // The given-up submissions whose start-up read-back (resumePending) has not answered yet; each ends with
     // givenUpReadBackDone(), after settled() if the server held the order.
-    QList<qint64> givenUpReadBacks() const { return m_givenUpReadBacks.values(); }
+    QList<qint64> givenUpReadBacks() const { return m_readBack->givenUpReadBacks(); }
     void retryNow(qint64 id);
     // Stops retrying. The order may already exist on the server: reconcile() finds out.
     void abandon(qint64 id);
     // Asks the server whether an order exists for the submission's cart id and settles the state from it.
-    void reconcile(qint64 id);
+    void reconcile(qint64 id) { m_readBack->reconcile(id); }
 
     std::optional<Submission> submission(qint64 id) const { return m_outbox.find(id); }
     int pendingCount() const;
@@ -106,7 +109,7 @@ public:
     void setOffline(bool offline) { m_scheduler->setOffline(offline); }
     const RetryPolicy& policy() const { return m_policy; }
     // Whether storageBroken() was emitted: the engine has stopped.
-    bool isStorageBroken() const { return m_storageBroken; }
+    bool isStorageBroken() const { return m_guard->isBroken(); }
 
 Q_SIGNALS:
     void submissionChanged(const onceorder::core::Submission& submission);
@@ -129,7 +132,10 @@ Q_SIGNALS:
 
 private:
     using Send = AttemptScheduler::Send;
-    void sendAttempt(qint64 id, Send how);
+    // ReadBackHost: what CartReadBack settles is announced through this engine's signals.
+    void announceChanged(const Submission& submission) override { Q_EMIT submissionChanged(submission); }
+    void announceSettled(const Submission& submission) override { Q_EMIT settled(submission); }
+    void sendAttempt(qint64 id, Send how) override;
     // sendAttempt's steps, once past the network and the retry budget (AttemptScheduler::admit): still inside the retry
     // window (false: given up, or left to the attempt on the wire); no earlier submission of the cart with an unknown
     // outcome in the way (false: waits, or reads the cart back first); the attempt started in the outbox and announced
@@ -147,54 +153,23 @@ private:
     void onReplyAfterSettled(Submission& submission, const Attempt& attempt, const HttpReply& reply);
     bool settleFromAnswer(Submission& submission, Attempt& attempt, const HttpReply& reply);
     void retryOrGiveUp(Submission& submission, Attempt& attempt, const HttpReply& reply, qint64 now);
-    void giveUpBeforeSending(Submission submission);
+    void giveUpBeforeSending(Submission submission) override;
     // Evidence of the order (a 201, a replay) for a submission already settled otherwise (gave up, abandoned,
     // rejected, here or in another process): it is placed after all.
     void placedAfterAll(Submission stored, qint64 orderId, const HttpReply& reply);
     // The time the submission's deadline is judged by (RetryPolicy::defendedNowMs).
-    qint64 defendedNow(const Submission& submission) const;
+    qint64 defendedNow(const Submission& submission) const override;
     // Looks at a submission another process holds the lease on again soon: it settles there, or its lease ends.
     void recheckLease(qint64 id, qint64 leaseUntilMs);
     // The same, when the lease's end is not known here: as soon as recheckLease() ever looks.
     void recheckLeaseSoon(qint64 id);
-    // Reading back what the server holds (SubmissionReadBack.cpp): a 422 naming our cart's order, a reconcile.
-    void confirmAlreadyPlaced(const Submission& submission, int attemptNumber, qint64 orderId);
-    void onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply);
-    // The order a 422 named, read back and of this cart: placed (or rejected, other lines or a declined payment) by it;
-    // after a missing answer the cart's orders are read back before that is announced.
-    void settleByNamedOrder(Submission& submission, const Attempt& attempt, qint64 orderId, const QJsonObject& order);
-    // True if it settled the submission from the server's orders (and emitted settled()).
-    bool settleFromOrders(qint64 id, const HttpReply& reply, bool automatic);
-    // Two orders for the cart (the list's, and the one a 201 named): settles it duplicated, with both ids (and emits
-    // settled()). False if there are fewer, or the row changed meanwhile.
-    bool settleDuplicated(Submission& current, const QList<QJsonObject>& orders);
-    // The cart's orders read back and settled from (a given-up or rejected row placed after all, a placed one
-    // duplicated); when they decide nothing, settled() with the row as it stands.
-    void reconcileAutomatically(qint64 id);
-    // At a start (resumePending): the recent given-up submissions of this target and client are read back again, for a
-    // give-up committed whose read-back could not be recorded (the outbox failed between them, or the process ended).
-    void readBackGivenUp();
-    // An earlier submission of this cart ended without an answer (gave up, abandoned): before this one's first
-    // POST, the server is asked whether it holds an order for the cart (SubmissionReadBack.cpp).
-    void readBackBeforeFirstSend(const Submission& submission);
     // Whether an attempt of an earlier submission (abandoned with its attempt out) may still reach the server: here,
     // or in the outbox as in flight and younger than an attempt's time.
     bool earlierAttemptOnWire(const Submission& earlier, qint64 nowMs) const;
-    void onReadBackBeforeFirstSend(qint64 id, const HttpReply& reply);
-    // A read-back's limits: an attempt's transfer timeout, and a total inside the attempt that needs it (started at
-    // attemptStartedMs; 0: none), inside the retry window while it lasts, and after it no longer than one window.
-    CallLimits readBackLimits(const Submission& submission, qint64 attemptStartedMs) const;
-    // GET /orders?cart_id=… for this submission's cart, answered to `done` while this engine lives.
-    void askForCartOrders(const Submission& submission, std::function<void(SubmissionEngine&, const HttpReply&)> done);
-    void noticeSettledElsewhere(const Submission& submission);
-    void finish(Submission& submission);
+    void noticeSettledElsewhere(const Submission& submission) override;
     // Ends an attempt in one commit; if another process settled the row meanwhile, reports that instead.
-    void endAttempt(Submission& submission, const Attempt& attempt, bool announce = true);
+    void endAttempt(Submission& submission, const Attempt& attempt, bool announce) override;
     qint64 leaseUntil(qint64 nowMs, qint64 dueInMs) const;
-    // Runs one step of the engine; a storage error never leaves it (nor reaches the event loop): it is reported,
-    // and the submission's next step is scheduled again if the error passes with time (a lock), or the engine stops
-    // (storageBroken) if it does not. Once stopped, no step runs.
-    void guarded(qint64 id, const std::function<void()>& step);
 
     Outbox& m_outbox;
     QPointer<ServerCalls> m_api;
@@ -205,13 +180,11 @@ private:
     EngineConfig m_config;
     RetryPolicy m_policy;
     AttemptScheduler* m_scheduler; // a child: timers, the retry budget, the network
+    StorageGuard* m_guard; // a child: every step runs under it; storageFailed/storageBroken are its signals
     PendingCounts* m_counts; // a child: pendingCountsChanged after a burst of submissionChanged
+    CartReadBack* m_readBack; // a child: reading the cart back from the server and settling from it
     QHash<qint64, int> m_inFlight;
-    QHash<qint64, int> m_readBackTries; // read-backs before a first send that got no answer, per submission
-    QSet<qint64> m_readBackDone; // the server held no order for their cart: their first POST may go
-    QSet<qint64> m_givenUpReadBacks; // asked at the start, not answered yet
     QSet<qint64> m_announced; // settled() was emitted for these
-    bool m_storageBroken = false;
 };
 
 } // namespace onceorder::core

@@ -1,10 +1,12 @@
-// SubmissionEngine, reading back what the server holds: when an attempt's answer is not the order itself (a 422
-// naming the order our cart already has) and when a submission is reconciled (by hand, or after giving up). The
-// rest of the engine (sending, retrying, settling) is in SubmissionEngine.cpp.
-#include "submission/SubmissionEngine.h"
+// CartReadBack: reading back what the server holds for a cart and settling the submission from it. The engine's
+// sending, retrying and settling from an attempt's answer are in SubmissionEngine.cpp and SubmissionAnswer.cpp.
+#include "submission/CartReadBack.h"
 
 #include "net/OrderAnswers.h"
+#include "submission/AttemptScheduler.h"
+#include "submission/ReadBackHost.h"
 #include "submission/ReplyInterpreter.h"
+#include "submission/StorageGuard.h"
 #include "submission/SubmissionRules.h"
 
 #include <QJsonArray>
@@ -23,41 +25,57 @@ constexpr qint64 kShortestReadBackMs = 100;
 
 } // namespace
 
-void SubmissionEngine::reconcile(qint64 id)
+CartReadBack::CartReadBack(ReadBackHost& host, StorageGuard& guard, Outbox& outbox, ServerCalls* api, QString target,
+                           const Clock& clock, const RetryPolicy& policy, RandomSource& random,
+                           AttemptScheduler& scheduler, QObject* parent)
+    : QObject(parent)
+    , m_host(host)
+    , m_guard(guard)
+    , m_outbox(outbox)
+    , m_api(api)
+    , m_target(std::move(target))
+    , m_clock(clock)
+    , m_policy(policy)
+    , m_random(random)
+    , m_scheduler(scheduler)
+{
+}
+
+void CartReadBack::reconcile(qint64 id)
 {
     const auto submission = m_outbox.find(id);
     if (!submission || !m_api) {
         return;
     }
-    askForCartOrders(*submission, [id](SubmissionEngine& self, const HttpReply& reply) {
-        self.guarded(0, [&] { static_cast<void>(self.settleFromOrders(id, reply, false)); });
+    askForCartOrders(*submission, [id](CartReadBack& self, const HttpReply& reply) {
+        self.m_guard.run(0, [&] { static_cast<void>(self.settleFromOrders(id, reply, false)); });
     });
 }
 
-void SubmissionEngine::reconcileAutomatically(qint64 id)
+void CartReadBack::reconcileAutomatically(qint64 id)
 {
     const auto submission = m_outbox.find(id);
     if (!submission) {
         return;
     }
     if (!m_api) {
-        Q_EMIT settled(*submission);
+        m_host.announceSettled(*submission);
         return;
     }
-    askForCartOrders(*submission, [id](SubmissionEngine& self, const HttpReply& reply) {
-        self.guarded(0, [&] {
+    askForCartOrders(*submission, [id](CartReadBack& self, const HttpReply& reply) {
+        self.m_guard.run(0, [&] {
             if (!self.settleFromOrders(id, reply, true)) {
                 // Nothing to settle from (no order yet, only ours, or no answer): the row stays as it is (given up,
                 // rejected, or placed as its 201 said), and whoever waits hears that now.
                 if (auto current = self.m_outbox.find(id)) {
-                    Q_EMIT self.settled(*current);
+                    self.m_host.announceSettled(*current);
                 }
             }
         });
     });
 }
 
-void SubmissionEngine::readBackGivenUp()
+void CartReadBack::readBackGivenUp()
 {
     // A give-up is committed before its read-back is sent: if the outbox failed between the two (a full disk) or the
     // process ended, the row says "gave up" though the order may exist, and nothing else would ask. Each start asks
@@ -66,19 +84,19 @@ void SubmissionEngine::readBackGivenUp()
     for (const Submission& submission : m_outbox.all()) {
         if (!rules::readBackAtStart(submission) || submission.target != QUrl(m_target) ||
             submission.apiKey != m_api->apiKey() ||
-            defendedNow(submission) - submission.createdMs > RetryPolicy::kServerKeyTtlMs) {
+            m_host.defendedNow(submission) - submission.createdMs > RetryPolicy::kServerKeyTtlMs) {
             continue;
         }
         m_givenUpReadBacks.insert(submission.id);
-        askForCartOrders(submission, [id = submission.id](SubmissionEngine& self, const HttpReply& reply) {
-            self.guarded(0, [&] { static_cast<void>(self.settleFromOrders(id, reply, true)); });
+        askForCartOrders(submission, [id = submission.id](CartReadBack& self, const HttpReply& reply) {
+            self.m_guard.run(0, [&] { static_cast<void>(self.settleFromOrders(id, reply, true)); });
             self.m_givenUpReadBacks.remove(id);
             Q_EMIT self.givenUpReadBackDone(id);
         });
     }
 }
 
-bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool automatic)
+bool CartReadBack::settleFromOrders(qint64 id, const HttpReply& reply, bool automatic)
 {
     auto current = m_outbox.find(id);
     if (!current || current->state == SubmissionState::Duplicated) {
@@ -110,7 +128,7 @@ bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool 
                    "reconcile again in a few seconds")
                     .arg(current->orderId);
             if (m_outbox.settle(*current, from)) {
-                Q_EMIT submissionChanged(*current);
+                m_host.announceChanged(*current);
             }
         }
         return false;
@@ -132,7 +150,7 @@ bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool 
         // server, so "no order yet" is not "nothing was placed"; it stays given up until reconciled by hand.
         return false;
     }
-    m_scheduler->forget(id);
+    m_scheduler.forget(id);
     current->nextAttemptMs = 0;
     if (!m_outbox.settle(*current, from)) {
         return false;
@@ -140,12 +158,12 @@ bool SubmissionEngine::settleFromOrders(qint64 id, const HttpReply& reply, bool 
     if (current->state == SubmissionState::Placed && from != SubmissionState::Pending) {
         current->overruled = from; // as Outbox::settle keeps it
     }
-    Q_EMIT submissionChanged(*current);
-    Q_EMIT settled(*current);
+    m_host.announceChanged(*current);
+    m_host.announceSettled(*current);
     return true;
 }
 
-bool SubmissionEngine::settleDuplicated(Submission& current, const QList<QJsonObject>& orders)
+bool CartReadBack::settleDuplicated(Submission& current, const QList<QJsonObject>& orders)
 {
     // Every order the server holds for the cart (a declined payment's order let go of it), and the one a 201 named.
     QList<qint64> ids;
@@ -171,39 +189,39 @@ bool SubmissionEngine::settleDuplicated(Submission& current, const QList<QJsonOb
                                 .arg(current.duplicateOrderId)
                                 .arg(current.cartId);
     current.nextAttemptMs = 0;
-    m_scheduler->forget(current.id);
+    m_scheduler.forget(current.id);
     if (!m_outbox.settle(current, from)) {
         return false;
     }
-    Q_EMIT submissionChanged(current);
-    Q_EMIT settled(current);
+    m_host.announceChanged(current);
+    m_host.announceSettled(current);
     return true;
 }
 
-void SubmissionEngine::readBackBeforeFirstSend(const Submission& submission)
+void CartReadBack::readBackBeforeFirstSend(const Submission& submission)
 {
-    askForCartOrders(submission, [id = submission.id](SubmissionEngine& self, const HttpReply& reply) {
-        self.guarded(id, [&] { self.onReadBackBeforeFirstSend(id, reply); });
+    askForCartOrders(submission, [id = submission.id](CartReadBack& self, const HttpReply& reply) {
+        self.m_guard.run(id, [&] { self.onReadBackBeforeFirstSend(id, reply); });
     });
 }
 
-void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& reply)
+void CartReadBack::onReadBackBeforeFirstSend(qint64 id, const HttpReply& reply)
 {
     auto current = m_outbox.find(id);
     if (!current) {
         return;
     }
     if (current->state != SubmissionState::Pending) {
-        noticeSettledElsewhere(*current);
+        m_host.noticeSettledElsewhere(*current);
         return;
     }
     if (!current->attempts.isEmpty()) {
         // Another process read back too and sent it meanwhile: it goes on as any pending submission (a lease
         // decides who sends the next attempt), so this process still hears how it ends.
-        sendAttempt(id, Send::Scheduled);
+        m_host.sendAttempt(id, AttemptScheduler::Send::Scheduled);
         return;
     }
-    const qint64 now = defendedNow(*current);
+    const qint64 now = m_host.defendedNow(*current);
     const auto orders = cartOrders(reply, current->cartId);
     if (!orders) {
         // No answer, or one that is not the documented list (a proxy's page, an object): nothing is known, so not
@@ -215,12 +233,12 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
                                         *current, now);
         if (!decision.retry) {
             m_readBackTries.remove(id);
-            giveUpBeforeSending(*current);
+            m_host.giveUpBeforeSending(*current);
             return;
         }
         current->nextAttemptMs = now + decision.delayMs;
         m_outbox.update(*current);
-        m_scheduler->schedule(id, decision.delayMs);
+        m_scheduler.schedule(id, decision.delayMs);
         return;
     }
     m_readBackTries.remove(id);
@@ -232,7 +250,7 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
     if (order.isEmpty() || status == u"payment_failed") {
         // Nothing holds the cart (a declined payment's order lets go of it): the first POST goes now.
         m_readBackDone.insert(id);
-        sendAttempt(id, Send::Now);
+        m_host.sendAttempt(id, AttemptScheduler::Send::Now);
         return;
     }
     const QJsonObject ours = QJsonDocument::fromJson(current->body).object();
@@ -253,22 +271,22 @@ void SubmissionEngine::onReadBackBeforeFirstSend(qint64 id, const HttpReply& rep
         current->problemDetail =
             tr("cart %1 was already ordered as order %2 with other lines").arg(current->cartId).arg(current->orderId);
     }
-    m_scheduler->forget(id);
+    m_scheduler.forget(id);
     if (!m_outbox.settle(*current, SubmissionState::Pending)) {
         return;
     }
-    Q_EMIT submissionChanged(*current);
-    Q_EMIT settled(*current);
+    m_host.announceChanged(*current);
+    m_host.announceSettled(*current);
     // The earlier submissions learn what became of them too.
     for (const Submission& earlier : m_outbox.unknownOutcomes(current->cartId, current->apiKey, id)) {
         static_cast<void>(settleFromOrders(earlier.id, reply, false));
     }
 }
 
-CallLimits SubmissionEngine::readBackLimits(const Submission& submission, qint64 attemptStartedMs) const
+CallLimits CartReadBack::readBackLimits(const Submission& submission, qint64 attemptStartedMs) const
 {
-    const RetryPolicyConfig& policy = m_config.policy;
-    const qint64 now = defendedNow(submission);
+    const RetryPolicyConfig& policy = m_policy.config();
+    const qint64 now = m_host.defendedNow(submission);
     qint64 longest = policy.attemptTimeoutMs;
     if (attemptStartedMs > 0) {
         longest = std::min(longest, attemptStartedMs + policy.attemptTimeoutMs - now); // the attempt that needs it
@@ -282,8 +300,8 @@ CallLimits SubmissionEngine::readBackLimits(const Submission& submission, qint64
     return {policy.transferTimeoutMs, static_cast<int>(std::max<qint64>(kShortestReadBackMs, longest))};
 }
 
-void SubmissionEngine::askForCartOrders(const Submission& submission,
-                                        std::function<void(SubmissionEngine&, const HttpReply&)> done)
+void CartReadBack::askForCartOrders(const Submission& submission,
+                                    std::function<void(CartReadBack&, const HttpReply&)> done)
 {
     const QString path =
         QStringLiteral("/orders?cart_id=%1").arg(QString::fromLatin1(QUrl::toPercentEncoding(submission.cartId)));
@@ -296,7 +314,7 @@ void SubmissionEngine::askForCartOrders(const Submission& submission,
                      });
 }
 
-void SubmissionEngine::confirmAlreadyPlaced(const Submission& submission, int attemptNumber, qint64 orderId)
+void CartReadBack::confirmAlreadyPlaced(const Submission& submission, int attemptNumber, qint64 orderId)
 {
     const qint64 id = submission.id;
     const auto numbered = std::find_if(submission.attempts.begin(), submission.attempts.end(),
@@ -305,13 +323,14 @@ void SubmissionEngine::confirmAlreadyPlaced(const Submission& submission, int at
     m_api->getOrders(QStringLiteral("/orders/%1").arg(orderId), readBackLimits(submission, startedMs),
                      [self = QPointer(this), id, attemptNumber, orderId](const HttpReply& reply) {
                          if (self) {
-                             self->guarded(id, [&] { self->onAlreadyPlacedOrder(id, attemptNumber, orderId, reply); });
+                             self->m_guard.run(id,
+                                               [&] { self->onAlreadyPlacedOrder(id, attemptNumber, orderId, reply); });
                          }
                      });
 }
 
-void SubmissionEngine::settleByNamedOrder(Submission& submission, const Attempt& attempt, qint64 orderId,
-                                          const QJsonObject& order)
+void CartReadBack::settleByNamedOrder(Submission& submission, const Attempt& attempt, qint64 orderId,
+                                      const QJsonObject& order)
 {
     const QJsonObject ours = QJsonDocument::fromJson(submission.body).object();
     if (ReplyInterpreter::sameLines(ours.value("items").toArray(), order.value("items").toArray())) {
@@ -336,18 +355,18 @@ void SubmissionEngine::settleByNamedOrder(Submission& submission, const Attempt&
     const bool check = submission.state == SubmissionState::Placed &&
         rules::answerNeedsReadBack(AttemptOutcome::AlreadyPlaced, false,
                                    rules::answerMissing(submission, attempt.number, false));
-    endAttempt(submission, attempt, !check);
+    m_host.endAttempt(submission, attempt, !check);
     if (check && submission.state == SubmissionState::Placed) {
         reconcileAutomatically(submission.id); // settled() follows with what the server says
     }
 }
 
-void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply)
+void CartReadBack::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64 orderId, const HttpReply& reply)
 {
     auto submission = m_outbox.find(id);
     if (!submission || submission->state != SubmissionState::Pending) {
         if (submission) {
-            noticeSettledElsewhere(*submission);
+            m_host.noticeSettledElsewhere(*submission);
         }
         return;
     }
@@ -369,7 +388,7 @@ void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64
         return;
     }
     // The order could not be read back now: the same key gets the same stored answer later, so try again.
-    const qint64 now = defendedNow(*submission);
+    const qint64 now = m_host.defendedNow(*submission);
     attempt->outcome = AttemptOutcome::RetryLater;
     attempt->error = reply.status == 200
         ? tr("the order the server named (%1) is not an order of this cart").arg(orderId)
@@ -385,7 +404,7 @@ void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64
         submission->state = SubmissionState::GaveUp;
         submission->problemDetail = decision.reason;
         submission->nextAttemptMs = 0;
-        endAttempt(*submission, *attempt, false);
+        m_host.endAttempt(*submission, *attempt, false);
         if (submission->state == SubmissionState::GaveUp) {
             reconcileAutomatically(id); // settled() follows with what the server says
         }
@@ -394,9 +413,9 @@ void SubmissionEngine::onAlreadyPlacedOrder(qint64 id, int attemptNumber, qint64
     attempt->delayAfterMs = decision.delayMs;
     attempt->delayReason = decision.reason;
     submission->nextAttemptMs = now + decision.delayMs;
-    endAttempt(*submission, *attempt);
+    m_host.endAttempt(*submission, *attempt, true);
     if (submission->state == SubmissionState::Pending) {
-        m_scheduler->schedule(id, decision.delayMs);
+        m_scheduler.schedule(id, decision.delayMs);
     }
 }
 
