@@ -150,7 +150,7 @@ OrderResponse OrderService::writeOrder(SqlTx& tx, const Request& request, const 
         }
         throw TransientFailure("the idempotency key row vanished between insert and read");
     }
-    countNewKeyRow(request);
+    countNewKeyRow(tx, request);
 
     // 2. and 3. of a plain new order at once, where the database has the statements for it.
     if (!pass.oneByOne) {
@@ -192,13 +192,13 @@ bool OrderService::claimKey(SqlTx& tx, const KeyClaim& key, const OrderLesson& l
                    {key.fingerprint, key.now, key.expiresAt, key.now, key.scope, key.idemKey, key.now}) == 1;
 }
 
-void OrderService::countNewKeyRow(const Request& request)
+void OrderService::countNewKeyRow(SqlTx& tx, const Request& request)
 {
     if (!request.quota) {
         return;
     }
     if (!request.rowHour) { // else counted in an earlier pass of this request
-        if (auto refused = request.quota->take(request.client, request.rowHour)) {
+        if (auto refused = request.quota->take(tx, request.client, request.key.now, request.rowHour)) {
             throw KeyRowQuota::Exceeded {std::move(*refused)};
         }
     }
@@ -255,7 +255,7 @@ std::optional<OrderResponse> OrderService::claimAndPlaceAtOnce(SqlTx& tx, const 
     if (!row || row->int64(0) == 0) {
         return std::nullopt; // the key is there: nothing was written, the steps as written say what it holds
     }
-    countNewKeyRow(request); // over the quota: thrown, and the batch undoes this statement's writes
+    countNewKeyRow(tx, request); // over the quota: thrown, and the batch undoes this statement's writes
     if (row->isNull(1) || row->int64(2) != static_cast<long long>(command.lines.size())) {
         throw WriteBatcher::Undo {}; // a cart already ordered: the steps one by one say by which order
     }

@@ -69,7 +69,7 @@ private:
     static OrderResponse writeOrder(SqlTx& tx, const Request& request, const WriteBatcher::Pass& pass);
     static bool claimKey(SqlTx& tx, const KeyClaim& key, const OrderLesson& lesson);
     // The key row's INSERT made a row: counted against the client's quota, or KeyRowQuota::Exceeded thrown.
-    static void countNewKeyRow(const Request& request);
+    static void countNewKeyRow(SqlTx& tx, const Request& request);
     // Once the request's transaction has ended: the row counted stays counted only if this pass made it and committed.
     static void settleKeyRow(const Request& request, bool committed);
     static OrderResponse createOrder(SqlTx& tx, const Request& request);
