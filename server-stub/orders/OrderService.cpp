@@ -79,7 +79,7 @@ void OrderService::placeOrderAsync(const Client& client, const std::string& idem
     try {
         now = answerWithoutBatch(*request);
     } catch (...) {
-        settleKeyRow(*request, false);
+        settleKeyRow(*request, commitOutcomeUnknown(std::current_exception()));
         now = failureResponse(std::current_exception());
     }
     if (now) {
@@ -90,7 +90,7 @@ void OrderService::placeOrderAsync(const Client& client, const std::string& idem
         [request](SqlTx& tx, const WriteBatcher::Pass& pass) { request->response = writeOrder(tx, *request, pass); },
         [request] { request->lesson->afterCommit(); },
         [request, answered = std::move(answered)](std::exception_ptr error) {
-            settleKeyRow(*request, !error);
+            settleKeyRow(*request, !error || commitOutcomeUnknown(error));
             answered(error ? failureResponse(error) : std::move(request->response));
         });
 }
@@ -205,12 +205,14 @@ void OrderService::countNewKeyRow(SqlTx& tx, const Request& request)
     request.rowThisPass = true;
 }
 
-void OrderService::settleKeyRow(const Request& request, bool committed)
+void OrderService::settleKeyRow(const Request& request, bool mayBeStored)
 {
     if (!request.rowHour) {
         return;
     }
-    if (!committed || !request.rowThisPass) { // rolled back, or a copy's row found in the last pass: none was made
+    // Rolled back for sure, or a copy's row found in the last pass: none was made. A COMMIT whose outcome is unknown
+    // may have stored the row: it stays counted (over-counting errs towards refusing, as checkout does).
+    if (!mayBeStored || !request.rowThisPass) {
         request.quota->giveBack(request.client.id, *request.rowHour);
     }
     request.rowHour.reset();
