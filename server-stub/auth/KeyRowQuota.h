@@ -6,10 +6,11 @@
 // a mismatch or a key in progress never reaches the quota, and a new key over it is rolled back with everything else.
 // POST /checkout reserves a row before it runs and gives it back when it made none. Either way, however many requests
 // run at once, the rows counted never pass the quota. The count looks back over the last 25 hour slots (the current one
-// and the 24 before it), which hold every row made in the last 24 hours: in any 24 hours a client makes at most its
-// quota of rows through this instance, plus what other instances on the same database make after this one started
-// (docs/security.md). Over it, the answer is 429 with Retry-After: the seconds until the oldest slot that holds a row
-// leaves the window. The clock is injected, so a test lets hours pass without sleeping.
+// and the 24 before it), which hold every row made in the last 24 hours: in any 24 hours while this process runs a
+// client makes at most its quota of rows through this instance, plus what other instances on the same database make
+// after this one seeded it; across a restart only the rows still stored are counted (docs/security.md). Over it, the
+// answer is 429 with Retry-After: the seconds until the oldest slot that holds a row leaves the window. The clock is
+// injected, so a test lets hours pass without sleeping.
 #pragma once
 
 #include "auth/Client.h"
