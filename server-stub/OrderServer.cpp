@@ -139,8 +139,7 @@ OrderServer::OrderServer(const ServerOptions& options, const Clock& clock)
     guardPublishedKeys(*m_orders, options);
     m_api = std::make_unique<HttpApi>(*m_orders, m_faults, m_metrics, options.debugEndpoints, options.threads);
     m_api->limitClients(options.clientRate, options.clientKeyRows, clock);
-    // The key rows of the last 24 hours are the database's, so a restart forgets none of them.
-    startStep("counting key rows", [this] { m_api->keyRowQuota()->countStored(*m_database->orderSql().read()); });
+    // Each client's count of key rows is seeded from the database the first time its quota is decided (KeyRowQuota).
     m_orderService->countKeyRows(*m_api->keyRowQuota());
     m_checkout->countKeyRows(*m_api->keyRowQuota());
     m_http = std::make_unique<HttpServer>(

@@ -85,9 +85,13 @@ long long KeyRowQuota::secondsUntilFreed(const Window& window, std::int64_t now)
     return std::max<long long>(1, (freedAtMs - now + 999) / 1000);
 }
 
-std::optional<Problem> KeyRowQuota::take(const Client& client, std::optional<std::int64_t>& reservedHour)
+std::optional<Problem> KeyRowQuota::take(SqlTx& tx, const Client& client, std::int64_t rowMs,
+                                         std::optional<std::int64_t>& reservedHour)
 {
     const long long perDay = perDayOf(client);
+    if (perDay > 0) {
+        seed(tx, client.id, rowMs);
+    }
     std::int64_t hour = 0;
     if (const auto retryAfter = reserve(client.id, perDay, &hour)) {
         return problems::keyQuotaExceeded(perDay, static_cast<int>(std::min<long long>(*retryAfter, 1'000'000)));
@@ -109,25 +113,52 @@ bool KeyRowQuota::full(const Client& client)
     return found != m_windows.end() && rowsUpTo(found->second, currentHour()) >= perDay;
 }
 
-void KeyRowQuota::countStored(SqlTx& tx)
+void KeyRowQuota::seed(SqlTx& tx, const std::string& client, std::int64_t rowMs)
 {
+    std::mutex* seeding = nullptr;
+    {
+        std::lock_guard lock(m_lock);
+        if (m_windows[client].seeded) {
+            return;
+        }
+        auto& made = m_seeding[client];
+        if (!made) {
+            made = std::make_unique<std::mutex>();
+        }
+        seeding = made.get();
+    }
+    std::lock_guard once(*seeding); // a copy of this client's waits here, then finds it seeded
+    {
+        std::lock_guard lock(m_lock);
+        if (m_windows[client].seeded) {
+            return;
+        }
+    }
     const std::int64_t hour = currentHour();
-    const std::int64_t since = std::max<std::int64_t>(hour - (kSlots - 1), 0) * kHourMs;
-    const auto rows = tx.query("SELECT client_id, hour, count(*) FROM (SELECT client_id, created_at / 3600000 AS hour "
-                               "FROM idempotency_keys WHERE created_at >= ? UNION ALL SELECT client_id, created_at / "
-                               "3600000 FROM checkout_keys WHERE created_at >= ?) AS made GROUP BY client_id, hour",
-                               {static_cast<long long>(since), static_cast<long long>(since)});
+    const long long since = std::max<std::int64_t>(hour - (kSlots - 1), 0) * kHourMs;
+    // (client_id, idem_key) is each table's primary key: its prefix bounds the count by this client's rows.
+    const auto rows = tx.query("SELECT hour, count(*) FROM (SELECT created_at / 3600000 AS hour FROM idempotency_keys "
+                               "WHERE client_id = ? AND created_at >= ? UNION ALL SELECT created_at / 3600000 FROM "
+                               "checkout_keys WHERE client_id = ? AND created_at >= ?) AS made GROUP BY hour",
+                               {client, since, client, since});
     std::lock_guard lock(m_lock);
+    Window& window = m_windows[client];
     for (const auto& row : rows) {
-        const std::int64_t rowHour = std::min<std::int64_t>(row.int64(1), hour); // a row from "the future" counts now
-        Window& window = m_windows[row.text(0)];
+        const std::int64_t rowHour = std::min<std::int64_t>(row.int64(0), hour); // a row from "the future" counts now
         const std::size_t slot = slotOf(rowHour);
         if (window.hours[slot] != rowHour) {
             window.rows[slot] = 0;
             window.hours[slot] = rowHour;
         }
-        window.rows[slot] += row.int64(2);
+        window.rows[slot] += row.int64(1);
     }
+    // The row `tx` made is among them: reserve() counts it once more.
+    const std::int64_t ownHour = std::min(hourOf(rowMs), hour);
+    const std::size_t own = slotOf(ownHour);
+    if (window.hours[own] == ownHour && window.rows[own] > 0) {
+        --window.rows[own];
+    }
+    window.seeded = true;
 }
 
 void KeyRowQuota::giveBack(const std::string& client, std::int64_t reservedHour)

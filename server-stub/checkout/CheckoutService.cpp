@@ -96,7 +96,7 @@ OrderResponse CheckoutService::checkout(const Client& client, const std::string&
              ms(now), ms(now + std::chrono::milliseconds(m_keyTtl).count()), ms(now), holder(run)});
         if (claimed) {
             // A new key row: counted against the client's quota, or refused and rolled back (no row).
-            if (auto refused = m_quota ? m_quota->take(client, rowHour) : std::nullopt) {
+            if (auto refused = m_quota ? m_quota->take(db, client, ms(now), rowHour) : std::nullopt) {
                 return OrderResponse::fromProblem(*refused);
             }
             key = CheckoutKey {claimed->int64(0),   client.id, idemKey,           RecoveryPoint::Started,

@@ -79,7 +79,7 @@ void OrderService::placeOrderAsync(const Client& client, const std::string& idem
     try {
         now = answerWithoutBatch(*request);
     } catch (...) {
-        settleKeyRow(*request, false);
+        settleKeyRow(*request, commitOutcomeUnknown(std::current_exception()));
         now = failureResponse(std::current_exception());
     }
     if (now) {
@@ -90,7 +90,7 @@ void OrderService::placeOrderAsync(const Client& client, const std::string& idem
         [request](SqlTx& tx, const WriteBatcher::Pass& pass) { request->response = writeOrder(tx, *request, pass); },
         [request] { request->lesson->afterCommit(); },
         [request, answered = std::move(answered)](std::exception_ptr error) {
-            settleKeyRow(*request, !error);
+            settleKeyRow(*request, !error || commitOutcomeUnknown(error));
             answered(error ? failureResponse(error) : std::move(request->response));
         });
 }
@@ -150,7 +150,7 @@ OrderResponse OrderService::writeOrder(SqlTx& tx, const Request& request, const 
         }
         throw TransientFailure("the idempotency key row vanished between insert and read");
     }
-    countNewKeyRow(request);
+    countNewKeyRow(tx, request);
 
     // 2. and 3. of a plain new order at once, where the database has the statements for it.
     if (!pass.oneByOne) {
@@ -192,25 +192,27 @@ bool OrderService::claimKey(SqlTx& tx, const KeyClaim& key, const OrderLesson& l
                    {key.fingerprint, key.now, key.expiresAt, key.now, key.scope, key.idemKey, key.now}) == 1;
 }
 
-void OrderService::countNewKeyRow(const Request& request)
+void OrderService::countNewKeyRow(SqlTx& tx, const Request& request)
 {
     if (!request.quota) {
         return;
     }
     if (!request.rowHour) { // else counted in an earlier pass of this request
-        if (auto refused = request.quota->take(request.client, request.rowHour)) {
+        if (auto refused = request.quota->take(tx, request.client, request.key.now, request.rowHour)) {
             throw KeyRowQuota::Exceeded {std::move(*refused)};
         }
     }
     request.rowThisPass = true;
 }
 
-void OrderService::settleKeyRow(const Request& request, bool committed)
+void OrderService::settleKeyRow(const Request& request, bool mayBeStored)
 {
     if (!request.rowHour) {
         return;
     }
-    if (!committed || !request.rowThisPass) { // rolled back, or a copy's row found in the last pass: none was made
+    // Rolled back for sure, or a copy's row found in the last pass: none was made. A COMMIT whose outcome is unknown
+    // may have stored the row: it stays counted (over-counting errs towards refusing, as checkout does).
+    if (!mayBeStored || !request.rowThisPass) {
         request.quota->giveBack(request.client.id, *request.rowHour);
     }
     request.rowHour.reset();
@@ -255,7 +257,7 @@ std::optional<OrderResponse> OrderService::claimAndPlaceAtOnce(SqlTx& tx, const 
     if (!row || row->int64(0) == 0) {
         return std::nullopt; // the key is there: nothing was written, the steps as written say what it holds
     }
-    countNewKeyRow(request); // over the quota: thrown, and the batch undoes this statement's writes
+    countNewKeyRow(tx, request); // over the quota: thrown, and the batch undoes this statement's writes
     if (row->isNull(1) || row->int64(2) != static_cast<long long>(command.lines.size())) {
         throw WriteBatcher::Undo {}; // a cart already ordered: the steps one by one say by which order
     }

@@ -69,9 +69,10 @@ private:
     static OrderResponse writeOrder(SqlTx& tx, const Request& request, const WriteBatcher::Pass& pass);
     static bool claimKey(SqlTx& tx, const KeyClaim& key, const OrderLesson& lesson);
     // The key row's INSERT made a row: counted against the client's quota, or KeyRowQuota::Exceeded thrown.
-    static void countNewKeyRow(const Request& request);
-    // Once the request's transaction has ended: the row counted stays counted only if this pass made it and committed.
-    static void settleKeyRow(const Request& request, bool committed);
+    static void countNewKeyRow(SqlTx& tx, const Request& request);
+    // Once the request's transaction has ended: the row counted stays counted only if this pass made it and the
+    // transaction committed or may have (a COMMIT whose outcome is unknown).
+    static void settleKeyRow(const Request& request, bool mayBeStored);
     static OrderResponse createOrder(SqlTx& tx, const Request& request);
     // The 201's body of a plain new order before and after its id, for the statements that store it around the id
     // they get (SqlDialect::claimAndPlaceAtOnce, placeOrderAtOnce); nothing where the request is not the plain pattern

@@ -190,11 +190,12 @@ Problem rateLimited(int perSecond, int retryAfterSeconds)
 
 Problem keyQuotaExceeded(long long perDay, int retryAfterSeconds)
 {
-    return make(429, "key-quota-exceeded", "This client has used its new keys for the day",
-                "this client may make " + std::to_string(perDay) +
-                    " orders or checkouts with a new Idempotency-Key in any 24 hours on this server; retry after "
-                    "Retry-After seconds with the same key",
-                retryAfterSeconds);
+    return make(
+        429, "key-quota-exceeded", "This client has used its new keys for the day",
+        "this client may make " + std::to_string(perDay) +
+            " orders or checkouts with a new Idempotency-Key in any 24 hours on this server, counted by the hour "
+            "(a key row counts for up to 25 hours); retry after Retry-After seconds with the same key",
+        retryAfterSeconds);
 }
 
 Problem invalidDebugBody()

@@ -54,7 +54,8 @@ Problem tooManyUploads();
 Problem memoryBudgetFull();
 // 429: the client has sent more idempotent POSTs this second than its rate (routes/ClientRate).
 Problem rateLimited(int perSecond, int retryAfterSeconds);
-// 429: the client has made as many key rows in the last 24 hours as its quota (auth/KeyRowQuota).
+// 429: the client has made as many key rows in the last 24 hours as its quota, counted by the hour: a row counts
+// for up to 25 hours (auth/KeyRowQuota).
 Problem keyQuotaExceeded(long long perDay, int retryAfterSeconds);
 // A debug POST whose body is JSON but not an object.
 Problem invalidDebugBody();
