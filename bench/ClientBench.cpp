@@ -92,6 +92,44 @@ void BM_OutboxAttempt(benchmark::State& state)
 }
 BENCHMARK(BM_OutboxAttempt)->UseRealTime()->MinTime(2.0);
 
+// One attempt as the engine persists it since 2026-12-03 (SubmissionEngine::sendAttempt and endAttempt): one
+// transaction to start it (Outbox::startAttempt: the lease, the in-flight attempt row, the stored submission read
+// back) and one to end it (Outbox::endAttempt: the outcome and the next due time, the lease kept).
+void BM_OutboxStartEndAttempt(benchmark::State& state)
+{
+    QTemporaryDir dir(benchRoot() + QStringLiteral("/onceorder-client-bench-XXXXXX"));
+    Outbox outbox(dir.path());
+    Submission submission = newSubmission(0);
+    outbox.create(submission, kApiKey);
+    const QString interrupted = QStringLiteral("interrupted: the client stopped before the answer arrived");
+    int number = 0;
+    int created = 1;
+    qint64 nowMs = 1'000;
+    for (auto _ : state) {
+        if (number == 10) { // a submission rarely sees more than ten attempts; start another
+            state.PauseTiming();
+            submission = newSubmission(created++);
+            outbox.create(submission, kApiKey);
+            number = 0;
+            state.ResumeTiming();
+        }
+        const Outbox::AttemptStart start = outbox.startAttempt(submission.id, nowMs, nowMs + 60'000, interrupted);
+        if (start.claim != Outbox::Claim::Started) {
+            state.SkipWithError("startAttempt did not start the attempt");
+            break;
+        }
+        Submission after = start.submission;
+        after.nextAttemptMs = nowMs + 750;
+        if (!outbox.endAttempt(endedAttempt(++number), after, nowMs + 750 + 60'000, nowMs)) {
+            state.SkipWithError("endAttempt did not apply");
+            break;
+        }
+        ++nowMs;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_OutboxStartEndAttempt)->UseRealTime()->MinTime(2.0);
+
 // The single calls, so the per-attempt total can be split into durable writes and reads.
 void BM_OutboxCall(benchmark::State& state)
 {
