@@ -2,16 +2,15 @@
 #include "orders/OrderService.h"
 #include "orders/OrderQueries.h"
 #include "storage/sqlite/Store.h"
+#include "support/CommitLostDatabase.h"
 #include "support/ServerProcess.h"
+#include "support/SqliteTestBackend.h"
 #include "teaching/TeachingLessons.h"
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Exception.h>
 #include <SQLiteCpp/Statement.h>
 #include <gtest/gtest.h>
-#include <sqlite3.h>
-
-#include <utility>
 
 using namespace onceorder::server;
 using onceorder::test::TempDir;
@@ -319,67 +318,6 @@ TEST_F(OrderServiceStorageErrorTest, ReadOnlyInCheckThenInsertModeIsA503Too)
 
 namespace {
 
-// A write transaction whose COMMIT, when armed, takes effect and then fails as SQLite's driver fails when the outcome
-// is unknown (an I/O error), or fails without taking effect (a busy database): a definite rollback.
-class CommitFaultDatabase final : public SqlDatabase
-{
-public:
-    enum class Commit
-    {
-        Normal,
-        Lost,
-        Refused,
-    };
-    explicit CommitFaultDatabase(SqlDatabase& real)
-        : m_real(real)
-    {
-    }
-    void armNextCommit(Commit fault) { m_next = fault; }
-    std::unique_ptr<SqlTx> write() override
-    {
-        return std::make_unique<Tx>(m_real.write(), std::exchange(m_next, Commit::Normal));
-    }
-    std::unique_ptr<SqlTx> read() override { return m_real.read(); }
-
-private:
-    class Tx final : public SqlTx
-    {
-    public:
-        Tx(std::unique_ptr<SqlTx> real, Commit commit)
-            : m_real(std::move(real))
-            , m_commit(commit)
-        {
-        }
-        const SqlDialect& sqlDialect() const override { return m_real->sqlDialect(); }
-        long long exec(std::string_view sql, const SqlParams& params) override { return m_real->exec(sql, params); }
-        std::vector<SqlRow> query(std::string_view sql, const SqlParams& params) override
-        {
-            return m_real->query(sql, params);
-        }
-        std::optional<long long> insertReturningId(std::string_view insertSql, const SqlParams& params) override
-        {
-            return m_real->insertReturningId(insertSql, params);
-        }
-        void commit() override
-        {
-            if (m_commit == Commit::Refused) {
-                throw SQLite::Exception("database is locked", SQLITE_BUSY);
-            }
-            m_real->commit();
-            if (m_commit == Commit::Lost) {
-                throw SQLite::Exception("disk I/O error", SQLITE_IOERR);
-            }
-        }
-
-    private:
-        std::unique_ptr<SqlTx> m_real;
-        Commit m_commit;
-    };
-
-    SqlDatabase& m_real;
-    Commit m_next = Commit::Normal;
-};
-
 // The key-row quota (auth/KeyRowQuota) at one row a day, on the transaction of the order's own.
 class OrderServiceQuotaTest : public ::testing::Test
 {
@@ -388,7 +326,8 @@ protected:
 
     TempDir dir;
     Store store {dir.file("server.db"), Synchronous::Full, 2};
-    CommitFaultDatabase faulty {store.sql()};
+    onceorder::test::SqliteTestBackend sqlite;
+    onceorder::test::CommitLostDatabase faulty {store.sql(), sqlite};
     Faults faults;
     ManualClock clock {kStart};
     KeyRowQuota quota {1, clock};
@@ -411,7 +350,7 @@ protected:
 TEST_F(OrderServiceQuotaTest, ACommitWhoseOutcomeIsUnknownKeepsItsRowCounted)
 {
     // The COMMIT took effect, but the server cannot know: the row stays counted, or the client could pass its quota.
-    faulty.armNextCommit(CommitFaultDatabase::Commit::Lost);
+    faulty.loseNextCommit();
     EXPECT_EQ(place("k1").status, 503);
     ASSERT_EQ(keys(), 1) << "the lost COMMIT stored the key row";
     const OrderResponse next = place("k2");
@@ -421,7 +360,7 @@ TEST_F(OrderServiceQuotaTest, ACommitWhoseOutcomeIsUnknownKeepsItsRowCounted)
 
 TEST_F(OrderServiceQuotaTest, ACommitThatFailedGivesItsRowBack)
 {
-    faulty.armNextCommit(CommitFaultDatabase::Commit::Refused);
+    faulty.refuseNextCommit();
     EXPECT_EQ(place("k1").status, 503);
     ASSERT_EQ(keys(), 0) << "the refused COMMIT stored nothing";
     EXPECT_EQ(place("k2").status, 201) << "the row the refused COMMIT counted was given back";
